@@ -1,0 +1,76 @@
+import yargs from 'yargs';
+import { EXIT, isRgateError } from '../core/errors.js';
+import type { AnyCommand, CliIo } from './command.js';
+import { commands as defaultCommands } from './commands/index.js';
+
+export function defaultIo(): CliIo {
+  const isTty = Boolean(process.stdout.isTTY);
+  return {
+    out: (t) => process.stdout.write(t.endsWith('\n') ? t : t + '\n'),
+    err: (t) => process.stderr.write(t.endsWith('\n') ? t : t + '\n'),
+    color: isTty && !('NO_COLOR' in process.env) && process.env.TERM !== 'dumb',
+    isTty,
+    cwd: process.cwd(),
+    env: process.env,
+  };
+}
+
+/**
+ * Parse argv and run one command; returns the exit code. User mistakes (RgateError) print one or two
+ * lines and exit 2; anything else is an internal error (exit 3) with the stack only under --debug.
+ */
+export async function runCli(
+  argv: string[],
+  io: CliIo = defaultIo(),
+  commands: AnyCommand[] = defaultCommands,
+): Promise<number> {
+  let exitCode: number = EXIT.ok;
+  const debug = argv.includes('--debug');
+  let y = yargs(argv)
+    .scriptName('rgate')
+    .usage(
+      'rgate <command> [options]\n\nEvaluation and quality gates for retrieval and context-loading systems.',
+    )
+    .option('debug', { type: 'boolean', describe: 'show stack traces for internal errors', global: true })
+    .strict()
+    .demandCommand(1, 'Name a command (see the list above).')
+    .recommendCommands()
+    .help()
+    .alias('h', 'help')
+    .version()
+    .wrap(Math.min(100, process.stdout.columns || 100))
+    .epilogue(
+      'Exit codes: 0 PASS/WATCH, 1 FAIL, 2 usage or input error, 3 system-under-test or internal error.',
+    )
+    .fail((msg, err) => {
+      if (err) throw err;
+      throw new UsageError(msg ?? 'invalid usage');
+    });
+  for (const c of commands) {
+    y = y.command(c.command, c.describe, c.builder, async (args) => {
+      exitCode = await c.handler(args, io);
+    });
+  }
+  try {
+    await y.parseAsync();
+    return exitCode;
+  } catch (e) {
+    if (e instanceof UsageError) {
+      io.err(`rgate: ${e.message}`);
+      io.err('Run `rgate --help` or `rgate <command> --help` for usage.');
+      return EXIT.usage;
+    }
+    if (isRgateError(e)) {
+      io.err(`rgate: error: ${e.message}`);
+      if (e.hint) io.err(`  hint: ${e.hint}`);
+      if (debug && e.stack) io.err(e.stack);
+      return e.exitCode;
+    }
+    io.err(`rgate: internal error: ${(e as Error)?.message ?? String(e)}`);
+    if (debug && e instanceof Error && e.stack) io.err(e.stack);
+    else io.err('  hint: re-run with --debug for the stack trace, and report it');
+    return EXIT.internal;
+  }
+}
+
+class UsageError extends Error {}

@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import { canonicalJson, normalizeText } from './canonical-json.js';
+import { sha256 } from './hash.js';
+
+describe('canonicalJson', () => {
+  it('sorts keys recursively and drops undefined', () => {
+    expect(canonicalJson({ b: 1, a: { d: [1, { z: 1, y: 2 }], c: undefined } })).toBe(
+      '{"a":{"d":[1,{"y":2,"z":1}]},"b":1}',
+    );
+  });
+  it('ignores CRLF vs LF and trailing spaces inside strings', () => {
+    expect(canonicalJson({ t: 'a  \r\nb\t\r\nc ' })).toBe(canonicalJson({ t: 'a\nb\nc' }));
+  });
+  it('any change of content changes the id', () => {
+    expect(sha256(canonicalJson({ t: 'abc' }))).not.toBe(sha256(canonicalJson({ t: 'abd' })));
+    expect(sha256(canonicalJson({ n: 1 }))).not.toBe(sha256(canonicalJson({ n: 1.5 })));
+  });
+  it('keeps leading and inner spaces', () => {
+    expect(normalizeText('  a  b')).toBe('  a  b');
+  });
+  it('refuses values JSON cannot carry', () => {
+    expect(() => canonicalJson({ x: Number.NaN })).toThrow(/NaN/);
+  });
+});

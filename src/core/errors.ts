@@ -1,0 +1,38 @@
+/** Exit codes (DESIGN.md): 0 PASS/WATCH, 1 FAIL, 2 usage or input error, 3 system-under-test or internal error. */
+export const EXIT = { ok: 0, gateFail: 1, usage: 2, internal: 3 } as const;
+export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
+
+/** Error codes a user can act on map to exit 2; the rest are internal (exit 3). */
+export type RgateErrorCode =
+  | 'usage'
+  | 'input_invalid'
+  | 'file_not_found'
+  | 'freeze_mismatch'
+  | 'freeze_violation'
+  | 'config_invalid'
+  | 'gate_invalid'
+  | 'sut_error'
+  | 'internal';
+
+/**
+ * The one error type for mistakes a user can fix: printed as a message and a hint, never a stack.
+ * Example: `throw new RgateError('input_invalid', 'queries.jsonl:17 /qrels/doc-3: must be integer', 'grades are integers')`
+ */
+export class RgateError extends Error {
+  readonly code: RgateErrorCode;
+  readonly hint: string | undefined;
+  constructor(code: RgateErrorCode, message: string, hint?: string) {
+    super(message);
+    this.name = 'RgateError';
+    this.code = code;
+    this.hint = hint;
+  }
+
+  get exitCode(): ExitCode {
+    return this.code === 'sut_error' || this.code === 'internal' ? EXIT.internal : EXIT.usage;
+  }
+}
+
+export function isRgateError(e: unknown): e is RgateError {
+  return e instanceof RgateError;
+}

@@ -1,0 +1,7 @@
+export * from './errors.js';
+export * from './canonical-json.js';
+export * from './hash.js';
+export * from './prng.js';
+export * from './jsonl.js';
+export * from './types.js';
+export * from './report.js';

@@ -1,0 +1,77 @@
+import { readFileSync } from 'node:fs';
+import { basename } from 'node:path';
+import { RgateError } from './errors.js';
+
+export interface JsonlLine {
+  /** 1-based line number in the file */
+  line: number;
+  value: unknown;
+}
+
+/**
+ * Parse JSONL text: blank lines are skipped, CRLF accepted, a BOM ignored. A line that is not JSON
+ * is an input error naming file and line.
+ */
+export function parseJsonl(text: string, fileLabel: string): JsonlLine[] {
+  const out: JsonlLine[] = [];
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  let start = 0;
+  let lineNo = 0;
+  while (start <= text.length) {
+    let end = text.indexOf('\n', start);
+    if (end < 0) end = text.length;
+    lineNo++;
+    const raw = text.slice(start, end).trim();
+    if (raw.length > 0) {
+      try {
+        out.push({ line: lineNo, value: JSON.parse(raw) });
+      } catch (e) {
+        throw new RgateError(
+          'input_invalid',
+          `${fileLabel}:${lineNo}: not valid JSON (${(e as Error).message})`,
+          'each line of a .jsonl file must be one complete JSON object',
+        );
+      }
+    }
+    start = end + 1;
+  }
+  return out;
+}
+
+export function readJsonlFile(path: string): JsonlLine[] {
+  return parseJsonl(readTextFile(path), basename(path));
+}
+
+/** Read a whole JSON file; a syntax error names the file and the line. */
+export function readJsonFile(path: string): unknown {
+  const text = readTextFile(path);
+  try {
+    return JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+  } catch (e) {
+    const msg = (e as Error).message;
+    const m = /position (\d+)/.exec(msg);
+    const line = m ? text.slice(0, Number(m[1])).split('\n').length : undefined;
+    throw new RgateError(
+      'input_invalid',
+      `${basename(path)}${line ? `:${line}` : ''}: not valid JSON (${msg})`,
+      'check the file with a JSON linter',
+    );
+  }
+}
+
+export function readTextFile(path: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (e) {
+    const err = e as NodeJS.ErrnoException;
+    if (err.code === 'ENOENT')
+      throw new RgateError('file_not_found', `${path}: no such file`, 'check the path');
+    if (err.code === 'EISDIR')
+      throw new RgateError('input_invalid', `${path}: is a directory, expected a file`);
+    throw e;
+  }
+}
+
+export function toJsonl(values: readonly unknown[]): string {
+  return values.map((v) => JSON.stringify(v)).join('\n') + (values.length ? '\n' : '');
+}
