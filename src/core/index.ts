@@ -5,3 +5,4 @@ export * from './prng.js';
 export * from './jsonl.js';
 export * from './types.js';
 export * from './report.js';
+export * from './config-defaults.js';
