@@ -1,0 +1,53 @@
+import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormatsImport from 'ajv-formats';
+import { RgateError } from '../core/errors.js';
+
+// ajv-formats is CommonJS; under NodeNext its default export arrives wrapped.
+const addFormats =
+  (addFormatsImport as unknown as { default?: typeof addFormatsImport }).default ?? addFormatsImport;
+
+/** One shared ajv instance (JSON Schema 2020-12, all errors, formats) for every schema in rgate. */
+export const ajv = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true });
+addFormats(ajv);
+
+export function compileSchema<T>(schema: object): ValidateFunction<T> {
+  return ajv.compile<T>(schema);
+}
+
+/** ajv errors as `/json/path: message` lines, most specific first, deterministic order. */
+export function formatAjvErrors(errors: readonly ErrorObject[] | null | undefined): string[] {
+  if (!errors) return [];
+  const lines = errors.map((e) => {
+    let path = e.instancePath || '/';
+    let msg = e.message ?? 'is invalid';
+    if (e.keyword === 'additionalProperties') {
+      const extra = (e.params as { additionalProperty?: string }).additionalProperty;
+      path = `${e.instancePath}/${extra}`;
+      msg = 'is not a known field';
+    } else if (e.keyword === 'enum') {
+      msg = `must be one of ${(e.params as { allowedValues: unknown[] }).allowedValues.map((v) => JSON.stringify(v)).join(', ')}`;
+    } else if (e.keyword === 'required') {
+      path = `${e.instancePath}/${(e.params as { missingProperty: string }).missingProperty}`;
+      msg = 'is required';
+    }
+    return `${path}: ${msg}`;
+  });
+  return [...new Set(lines)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+/**
+ * Validate and throw one clear RgateError: `file:line /path: message` (the first error; the count of
+ * the others follows). `where` names the file and, for JSONL, the 1-based line.
+ */
+export function validateOrThrow<T>(
+  validate: ValidateFunction<T>,
+  value: unknown,
+  where: { file: string; line?: number },
+  hint?: string,
+): T {
+  if (validate(value)) return value as T;
+  const lines = formatAjvErrors(validate.errors);
+  const loc = where.line !== undefined ? `${where.file}:${where.line}` : where.file;
+  const more = lines.length > 1 ? ` (and ${lines.length - 1} more: ${lines.slice(1, 4).join('; ')})` : '';
+  throw new RgateError('input_invalid', `${loc} ${lines[0] ?? 'is invalid'}${more}`, hint);
+}
