@@ -3,8 +3,10 @@ import addFormatsImport from 'ajv-formats';
 import { RgateError } from '../core/errors.js';
 
 // ajv-formats is CommonJS; under NodeNext its default export arrives wrapped.
-const addFormats =
-  (addFormatsImport as unknown as { default?: typeof addFormatsImport }).default ?? addFormatsImport;
+type AddFormats = (a: Ajv2020) => unknown;
+const addFormats: AddFormats =
+  (addFormatsImport as unknown as { default?: AddFormats }).default ??
+  (addFormatsImport as unknown as AddFormats);
 
 /** One shared ajv instance (JSON Schema 2020-12, all errors, formats) for every schema in rgate. */
 export const ajv = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true });
