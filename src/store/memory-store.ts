@@ -1,0 +1,103 @@
+import type { MetricEntry } from '../core/report.js';
+import type { Observation } from '../core/types.js';
+import { compareCodeUnits } from '../core/canonical-json.js';
+import type { RunMeta, RunResult, RunRow, RunStore } from './types.js';
+
+interface MemRun {
+  row: RunRow;
+  observations: Map<string, Observation>;
+  metrics: MetricEntry[];
+  report: unknown;
+}
+
+/** The same contract as the SQLite store, held in memory: for tests and for `--no-store` runs. */
+export class MemoryRunStore implements RunStore {
+  readonly location = ':memory:';
+  private readonly runs = new Map<string, MemRun>();
+  private readonly baselines = new Map<string, { run_id: string; note: string | null }>();
+
+  beginRun(meta: RunMeta): void {
+    if (this.runs.has(meta.run_id)) throw new Error(`run ${meta.run_id} already exists`);
+    this.runs.set(meta.run_id, {
+      row: {
+        ...clone(meta),
+        status: 'running',
+        finished_at: null,
+        gate_id: null,
+        verdict: null,
+        observation_count: 0,
+      },
+      observations: new Map(),
+      metrics: [],
+      report: undefined,
+    });
+  }
+
+  addObservation(runId: string, obs: Observation): void {
+    const run = this.mustGet(runId);
+    run.observations.set(`${obs.replay}\u0000${obs.query_id}`, clone(obs));
+    run.row.observation_count = run.observations.size;
+  }
+
+  finishRun(runId: string, result: RunResult): void {
+    const run = this.mustGet(runId);
+    run.row.status = result.status;
+    run.row.finished_at = result.finished_at;
+    run.row.gate_id = result.gate_id ?? null;
+    run.row.verdict = result.verdict ?? null;
+    run.metrics = clone(result.metrics).sort((a, b) => compareCodeUnits(a.id, b.id));
+    run.report = result.report === undefined ? undefined : clone(result.report);
+  }
+
+  getRun(runId: string): RunRow | undefined {
+    const r = this.runs.get(runId);
+    return r && clone(r.row);
+  }
+
+  listRuns(filter: { suite?: string; limit?: number } = {}): RunRow[] {
+    const rows = [...this.runs.values()]
+      .map((r) => r.row)
+      .filter((r) => filter.suite === undefined || r.suite === filter.suite)
+      .sort((a, b) => compareCodeUnits(b.started_at, a.started_at) || compareCodeUnits(b.run_id, a.run_id));
+    return clone(filter.limit !== undefined && filter.limit >= 0 ? rows.slice(0, filter.limit) : rows);
+  }
+
+  getObservations(runId: string): Observation[] {
+    const run = this.runs.get(runId);
+    if (!run) return [];
+    return [...run.observations.values()]
+      .sort((a, b) => a.replay - b.replay || compareCodeUnits(a.query_id, b.query_id))
+      .map(clone);
+  }
+
+  getMetrics(runId: string): MetricEntry[] {
+    return clone(this.runs.get(runId)?.metrics ?? []);
+  }
+
+  getReport(runId: string): unknown {
+    const r = this.runs.get(runId)?.report;
+    return r === undefined ? undefined : clone(r);
+  }
+
+  setBaseline(suite: string, runId: string, note?: string): void {
+    this.mustGet(runId);
+    this.baselines.set(suite, { run_id: runId, note: note ?? null });
+  }
+
+  getBaseline(suite: string): { run_id: string; note: string | null } | undefined {
+    const b = this.baselines.get(suite);
+    return b && { ...b };
+  }
+
+  close(): void {}
+
+  private mustGet(runId: string): MemRun {
+    const r = this.runs.get(runId);
+    if (!r) throw new Error(`no run ${runId} in the store`);
+    return r;
+  }
+}
+
+function clone<T>(v: T): T {
+  return JSON.parse(JSON.stringify(v)) as T;
+}

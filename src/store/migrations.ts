@@ -1,0 +1,53 @@
+/**
+ * Numbered migrations. Each is applied once, inside one transaction together with the bump of
+ * schema_version, so a half-applied schema cannot exist. Never edit a shipped migration: add one.
+ */
+export const MIGRATIONS: readonly { version: number; name: string; sql: string }[] = [
+  {
+    version: 1,
+    name: 'runs, observations, measures, verdicts, baselines',
+    sql: `
+      CREATE TABLE runs (
+        run_id TEXT PRIMARY KEY,
+        suite TEXT NOT NULL,
+        started_at TEXT NOT NULL,
+        finished_at TEXT,
+        status TEXT NOT NULL CHECK (status IN ('running','complete','interrupted','failed')),
+        artifacts_json TEXT NOT NULL,
+        settings_json TEXT NOT NULL,
+        report_json TEXT
+      );
+      CREATE INDEX runs_suite ON runs (suite, started_at);
+      CREATE TABLE observations (
+        run_id TEXT NOT NULL REFERENCES runs(run_id) ON DELETE CASCADE,
+        replay INTEGER NOT NULL,
+        query_id TEXT NOT NULL,
+        ok INTEGER NOT NULL,
+        fingerprint TEXT NOT NULL,
+        json TEXT NOT NULL,
+        PRIMARY KEY (run_id, replay, query_id)
+      );
+      CREATE TABLE measures (
+        run_id TEXT NOT NULL REFERENCES runs(run_id) ON DELETE CASCADE,
+        metric_id TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        numerator REAL,
+        denominator REAL,
+        value REAL,
+        json TEXT NOT NULL,
+        PRIMARY KEY (run_id, metric_id)
+      );
+      CREATE TABLE verdicts (
+        run_id TEXT NOT NULL REFERENCES runs(run_id) ON DELETE CASCADE,
+        gate_id TEXT NOT NULL,
+        verdict TEXT NOT NULL CHECK (verdict IN ('PASS','WATCH','FAIL')),
+        PRIMARY KEY (run_id, gate_id)
+      );
+      CREATE TABLE baselines (
+        suite TEXT PRIMARY KEY,
+        run_id TEXT NOT NULL REFERENCES runs(run_id),
+        note TEXT
+      );
+    `,
+  },
+];

@@ -1,0 +1,184 @@
+import Database from 'better-sqlite3';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { RgateError } from '../core/errors.js';
+import type { MetricEntry, Verdict } from '../core/report.js';
+import type { Observation } from '../core/types.js';
+import { MIGRATIONS } from './migrations.js';
+import type { RunMeta, RunResult, RunRow, RunStatus, RunStore } from './types.js';
+
+interface RunRecord {
+  run_id: string;
+  suite: string;
+  started_at: string;
+  finished_at: string | null;
+  status: RunStatus;
+  artifacts_json: string;
+  settings_json: string;
+  gate_id: string | null;
+  verdict: Verdict | null;
+  observation_count: number;
+}
+
+const RUN_SELECT = `
+  SELECT r.run_id, r.suite, r.started_at, r.finished_at, r.status, r.artifacts_json, r.settings_json,
+         v.gate_id, v.verdict,
+         (SELECT COUNT(*) FROM observations o WHERE o.run_id = r.run_id) AS observation_count
+  FROM runs r LEFT JOIN verdicts v ON v.run_id = r.run_id`;
+
+/** Apply pending migrations, each in its own transaction with its schema_version row. */
+export function migrate(db: Database.Database): number {
+  db.exec('CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY, name TEXT NOT NULL)');
+  const current = (
+    db.prepare('SELECT COALESCE(MAX(version), 0) AS v FROM schema_version').get() as { v: number }
+  ).v;
+  const latest = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;
+  if (current > latest) {
+    throw new RgateError(
+      'input_invalid',
+      `run store schema version ${current} is newer than this rgate understands (${latest})`,
+      'upgrade rgate, or point --store at another file',
+    );
+  }
+  for (const m of MIGRATIONS) {
+    if (m.version <= current) continue;
+    db.transaction(() => {
+      db.exec(m.sql);
+      db.prepare('INSERT INTO schema_version (version, name) VALUES (?, ?)').run(m.version, m.name);
+    }).immediate();
+  }
+  return latest;
+}
+
+/** The run history in one SQLite file (WAL, busy timeout), safe for several rgate processes at once. */
+export class SqliteRunStore implements RunStore {
+  readonly location: string;
+  private readonly db: Database.Database;
+  private readonly insertObs: Database.Statement;
+
+  constructor(path: string) {
+    this.location = path;
+    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+    this.db = new Database(path, { timeout: 15_000 });
+    this.db.pragma('journal_mode = WAL');
+    this.db.pragma('synchronous = NORMAL');
+    this.db.pragma('foreign_keys = ON');
+    this.db.pragma('busy_timeout = 15000');
+    migrate(this.db);
+    this.insertObs = this.db.prepare(
+      'INSERT OR REPLACE INTO observations (run_id, replay, query_id, ok, fingerprint, json) VALUES (?, ?, ?, ?, ?, ?)',
+    );
+  }
+
+  beginRun(meta: RunMeta): void {
+    this.db
+      .prepare(
+        `INSERT INTO runs (run_id, suite, started_at, status, artifacts_json, settings_json) VALUES (?, ?, ?, 'running', ?, ?)`,
+      )
+      .run(
+        meta.run_id,
+        meta.suite,
+        meta.started_at,
+        JSON.stringify(meta.artifacts),
+        JSON.stringify(meta.settings),
+      );
+  }
+
+  addObservation(runId: string, obs: Observation): void {
+    this.insertObs.run(runId, obs.replay, obs.query_id, obs.ok ? 1 : 0, obs.fingerprint, JSON.stringify(obs));
+  }
+
+  finishRun(runId: string, result: RunResult): void {
+    const insertMeasure = this.db.prepare(
+      'INSERT OR REPLACE INTO measures (run_id, metric_id, kind, numerator, denominator, value, json) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    );
+    this.db
+      .transaction(() => {
+        this.db
+          .prepare('UPDATE runs SET status = ?, finished_at = ?, report_json = ? WHERE run_id = ?')
+          .run(
+            result.status,
+            result.finished_at,
+            result.report === undefined ? null : JSON.stringify(result.report),
+            runId,
+          );
+        for (const m of result.metrics) {
+          const v = m.value;
+          const num = v.kind === 'rate' ? v.numerator : null;
+          const den = v.kind === 'rate' ? v.denominator : v.n;
+          const value = v.kind === 'rate' ? v.rate : v.kind === 'mean' ? v.mean : v.p95;
+          insertMeasure.run(runId, m.id, v.kind, num, den, value, JSON.stringify(m));
+        }
+        if (result.gate_id && result.verdict) {
+          this.db
+            .prepare('INSERT OR REPLACE INTO verdicts (run_id, gate_id, verdict) VALUES (?, ?, ?)')
+            .run(runId, result.gate_id, result.verdict);
+        }
+      })
+      .immediate();
+  }
+
+  getRun(runId: string): RunRow | undefined {
+    const r = this.db.prepare(`${RUN_SELECT} WHERE r.run_id = ?`).get(runId) as RunRecord | undefined;
+    return r && toRow(r);
+  }
+
+  listRuns(filter: { suite?: string; limit?: number } = {}): RunRow[] {
+    const where = filter.suite !== undefined ? 'WHERE r.suite = ?' : '';
+    const args: unknown[] = filter.suite !== undefined ? [filter.suite] : [];
+    const rows = this.db
+      .prepare(`${RUN_SELECT} ${where} ORDER BY r.started_at DESC, r.run_id DESC LIMIT ?`)
+      .all(...args, filter.limit ?? -1) as RunRecord[];
+    return rows.map(toRow);
+  }
+
+  getObservations(runId: string): Observation[] {
+    const rows = this.db
+      .prepare('SELECT json FROM observations WHERE run_id = ? ORDER BY replay, query_id')
+      .all(runId) as { json: string }[];
+    return rows.map((r) => JSON.parse(r.json) as Observation);
+  }
+
+  getMetrics(runId: string): MetricEntry[] {
+    const rows = this.db
+      .prepare('SELECT json FROM measures WHERE run_id = ? ORDER BY metric_id')
+      .all(runId) as { json: string }[];
+    return rows.map((r) => JSON.parse(r.json) as MetricEntry);
+  }
+
+  getReport(runId: string): unknown {
+    const r = this.db.prepare('SELECT report_json FROM runs WHERE run_id = ?').get(runId) as
+      { report_json: string | null } | undefined;
+    return r?.report_json ? JSON.parse(r.report_json) : undefined;
+  }
+
+  setBaseline(suite: string, runId: string, note?: string): void {
+    this.db
+      .prepare('INSERT OR REPLACE INTO baselines (suite, run_id, note) VALUES (?, ?, ?)')
+      .run(suite, runId, note ?? null);
+  }
+
+  getBaseline(suite: string): { run_id: string; note: string | null } | undefined {
+    return this.db.prepare('SELECT run_id, note FROM baselines WHERE suite = ?').get(suite) as
+      { run_id: string; note: string | null } | undefined;
+  }
+
+  close(): void {
+    if (this.db.open) this.db.close();
+  }
+}
+
+function toRow(r: RunRecord): RunRow {
+  return {
+    run_id: r.run_id,
+    suite: r.suite,
+    started_at: r.started_at,
+    finished_at: r.finished_at,
+    status: r.status,
+    artifacts: JSON.parse(r.artifacts_json),
+    settings: JSON.parse(r.settings_json),
+    gate_id: r.gate_id,
+    verdict: r.verdict,
+    observation_count: r.observation_count,
+  };
+}

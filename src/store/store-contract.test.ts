@@ -1,0 +1,161 @@
+import Database from 'better-sqlite3';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { MetricEntry } from '../core/report.js';
+import type { Observation } from '../core/types.js';
+import { MemoryRunStore } from './memory-store.js';
+import { MIGRATIONS } from './migrations.js';
+import { SqliteRunStore } from './sqlite-store.js';
+import type { RunStore } from './types.js';
+
+function obs(query_id: string, replay: number, ok = true): Observation {
+  return {
+    query_id,
+    replay,
+    ok,
+    ranked: [{ id: `d-${query_id}`, source_path: `p/${query_id}.md`, score: 1.5 }],
+    fallback: { triggered: false },
+    usage: { files: 1, chars: 10, tokens: 3 },
+    latency_ms: 1,
+    contract: { name: 'rgate', valid: true, errors: [] },
+    fingerprint: `sha256:${query_id}${replay}`,
+  };
+}
+
+const metric: MetricEntry = {
+  id: 'top1_useful_rate',
+  value: { kind: 'rate', numerator: 41, denominator: 50, rate: 0.82, wilson95: [0.69, 0.9] },
+  help: 'benchmark queries whose replay-1 top-1 is useful / benchmark queries with a judgment',
+};
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+function sqliteFactory(): RunStore {
+  const d = mkdtempSync(join(tmpdir(), 'rgate-store-'));
+  dirs.push(d);
+  return new SqliteRunStore(join(d, 'history.sqlite'));
+}
+
+/** One contract, every implementation. */
+describe.each([
+  ['sqlite', sqliteFactory],
+  ['memory', () => new MemoryRunStore()],
+] as const)('RunStore contract: %s', (_name, make) => {
+  it('keeps observations written before the run finished (an interrupted run loses nothing)', () => {
+    const s = make();
+    s.beginRun({
+      run_id: 'r1',
+      suite: 'semantic',
+      started_at: '2026-11-22T00:00:00Z',
+      artifacts: { a: 1 },
+      settings: {},
+    });
+    s.addObservation('r1', obs('q2', 1));
+    s.addObservation('r1', obs('q1', 1, false));
+    s.addObservation('r1', obs('q1', 2));
+    const row = s.getRun('r1');
+    expect(row?.status).toBe('running');
+    expect(row?.observation_count).toBe(3);
+    expect(s.getObservations('r1').map((o) => `${o.replay}:${o.query_id}:${o.ok}`)).toEqual([
+      '1:q1:false',
+      '1:q2:true',
+      '2:q1:true',
+    ]);
+    s.close();
+  });
+
+  it('finishes a run with its measures, verdict and report', () => {
+    const s = make();
+    s.beginRun({
+      run_id: 'r1',
+      suite: 'semantic',
+      started_at: '2026-11-22T00:00:00Z',
+      artifacts: {},
+      settings: { replays: 5 },
+    });
+    s.finishRun('r1', {
+      status: 'complete',
+      finished_at: '2026-11-22T00:01:00Z',
+      gate_id: 'semantic-retrieval-v1',
+      verdict: 'WATCH',
+      metrics: [metric],
+      report: { hello: 'world' },
+    });
+    const row = s.getRun('r1');
+    expect(row).toMatchObject({
+      status: 'complete',
+      verdict: 'WATCH',
+      gate_id: 'semantic-retrieval-v1',
+      settings: { replays: 5 },
+    });
+    expect(s.getMetrics('r1')).toEqual([metric]);
+    expect(s.getReport('r1')).toEqual({ hello: 'world' });
+    s.close();
+  });
+
+  it('lists runs newest first, filtered by suite, with a total order', () => {
+    const s = make();
+    for (const [id, suite, t] of [
+      ['a', 'x', '2026-01-01T00:00:00Z'],
+      ['b', 'y', '2026-01-02T00:00:00Z'],
+      ['c', 'x', '2026-01-03T00:00:00Z'],
+      ['d', 'x', '2026-01-03T00:00:00Z'],
+    ] as const) {
+      s.beginRun({ run_id: id, suite, started_at: t, artifacts: {}, settings: {} });
+    }
+    expect(s.listRuns().map((r) => r.run_id)).toEqual(['d', 'c', 'b', 'a']);
+    expect(s.listRuns({ suite: 'x', limit: 2 }).map((r) => r.run_id)).toEqual(['d', 'c']);
+    s.close();
+  });
+
+  it('records a baseline per suite', () => {
+    const s = make();
+    s.beginRun({ run_id: 'r1', suite: 'x', started_at: 't', artifacts: {}, settings: {} });
+    expect(s.getBaseline('x')).toBeUndefined();
+    s.setBaseline('x', 'r1', 'first frozen baseline');
+    expect(s.getBaseline('x')).toEqual({ run_id: 'r1', note: 'first frozen baseline' });
+    s.close();
+  });
+
+  it('refuses a duplicate run id', () => {
+    const s = make();
+    s.beginRun({ run_id: 'r1', suite: 'x', started_at: 't', artifacts: {}, settings: {} });
+    expect(() =>
+      s.beginRun({ run_id: 'r1', suite: 'x', started_at: 't', artifacts: {}, settings: {} }),
+    ).toThrow();
+    s.close();
+  });
+});
+
+describe('SqliteRunStore migrations', () => {
+  it('records every migration in schema_version and reopens without reapplying', () => {
+    const d = mkdtempSync(join(tmpdir(), 'rgate-store-'));
+    dirs.push(d);
+    const path = join(d, 'h.sqlite');
+    new SqliteRunStore(path).close();
+    new SqliteRunStore(path).close();
+    const db = new Database(path, { readonly: true });
+    const versions = db.prepare('SELECT version FROM schema_version ORDER BY version').all() as {
+      version: number;
+    }[];
+    expect(versions.map((v) => v.version)).toEqual(MIGRATIONS.map((m) => m.version));
+    expect((db.pragma('journal_mode') as { journal_mode: string }[])[0]?.journal_mode).toBe('wal');
+    db.close();
+  });
+
+  it('refuses a store written by a newer rgate', () => {
+    const d = mkdtempSync(join(tmpdir(), 'rgate-store-'));
+    dirs.push(d);
+    const path = join(d, 'h.sqlite');
+    new SqliteRunStore(path).close();
+    const db = new Database(path);
+    db.prepare('INSERT INTO schema_version (version, name) VALUES (999, ?)').run('future');
+    db.close();
+    expect(() => new SqliteRunStore(path)).toThrow(/newer than this rgate/);
+  });
+});

@@ -1,0 +1,52 @@
+import type { MetricEntry, Verdict } from '../core/report.js';
+import type { Observation } from '../core/types.js';
+
+export type RunStatus = 'running' | 'complete' | 'interrupted' | 'failed';
+
+export interface RunMeta {
+  run_id: string;
+  suite: string;
+  started_at: string;
+  /** canonical JSON of the ArtifactRefs, so runs on different snapshots are never compared by accident */
+  artifacts: unknown;
+  settings: unknown;
+}
+
+export interface RunRow extends RunMeta {
+  status: RunStatus;
+  finished_at: string | null;
+  gate_id: string | null;
+  verdict: Verdict | null;
+  observation_count: number;
+}
+
+export interface RunResult {
+  status: Exclude<RunStatus, 'running'>;
+  finished_at: string;
+  gate_id?: string;
+  verdict?: Verdict;
+  metrics: MetricEntry[];
+  /** the full JSON report, kept so a run can be re-rendered without its files */
+  report?: unknown;
+}
+
+/**
+ * The run history. Observations are written one by one as they arrive, so a run that is interrupted
+ * keeps everything it observed. One contract test suite runs against every implementation.
+ */
+export interface RunStore {
+  readonly location: string;
+  beginRun(meta: RunMeta): void;
+  addObservation(runId: string, obs: Observation): void;
+  finishRun(runId: string, result: RunResult): void;
+  getRun(runId: string): RunRow | undefined;
+  /** newest first (started_at desc, run_id desc) */
+  listRuns(filter?: { suite?: string; limit?: number }): RunRow[];
+  /** ordered by replay, then query_id */
+  getObservations(runId: string): Observation[];
+  getMetrics(runId: string): MetricEntry[];
+  getReport(runId: string): unknown;
+  setBaseline(suite: string, runId: string, note?: string): void;
+  getBaseline(suite: string): { run_id: string; note: string | null } | undefined;
+  close(): void;
+}
