@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import type { Observation } from '../src/core/types.js';
+import { fingerprint, firstDifference, fingerprintInput } from './fingerprint.js';
+import { buildReplayProof } from './replay-proof.js';
+
+function obs(query_id: string, replay: number, ids: string[], extra: Partial<Observation> = {}): Observation {
+  const o: Omit<Observation, 'fingerprint'> = {
+    query_id,
+    replay,
+    ok: true,
+    selection_mode: 'semantic',
+    selected_id: ids[0],
+    source_path: ids[0] && `${ids[0]}.md`,
+    ranked: ids.map((id, i) => ({ id, source_path: `${id}.md`, score: 1 - i / 10 })),
+    fallback: { triggered: false },
+    usage: { files: ids.length, chars: 100, tokens: 25 },
+    latency_ms: 3 + replay,
+    contract: { name: 'rgate', valid: true, errors: [] },
+    ...extra,
+  };
+  return { ...o, fingerprint: fingerprint(o) };
+}
+
+describe('fingerprint', () => {
+  it('ignores latency and error text but not order or scores', () => {
+    const a = obs('q1', 1, ['a', 'b']);
+    expect(obs('q1', 2, ['a', 'b']).fingerprint).toBe(a.fingerprint);
+    expect(obs('q1', 1, ['b', 'a']).fingerprint).not.toBe(a.fingerprint);
+    const err1 = obs('q1', 1, [], {
+      ok: false,
+      error: { kind: 'timeout', message: 'after 1001 ms (pid 4)' },
+    });
+    const err2 = obs('q1', 2, [], {
+      ok: false,
+      error: { kind: 'timeout', message: 'after 1003 ms (pid 9)' },
+    });
+    expect(err1.fingerprint).toBe(err2.fingerprint);
+  });
+
+  it('names the first differing field', () => {
+    const a = fingerprintInput(obs('q1', 1, ['a', 'b', 'c']));
+    const b = fingerprintInput(obs('q1', 1, ['a', 'c', 'b']));
+    expect(firstDifference(a, b)).toBe('/ranked/1/id');
+    expect(firstDifference(a, a)).toBeUndefined();
+    expect(firstDifference({ x: [1] }, { x: [1, 2] })).toBe('/x/length');
+  });
+});
+
+describe('buildReplayProof', () => {
+  it('is identical when every replay agrees', () => {
+    const all = [1, 2, 3].flatMap((r) => [obs('q1', r, ['a', 'b']), obs('q2', r, ['c'])]);
+    const p = buildReplayProof(all, { replays: 3, seed: 7, orderSeeds: [1, 2, 3] });
+    expect(p.identical).toBe(true);
+    expect(new Set(p.rollups).size).toBe(1);
+    expect(p.divergent).toEqual([]);
+  });
+
+  it('names the divergent query, field and replays', () => {
+    const all = [
+      obs('q1', 1, ['a', 'b']),
+      obs('q1', 2, ['a', 'b']),
+      obs('q1', 3, ['b', 'a']),
+      obs('q2', 1, ['c']),
+      obs('q2', 2, ['c']),
+      obs('q2', 3, ['c']),
+    ];
+    const p = buildReplayProof(all, { replays: 3, seed: 7, orderSeeds: [1, 2, 3] });
+    expect(p.identical).toBe(false);
+    expect(p.divergent).toHaveLength(1);
+    expect(p.divergent[0]).toMatchObject({ query_id: 'q1', field: '/ranked/0/id' });
+    expect(p.divergent[0]!.groups.map((g) => g.replays)).toEqual([[1, 2], [3]]);
+    expect(p.rollups[0]).toBe(p.rollups[1]);
+    expect(p.rollups[2]).not.toBe(p.rollups[0]);
+  });
+
+  it('shows a query missing from a replay', () => {
+    const p = buildReplayProof([obs('q1', 1, ['a'])], { replays: 2, seed: 1, orderSeeds: [1, 2] });
+    expect(p.per_query[0]!.fingerprints[1]).toBe('missing');
+    expect(p.divergent[0]!.field).toBe('/missing');
+  });
+});
