@@ -1,0 +1,256 @@
+import { canonicalJson } from '../src/core/canonical-json.js';
+import { resolveConfig, type PartialConfig } from '../src/core/config-defaults.js';
+import { sha256 } from '../src/core/hash.js';
+import { createPrng, deriveSeed, shuffled } from '../src/core/prng.js';
+import {
+  REPORT_SCHEMA_VERSION,
+  type ArtifactRefs,
+  type ChecklistItem,
+  type GateResult,
+  type MetricEntry,
+  type Report,
+} from '../src/core/report.js';
+import type { Observation, QueryRecord, RetrievalConfig } from '../src/core/types.js';
+import { computeRunMeasures } from '../src/metrics/index.js';
+import { loadFixtureSet, type PinnedSuite } from '../src/snapshot/index.js';
+import type { RunStore } from '../src/store/types.js';
+import { createSystem } from '../src/systems/index.js';
+import type { SuiteSpec } from '../src/systems/rgate-config.js';
+import type { SystemAdapter } from '../src/systems/types.js';
+import { evaluateGate, loadGatePolicy } from '../gates/index.js';
+import { fingerprint } from './fingerprint.js';
+import { runPool } from './pool.js';
+import { silentProgress, type Progress } from './progress.js';
+import { buildReplayProof } from './replay-proof.js';
+
+export interface RunSuiteOptions {
+  /** suite name (as in rgate.config.json) */
+  name: string;
+  spec: SuiteSpec;
+  /** project root: fixtures/ and gates/ are resolved under it */
+  root: string;
+  store: RunStore;
+  /** id and start time come from the caller (the clock lives at the edge) */
+  runId: string;
+  startedAt: string;
+  now?: () => number;
+  progress?: Progress;
+  signal?: AbortSignal;
+  /** overrides of the suite's settings (CLI flags) */
+  replays?: number;
+  concurrency?: number;
+  seed?: number;
+  /** extra config overrides on top of the suite's (tuning comparisons) */
+  config?: PartialConfig;
+  baseline?: { metrics: MetricEntry[]; source: string; run_id?: string; artifacts?: ArtifactRefs; reset_note?: string };
+  rgateVersion?: string;
+}
+
+export interface RunOutcome {
+  report: Report;
+  interrupted: boolean;
+  observations: Observation[];
+  suite: PinnedSuite;
+  config: RetrievalConfig;
+}
+
+export const DEFAULT_REPLAYS = 5;
+export const DEFAULT_SEED = 20261122;
+
+/**
+ * The main job: load the frozen fixture set (verifying its freeze), replay every query R times in
+ * seeded shuffled orders, store each Observation as it arrives, compute the measures, evaluate the
+ * gate and assemble the report. Errors of the system under test are recorded, never thrown.
+ */
+export async function runSuite(opts: RunSuiteOptions): Promise<RunOutcome> {
+  const now = opts.now ?? (() => 0);
+  const t0 = now();
+  const suite = loadFixtureSet(opts.spec.fixture, { root: opts.root, verify: true });
+  const overrides = mergeOverrides(opts.spec.config, opts.config);
+  const config = resolveConfig(overrides, suite.config);
+  const artifacts = effectiveArtifacts(suite.artifacts, overrides, config);
+  const replays = opts.replays ?? opts.spec.replays ?? DEFAULT_REPLAYS;
+  const concurrency = opts.concurrency ?? opts.spec.concurrency ?? 1;
+  const seed = opts.seed ?? opts.spec.seed ?? DEFAULT_SEED;
+  const relevanceLevel = opts.spec.relevance_level ?? 1;
+  const restart = opts.spec.restart_between_replays ?? false;
+  const progress = opts.progress ?? silentProgress;
+
+  const settings = { replays, concurrency, seed, relevance_level: relevanceLevel, restart_between_replays: restart };
+  opts.store.beginRun({ run_id: opts.runId, suite: opts.name, started_at: opts.startedAt, artifacts, settings });
+
+  const system = createSystem(opts.spec.system, { corpus: suite.corpus, config, dir: suite.dir });
+  const observations: Observation[] = [];
+  const orderSeeds: number[] = [];
+  let interrupted = false;
+  try {
+    await system.start();
+    for (let r = 1; r <= replays; r++) {
+      if (opts.signal?.aborted) break;
+      if (r > 1 && restart) await system.restart();
+      const orderSeed = deriveSeed(seed, `replay-${r}`);
+      orderSeeds.push(orderSeed);
+      const order = shuffled(suite.queries, createPrng(orderSeed));
+      progress.start(`${opts.name} replay ${r}/${replays}`, order.length);
+      await runPool(
+        order,
+        concurrency,
+        async (q) => {
+          const o = await observe(system, q, r, config, suite.dir, now);
+          observations.push(o);
+          opts.store.addObservation(opts.runId, o);
+          progress.tick(o.ok);
+        },
+        opts.signal,
+      );
+      progress.finish();
+    }
+  } finally {
+    await system.close();
+  }
+  interrupted = Boolean(opts.signal?.aborted);
+
+  const measured = computeRunMeasures({
+    queries: suite.queries,
+    corpus: suite.corpus,
+    observations,
+    replays,
+    relevanceLevel,
+    seed,
+    rankingMeasures: opts.spec.ranking_measures ?? defaultRankingMeasures(config),
+  });
+  const proof = buildReplayProof(observations, { replays, seed, orderSeeds });
+
+  const gate = opts.spec.gate
+    ? evaluateGate(loadGatePolicy(opts.spec.gate, opts.root), {
+        metrics: measured.metrics,
+        latency: measured.latency,
+        query_count: suite.queries.length,
+        replays,
+        artifacts,
+        ...(opts.baseline ? { baseline: { metrics: opts.baseline.metrics, source: opts.baseline.source } } : {}),
+        checklist_evidence: checklistEvidence(observations, proof.identical, artifacts),
+      })
+    : noGate(measured.metrics);
+  if (interrupted) {
+    gate.verdict = 'FAIL';
+    gate.reasons = [`run interrupted: ${observations.length} of ${replays * suite.queries.length} requests observed`, ...gate.reasons];
+  }
+
+  const failing = measured.queries.filter(
+    (q) => q.top1 !== 'useful' || q.expectation_met === false || !q.deterministic || (q.leaked_tags?.length ?? 0) > 0,
+  );
+  const report: Report = {
+    schema_version: REPORT_SCHEMA_VERSION,
+    suite: opts.name,
+    system: { name: systemName(opts.spec), kind: opts.spec.system.type, contract: system.contract },
+    artifacts,
+    settings,
+    gate,
+    metrics: measured.metrics,
+    breakdowns: measured.breakdowns,
+    failing_queries: failing,
+    queries: measured.queries,
+    replay_proof: proof,
+    ...(opts.baseline
+      ? {
+          baseline: {
+            source: opts.baseline.source,
+            ...(opts.baseline.run_id ? { run_id: opts.baseline.run_id } : {}),
+            ...(opts.baseline.artifacts ? { artifacts: opts.baseline.artifacts } : {}),
+            ...(opts.baseline.reset_note ? { reset_note: opts.baseline.reset_note } : {}),
+          },
+        }
+      : {}),
+    environment: {
+      run_id: opts.runId,
+      started_at: opts.startedAt,
+      rgate_version: opts.rgateVersion ?? '0.0.0',
+      node: process.version,
+      platform: `${process.platform}-${process.arch}`,
+    },
+    timing: { wall_ms: Math.round(now() - t0), latency_ms: measured.latency },
+  };
+  return { report, interrupted, observations, suite, config };
+}
+
+async function observe(
+  system: SystemAdapter,
+  q: QueryRecord,
+  replay: number,
+  config: RetrievalConfig,
+  fixtureDir: string,
+  now: () => number,
+): Promise<Observation> {
+  const started = now();
+  let raw;
+  try {
+    raw = await system.request(q, { replay, config, fixtureDir });
+  } catch (e) {
+    // Adapters promise never to throw; if one does, that is still the system's failure, recorded.
+    raw = {
+      query_id: q.query_id,
+      ok: false,
+      error: { kind: 'adapter_exception', message: (e as Error)?.message ?? String(e) },
+      ranked: [],
+      fallback: { triggered: false },
+      usage: { files: 0, chars: 0, tokens: 0 },
+      latency_ms: now() - started,
+      contract: { name: system.contract, valid: false, errors: [] },
+    };
+  }
+  return { ...raw, query_id: q.query_id, replay, fingerprint: fingerprint({ ...raw, query_id: q.query_id }) };
+}
+
+function mergeOverrides(a: PartialConfig | undefined, b: PartialConfig | undefined): PartialConfig {
+  if (!a) return b ?? {};
+  if (!b) return a;
+  return resolveConfig(b, resolveConfig(a)) as PartialConfig;
+}
+
+/** With config overrides (suite or tuning), the config id names the effective config, not the frozen file. */
+function effectiveArtifacts(frozen: ArtifactRefs, overrides: PartialConfig, config: RetrievalConfig): ArtifactRefs {
+  if (Object.keys(overrides).length === 0) return frozen;
+  const digest = sha256(canonicalJson(config));
+  return { ...frozen, config_id: `${frozen.config_id}+overrides`, config_sha256: digest };
+}
+
+function defaultRankingMeasures(config: RetrievalConfig): string[] {
+  return config.mode === 'bm25' ? ['map', 'P.30', 'ndcg_cut.10', 'recall.1000'] : ['ndcg_cut.5', 'recall.10', 'recip_rank'];
+}
+
+function systemName(spec: SuiteSpec): string {
+  const s = spec.system;
+  if (s.type === 'builtin') return `builtin:${s.mode ?? 'config'}`;
+  if (s.type === 'command') return s.argv.join(' ');
+  return s.url;
+}
+
+/** Evidence for the seed-001 QA checklist, computed from what was observed. */
+function checklistEvidence(observations: readonly Observation[], replayIdentical: boolean, artifacts: ArtifactRefs) {
+  let complete = 0;
+  for (const o of observations) {
+    if (o.selection_mode && o.selected_id !== undefined && o.source_path !== undefined) complete++;
+    else if (o.selection_mode === 'no_match' && o.no_match_reason) complete++;
+  }
+  const fallbacks = observations.filter((o) => o.fallback.triggered);
+  return {
+    pinned: Boolean(artifacts.corpus_id && artifacts.query_set_id && artifacts.config_id),
+    every_response_has_selection_fields: { numerator: complete, denominator: observations.length },
+    fallback_ordering_evidenced: fallbacks.every((o) => o.selection_mode !== 'semantic'),
+    fallback_observations: fallbacks.length,
+    replay_identical: replayIdentical,
+  };
+}
+
+function noGate(metrics: MetricEntry[]): GateResult {
+  const checklist: ChecklistItem[] = [];
+  return {
+    gate_id: 'none',
+    gate_version: '-',
+    verdict: 'PASS',
+    rules: [],
+    reasons: [`no gate policy for this suite: ${metrics.length} measures reported, nothing enforced`],
+    checklist,
+  };
+}

@@ -1,0 +1,17 @@
+import { RgateError } from '../core/errors.js';
+import { readJsonFile } from '../core/jsonl.js';
+import type { Report } from '../core/report.js';
+
+/** A previous report.json as the baseline for `vs_baseline` rules. */
+export function baselineFromReportFile(path: string) {
+  const r = readJsonFile(path) as Partial<Report>;
+  if (!r || typeof r !== 'object' || !Array.isArray(r.metrics) || !r.artifacts) {
+    throw new RgateError('input_invalid', `${path}: not an rgate report (no metrics/artifacts)`, 'pass a report.json written by `rgate run`');
+  }
+  return {
+    metrics: r.metrics,
+    source: path,
+    ...(r.environment?.run_id ? { run_id: r.environment.run_id } : {}),
+    artifacts: r.artifacts,
+  };
+}
