@@ -17,7 +17,7 @@ import type { RunStore } from '../src/store/types.js';
 import { createSystem } from '../src/systems/index.js';
 import type { SuiteSpec } from '../src/systems/rgate-config.js';
 import type { SystemAdapter } from '../src/systems/types.js';
-import { evaluateGate, loadGatePolicy } from '../gates/index.js';
+import { evaluateGate, loadGatePolicy, separateTimingRules } from '../gates/index.js';
 import { fingerprint } from './fingerprint.js';
 import { runPool } from './pool.js';
 import { silentProgress, type Progress } from './progress.js';
@@ -121,7 +121,7 @@ export async function runSuite(opts: RunSuiteOptions): Promise<RunOutcome> {
   });
   const proof = buildReplayProof(observations, { replays, seed, orderSeeds });
 
-  const gate = opts.spec.gate
+  const evaluated = opts.spec.gate
     ? evaluateGate(loadGatePolicy(opts.spec.gate, opts.root), {
         metrics: measured.metrics,
         latency: measured.latency,
@@ -132,6 +132,8 @@ export async function runSuite(opts: RunSuiteOptions): Promise<RunOutcome> {
         checklist_evidence: checklistEvidence(observations, proof.identical, artifacts),
       })
     : noGate(measured.metrics);
+  // Latency rules read the wall clock: their measured values move to the timing section.
+  const { gate, timing_rules } = separateTimingRules(evaluated);
   if (interrupted) {
     gate.verdict = 'FAIL';
     gate.reasons = [`run interrupted: ${observations.length} of ${replays * suite.queries.length} requests observed`, ...gate.reasons];
@@ -169,7 +171,11 @@ export async function runSuite(opts: RunSuiteOptions): Promise<RunOutcome> {
       node: process.version,
       platform: `${process.platform}-${process.arch}`,
     },
-    timing: { wall_ms: Math.round(now() - t0), latency_ms: measured.latency },
+    timing: {
+      wall_ms: Math.round(now() - t0),
+      latency_ms: measured.latency,
+      ...(timing_rules.length ? { timing_rules } : {}),
+    },
   };
   return { report, interrupted, observations, suite, config };
 }

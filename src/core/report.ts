@@ -34,6 +34,9 @@ export interface RuleResult {
   n?: number;
   watch_band?: [number, number];
   baseline?: { value: number | null; source: string; comparison: 'uplift' | 'not_below' | 'delta' };
+  /** timing rules: the order statistic compared and, with per 'profile', that every profile was checked */
+  quantile?: 'p50' | 'p95' | 'p99';
+  per?: 'profile';
   status: RuleStatus;
   reason: string;
 }

@@ -1,0 +1,276 @@
+import { resolve } from 'node:path';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { ArtifactRefs, MetricEntry } from '../src/core/report.js';
+import type { MeasureValue, QuantileValue, RateValue } from '../src/core/types.js';
+import { evaluateGate, type GateInput } from './evaluate.js';
+import { loadGatePolicy } from './policy.js';
+
+const root = resolve(import.meta.dirname, '..');
+const semantic = loadGatePolicy('semantic-retrieval-v1', root);
+const gateC = loadGatePolicy('context-load-gate-c-v0', root);
+
+/** Wilson 95% interval, written out here so the test does not trust the code under test. */
+function rate(k: number, n: number): RateValue {
+  if (n === 0) return { kind: 'rate', numerator: 0, denominator: 0, rate: null, wilson95: null };
+  const z = 1.959963984540054;
+  const p = k / n;
+  const d = 1 + (z * z) / n;
+  const c = (p + (z * z) / (2 * n)) / d;
+  const h = (z * Math.sqrt((p * (1 - p)) / n + (z * z) / (4 * n * n))) / d;
+  return {
+    kind: 'rate',
+    numerator: k,
+    denominator: n,
+    rate: p,
+    wilson95: [Math.max(0, c - h), Math.min(1, c + h)],
+  };
+}
+const mean = (m: number, n = 40): MeasureValue => ({ kind: 'mean', n, mean: m, ci95: [m - 0.05, m + 0.05] });
+const lat = (p95: number, n: number): QuantileValue => ({
+  kind: 'quantiles',
+  n,
+  p50: p95 / 2,
+  p95,
+  p99: p95 * 1.2,
+});
+const sha = (c: string) => `sha256:${c.repeat(64)}`;
+const artifacts: ArtifactRefs = {
+  fixture: 'semantic-v1',
+  artifact_id: 'semantic-v1-fixture',
+  version: '1',
+  corpus_id: 'corpus@1',
+  corpus_sha256: sha('a'),
+  query_set_id: 'queries@1',
+  query_set_sha256: sha('b'),
+  config_id: 'config@1',
+  config_sha256: sha('c'),
+};
+
+function semanticInput(top1: RateValue, over: Partial<GateInput> = {}): GateInput {
+  const metrics: MetricEntry[] = [
+    { id: 'top1_useful_rate', value: top1, help: '' },
+    { id: 'fallback_determinism', value: rate(8, 8), help: '' },
+    { id: 'selection_mode_reporting', value: rate(290, 290), help: '' },
+    { id: 'source_trace_completeness', value: rate(290, 290), help: '' },
+  ];
+  return {
+    metrics,
+    latency: {},
+    query_count: 58,
+    replays: 5,
+    artifacts,
+    checklist_evidence: {
+      responses_with_selection_fields: { numerator: 290, denominator: 290 },
+      fallback_order: { numerator: 40, denominator: 40 },
+    },
+    ...over,
+  };
+}
+const top1Rule = (input: GateInput) =>
+  evaluateGate(semantic, input).rules.find((r) => r.metric === 'top1_useful_rate')!;
+
+describe('semantic-retrieval-v1 boundaries', () => {
+  it('exactly 80% (40/50) passes, inside the WATCH band', () => {
+    const g = evaluateGate(semantic, semanticInput(rate(40, 50)));
+    expect(top1Rule(semanticInput(rate(40, 50))).status).toBe('watch');
+    expect(g.verdict).toBe('WATCH');
+    expect(g.reasons.join('\n')).toContain('40/50 = 80.0% meets the minimum 80.0%, inside the WATCH band');
+  });
+  it('79.99% (7999/10000) fails and prints as 79.99%, not 80.0%', () => {
+    const g = evaluateGate(semantic, semanticInput(rate(7999, 10000)));
+    expect(g.verdict).toBe('FAIL');
+    expect(top1Rule(semanticInput(rate(7999, 10000))).reason).toBe(
+      '7999/10000 = 79.99% is below the minimum 80.0%',
+    );
+  });
+  it('82% (41/50) is the top of the band: WATCH; 83.3% is PASS', () => {
+    expect(evaluateGate(semantic, semanticInput(rate(41, 50))).verdict).toBe('WATCH');
+    expect(evaluateGate(semantic, semanticInput(rate(50, 60))).verdict).toBe('PASS');
+  });
+  it('denominator 49 is insufficient evidence even at 100%; 50 is enough', () => {
+    const r49 = top1Rule(semanticInput(rate(49, 49)));
+    expect(r49.status).toBe('fail');
+    expect(r49.reason).toBe('insufficient evidence: 49/49, at least 50 in the denominator required');
+    expect(top1Rule(semanticInput(rate(45, 50))).status).toBe('pass');
+  });
+  it('rate null (0/0) is FAIL, never a pass', () => {
+    const r = top1Rule(semanticInput(rate(0, 0)));
+    expect(r).toMatchObject({ status: 'fail', observed: null, numerator: 0, denominator: 0 });
+    expect(r.reason).toContain('insufficient evidence: 0/0');
+  });
+  it('a missing metric fails as "not measured"', () => {
+    const input = semanticInput(rate(45, 50));
+    input.metrics = input.metrics.filter((m) => m.id !== 'fallback_determinism');
+    const g = evaluateGate(semantic, input);
+    expect(g.verdict).toBe('FAIL');
+    expect(g.reasons).toContain(
+      'FAIL fallback_determinism: not measured: this run has no fallback_determinism',
+    );
+  });
+  it('fallback determinism 99% fails the 100% rule', () => {
+    const input = semanticInput(rate(45, 50));
+    input.metrics[1] = { id: 'fallback_determinism', value: rate(7, 8), help: '' };
+    const r = evaluateGate(semantic, input).rules.find((x) => x.metric === 'fallback_determinism')!;
+    expect(r.status).toBe('fail');
+    expect(r.reason).toBe('7/8 = 87.5% is below the minimum 100.0%');
+  });
+  it('too few queries fails the query_count rule', () => {
+    const g = evaluateGate(semantic, semanticInput(rate(45, 50), { query_count: 49 }));
+    expect(g.verdict).toBe('FAIL');
+    expect(g.rules[0]).toMatchObject({ metric: 'query_count', status: 'fail', observed: 49, threshold: 50 });
+  });
+  it('checklist items are computed from the evidence and can fail the gate', () => {
+    const ok = evaluateGate(semantic, semanticInput(rate(45, 50)));
+    expect(ok.verdict).toBe('PASS');
+    expect(ok.checklist.map((c) => [c.id, c.ok])).toEqual([
+      ['pinned_artifacts', true],
+      ['thresholds_as_defined', true],
+      ['fallback_ordering_and_determinism', true],
+      ['selection_fields_on_every_response', true],
+    ]);
+    const bad = semanticInput(rate(45, 50), {
+      checklist_evidence: { responses_with_selection_fields: { numerator: 289, denominator: 290 } },
+    });
+    bad.metrics[0] = { id: 'top1_useful_rate', value: { ...rate(45, 50), rate: 0.95 }, help: '' };
+    const g = evaluateGate(semantic, bad);
+    expect(g.verdict).toBe('FAIL');
+    const byId = Object.fromEntries(g.checklist.map((c) => [c.id, c]));
+    expect(byId.thresholds_as_defined!.evidence).toBe('top1_useful_rate: rate 0.95 is not 45/50');
+    expect(byId.fallback_ordering_and_determinism!.ok).toBe(false);
+    expect(byId.selection_fields_on_every_response!.evidence).toContain('289/290');
+    expect(byId.pinned_artifacts!.ok).toBe(true);
+  });
+  it('a warn-level miss is WATCH, not FAIL', () => {
+    const policy = { ...semantic, rules: semantic.rules.map((r) => ({ ...r, severity: 'warn' as const })) };
+    const g = evaluateGate(policy, semanticInput(rate(30, 50)));
+    expect(g.verdict).toBe('WATCH');
+  });
+});
+
+function gateCInput(over: Partial<GateInput> = {}): GateInput {
+  return {
+    metrics: [
+      { id: 'ndcg_cut.5', value: mean(0.55), help: '' },
+      { id: 'recall.10', value: mean(0.84), help: '' },
+      { id: 'replay_determinism', value: rate(40, 40), help: '' },
+      { id: 'budget_compliance', value: rate(1200, 1200), help: '' },
+    ],
+    latency: {
+      all: lat(900, 1200),
+      'profile:large': lat(1500, 400),
+      'profile:medium': lat(900, 400),
+      small: lat(400, 400),
+    },
+    query_count: 40,
+    replays: 30,
+    artifacts,
+    baseline: {
+      source: 'runs/base/report.json',
+      metrics: [
+        { id: 'ndcg_cut.5', value: mean(0.5), help: '' },
+        { id: 'recall.10', value: mean(0.84), help: '' },
+      ],
+    },
+    checklist_evidence: {},
+    ...over,
+  };
+}
+
+describe('context-load-gate-c-v0', () => {
+  it('passes with +10% uplift exactly, recall equal to baseline, 30 replays, p95 under 2 s', () => {
+    const g = evaluateGate(gateC, gateCInput());
+    expect(g.reasons).toEqual(['all 7 rules met over 40 queries and 30 replays; 2 checklist items verified']);
+    expect(g.verdict).toBe('PASS');
+    const up = g.rules.find((r) => r.metric === 'ndcg_cut.5')!;
+    expect(up.observed).toBeCloseTo(0.1, 12);
+    expect(up.baseline).toEqual({ value: 0.5, source: 'runs/base/report.json', comparison: 'uplift' });
+  });
+  it('without a baseline, baseline rules FAIL with "no baseline"', () => {
+    const input = gateCInput();
+    delete input.baseline;
+    const g = evaluateGate(gateC, input);
+    expect(g.verdict).toBe('FAIL');
+    const base = g.rules.filter((r) => r.baseline);
+    expect(base).toHaveLength(2);
+    for (const r of base) expect(r).toMatchObject({ status: 'fail', observed: null });
+    expect(base[0]!.reason).toMatch(/^no baseline: /);
+  });
+  it('recall below the baseline fails even when above 0.80', () => {
+    const input = gateCInput();
+    input.baseline!.metrics[1] = { id: 'recall.10', value: mean(0.86), help: '' };
+    const r = evaluateGate(gateC, input).rules.filter((x) => x.metric === 'recall.10');
+    expect(r.map((x) => x.status)).toEqual(['pass', 'fail']);
+    expect(r[1]!.reason).toBe('recall.10 0.84 vs baseline 0.86: delta -0.02 is below the baseline');
+  });
+  it('29 replays is insufficient evidence for replay determinism', () => {
+    const r = evaluateGate(gateC, gateCInput({ replays: 29 })).rules.find(
+      (x) => x.metric === 'replay_determinism',
+    )!;
+    expect(r.reason).toBe('insufficient evidence: 29 replays, at least 30 required');
+  });
+  it('latency: every profile needs >= 30 samples and p95 <= 2000 ms', () => {
+    const slow = evaluateGate(gateC, gateCInput({ latency: { small: lat(400, 40), large: lat(2100, 40) } }));
+    const r = slow.rules.find((x) => x.metric === 'latency_ms')!;
+    expect(r).toMatchObject({ status: 'fail', observed: 2100, n: 40 });
+    expect(r.reason).toBe('large p95 2,100 ms (n=40) above the maximum 2,000 ms; small p95 400 ms (n=40)');
+    const few = evaluateGate(gateC, gateCInput({ latency: { small: lat(400, 29), large: lat(500, 40) } }));
+    expect(few.rules.find((x) => x.metric === 'latency_ms')!.reason).toContain(
+      'small: insufficient evidence: n=29, at least 30 samples required',
+    );
+    const none = evaluateGate(gateC, gateCInput({ latency: { all: lat(400, 100) } }));
+    expect(none.rules.find((x) => x.metric === 'latency_ms')!.reason).toBe(
+      'not measured: no per-profile latency samples in this run',
+    );
+  });
+  it('budget compliance over 49 requests is insufficient evidence', () => {
+    const input = gateCInput();
+    input.metrics[3] = { id: 'budget_compliance', value: rate(49, 49), help: '' };
+    expect(evaluateGate(gateC, input).verdict).toBe('FAIL');
+  });
+});
+
+describe('properties', () => {
+  const policy = {
+    gate_id: 'p',
+    version: '1',
+    description: '',
+    min_queries: 1,
+    rules: [{ metric: 'top1_useful_rate', min: 0.8, min_denominator: 50 }],
+  };
+  const input = (k: number, n: number): GateInput => ({
+    metrics: [{ id: 'top1_useful_rate', value: rate(k, n), help: '' }],
+    latency: {},
+    query_count: 60,
+    replays: 1,
+    artifacts,
+    checklist_evidence: {},
+  });
+  it('too small a denominator is never a pass, whatever the rate', () => {
+    fc.assert(
+      fc.property(
+        fc
+          .integer({ min: 0, max: 49 })
+          .chain((n) => fc.tuple(fc.integer({ min: 0, max: n }), fc.constant(n))),
+        ([k, n]) => {
+          const g = evaluateGate(policy, input(k, n));
+          expect(g.verdict).toBe('FAIL');
+          expect(g.rules[1]!.reason).toMatch(/^insufficient evidence: \d+\/\d+/);
+        },
+      ),
+    );
+  });
+  it('with enough evidence the verdict is PASS exactly when k/n >= 0.8', () => {
+    fc.assert(
+      fc.property(
+        fc
+          .integer({ min: 50, max: 5000 })
+          .chain((n) => fc.tuple(fc.integer({ min: 0, max: n }), fc.constant(n))),
+        ([k, n]) => {
+          const g = evaluateGate(policy, input(k, n));
+          expect(g.verdict).toBe(5 * k >= 4 * n ? 'PASS' : 'FAIL');
+        },
+      ),
+    );
+  });
+});

@@ -1,0 +1,59 @@
+/**
+ * Number formatting shared by gate reasons and every renderer, so a number reads the same everywhere.
+ * Pure and locale-independent (no toLocaleString: output must not depend on the machine).
+ */
+import type { MeasureValue } from '../src/core/types.js';
+
+/** 0.8 -> "80.0%". */
+export function pct(x: number, digits = 1): string {
+  return `${(x * 100).toFixed(digits)}%`;
+}
+
+/**
+ * A percentage precise enough not to read as its threshold: 0.7999 against 0.8 is "79.99%", never
+ * "80.0%" (a failing rate must not print like a passing one).
+ */
+export function pctAgainst(x: number, threshold: number): string {
+  let d = 1;
+  while (d < 6 && x !== threshold && pct(x, d) === pct(threshold, d)) d++;
+  return pct(x, d);
+}
+
+/** A plain decimal with up to `digits` places, trailing zeros removed: 0.6300 -> "0.63". */
+export function num(x: number, digits = 4): string {
+  const s = x.toFixed(digits);
+  return s.includes('.') ? s.replace(/\.?0+$/, '') : s;
+}
+
+/** Signed: 0.123 -> "+12.3%", -0.05 -> "-5.0%". */
+export function signedPct(x: number, digits = 1): string {
+  return (x >= 0 ? '+' : '') + pct(x, digits);
+}
+
+export function signedNum(x: number, digits = 4): string {
+  return (x >= 0 ? '+' : '') + num(x, digits);
+}
+
+/** Milliseconds with thousands separators: 2210.4 -> "2,210 ms". */
+export function ms(x: number): string {
+  return `${groupThousands(Math.round(x))} ms`;
+}
+
+function groupThousands(n: number): string {
+  const s = String(Math.abs(n));
+  return (n < 0 ? '-' : '') + s.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+}
+
+/** The headline number of a measure: "41/50 = 82.0%", "0.6312 (n=40)", "p95 812 ms (n=40)". */
+export function measureSummary(v: MeasureValue): string {
+  switch (v.kind) {
+    case 'rate':
+      return v.rate === null
+        ? `${v.numerator}/${v.denominator} = n/a`
+        : `${v.numerator}/${v.denominator} = ${pct(v.rate)}`;
+    case 'mean':
+      return v.mean === null ? `n/a (n=${v.n})` : `${num(v.mean)} (n=${v.n})`;
+    case 'quantiles':
+      return v.p95 === null ? `n/a (n=${v.n})` : `p50 ${ms(v.p50 ?? 0)}, p95 ${ms(v.p95)} (n=${v.n})`;
+  }
+}

@@ -1,0 +1,94 @@
+/**
+ * Load and check gate policies: JSON Schema first (structure), then what a schema cannot say
+ * (exactly one of min/max, metric ids known to the registry, band order). Every mistake names the
+ * file and the JSON path, e.g. `gates/x.gate.json /rules/2/metric: unknown metric "ndcg@5"`.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { isAbsolute, join, resolve } from 'node:path';
+import { validateOrThrow } from '../src/contracts/ajv.js';
+import { validateGatePolicySchema, type GatePolicy } from '../src/contracts/gate-policy.js';
+import { RgateError } from '../src/core/errors.js';
+import { isGateMetricId, TIMING_METRICS } from './metric-ids.js';
+
+const HINT = 'see gates/semantic-retrieval-v1.gate.json for a complete policy';
+
+/** Check a parsed policy value; `file` names it in error messages. Returns the typed policy. */
+export function parseGatePolicy(value: unknown, file: string): GatePolicy {
+  const fail = (path: string, msg: string): never => {
+    throw new RgateError('gate_invalid', `${file} ${path}: ${msg}`, HINT);
+  };
+  // min/max before the schema: ajv's oneOf error would name the wrong field
+  const rules = (value as { rules?: unknown } | null)?.rules;
+  if (Array.isArray(rules)) {
+    rules.forEach((r: unknown, i) => {
+      if (r === null || typeof r !== 'object') return;
+      const hasMin = 'min' in r;
+      const hasMax = 'max' in r;
+      if (hasMin === hasMax) fail(`/rules/${i}`, 'needs exactly one of "min" or "max"');
+    });
+  }
+  let policy: GatePolicy;
+  try {
+    policy = validateOrThrow(validateGatePolicySchema, value, { file }, HINT);
+  } catch (e) {
+    if (e instanceof RgateError) throw new RgateError('gate_invalid', e.message, e.hint);
+    throw e;
+  }
+  policy.rules.forEach((r, i) => {
+    if (!isGateMetricId(r.metric)) {
+      fail(
+        `/rules/${i}/metric`,
+        `unknown metric ${JSON.stringify(r.metric)}` +
+          ' (gate measures like "top1_useful_rate", ranking measures like "ndcg_cut.5", or "latency_ms")',
+      );
+    }
+    if (r.watch_band && r.watch_band[0] > r.watch_band[1]) {
+      fail(
+        `/rules/${i}/watch_band`,
+        `lower bound ${r.watch_band[0]} is above upper bound ${r.watch_band[1]}`,
+      );
+    }
+    const isTiming = TIMING_METRICS.includes(r.metric);
+    if (isTiming && !r.quantile) fail(`/rules/${i}/quantile`, `is required for ${r.metric}`);
+    if (!isTiming && r.quantile) fail(`/rules/${i}/quantile`, `applies only to ${TIMING_METRICS.join(', ')}`);
+    if (r.per === 'profile' && !isTiming) {
+      fail(`/rules/${i}/per`, `per-profile rules apply only to ${TIMING_METRICS.join(', ')}`);
+    }
+    if (r.vs_baseline && r.max !== undefined) {
+      fail(`/rules/${i}/max`, 'baseline rules state a minimum uplift or delta ("min")');
+    }
+  });
+  const seen = new Set<string>();
+  (policy.checklist ?? []).forEach((c, i) => {
+    if (seen.has(c.id)) fail(`/checklist/${i}/id`, `duplicate checklist item ${JSON.stringify(c.id)}`);
+    seen.add(c.id);
+  });
+  return policy;
+}
+
+/**
+ * Resolve a policy by id (`gates/<id>.gate.json` under `root`) or by path, read and check it.
+ * Example: loadGatePolicy('semantic-retrieval-v1', '/repo')
+ */
+export function loadGatePolicy(idOrPath: string, root: string): GatePolicy {
+  const looksLikePath = idOrPath.endsWith('.json') || idOrPath.includes('/') || idOrPath.includes('\\');
+  const file = looksLikePath
+    ? isAbsolute(idOrPath)
+      ? idOrPath
+      : resolve(root, idOrPath)
+    : join(root, 'gates', `${idOrPath}.gate.json`);
+  if (!existsSync(file)) {
+    throw new RgateError(
+      'file_not_found',
+      `gate policy not found: ${file}`,
+      looksLikePath ? 'check the path' : `gate ids name files gates/<id>.gate.json under ${root}`,
+    );
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (e) {
+    throw new RgateError('gate_invalid', `${file}: not valid JSON (${(e as Error).message})`, HINT);
+  }
+  return parseGatePolicy(value, file);
+}

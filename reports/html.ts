@@ -1,0 +1,213 @@
+/**
+ * The HTML report: one self-contained file (styles, chart.js and the client script inlined; no
+ * network) rendered with handlebars from reports/templates. Hostile text from corpora and queries
+ * only reaches the page through `{{ }}` (HTML-escaped) or the JSON data block (jsonForScript), and a
+ * Content-Security-Policy allows exactly the two inline scripts by hash, so even a missed escape
+ * could not run a planted `<script>`.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Handlebars from 'handlebars';
+import { ms, TIMING_METRICS } from '../gates/index.js';
+import { compareCodeUnits } from '../src/core/canonical-json.js';
+import { RgateError } from '../src/core/errors.js';
+import type { QueryOutcome, Report } from '../src/core/report.js';
+import { jsonForScript } from './escape.js';
+import {
+  actualText,
+  expectedText,
+  metricRows,
+  replaySummary,
+  selectionModeRows,
+  whyFailing,
+  displayGate,
+} from './view.js';
+
+export interface HtmlOptions {
+  /** override where chart.js is read from (tests) */
+  chartJsPath?: string;
+}
+
+/** Templates live next to the sources; from dist/reports/ they are found two levels up. */
+function templatesDir(): string {
+  const here = dirname(fileURLToPath(import.meta.url));
+  for (const dir of [join(here, 'templates'), join(here, '..', '..', 'reports', 'templates')]) {
+    if (existsSync(join(dir, 'report.hbs'))) return dir;
+  }
+  throw new RgateError('internal', `report templates not found next to ${here}`, 'reinstall rgate');
+}
+
+/**
+ * chart.js's package exports do not expose dist/chart.umd.js, so resolve the package entry
+ * (dist/chart.cjs) and take the UMD build beside it.
+ */
+export function chartJsPath(): string {
+  const entry = createRequire(import.meta.url).resolve('chart.js');
+  return join(dirname(entry), 'chart.umd.js');
+}
+
+let compiled: Handlebars.TemplateDelegate | undefined;
+let clientJs: string | undefined;
+const chartJsCache = new Map<string, string>();
+
+function assets(opts: HtmlOptions): { template: Handlebars.TemplateDelegate; client: string; chart: string } {
+  if (!compiled || clientJs === undefined) {
+    const dir = templatesDir();
+    const hb = Handlebars.create();
+    compiled = hb.compile(readFileSync(join(dir, 'report.hbs'), 'utf8'), { strict: true, noEscape: false });
+    clientJs = readFileSync(join(dir, 'report-client.hbs'), 'utf8');
+  }
+  const path = opts.chartJsPath ?? chartJsPath();
+  let chart = chartJsCache.get(path);
+  if (chart === undefined) {
+    if (!existsSync(path)) throw new RgateError('internal', `chart.js not found at ${path}`, 'run npm ci');
+    chart = readFileSync(path, 'utf8');
+    // inlined verbatim: it must not be able to close its own <script> element
+    if (/<\/script|<!--/i.test(chart)) throw new RgateError('internal', `${path} cannot be inlined safely`);
+    chartJsCache.set(path, chart);
+  }
+  return { template: compiled, client: clientJs, chart };
+}
+
+const cspHash = (s: string) => `'sha256-${createHash('sha256').update(s, 'utf8').digest('base64')}'`;
+
+type QueryStatus = 'hit' | 'miss' | 'error';
+
+function queryStatus(q: QueryOutcome): QueryStatus {
+  if (!q.actual.ok) return 'error';
+  if (q.kind === 'probe') return q.expectation_met ? 'hit' : 'miss';
+  return q.top1 === 'useful' && q.actual.selection_mode === 'semantic' ? 'hit' : 'miss';
+}
+
+function uniqueSorted(xs: string[]): string[] {
+  return [...new Set(xs.filter(Boolean))].sort(compareCodeUnits);
+}
+
+/** The view the template draws; every string in it is escaped by handlebars at render time. */
+export function htmlView(report: Report) {
+  const g = displayGate(report);
+  const rows = metricRows(report).map((r) => ({
+    ...r,
+    statusText: r.status === 'info' ? '' : r.status.toUpperCase(),
+  }));
+
+  // failing first, then report order: a reviewer opens the page to see what broke
+  const order: Record<QueryStatus, number> = { error: 0, miss: 1, hit: 2 };
+  const queries = report.queries
+    .map((q, i) => ({ q, i, status: queryStatus(q) }))
+    .sort((a, b) => order[a.status] - order[b.status] || a.i - b.i)
+    .map(({ q, status }) => ({
+      query_id: q.query_id,
+      text: q.text,
+      kind: q.kind,
+      profile: q.profile ?? '',
+      mode: q.actual.ok ? (q.actual.selection_mode ?? '(none)') : 'error',
+      expected: expectedText(q),
+      actual: actualText(q),
+      status,
+      why: whyFailing(q),
+      deterministic: q.deterministic,
+    }));
+
+  const charted = rows.filter((r) => r.chart);
+  const modes = selectionModeRows(report);
+  const latencyKeys = Object.keys(report.timing.latency_ms).sort((a, b) =>
+    a === 'all' ? -1 : b === 'all' ? 1 : compareCodeUnits(a, b),
+  );
+  const latency = latencyKeys
+    .map((k) => [k, report.timing.latency_ms[k]!] as const)
+    .filter(([, v]) => v.kind === 'quantiles' && v.n > 0);
+  const latencyRule = g.rules.find((r) => TIMING_METRICS.includes(r.metric));
+  const data = {
+    metrics: charted.length
+      ? {
+          labels: charted.map((r) => r.label),
+          observed: charted.map((r) => r.chart!.observed),
+          threshold: charted.map((r) => r.chart!.threshold),
+          status: charted.map((r) => r.status),
+        }
+      : null,
+    modes: modes.some((m) => m.queries > 0)
+      ? {
+          labels: modes.map((m) => m.mode),
+          useful: modes.map((m) => m.useful),
+          not_useful: modes.map((m) => m.not_useful),
+        }
+      : null,
+    latency: latency.length
+      ? {
+          labels: latency.map(([k]) => k),
+          p50: latency.map(([, v]) => (v.kind === 'quantiles' ? v.p50 : null)),
+          p95: latency.map(([, v]) => (v.kind === 'quantiles' ? v.p95 : null)),
+          p99: latency.map(([, v]) => (v.kind === 'quantiles' ? v.p99 : null)),
+          limit: latencyRule ? latencyRule.threshold : null,
+          limit_label: latencyRule ? `limit ${ms(latencyRule.threshold)}` : '',
+        }
+      : null,
+    queries: queries.map((q) => ({ query_id: q.query_id, status: q.status, mode: q.mode })),
+  };
+
+  const rp = replaySummary(report);
+  const a = report.artifacts;
+  return {
+    verdict: g.verdict,
+    gate_id: g.gate_id,
+    gate_version: g.gate_version,
+    suite: report.suite,
+    system_name: report.system.name,
+    system_kind: report.system.kind,
+    system_contract: report.system.contract,
+    run_id: report.environment.run_id,
+    started_at: report.environment.started_at,
+    replays: report.settings.replays,
+    seed: report.settings.seed,
+    reasons: g.reasons,
+    rows,
+    checklist: g.checklist,
+    charts: { metrics: Boolean(data.metrics), modes: Boolean(data.modes), latency: Boolean(data.latency) },
+    filters: {
+      statuses: uniqueSorted(queries.map((q) => q.status)),
+      modes: uniqueSorted(queries.map((q) => q.mode)),
+      profiles: uniqueSorted(queries.map((q) => q.profile)),
+    },
+    queries,
+    replay: {
+      identical: report.replay_proof.identical,
+      headline: rp.headline,
+      divergent: rp.divergent,
+      rollups: report.replay_proof.rollups.map((r, i) => ({
+        replay: i + 1,
+        order_seed: report.replay_proof.order_seeds[i] ?? '',
+        rollup: r,
+      })),
+    },
+    artifacts: [
+      { name: 'fixture', id: `${a.artifact_id}@${a.version} (${a.fixture})`, sha256: '' },
+      { name: 'corpus_id', id: a.corpus_id, sha256: a.corpus_sha256 },
+      { name: 'query_set_id', id: a.query_set_id, sha256: a.query_set_sha256 },
+      { name: 'config_id', id: a.config_id, sha256: a.config_sha256 },
+    ],
+    baseline: report.baseline?.source ?? '',
+    environment: report.environment,
+    wall: ms(report.timing.wall_ms),
+    data,
+  };
+}
+
+/** Render the self-contained HTML report. Example: writeFileSync('report.html', renderHtml(report)) */
+export function renderHtml(report: Report, opts: HtmlOptions = {}): string {
+  const { template, client, chart } = assets(opts);
+  const view = htmlView(report);
+  const csp = [
+    "default-src 'none'",
+    `script-src ${cspHash(chart)} ${cspHash(client)}`,
+    "style-src 'unsafe-inline'",
+    'img-src data:',
+    "base-uri 'none'",
+    "form-action 'none'",
+  ].join('; ');
+  return template({ ...view, csp, dataJson: jsonForScript(view.data), chartJs: chart, clientJs: client });
+}

@@ -1,0 +1,41 @@
+/** Renderers: each `(report, opts?) => string`; the CLI writes the files. */
+import type { Report } from '../src/core/report.js';
+import { renderHtml } from './html.js';
+import { renderJson } from './json.js';
+import { renderJunit } from './junit.js';
+import { renderMarkdown } from './markdown.js';
+import { renderTerminal } from './terminal.js';
+
+export { renderHtml, chartJsPath, type HtmlOptions } from './html.js';
+export { renderJson, assertValidReport } from './json.js';
+export { renderJunit } from './junit.js';
+export { renderMarkdown, type MarkdownOptions } from './markdown.js';
+export { renderTerminal, type TerminalOptions } from './terminal.js';
+
+export const REPORT_FORMATS = ['terminal', 'json', 'html', 'md', 'junit'] as const;
+export type ReportFormat = (typeof REPORT_FORMATS)[number];
+
+/** The file extension each format is written with under .rgate/runs/<run-id>/. */
+export const REPORT_EXTENSIONS: Record<ReportFormat, string> = {
+  terminal: 'txt',
+  json: 'json',
+  html: 'html',
+  md: 'md',
+  junit: 'xml',
+};
+
+/** Render one format. Example: renderReport(report, 'md') */
+export function renderReport(report: Report, format: ReportFormat, opts: { color?: boolean } = {}): string {
+  switch (format) {
+    case 'terminal':
+      return renderTerminal(report, { color: opts.color ?? false });
+    case 'json':
+      return renderJson(report);
+    case 'html':
+      return renderHtml(report);
+    case 'md':
+      return renderMarkdown(report);
+    case 'junit':
+      return renderJunit(report);
+  }
+}

@@ -1,0 +1,104 @@
+/**
+ * Markdown for a CI step summary or a PR comment: verdict, metric table, checklist, selection modes,
+ * failing queries (folded), replay proof, artifact ids. Every value from the run is escaped
+ * (mdEscape / mdCode): a query text cannot inject HTML, links, table cells or @mentions.
+ */
+import type { Report } from '../src/core/report.js';
+import { mdCode, mdEscape } from './escape.js';
+import {
+  actualText,
+  expectedText,
+  metricRows,
+  replaySummary,
+  selectionModeRows,
+  shortHash,
+  whyFailing,
+  displayGate,
+} from './view.js';
+
+export interface MarkdownOptions {
+  /** most failing queries listed (GitHub caps a step summary at 1 MiB) */
+  maxFailing?: number;
+}
+
+const ICON = { PASS: '✅', WATCH: '⚠️', FAIL: '❌' } as const;
+
+export function renderMarkdown(report: Report, opts: MarkdownOptions = {}): string {
+  const e = mdEscape;
+  const g = displayGate(report);
+  const out: string[] = [];
+  out.push(`## ${ICON[g.verdict]} ${g.verdict}: ${e(g.gate_id)} v${e(g.gate_version)}`, '');
+  out.push(
+    `Suite ${mdCode(report.suite)} · system ${mdCode(report.system.name)} (${e(report.system.kind)}, ${e(report.system.contract)}) · run ${mdCode(report.environment.run_id)}`,
+    '',
+  );
+  for (const r of g.reasons) out.push(`- ${e(r)}`);
+  out.push('');
+
+  out.push(
+    '| metric | num/den | rate | Wilson 95% | threshold | status |',
+    '| --- | ---: | ---: | --- | --- | --- |',
+  );
+  for (const row of metricRows(report)) {
+    const status = row.status === 'info' ? '' : `**${row.status.toUpperCase()}**`;
+    out.push(
+      `| ${mdCode(row.label)} | ${e(row.counted)} | ${e(row.value)} | ${e(row.interval)} | ${e(row.threshold)} | ${status} |`,
+    );
+  }
+  out.push('');
+
+  if (g.checklist.length) {
+    out.push('### QA checklist', '');
+    for (const c of g.checklist) out.push(`- [${c.ok ? 'x' : ' '}] ${e(c.text)}: ${e(c.evidence)}`);
+    out.push('');
+  }
+
+  out.push('### Selection modes (benchmark queries, replay 1)', '');
+  out.push('| mode | queries | top-1 useful | not useful |', '| --- | ---: | ---: | ---: |');
+  for (const m of selectionModeRows(report))
+    out.push(`| ${mdCode(m.mode)} | ${m.queries} | ${m.useful} | ${m.not_useful} |`);
+  out.push('');
+
+  const failing = report.failing_queries;
+  const max = opts.maxFailing ?? 50;
+  out.push(
+    `<details><summary>Failing queries (${failing.length}): top-1 misses, errors, unmet expectations</summary>`,
+    '',
+  );
+  if (failing.length) {
+    out.push('| query | why | text | mode | expected | actual |', '| --- | --- | --- | --- | --- | --- |');
+    for (const q of failing.slice(0, max)) {
+      const mode = q.actual.ok ? (q.actual.selection_mode ?? '(none)') : 'error';
+      out.push(
+        `| ${mdCode(q.query_id)} | ${e(whyFailing(q))} | ${e(q.text)} | ${mdCode(mode)} | ${e(expectedText(q))} | ${e(actualText(q))} |`,
+      );
+    }
+    if (failing.length > max)
+      out.push('', `… and ${failing.length - max} more in the JSON and HTML reports.`);
+  } else {
+    out.push('None.');
+  }
+  out.push('', '</details>', '');
+
+  const rp = replaySummary(report);
+  out.push(
+    '### Replay proof',
+    '',
+    `${report.replay_proof.identical ? 'Identical' : '**Divergent**'}: ${e(rp.headline)}`,
+  );
+  if (rp.divergent.length) {
+    out.push('');
+    for (const d of rp.divergent)
+      out.push(`- ${mdCode(d.query_id)} first differs at ${mdCode(d.field)}: ${e(d.groups)}`);
+  }
+  out.push('');
+
+  const a = report.artifacts;
+  out.push('### Artifacts', '', '| artifact | id | sha256 |', '| --- | --- | --- |');
+  out.push(`| fixture | ${mdCode(`${a.artifact_id}@${a.version}`)} | |`);
+  out.push(`| corpus_id | ${mdCode(a.corpus_id)} | ${mdCode(shortHash(a.corpus_sha256))} |`);
+  out.push(`| query_set_id | ${mdCode(a.query_set_id)} | ${mdCode(shortHash(a.query_set_sha256))} |`);
+  out.push(`| config_id | ${mdCode(a.config_id)} | ${mdCode(shortHash(a.config_sha256))} |`);
+  if (report.baseline) out.push('', `Baseline: ${mdCode(report.baseline.source)}`);
+  return out.join('\n') + '\n';
+}

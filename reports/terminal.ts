@@ -1,0 +1,199 @@
+/**
+ * Terminal report: verdict banner, metric table (numerator / denominator / rate / Wilson interval /
+ * threshold / status), checklist, selection modes, failing queries, replay proof, artifact ids.
+ * Every line fits 80 columns; colour only when the caller says so (it decides NO_COLOR / TTY).
+ */
+import Table from 'cli-table3';
+import type { Report, Verdict } from '../src/core/report.js';
+import { terminalSafe } from './escape.js';
+import {
+  actualText,
+  expectedText,
+  metricRows,
+  replaySummary,
+  selectionModeRows,
+  shortHash,
+  shortMode,
+  displayGate,
+  whyFailing,
+  type MetricRow,
+} from './view.js';
+
+export interface TerminalOptions {
+  color?: boolean;
+  /** most failing queries listed (the JSON and HTML reports have all) */
+  maxFailing?: number;
+  /** accepted for callers that pass the terminal width; the layout is always 80 columns */
+  width?: number;
+}
+
+export const TERMINAL_WIDTH = 80;
+
+const ANSI = { red: 31, green: 32, yellow: 33, bold: 1, dim: 2 } as const;
+
+export function renderTerminal(report: Report, opts: TerminalOptions = {}): string {
+  const color = opts.color ?? false;
+  const paint = (code: keyof typeof ANSI, s: string) => (color ? `\u001b[${ANSI[code]}m${s}\u001b[0m` : s);
+  const statusColor = (s: string): keyof typeof ANSI =>
+    s === 'PASS' ? 'green' : s === 'WATCH' ? 'yellow' : s === 'FAIL' ? 'red' : 'dim';
+  const safe = terminalSafe;
+  const out: string[] = [];
+
+  // banner
+  const gate = displayGate(report);
+  const v: Verdict = gate.verdict;
+  const title = ` ${v}  ${safe(gate.gate_id)} v${safe(gate.gate_version)} `;
+  const bar = '='.repeat(TERMINAL_WIDTH);
+  out.push(paint(statusColor(v), bar));
+  out.push(paint('bold', paint(statusColor(v), fit(title, TERMINAL_WIDTH))));
+  out.push(paint(statusColor(v), bar));
+  for (const r of gate.reasons) out.push(...wrap(`- ${safe(r)}`, TERMINAL_WIDTH, '  '));
+  out.push(
+    ...wrap(
+      `suite ${safe(report.suite)} · system ${safe(report.system.name)} (${safe(report.system.kind)}, ${safe(report.system.contract)}) · run ${safe(report.environment.run_id)}`,
+      TERMINAL_WIDTH,
+      '  ',
+    ),
+  );
+  out.push('');
+
+  // content widths sum to 75; with the five one-space separators a row is 80 columns
+  const statusCell = (row: MetricRow) =>
+    row.status === 'info' ? '' : paint(statusColor(row.status.toUpperCase()), row.status.toUpperCase());
+  const metrics = table(
+    ['metric', 'num/den', 'rate', 'wilson 95%', 'threshold', 'status'],
+    [25, 11, 9, 13, 11, 6],
+  );
+  for (const row of metricRows(report)) {
+    metrics.push([safe(row.label), row.counted, row.value, row.interval, row.threshold, statusCell(row)]);
+  }
+  out.push(paint('bold', 'Metrics'), metrics.toString(), '');
+
+  if (gate.checklist.length) {
+    out.push(paint('bold', 'QA checklist'));
+    for (const c of gate.checklist) {
+      const [first = '', ...rest] = wrap(`${c.ok ? '[x]' : '[ ]'} ${safe(c.text)}`, TERMINAL_WIDTH, '    ');
+      out.push(paint(c.ok ? 'green' : 'red', first.slice(0, 3)) + first.slice(3), ...rest);
+      out.push(...wrap(safe(c.evidence), TERMINAL_WIDTH, '    ', '    ').map((l) => paint('dim', l)));
+    }
+    out.push('');
+  }
+
+  const modes = selectionModeRows(report);
+  out.push(paint('bold', 'Selection modes (benchmark queries, replay 1)'));
+  const modeTable = table(['mode', 'queries', 'top-1 useful', 'not useful'], [26, 10, 14, 12]);
+  for (const m of modes) modeTable.push([m.mode, String(m.queries), String(m.useful), String(m.not_useful)]);
+  out.push(modeTable.toString(), '');
+
+  const max = opts.maxFailing ?? 20;
+  const failing = report.failing_queries;
+  out.push(paint('bold', `Failing queries (${failing.length}): top-1 misses, errors, unmet expectations`));
+  if (failing.length) {
+    const ft = table(['query', 'mode', 'expected', 'actual'], [20, 10, 21, 26]);
+    for (const q of failing.slice(0, max)) {
+      ft.push([safe(q.query_id), shortMode(q), safe(expectedText(q)), safe(actualText(q))]);
+      const line = `  ${whyFailing(q)}: "${safe(q.text)}`;
+      ft.push([{ colSpan: 4, content: paint('dim', `${fit(line, TERMINAL_WIDTH - 5)}"`) }]);
+    }
+    out.push(ft.toString());
+    if (failing.length > max) out.push(`  … and ${failing.length - max} more (see the JSON or HTML report)`);
+  } else {
+    out.push('  none');
+  }
+  out.push('');
+
+  const rp = replaySummary(report);
+  out.push(paint('bold', 'Replay proof'));
+  const tag = report.replay_proof.identical ? 'identical' : 'DIVERGENT';
+  const [head = '', ...more] = wrap(`${tag}: ${rp.headline}`, TERMINAL_WIDTH, '  ');
+  out.push(paint(report.replay_proof.identical ? 'green' : 'red', tag) + head.slice(tag.length), ...more);
+  for (const d of rp.divergent) {
+    out.push(
+      ...wrap(
+        `${safe(d.query_id)} first differs at ${safe(d.field)}: ${d.groups}`,
+        TERMINAL_WIDTH,
+        '    ',
+        '  ',
+      ),
+    );
+  }
+  out.push('');
+
+  const a = report.artifacts;
+  out.push(paint('bold', 'Artifacts'));
+  const at = table(['artifact', 'id', 'sha256'], [14, 43, 21]);
+  at.push(['fixture', safe(`${a.artifact_id}@${a.version}`), '']);
+  at.push(['corpus_id', safe(a.corpus_id), shortHash(a.corpus_sha256)]);
+  at.push(['query_set_id', safe(a.query_set_id), shortHash(a.query_set_sha256)]);
+  at.push(['config_id', safe(a.config_id), shortHash(a.config_sha256)]);
+  out.push(at.toString());
+  if (report.baseline) out.push(...wrap(`baseline: ${safe(report.baseline.source)}`, TERMINAL_WIDTH, '  '));
+  // tables pad every cell: strip trailing blanks so snapshots and copy-paste stay clean
+  return (
+    out
+      .map((l) => l.replace(/[ ]+$/, ''))
+      .join('\n')
+      .replace(/[ ]+\n/g, '\n') + '\n'
+  );
+}
+
+/** A borderless cli-table3 with fixed column widths, columns separated by one space. */
+function table(head: string[], colWidths: number[]): Table.Table {
+  return new Table({
+    head,
+    colWidths,
+    wordWrap: true,
+    wrapOnWordBoundary: true,
+    chars: {
+      top: '',
+      'top-mid': '',
+      'top-left': '',
+      'top-right': '',
+      bottom: '',
+      'bottom-mid': '',
+      'bottom-left': '',
+      'bottom-right': '',
+      left: '',
+      'left-mid': '',
+      mid: '',
+      'mid-mid': '',
+      right: '',
+      'right-mid': '',
+      middle: ' ',
+    },
+    style: { head: [], border: [], 'padding-left': 0, 'padding-right': 0 },
+  });
+}
+
+function fit(s: string, width: number): string {
+  return s.length > width ? s.slice(0, width - 1) + '…' : s;
+}
+
+/** Greedy word wrap of plain text to `width` code units; the first line starts with `firstIndent`, the rest with `indent`. */
+export function wrap(text: string, width: number, indent = '', firstIndent = ''): string[] {
+  const lines: string[] = [];
+  let line = firstIndent;
+  const blank = () => line === firstIndent || line === indent;
+  for (const word of text.split(' ')) {
+    let w = word;
+    for (;;) {
+      const candidate = blank() ? line + w : `${line} ${w}`;
+      if (candidate.length <= width) {
+        line = candidate;
+        break;
+      }
+      if (!blank()) {
+        lines.push(line);
+        line = indent;
+        continue;
+      }
+      // a word longer than a whole line: split it
+      const room = width - line.length;
+      lines.push(line + w.slice(0, room));
+      line = indent;
+      w = w.slice(room);
+    }
+  }
+  if (!blank()) lines.push(line);
+  return lines;
+}

@@ -1,0 +1,255 @@
+/**
+ * The view model every renderer draws from: rule rows with their counts and thresholds, the other
+ * measures, selection-mode breakdown, failing queries, replay proof. Computing it once keeps the
+ * terminal, Markdown, JUnit and HTML outputs saying the same thing with the same numbers.
+ * Everything here is plain text; each renderer escapes it for its own medium.
+ */
+import {
+  ms,
+  num,
+  pct,
+  pctAgainst,
+  ruleLabel,
+  signedNum,
+  signedPct,
+  TIMING_METRICS,
+  withTimingRules,
+} from '../gates/index.js';
+import type {
+  GateResult,
+  MetricEntry,
+  QueryOutcome,
+  Report,
+  RuleResult,
+  RuleStatus,
+} from '../src/core/report.js';
+import { SELECTION_MODES, type MeasureValue } from '../src/core/types.js';
+
+export interface MetricRow {
+  /** metric id, with " vs baseline" for baseline rules */
+  label: string;
+  /** "41/50", "n=40", "" */
+  counted: string;
+  numerator: string;
+  denominator: string;
+  /** the compared value: "82.0%", "0.9076", "+12.0%", "2,310 ms" */
+  value: string;
+  /** 95% interval: Wilson for rates, bootstrap for means */
+  interval: string;
+  /** ">= 80.0%", "<= 2,000 ms", "—" when no rule reads the metric */
+  threshold: string;
+  status: RuleStatus | 'info';
+  /** the rule's reason; empty for measures no rule reads */
+  reason: string;
+  /** what the numerator and denominator (or n) count, from the measure's help */
+  help: string;
+  /** for charts: observed and threshold on a common scale (rates and means in [0,1]), or null */
+  chart: { observed: number; threshold: number } | null;
+}
+
+function isTiming(metric: string): boolean {
+  return TIMING_METRICS.includes(metric);
+}
+
+function valueText(r: RuleResult): string {
+  if (r.observed === null) return 'n/a';
+  if (r.baseline) return r.baseline.comparison === 'uplift' ? signedPct(r.observed) : signedNum(r.observed);
+  if (isTiming(r.metric)) return ms(r.observed);
+  if (r.metric === 'query_count') return String(r.observed);
+  if (r.denominator !== undefined) return pctAgainst(r.observed, r.threshold);
+  return num(r.observed);
+}
+
+function thresholdText(r: RuleResult): string {
+  const op = r.op === 'min' ? '>=' : '<=';
+  if (r.baseline) {
+    return r.baseline.comparison === 'uplift'
+      ? `${op} ${signedPct(r.threshold)}`
+      : `${op} base${r.threshold === 0 ? '' : signedNum(r.threshold)}`;
+  }
+  if (isTiming(r.metric)) return `${op} ${ms(r.threshold)}`;
+  if (r.metric === 'query_count') return `${op} ${r.threshold}`;
+  if (r.denominator !== undefined) return `${op} ${pct(r.threshold)}`;
+  return `${op} ${num(r.threshold)}`;
+}
+
+function intervalText(v: MeasureValue | undefined): string {
+  if (!v) return '';
+  if (v.kind === 'rate' && v.wilson95) return `${pct(v.wilson95[0])}–${pct(v.wilson95[1])}`;
+  if (v.kind === 'mean' && v.ci95) return `${v.ci95[0].toFixed(3)}–${v.ci95[1].toFixed(3)}`;
+  return '';
+}
+
+function countedText(r: { numerator?: number; denominator?: number; n?: number }): string {
+  if (r.numerator !== undefined && r.denominator !== undefined) return `${r.numerator}/${r.denominator}`;
+  if (r.n !== undefined) return `n=${r.n}`;
+  return '';
+}
+
+export function ruleRow(r: RuleResult, metrics: MetricEntry[]): MetricRow {
+  const entry = metrics.find((m) => m.id === r.metric);
+  const scaled = !r.baseline && !isTiming(r.metric) && r.metric !== 'query_count';
+  return {
+    label: ruleLabel(r),
+    counted: countedText(r),
+    numerator: r.numerator !== undefined ? String(r.numerator) : '',
+    denominator: r.denominator !== undefined ? String(r.denominator) : r.n !== undefined ? `n=${r.n}` : '',
+    value: valueText(r),
+    interval: r.baseline ? '' : intervalText(entry?.value),
+    threshold: thresholdText(r),
+    status: r.status,
+    reason: r.reason,
+    help: entry?.help ?? '',
+    chart: scaled && r.observed !== null ? { observed: r.observed, threshold: r.threshold } : null,
+  };
+}
+
+export function measureRow(m: MetricEntry): MetricRow {
+  const v = m.value;
+  let value = 'n/a';
+  let counted = '';
+  let numerator = '';
+  let denominator = '';
+  if (v.kind === 'rate') {
+    counted = `${v.numerator}/${v.denominator}`;
+    numerator = String(v.numerator);
+    denominator = String(v.denominator);
+    if (v.rate !== null) value = pct(v.rate);
+  } else if (v.kind === 'mean') {
+    counted = `n=${v.n}`;
+    denominator = `n=${v.n}`;
+    if (v.mean !== null) value = num(v.mean);
+  } else {
+    counted = `n=${v.n}`;
+    denominator = `n=${v.n}`;
+    if (v.p95 !== null) value = `p95 ${ms(v.p95)}`;
+  }
+  return {
+    label: m.id,
+    counted,
+    numerator,
+    denominator,
+    value,
+    interval: intervalText(v),
+    threshold: '—',
+    status: 'info',
+    reason: '',
+    help: m.help,
+    chart: null,
+  };
+}
+
+/** The gate as shown: timing rules moved to `timing.timing_rules` are put back in place. */
+export function displayGate(report: Report): GateResult {
+  return withTimingRules(report.gate, report.timing.timing_rules);
+}
+
+/** Gate rules first (policy order), then every measure no rule reads (report order). */
+export function metricRows(report: Report): MetricRow[] {
+  const gate = displayGate(report);
+  const ruled = new Set(gate.rules.map((r) => r.metric));
+  return [
+    ...gate.rules.map((r) => ruleRow(r, report.metrics)),
+    ...report.metrics.filter((m) => !ruled.has(m.id)).map(measureRow),
+  ];
+}
+
+export interface ModeRow {
+  mode: string;
+  queries: number;
+  useful: number;
+  not_useful: number;
+}
+
+/**
+ * Semantic wins vs fallback-triggered results (seed 001 "Fallback Interaction Rule"), from the
+ * replay-1 answers of benchmark queries; errors get their own row. Fixed row order.
+ */
+export function selectionModeRows(report: Report): ModeRow[] {
+  const keys = [...SELECTION_MODES, 'error'];
+  const rows = keys.map((mode) => ({ mode, queries: 0, useful: 0, not_useful: 0 }));
+  for (const q of report.queries) {
+    if (q.kind !== 'benchmark') continue;
+    const key = q.actual.ok ? (q.actual.selection_mode ?? 'no_match') : 'error';
+    const row = rows[keys.indexOf(key)] ?? rows[rows.length - 1]!;
+    row.queries++;
+    if (q.top1 === 'useful') row.useful++;
+    else row.not_useful++;
+  }
+  return rows.filter((r) => r.queries > 0 || r.mode === 'semantic');
+}
+
+/** "semantic" -> "semantic", "fallback_exact_key" -> "fb:exact", for narrow columns. */
+export function shortMode(q: QueryOutcome): string {
+  if (!q.actual.ok) return 'error';
+  switch (q.actual.selection_mode) {
+    case 'fallback_exact_key':
+      return 'fb:exact';
+    case 'fallback_path_priority':
+      return 'fb:path';
+    case undefined:
+      return '(none)';
+    default:
+      return q.actual.selection_mode;
+  }
+}
+
+export function expectedText(q: QueryOutcome): string {
+  const e = q.expected;
+  if (e.no_match) return 'no_match';
+  const ids = e.useful_ids?.length ? e.useful_ids : (e.useful_paths ?? []);
+  const parts = [ids.slice(0, 2).join(', ') + (ids.length > 2 ? ` +${ids.length - 2}` : '')].filter(Boolean);
+  if (e.selection_mode && e.selection_mode !== 'semantic') parts.push(`via ${e.selection_mode}`);
+  return parts.join(' ') || '(no useful ids)';
+}
+
+/** Why a query is in the failing list, in a few words: "top-1 not useful", "error", "unstable"… */
+export function whyFailing(q: QueryOutcome): string {
+  const why: string[] = [];
+  if (!q.actual.ok) why.push('error');
+  else if (q.kind === 'benchmark') {
+    if (q.top1 === 'useful' && q.actual.selection_mode !== 'semantic') why.push('useful only via fallback');
+    else if (q.top1 === 'not_useful') why.push('top-1 not useful');
+    else if (q.top1 === 'unjudged') why.push('top-1 unjudged');
+    else if (q.top1 === 'no_answer') why.push('no answer');
+  }
+  if (q.expectation_met === false) why.push('expectation unmet');
+  if (!q.deterministic) why.push('unstable across replays');
+  if (q.leaked_tags?.length) why.push(`leaked ${q.leaked_tags.join(', ')}`);
+  return why.join(', ');
+}
+
+export function actualText(q: QueryOutcome): string {
+  if (!q.actual.ok) return `error: ${q.actual.error ?? 'unknown'}`;
+  if (q.actual.selection_mode === 'no_match' || !q.actual.selected_id) return 'no_match';
+  return q.actual.selected_id;
+}
+
+export interface ReplaySummary {
+  headline: string;
+  divergent: { query_id: string; field: string; groups: string }[];
+}
+
+export function shortHash(h: string): string {
+  const m = /^sha256:([0-9a-f]+)$/.exec(h);
+  return m ? `sha256:${m[1]!.slice(0, 12)}` : h.length > 20 ? `${h.slice(0, 19)}…` : h;
+}
+
+export function replaySummary(report: Report): ReplaySummary {
+  const p = report.replay_proof;
+  const distinctRollups = new Set(p.rollups).size;
+  const stable = p.per_query.length - p.divergent.length;
+  const headline =
+    `${p.replays} replays (seed ${p.seed}): ${stable}/${p.per_query.length} queries identical in every replay; ` +
+    (p.identical
+      ? `all ${p.rollups.length} replay rollups equal (${shortHash(p.rollups[0] ?? '')})`
+      : `${distinctRollups} distinct replay rollups, ${p.divergent.length} divergent ${p.divergent.length === 1 ? 'query' : 'queries'}`);
+  return {
+    headline,
+    divergent: p.divergent.map((d) => ({
+      query_id: d.query_id,
+      field: d.field,
+      groups: d.groups.map((g) => `replays ${g.replays.join(',')} -> ${shortHash(g.fingerprint)}`).join('; '),
+    })),
+  };
+}

@@ -1,0 +1,102 @@
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import type { Argv } from 'yargs';
+import {
+  assertValidReport,
+  renderReport,
+  REPORT_FORMATS,
+  type ReportFormat,
+} from '../../../reports/index.js';
+import { EXIT, RgateError } from '../../core/errors.js';
+import type { Report } from '../../core/report.js';
+import type { RgateCommand } from '../command.js';
+
+interface ReportArgs {
+  run: string;
+  format: ReportFormat;
+  out?: string;
+}
+
+/** A run id names `.rgate/runs/<run-id>/report.json` under the cwd; anything with a slash or .json is a path. */
+export function resolveReportPath(target: string, cwd: string): string {
+  const asPath = resolve(cwd, target);
+  if (target.endsWith('.json') || target.includes('/') || target.includes('\\')) {
+    if (existsSync(asPath) && statSync(asPath).isDirectory()) return join(asPath, 'report.json');
+    return asPath;
+  }
+  return join(cwd, '.rgate', 'runs', target, 'report.json');
+}
+
+/** Read and schema-check a report file; mistakes are the user's (exit 2) and name the JSON path. */
+export function readReportFile(file: string): Report {
+  if (!existsSync(file)) {
+    throw new RgateError(
+      'file_not_found',
+      `report not found: ${file}`,
+      'pass a run id (see .rgate/runs/) or the path of a report.json',
+    );
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (e) {
+    throw new RgateError('input_invalid', `${file}: not valid JSON (${(e as Error).message})`);
+  }
+  try {
+    assertValidReport(value, file);
+  } catch (e) {
+    if (e instanceof RgateError) {
+      throw new RgateError(
+        'input_invalid',
+        e.message,
+        'the file is not an rgate report (or was edited by hand)',
+      );
+    }
+    throw e;
+  }
+  return value;
+}
+
+/** `rgate report <run-id|report.json>`: re-render a stored run in any format. */
+export const reportCommand: RgateCommand<ReportArgs> = {
+  command: 'report <run>',
+  describe: 'Re-render a run report as terminal text, JSON, HTML, Markdown or JUnit XML',
+  builder: (y: Argv) =>
+    y
+      .positional('run', {
+        type: 'string',
+        demandOption: true,
+        describe: 'a run id (.rgate/runs/<run-id>/report.json) or the path of a report.json',
+      })
+      .option('format', {
+        alias: 'f',
+        choices: REPORT_FORMATS,
+        default: 'terminal' as ReportFormat,
+        describe: 'output format',
+      })
+      .option('out', { alias: 'o', type: 'string', describe: 'write to this file instead of stdout' })
+      .example('rgate report <run-id>', 'print a stored run in the terminal')
+      .example(
+        'rgate report last/report.json --format html --out report.html',
+        'one self-contained HTML file',
+      )
+      .example('rgate report <run-id> -f md', 'Markdown for a CI step summary')
+      .example('rgate report <run-id> -f junit -o junit.xml', 'JUnit XML for CI test tabs'),
+  async handler(args, io) {
+    const report = readReportFile(resolveReportPath(args.run, io.cwd));
+    // colour only for a terminal on stdout; never into a file
+    const text = renderReport(report, args.format, {
+      color: args.format === 'terminal' && !args.out && io.color,
+    });
+    if (args.out) {
+      const out = resolve(io.cwd, args.out);
+      mkdirSync(dirname(out), { recursive: true });
+      writeFileSync(out, text);
+      io.err(`rgate: wrote ${args.format} report to ${out}`);
+    } else {
+      io.out(text);
+    }
+    // the verdict decides the exit code, as everywhere in rgate: 0 PASS/WATCH, 1 FAIL
+    return report.gate.verdict === 'FAIL' ? EXIT.gateFail : EXIT.ok;
+  },
+};

@@ -1,0 +1,208 @@
+import { describe, expect, it } from 'vitest';
+import { renderJson, TOP_LEVEL_ORDER } from '../reports/json.js';
+import { renderJunit } from '../reports/junit.js';
+import { renderMarkdown } from '../reports/markdown.js';
+import { renderTerminal } from '../reports/terminal.js';
+import { renderHtml } from '../reports/html.js';
+import { separateTimingRules, TIMING_STUB_REASON } from '../gates/index.js';
+import { jsonForScript, mdEscape, terminalSafe, xmlEscape } from '../reports/escape.js';
+import type { Report } from '../src/core/report.js';
+import { HOSTILE, sampleGateCReport, sampleReport, type Variant } from './fixtures/sample-report.js';
+
+const VARIANTS: Variant[] = ['pass', 'watch', 'fail'];
+// eslint-disable-next-line no-control-regex
+const ANSI = /\u001b\[[0-9;]*m/g;
+
+describe('snapshots (terminal with colour off, Markdown, JUnit)', () => {
+  for (const v of VARIANTS) {
+    it(`${v}`, async () => {
+      const r = sampleReport(v);
+      await expect(renderTerminal(r, { color: false })).toMatchFileSnapshot(`__snapshots__/report-${v}.txt`);
+      await expect(renderMarkdown(r)).toMatchFileSnapshot(`__snapshots__/report-${v}.md`);
+      await expect(renderJunit(r)).toMatchFileSnapshot(`__snapshots__/report-${v}.xml`);
+    });
+  }
+});
+
+describe('Gate C: baseline rules and per-profile latency', () => {
+  it('snapshot with a baseline (recall below baseline fails), and FAIL "no baseline" without one', async () => {
+    const r = sampleGateCReport();
+    await expect(renderTerminal(r, { color: false })).toMatchFileSnapshot('__snapshots__/report-gate-c.txt');
+    expect(r.gate.verdict).toBe('FAIL');
+    const out = renderTerminal(r, { color: false });
+    expect(out).toMatch(/ndcg_cut\.5 vs baseline\s+n=58\s+\+12\.3%\s+>= \+10\.0%\s+PASS/);
+    expect(out).toMatch(/recall\.10 vs baseline\s+n=58\s+-0\.0114\s+>= base\s+FAIL/);
+    expect(out).toMatch(/latency_ms p95\/profile\s+n=580\s+1,720 ms\s+<= 2,000 ms\s+PASS/);
+    const none = renderMarkdown(sampleGateCReport({ baseline: false }));
+    expect(none).toContain('no baseline: ndcg\\_cut.5 0.6412 cannot be compared');
+  });
+});
+
+describe('timing rules kept out of the deterministic sections', () => {
+  it('two runs with different latencies give the same JSON outside environment and timing', () => {
+    const strip = (r: Report) => {
+      const { gate, timing_rules } = separateTimingRules(r.gate);
+      r.gate = gate;
+      r.timing.timing_rules = timing_rules;
+      const o = JSON.parse(renderJson(r));
+      delete o.environment;
+      delete o.timing;
+      return JSON.stringify(o);
+    };
+    const a = sampleGateCReport();
+    const b = sampleGateCReport();
+    b.timing.latency_ms.large = { kind: 'quantiles', n: 580, p50: 401, p95: 1799, p99: 2950 };
+    // re-evaluate b's latency rule through the same path the harness uses
+    const rule = b.gate.rules.find((r) => r.metric === 'latency_ms')!;
+    rule.observed = 1799;
+    rule.reason = rule.reason.replace('1,720', '1,799');
+    b.gate.reasons = [...b.gate.reasons];
+    expect(JSON.stringify(a.gate)).not.toBe(JSON.stringify(b.gate));
+    expect(strip(a)).toBe(strip(b));
+  });
+  it('renderers put the full timing result back in place', () => {
+    const r = sampleGateCReport();
+    const { gate, timing_rules } = separateTimingRules(r.gate);
+    r.gate = gate;
+    r.timing.timing_rules = timing_rules;
+    expect(r.gate.rules.find((x) => x.metric === 'latency_ms')!.reason).toBe(TIMING_STUB_REASON);
+    expect(renderTerminal(r, { color: false })).toBe(renderTerminal(sampleGateCReport(), { color: false }));
+    expect(renderMarkdown(r)).toContain('1,720 ms');
+  });
+});
+
+describe('terminal', () => {
+  it('fits 80 columns in every variant, with and without colour', () => {
+    for (const v of VARIANTS) {
+      for (const color of [false, true]) {
+        const lines = renderTerminal(sampleReport(v), { color }).split('\n');
+        const wide = lines.filter((l) => l.replace(ANSI, '').length > 80);
+        expect(wide, `${v} color=${color}`).toEqual([]);
+      }
+    }
+  });
+  it('colour only when asked; the verdict banner is red for FAIL', () => {
+    const r = sampleReport('fail');
+    expect(renderTerminal(r, { color: false })).not.toContain('\u001b');
+    expect(renderTerminal(r, { color: true })).toContain('\u001b[31m====');
+    expect(renderTerminal(sampleReport('watch'), { color: true })).toContain('\u001b[33m====');
+  });
+  it('hostile control sequences in query texts never reach the terminal', () => {
+    const out = renderTerminal(sampleReport('fail'), { color: true });
+    expect(out).not.toContain('\u001b[2J');
+    expect(out).toContain('\\u001b[2J');
+    expect(out).not.toMatch(/[\u2028\u2029]/);
+  });
+  it('shows the numbers a reviewer needs: counts, Wilson interval, threshold, failing query expected vs actual', () => {
+    const out = renderTerminal(sampleReport('fail'), { color: false });
+    expect(out).toMatch(/top1_useful_rate\s+38\/50\s+76\.0%\s+62\.6%–85\.7%\s+>= 80\.0%\s+FAIL/);
+    expect(out).toMatch(/q-044\s+semantic\s+rec-044\s+rec-144/);
+    expect(out).toMatch(/q-050\s+error\s+rec-050\s+error: timeout/);
+    expect(out).toContain('probe-002 first differs at /ranked/0/id');
+    expect(out).toMatch(/corpus_id\s+memory-corpus@v1\+sha256:6f1c2a/);
+  });
+});
+
+describe('markdown', () => {
+  it('escapes hostile text: no HTML, no mentions, no extra table cells', () => {
+    const md = renderMarkdown(sampleReport('fail'));
+    // inside code spans HTML is literal text; everywhere else no tag may survive
+    const outsideCode = md.replace(/`[^`\n]*`/g, '');
+    expect(outsideCode).not.toMatch(/<script|<img|<\/script/i);
+    expect(md).toContain('&lt;script&gt;alert(1); window.\\_\\_pwned = 1&lt;/script&gt;');
+    expect(md).not.toContain('@everyone');
+    const rows = md.split('\n').filter((l) => l.startsWith('| `q-'));
+    expect(rows.length).toBe(12);
+    for (const row of rows) expect(row.replace(/\\\|/g, '').split('|').length - 1, row).toBe(7);
+  });
+  it('mdEscape neutralises links, emphasis and HTML', () => {
+    expect(mdEscape('[x](javascript:1) *b* <i>&')).toBe('\\[x\\](javascript:1) \\*b\\* &lt;i&gt;&amp;');
+    expect(mdEscape('@team ping (@all) corpus@v1')).toBe('@\u200bteam ping (@\u200ball) corpus@v1');
+  });
+});
+
+describe('junit', () => {
+  it('one testsuite per gate, one testcase per rule and checklist item, failures carry num/den', () => {
+    const xml = renderJunit([sampleReport('fail'), sampleReport('watch')]);
+    expect(xml.match(/<testsuite /g)).toHaveLength(2);
+    expect(xml).toContain('<testsuites name="rgate" tests="18" failures="5" errors="0">');
+    expect(xml).toContain(
+      '<failure message="top1_useful_rate: 38/50 = 76.0% is below the minimum 80.0%" type="gate-rule">',
+    );
+    expect(xml).toContain('<system-out>WATCH: 41/50 = 82.0% meets the minimum 80.0%, inside the WATCH band');
+  });
+  it('xmlEscape keeps the document well-formed for any input', () => {
+    expect(xmlEscape('a<b>&"\'\u0001\ud800')).toBe('a&lt;b&gt;&amp;&quot;&apos;\ufffd\ufffd');
+  });
+});
+
+function shuffleKeys(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(shuffleKeys);
+  if (v === null || typeof v !== 'object') return v;
+  const o = v as Record<string, unknown>;
+  return Object.fromEntries(
+    Object.keys(o)
+      .reverse()
+      .map((k) => [k, shuffleKeys(o[k])]),
+  );
+}
+
+describe('json', () => {
+  it('is deterministic: key insertion order does not change a byte, and it round-trips', () => {
+    const r = sampleReport('fail');
+    const a = renderJson(r);
+    expect(renderJson(shuffleKeys(r) as Report)).toBe(a);
+    expect(JSON.parse(a)).toEqual(JSON.parse(JSON.stringify(r)));
+  });
+  it('keeps the top-level sections in reading order, environment and timing last', () => {
+    const keys = Object.keys(JSON.parse(renderJson(sampleReport('watch'))));
+    expect(keys).toEqual(TOP_LEVEL_ORDER.filter((k) => k !== 'baseline'));
+    expect(keys.slice(-2)).toEqual(['environment', 'timing']);
+  });
+  it('two runs differing only in environment and timing differ only in those sections', () => {
+    const a = sampleReport('pass');
+    const b = sampleReport('pass');
+    b.environment.run_id = 'another-run';
+    b.timing.wall_ms = 1;
+    const strip = (s: string) => {
+      const o = JSON.parse(s);
+      delete o.environment;
+      delete o.timing;
+      return JSON.stringify(o);
+    };
+    expect(strip(renderJson(a))).toBe(strip(renderJson(b)));
+    expect(renderJson(a)).not.toBe(renderJson(b));
+  });
+  it('refuses a report that does not match the schema, naming the path', () => {
+    const r = sampleReport('fail');
+    (r.metrics[0]!.value as { rate: number }).rate = 1.5;
+    expect(() => renderJson(r)).toThrow(/report does not match the report schema: .*\/metrics\/0\/value/);
+    const s = sampleReport('fail') as unknown as Record<string, unknown>;
+    s.extra = 1;
+    expect(() => renderJson(s as unknown as Report)).toThrow('/extra: is not a known field');
+  });
+});
+
+describe('html (string-level; the browser test checks behaviour)', () => {
+  const html = renderHtml(sampleReport('fail'));
+  it('is self-contained: no external src/href, chart.js inlined, CSP without network', () => {
+    expect(html).not.toMatch(/\s(src|href)=["']?(https?:)?\/\//i);
+    expect(html).toContain('Chart.js v4');
+    expect(html).toMatch(
+      /<meta http-equiv="Content-Security-Policy" content="default-src &#x27;none&#x27;; script-src/,
+    );
+  });
+  it('escapes hostile text in markup and in the JSON data block', () => {
+    expect(html.match(/<script/g)).toHaveLength(3);
+    expect(html).toContain('&lt;script&gt;alert(1); window.__pwned &#x3D; 1&lt;/script&gt;');
+    const block = /<script type="application\/json" id="rgate-data">([\s\S]*?)<\/script>/.exec(html)![1]!;
+    expect(block).not.toMatch(/[<>&\u2028\u2029]/);
+    expect(JSON.parse(block).queries.map((q: { query_id: string }) => q.query_id)).toContain(HOSTILE.idAttr);
+  });
+  it('jsonForScript escapes exactly what could end or alter a script block', () => {
+    expect(jsonForScript({ a: '</script><!--&\u2028' })).toBe(
+      '{"a":"\\u003c/script\\u003e\\u003c!--\\u0026\\u2028"}',
+    );
+    expect(terminalSafe('a\u001b[0m\u202eb')).toBe('a\\u001b[0m\\u202eb');
+  });
+});
