@@ -9,7 +9,8 @@ export function canonicalJson(value: unknown): string {
 }
 
 export function normalizeText(s: string): string {
-  if (!/[\r \t]/.test(s)) return s;
+  // Most strings contain spaces but no CR and no space before a line break: leave them untouched.
+  if (!/\r|[ \t](?:\n|$)/.test(s)) return s;
   return s.replace(/\r\n?/g, '\n').replace(/[ \t]+(?=\n|$)/g, '');
 }
 

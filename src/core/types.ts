@@ -34,6 +34,8 @@ export interface CorpusRecord {
   level?: KuLevel;
   parent_id?: string;
   embedding?: number[];
+  /** project_dir / document-tree capture: the file as it was snapshotted (src/snapshot importers) */
+  source?: { sha256: string; size: number; mtime: string };
 }
 
 export interface QueryExpectation {
@@ -77,7 +79,14 @@ export interface RetrievalConfig {
   fallback: { enabled: boolean };
   semantic: { confidence_min: number; ambiguity_margin: number };
   embedding: { dimensions: number };
-  bm25: { k1: number; b: number };
+  bm25: {
+    k1: number;
+    b: number;
+    /** optional (engine): 'lucene' (default; Anserini/Lucene >= 8 BM25) or 'fts5' (SQLite FTS5 bm25()) */
+    formula?: 'lucene' | 'fts5';
+    /** optional (engine): 'exact' document lengths (default) or Lucene's lossy one-byte length norm */
+    length_norm?: 'exact' | 'lucene';
+  };
   analyzer: AnalyzerConfig;
   /** freshness is measured from this instant, never the wall clock (ISO-8601) */
   as_of: string;

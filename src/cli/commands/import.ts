@@ -1,0 +1,254 @@
+import { existsSync, readdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { Argv } from 'yargs';
+import type { PartialConfig } from '../../core/config-defaults.js';
+import { EXIT, RgateError } from '../../core/errors.js';
+import { readJsonFile } from '../../core/jsonl.js';
+import { validateOrThrow } from '../../contracts/ajv.js';
+import { validateConfig } from '../../contracts/config.js';
+import {
+  importBeir,
+  importDir,
+  importSmart,
+  importTrec,
+  writeFreeze,
+  type ImportResult,
+} from '../../snapshot/index.js';
+import type { RgateCommand } from '../command.js';
+
+type Kind = 'beir' | 'trec' | 'smart' | 'dir';
+
+interface ImportArgs {
+  kind: Kind;
+  path?: string;
+  out: string;
+  corpus?: string;
+  docs?: string;
+  queries?: string;
+  topics?: string;
+  qrels?: string[];
+  config?: string;
+  'only-judged'?: boolean;
+  'topic-field'?: 'title' | 'description' | 'title+description';
+  'positional-query-ids'?: boolean;
+  'reverse-grades'?: string;
+  negative?: 'drop' | 'zero';
+  'record-kind'?: 'canonical' | 'tactical';
+  ext?: string[];
+  freeze?: boolean;
+  date?: string;
+  json?: boolean;
+}
+
+const PATH_OPTIONS = ['corpus', 'docs', 'queries', 'topics', 'qrels', 'config'] as const;
+
+/** The command line as the user could retype it, for PROVENANCE.md (paths as given). */
+function commandLine(a: ImportArgs): string {
+  const parts = ['rgate', 'import', a.kind];
+  if (a.path) parts.push(a.path);
+  const opt = (name: string, v: unknown): void => {
+    if (v === undefined || v === false) return;
+    if (v === true) parts.push(`--${name}`);
+    else if (Array.isArray(v)) for (const x of v) parts.push(`--${name}`, String(x));
+    else parts.push(`--${name}`, String(v));
+  };
+  for (const k of PATH_OPTIONS) opt(k, a[k]);
+  opt('only-judged', a['only-judged']);
+  opt('topic-field', a['topic-field']);
+  opt('positional-query-ids', a['positional-query-ids']);
+  opt('reverse-grades', a['reverse-grades']);
+  if (a.negative && a.negative !== 'drop') opt('negative', a.negative);
+  if (a['record-kind'] && a['record-kind'] !== 'canonical') opt('record-kind', a['record-kind']);
+  opt('ext', a.ext);
+  opt('out', a.out);
+  return parts.join(' ');
+}
+
+function need(a: ImportArgs, name: keyof ImportArgs): string {
+  const v = a[name];
+  if (typeof v !== 'string' || v === '')
+    throw new RgateError(
+      'usage',
+      `rgate import ${a.kind} needs --${String(name)}`,
+      `see rgate import --help`,
+    );
+  return v;
+}
+
+/** `rgate import <kind>`: turn BEIR / TREC / SMART files or a document tree into a fixture set folder. */
+export const importCommand: RgateCommand<ImportArgs> = {
+  command: 'import <kind> [path]',
+  describe: 'Import BEIR, TREC, SMART files or a document tree (project_dir) into fixtures/<set>',
+  builder: (y: Argv) =>
+    y
+      .positional('kind', { choices: ['beir', 'trec', 'smart', 'dir'] as const, describe: 'source format' })
+      .positional('path', {
+        type: 'string',
+        describe:
+          'dir: the directory or .tar.gz to snapshot; beir: a BEIR folder (corpus.jsonl, queries.jsonl, qrels/*.tsv)',
+      })
+      .option('out', {
+        type: 'string',
+        demandOption: true,
+        describe: 'fixture set folder to write, e.g. fixtures/my-set',
+      })
+      .option('corpus', { type: 'string', describe: 'beir: corpus.jsonl (optional)' })
+      .option('docs', {
+        type: 'string',
+        describe: 'trec: directory/.tar.gz of HTML or text; smart: tagged document file',
+      })
+      .option('queries', {
+        type: 'string',
+        describe: 'beir: queries.jsonl; smart: tagged query file; dir: rgate queries.jsonl',
+      })
+      .option('topics', { type: 'string', describe: 'trec: topics file (<top> or <DOC><DOCNO> style)' })
+      .option('qrels', {
+        type: 'string',
+        array: true,
+        describe: 'judgments (repeatable): BEIR TSV, TREC qrels, SMART qrels',
+      })
+      .option('config', {
+        type: 'string',
+        describe: 'partial config JSON to write as config.json (default: bm25, k 1000)',
+      })
+      .option('only-judged', { type: 'boolean', describe: 'beir: keep only queries with judgments' })
+      .option('topic-field', {
+        choices: ['title', 'description', 'title+description'] as const,
+        describe: 'trec <top>: query text',
+      })
+      .option('positional-query-ids', {
+        type: 'boolean',
+        describe: 'smart: qrels query n = the n-th .I of the query file',
+      })
+      .option('reverse-grades', {
+        type: 'string',
+        describe: 'smart: codes run backwards; grade = max+1-code ("max" or a number)',
+      })
+      .option('negative', {
+        choices: ['drop', 'zero'] as const,
+        default: 'drop' as const,
+        describe: 'smart: negative codes',
+      })
+      .option('record-kind', {
+        choices: ['canonical', 'tactical'] as const,
+        describe: 'dir/trec: corpus record kind',
+      })
+      .option('ext', {
+        type: 'string',
+        array: true,
+        describe: 'dir: file extensions to take (default .txt .md .html ...)',
+      })
+      .option('freeze', { type: 'boolean', default: false, describe: 'freeze the set right after importing' })
+      .option('date', { type: 'string', describe: 'with --freeze: frozen_on (default today, UTC)' })
+      .option('json', { type: 'boolean', default: false, describe: 'print the import result as JSON' })
+      .example(
+        'rgate import beir --queries scifact/queries.jsonl --qrels scifact/qrels/test.tsv --out fixtures/scifact',
+        'BEIR queries + qrels (corpus optional)',
+      )
+      .example(
+        'rgate import beir datasets/scifact --out fixtures/scifact',
+        'a BEIR folder; every qrels/*.tsv is read',
+      )
+      .example(
+        'rgate import trec --topics topics.cacm.txt --qrels qrels.cacm.txt --docs cacm.tar.gz --out fixtures/cacm',
+        'TREC topics + qrels + a tarball of HTML documents',
+      )
+      .example(
+        'rgate import smart --docs cran.all.1400 --queries cran.qry --qrels cranqrel --positional-query-ids --reverse-grades max --out fixtures/cranfield',
+        'a SMART collection with positional query ids and reversed codes',
+      )
+      .example(
+        'rgate import dir ./docs --out fixtures/project-docs --freeze',
+        'snapshot a project tree and freeze it',
+      ),
+  async handler(a, io) {
+    const p = (v: string | undefined): string | undefined =>
+      v === undefined ? undefined : resolve(io.cwd, v);
+    const out = resolve(io.cwd, a.out);
+    const command = commandLine(a);
+    const config: PartialConfig | undefined = a.config
+      ? validateOrThrow(validateConfig, readJsonFile(p(a.config)!), { file: a.config })
+      : undefined;
+    const qrels = (a.qrels ?? []).map((q) => p(q)!);
+    const base = { out, command, ...(config ? { config } : {}) };
+    let r: ImportResult;
+    switch (a.kind) {
+      case 'beir': {
+        // `rgate import beir <folder>`: BEIR's own layout (corpus.jsonl?, queries.jsonl, qrels/*.tsv)
+        if (a.path) {
+          const folder = p(a.path)!;
+          if (!a.queries) a.queries = join(folder, 'queries.jsonl');
+          if (!a.corpus && existsSync(join(folder, 'corpus.jsonl'))) a.corpus = join(folder, 'corpus.jsonl');
+          if (qrels.length === 0 && existsSync(join(folder, 'qrels')))
+            for (const f of readdirSync(join(folder, 'qrels'))
+              .filter((n) => n.endsWith('.tsv'))
+              .sort())
+              qrels.push(join(folder, 'qrels', f));
+        }
+        r = importBeir({
+          ...base,
+          queries: p(need(a, 'queries'))!,
+          qrels,
+          ...(a.corpus ? { corpus: p(a.corpus)! } : {}),
+          onlyJudged: !!a['only-judged'],
+        });
+        break;
+      }
+      case 'trec':
+        r = await importTrec({
+          ...base,
+          topics: p(need(a, 'topics'))!,
+          qrels,
+          ...(a.docs ? { docs: p(a.docs)! } : {}),
+          ...(a['topic-field'] ? { topicField: a['topic-field'] } : {}),
+          ...(a['record-kind'] ? { kind: a['record-kind'] } : {}),
+        });
+        break;
+      case 'smart': {
+        if (qrels.length > 1) throw new RgateError('usage', 'rgate import smart takes one --qrels file');
+        const rg = a['reverse-grades'];
+        let reverse: number | 'max' | undefined;
+        if (rg !== undefined) {
+          reverse = rg === 'max' ? 'max' : Number(rg);
+          if (reverse !== 'max' && !(Number.isInteger(reverse) && reverse > 0))
+            throw new RgateError('usage', `--reverse-grades ${rg}: expected "max" or a positive integer`);
+        }
+        r = importSmart({
+          ...base,
+          queries: p(need(a, 'queries'))!,
+          ...(a.docs ? { docs: p(a.docs)! } : {}),
+          ...(qrels[0] ? { qrels: qrels[0] } : {}),
+          positionalQueryIds: !!a['positional-query-ids'],
+          ...(reverse !== undefined ? { reverseGrades: reverse } : {}),
+          negative: a.negative ?? 'drop',
+        });
+        break;
+      }
+      case 'dir':
+        r = await importDir({
+          ...base,
+          path: p(a.path ?? a.docs ?? need(a, 'path'))!,
+          ...(a.queries ? { queries: p(a.queries)! } : {}),
+          ...(a['record-kind'] ? { kind: a['record-kind'] } : {}),
+          ...(a.ext ? { extensions: a.ext.map((e) => (e.startsWith('.') ? e : `.${e}`).toLowerCase()) } : {}),
+        });
+        break;
+    }
+    const frozen = a.freeze
+      ? writeFreeze(out, { frozenOn: a.date ?? new Date().toISOString().slice(0, 10) })
+      : undefined;
+    if (a.json) io.out(JSON.stringify({ ...r, ...(frozen ? { freeze: frozen.freeze } : {}) }, null, 2));
+    else {
+      const c = r.counts;
+      io.out(`imported ${a.kind} -> ${r.dir}`);
+      io.out(
+        `  ${c.corpus_records} corpus records, ${c.queries} queries, ${c.judged_queries} judged, ${c.judgments} judgments`,
+      );
+      for (const n of r.notes) io.out(`  note: ${n}`);
+      if (frozen)
+        io.out(`  frozen: ${frozen.freeze.artifact_id} ${frozen.freeze.version} (${frozen.action})`);
+      else io.out(`  next: rgate freeze ${a.out}`);
+    }
+    return EXIT.ok;
+  },
+};

@@ -1,0 +1,154 @@
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { basename, isAbsolute, join, resolve } from 'node:path';
+import { canonicalJson } from '../core/canonical-json.js';
+import { RgateError } from '../core/errors.js';
+import type { PartialConfig } from '../core/config-defaults.js';
+import type { ArtifactRefs } from '../core/report.js';
+import type { CorpusRecord, QueryRecord } from '../core/types.js';
+import type { CorpusLine } from '../contracts/corpus.js';
+import { readArtifacts, UNFROZEN_VERSION } from './artifact-ids.js';
+import { FREEZE_RULES, hasFreeze, readFreeze, sealOf } from './freeze-file.js';
+import { assertVerified, compareWithFreeze } from './freeze-verify.js';
+import { FREEZE_SCHEMA_VERSION, type Freeze } from '../contracts/freeze.js';
+import { FIXTURE_FILES, type PinnedSuite } from './types.js';
+
+/**
+ * A set name resolves to `<root or cwd>/fixtures/<name>`; anything that looks like a path (has a
+ * separator, starts with `.`, is absolute) is taken as the folder itself.
+ * Example: resolveFixtureDir('cacm') === '/repo/fixtures/cacm'
+ */
+export function resolveFixtureDir(dirOrName: string, root?: string): string {
+  const base = root ?? process.cwd();
+  const looksLikePath = isAbsolute(dirOrName) || dirOrName.startsWith('.') || /[\\/]/.test(dirOrName);
+  const dir = looksLikePath ? resolve(base, dirOrName) : resolve(base, 'fixtures', dirOrName);
+  if (!existsSync(dir) || !statSync(dir).isDirectory())
+    throw new RgateError(
+      'file_not_found',
+      `fixture set ${dirOrName}: no folder ${dir}`,
+      'a set is a folder fixtures/<set>/ with corpus.jsonl, queries.jsonl, config.json and freeze.json',
+    );
+  return dir;
+}
+
+/**
+ * Load a fixture set: validate every file, normalise the corpus, hash while parsing and (unless
+ * `verify: false`) refuse a set whose files do not match freeze.json (RgateError 'freeze_mismatch').
+ * Example: const suite = loadFixtureSet('cacm'); suite.artifacts.corpus_id
+ */
+export function loadFixtureSet(
+  dirOrName: string,
+  opts: { root?: string; verify?: boolean } = {},
+): PinnedSuite {
+  const dir = resolveFixtureDir(dirOrName, opts.root);
+  const name = basename(dir);
+  const verify = opts.verify ?? true;
+  const frozen = verify || hasFreeze(dir) ? readFreeze(dir) : undefined;
+  const loaded = readArtifacts(dir, frozen?.version ?? UNFROZEN_VERSION, name, frozen);
+  const freeze = frozen ?? unfrozen(loaded.ids);
+  if (verify && frozen) {
+    assertVerified(
+      compareWithFreeze(dir, frozen, {
+        corpus: loaded.ids.corpus_sha256,
+        query_set: loaded.ids.query_set_sha256,
+        config: loaded.ids.config_sha256,
+      }),
+    );
+  }
+  // an artifact whose content matches the freeze carries the pinned id (even if the folder was renamed)
+  const pinned = (
+    sha: string,
+    frozenSha: string | undefined,
+    frozenId: string | undefined,
+    id: string,
+  ): string => (frozen && sha === frozenSha && frozenId ? frozenId : id);
+  const ids = loaded.ids;
+  const artifacts: ArtifactRefs = {
+    fixture: name,
+    artifact_id: freeze.artifact_id,
+    version: freeze.version,
+    corpus_id: pinned(ids.corpus_sha256, frozen?.corpus_sha256, frozen?.corpus_id, ids.corpus_id),
+    corpus_sha256: ids.corpus_sha256,
+    query_set_id: pinned(
+      ids.query_set_sha256,
+      frozen?.query_set_sha256,
+      frozen?.query_set_id,
+      ids.query_set_id,
+    ),
+    query_set_sha256: ids.query_set_sha256,
+    config_id: pinned(ids.config_sha256, frozen?.config_sha256, frozen?.config_id, ids.config_id),
+    config_sha256: ids.config_sha256,
+  };
+  return {
+    name,
+    dir,
+    corpus: loaded.corpus,
+    queries: loaded.queries,
+    config: loaded.config,
+    freeze,
+    artifacts,
+  };
+}
+
+/** A stand-in freeze for `verify: false` on a folder that was never frozen (version `unfrozen`). */
+function unfrozen(ids: ReturnType<typeof readArtifacts>['ids']): Freeze {
+  const f: Omit<Freeze, 'seal'> = {
+    schema: FREEZE_SCHEMA_VERSION,
+    artifact_id: `${ids.name}-fixture`,
+    version: ids.version,
+    status: 'frozen',
+    frozen_on: '1970-01-01',
+    files: { corpus: FIXTURE_FILES.corpus, query_set: FIXTURE_FILES.query_set, config: FIXTURE_FILES.config },
+    counts: ids.counts,
+    corpus_id: ids.corpus_id,
+    corpus_sha256: ids.corpus_sha256,
+    query_set_id: ids.query_set_id,
+    query_set_sha256: ids.query_set_sha256,
+    config_id: ids.config_id,
+    config_sha256: ids.config_sha256,
+    rules: [...FREEZE_RULES],
+    history: [],
+  };
+  return { ...f, seal: sealOf(f) };
+}
+
+export interface FixtureSetContent {
+  corpus: readonly (CorpusRecord | CorpusLine)[];
+  queries: readonly QueryRecord[];
+  config: PartialConfig;
+  /** generated provenance (Markdown); kept between GENERATED markers so hand-written notes survive */
+  provenance?: string;
+}
+
+const GEN_START = '<!-- generated by rgate import: do not edit between these markers -->';
+const GEN_END = '<!-- /generated -->';
+
+/**
+ * Write a fixture set folder (what every importer produces): one record per line with keys in
+ * canonical order, LF; config.json pretty; PROVENANCE.md's generated block replaced, the rest kept.
+ */
+export function writeFixtureSet(outDir: string, content: FixtureSetContent): string {
+  mkdirSync(outDir, { recursive: true });
+  const jsonl = (rows: readonly unknown[]): string => rows.map((r) => canonicalJson(r) + '\n').join('');
+  writeFileSync(join(outDir, FIXTURE_FILES.corpus), jsonl(content.corpus));
+  writeFileSync(join(outDir, FIXTURE_FILES.query_set), jsonl(content.queries));
+  writeFileSync(
+    join(outDir, FIXTURE_FILES.config),
+    JSON.stringify(JSON.parse(canonicalJson(content.config)), null, 2) + '\n',
+  );
+  if (content.provenance !== undefined) {
+    const path = join(outDir, FIXTURE_FILES.provenance);
+    const block = `${GEN_START}\n${content.provenance.trim()}\n${GEN_END}`;
+    let text = `# Provenance: ${basename(outDir)}\n\n${block}\n`;
+    if (existsSync(path)) {
+      const old = readFileSync(path, 'utf8');
+      const a = old.indexOf(GEN_START);
+      const b = old.indexOf(GEN_END);
+      text =
+        a >= 0 && b > a
+          ? old.slice(0, a) + block + old.slice(b + GEN_END.length)
+          : old.trimEnd() + '\n\n' + block + '\n';
+    }
+    writeFileSync(path, text);
+  }
+  return outDir;
+}

@@ -1,0 +1,78 @@
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { create } from 'tar';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { CorpusRecord } from '../../core/types.js';
+import { sha256 } from '../../core/hash.js';
+import { importDir } from './dir.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'rgate-dir-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const tree = join(dir, 'project');
+const mtime = new Date('2026-03-04T05:06:07Z');
+
+function put(rel: string, text: string): void {
+  const p = join(tree, rel);
+  mkdirSync(join(p, '..'), { recursive: true });
+  writeFileSync(p, text);
+  utimesSync(p, mtime, mtime);
+}
+put('README.md', '# Project rules\n\nAlways freeze.\n');
+put(
+  'docs/guide.html',
+  '<html><title>Guide</title><body><p>Use &amp; enjoy</p><script>x()</script></body></html>',
+);
+put('notes/a.txt', 'plain text');
+put('notes/skip.bin', 'binary');
+put('.git/config', 'secret');
+put('node_modules/x/readme.md', 'dependency');
+
+const read = (out: string): CorpusRecord[] =>
+  readFileSync(join(out, 'corpus.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as CorpusRecord);
+
+describe('importDir (project_dir snapshot)', () => {
+  it('captures text, path, sha256, size and mtime once; ids are paths without extension', async () => {
+    const r = await importDir({ path: tree, out: join(dir, 'out'), kind: 'canonical' });
+    expect(r.counts.corpus_records).toBe(3);
+    const recs = read(join(dir, 'out'));
+    expect(recs.map((d) => d.id)).toEqual(['README', 'docs/guide', 'notes/a']);
+    expect(recs[0]).toMatchObject({
+      title: 'Project rules',
+      source_path: 'README.md',
+      captured_at: '2026-03-04T05:06:07.000Z',
+    });
+    expect(recs[1]).toMatchObject({ title: 'Guide', text: 'Use & enjoy' });
+    const bytes = readFileSync(join(tree, 'notes/a.txt'));
+    expect((recs[2] as CorpusRecord & { source: unknown }).source).toEqual({
+      sha256: sha256(bytes),
+      size: bytes.length,
+      mtime: '2026-03-04T05:06:07.000Z',
+    });
+  });
+
+  it('a replay never reads the live tree: the snapshot survives deleting it', async () => {
+    const copy = join(dir, 'gone');
+    mkdirSync(copy);
+    writeFileSync(join(copy, 'x.md'), 'soon deleted');
+    await importDir({ path: copy, out: join(dir, 'out-gone') });
+    rmSync(copy, { recursive: true });
+    expect(read(join(dir, 'out-gone'))[0]!.text).toBe('soon deleted');
+  });
+
+  it('reads a .tar.gz the same way (tar package), and finds clashing ids', async () => {
+    const tgz = join(dir, 'project.tar.gz');
+    await create({ gzip: true, file: tgz, cwd: tree, portable: true }, ['README.md', 'docs', 'notes']);
+    await importDir({ path: tgz, out: join(dir, 'out-tgz') });
+    const fromTar = read(join(dir, 'out-tgz'));
+    const fromDir = read(join(dir, 'out'));
+    expect(fromTar.map((d) => [d.id, d.text, d.title])).toEqual(fromDir.map((d) => [d.id, d.text, d.title]));
+    put('notes/a.md', 'clash');
+    await expect(importDir({ path: tree, out: join(dir, 'out2') })).rejects.toThrow(
+      /notes\/a.txt and notes\/a.md both give the id "notes\/a"|notes\/a.md and .* both give the id/,
+    );
+  });
+});

@@ -1,0 +1,133 @@
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { extname, join, relative, sep } from 'node:path';
+import { list } from 'tar';
+import { canonicalJson, compareCodeUnits } from '../../core/canonical-json.js';
+import { RgateError } from '../../core/errors.js';
+import { sha256 } from '../../core/hash.js';
+import type { RecordKind } from '../../core/types.js';
+import type { CorpusLine } from '../../contracts/corpus.js';
+import { sourceInfo, type SourceFile } from './common.js';
+import { htmlToText, markdownTitle } from './html-text.js';
+
+export const DOCUMENT_EXTENSIONS = ['.txt', '.text', '.md', '.markdown', '.html', '.htm'];
+
+/** One file of a document collection, captured once (bytes, size, mtime) so nothing rereads it. */
+export interface RawDocument {
+  /** path relative to the collection root, `/`-separated */
+  rel: string;
+  bytes: Buffer;
+  /** ISO-8601 */
+  mtime: string;
+}
+
+export function isTarGz(path: string): boolean {
+  return /\.(tar\.gz|tgz)$/i.test(path);
+}
+
+/**
+ * Read every document of a directory tree or a .tar.gz (files with one of `extensions`; dot-entries
+ * and node_modules skipped), sorted by path. Returns the documents and a source description whose
+ * sha256 is the tarball's, or for a directory the sha256 of its sorted `(path, sha256)` listing.
+ */
+export async function readDocumentTree(
+  path: string,
+  extensions: readonly string[] = DOCUMENT_EXTENSIONS,
+): Promise<{ docs: RawDocument[]; source: SourceFile }> {
+  const want = (rel: string): boolean => extensions.includes(extname(rel).toLowerCase());
+  let st;
+  try {
+    st = statSync(path);
+  } catch {
+    throw new RgateError('file_not_found', `${path}: no such file or directory`);
+  }
+  const docs: RawDocument[] = [];
+  let source: SourceFile;
+  if (st.isDirectory()) {
+    walk(path, path, docs, want);
+    docs.sort((a, b) => compareCodeUnits(a.rel, b.rel));
+    const listing = docs.map((d) => ({ path: d.rel, sha256: sha256(d.bytes) }));
+    source = {
+      path,
+      bytes: docs.reduce((n, d) => n + d.bytes.length, 0),
+      sha256: sha256(canonicalJson(listing)),
+    };
+  } else if (isTarGz(path)) {
+    await list({
+      file: path,
+      onReadEntry(entry) {
+        const rel = entry.path.replace(/^\.\//, '');
+        if (entry.type !== 'File' || !want(rel) || rel.split('/').some((p) => p.startsWith('.'))) {
+          entry.resume();
+          return;
+        }
+        const chunks: Buffer[] = [];
+        entry.on('data', (c: Buffer) => chunks.push(c));
+        entry.on('end', () =>
+          docs.push({ rel, bytes: Buffer.concat(chunks), mtime: (entry.mtime ?? new Date(0)).toISOString() }),
+        );
+      },
+    });
+    docs.sort((a, b) => compareCodeUnits(a.rel, b.rel));
+    source = sourceInfo(path);
+  } else {
+    throw new RgateError('input_invalid', `${path}: expected a directory or a .tar.gz of documents`);
+  }
+  return { docs, source };
+}
+
+function walk(root: string, dir: string, out: RawDocument[], want: (rel: string) => boolean): void {
+  for (const name of readdirSync(dir).sort(compareCodeUnits)) {
+    if (name.startsWith('.') || name === 'node_modules') continue;
+    const p = join(dir, name);
+    const st = statSync(p);
+    if (st.isDirectory()) walk(root, p, out, want);
+    else if (st.isFile()) {
+      const rel = relative(root, p).split(sep).join('/');
+      if (want(rel)) out.push({ rel, bytes: readFileSync(p), mtime: st.mtime.toISOString() });
+    }
+  }
+}
+
+/**
+ * A document as a corpus record: id = relative path without extension, text by type (HTML: `<pre>`
+ * or tag-stripped text; Markdown/text: as is), `captured_at` = the file's mtime, and `source`
+ * {sha256, size, mtime} so a replay can prove what it saw without reading the live tree.
+ */
+export function documentRecord(d: RawDocument, kind: RecordKind): CorpusLine {
+  const ext = extname(d.rel).toLowerCase();
+  const id = d.rel.slice(0, d.rel.length - ext.length);
+  const raw = d.bytes.toString('utf8').replace(/^\uFEFF/, '');
+  let title: string | undefined;
+  let text: string;
+  if (ext === '.html' || ext === '.htm') ({ title, text } = htmlToText(raw));
+  else {
+    text = raw;
+    if (ext === '.md' || ext === '.markdown') title = markdownTitle(raw);
+  }
+  return {
+    id,
+    source_path: d.rel,
+    ...(title ? { title } : {}),
+    text,
+    kind,
+    captured_at: d.mtime,
+    source: { sha256: sha256(d.bytes), size: d.bytes.length, mtime: d.mtime },
+  };
+}
+
+/** Records for a whole tree; two files mapping to one id (a.md and a.txt) is an error. */
+export function documentRecords(docs: readonly RawDocument[], kind: RecordKind, label: string): CorpusLine[] {
+  const seen = new Map<string, string>();
+  return docs.map((d) => {
+    const r = documentRecord(d, kind);
+    const prev = seen.get(r.id!);
+    if (prev)
+      throw new RgateError(
+        'input_invalid',
+        `${label}: ${d.rel} and ${prev} both give the id "${r.id}"`,
+        'rename one of them',
+      );
+    seen.set(r.id!, d.rel);
+    return r;
+  });
+}

@@ -1,0 +1,40 @@
+/**
+ * Pinned snapshots: load / import / hash / freeze / verify fixture sets (DESIGN.md "Pinned snapshots").
+ * A fixture set is a folder `fixtures/<set>/` holding corpus.jsonl, queries.jsonl (judgments embedded
+ * per query as `qrels`), config.json, freeze.json and PROVENANCE.md.
+ */
+export { FIXTURE_FILES, ARTIFACT_PARTS } from './types.js';
+export type {
+  PinnedSuite,
+  ArtifactIds,
+  VerifyResult,
+  FileCheck,
+  ArtifactPart,
+  Freeze,
+  FreezeHistoryEntry,
+} from './types.js';
+export { loadFixtureSet, resolveFixtureDir, writeFixtureSet, type FixtureSetContent } from './fixture-set.js';
+export {
+  computeArtifactIds,
+  readArtifacts,
+  artifactId,
+  UNFROZEN_VERSION,
+  type LoadedArtifacts,
+} from './artifact-ids.js';
+export {
+  verifyFixtureSet,
+  assertFixtureSetVerified,
+  assertVerified,
+  compareWithFreeze,
+} from './freeze-verify.js';
+export { writeFreeze, type WriteFreezeOptions, type WriteFreezeResult } from './freeze-write.js';
+export { readFreeze, freezeText, FREEZE_RULES } from './freeze-file.js';
+export { hashJsonlFile, hashCanonical, hashTextFile } from './content-hash.js';
+export { readConfigFile, readCorpusFile, readQuerySetFile } from './read-artifacts.js';
+export { normalizeCorpusLine } from './normalize.js';
+export { compareVersions, nextVersion } from './version.js';
+export { importBeir, type BeirImportOptions } from './importers/beir.js';
+export { importTrec, type TrecImportOptions } from './importers/trec.js';
+export { importSmart, type SmartImportOptions } from './importers/smart.js';
+export { importDir, type DirImportOptions } from './importers/dir.js';
+export type { ImportResult } from './importers/common.js';

@@ -1,0 +1,202 @@
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { CliIo } from '../src/cli/command.js';
+import { freezeCommand } from '../src/cli/commands/freeze.js';
+import { importCommand } from '../src/cli/commands/import.js';
+import { verifyCommand } from '../src/cli/commands/verify.js';
+import { runCli } from '../src/cli/program.js';
+
+/** The snapshot commands through the real CLI program, with an injected io. */
+const repo = resolve(import.meta.dirname, '..');
+const tmp = mkdtempSync(join(tmpdir(), 'rgate-cli-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+async function rgate(argv: string[], cwd = tmp): Promise<{ code: number; out: string; err: string }> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const io: CliIo = {
+    out: (t) => out.push(t),
+    err: (t) => err.push(t),
+    color: false,
+    isTty: false,
+    cwd,
+    env: {},
+  };
+  const code = await runCli(argv, io, [importCommand, freezeCommand, verifyCommand]);
+  return { code, out: out.join('\n'), err: err.join('\n') };
+}
+
+function copySet(name: string, as: string): string {
+  const dir = join(tmp, 'fixtures', as);
+  cpSync(join(repo, 'fixtures', name), dir, { recursive: true });
+  return dir;
+}
+
+const noStack = (s: string): void => expect(s).not.toMatch(/\n\s+at .+:\d+:\d+/);
+
+describe('rgate verify', () => {
+  it('passes the bundled sets (exit 0) and prints JSON with --json', async () => {
+    const r = await rgate(['verify', 'cacm', 'cranfield', '--json'], repo);
+    expect(r.code).toBe(0);
+    const j = JSON.parse(r.out) as { ok: boolean; sets: { name: string; ok: boolean }[] };
+    expect(j.ok).toBe(true);
+    expect(j.sets.map((s) => s.name)).toEqual(['cacm', 'cranfield']);
+  });
+
+  it('a bad grade: exit 2, `queries.jsonl:17 /qrels/<doc>: must be integer`, no stack', async () => {
+    const dir = copySet('cranfield', 'bad-grade');
+    const path = join(dir, 'queries.jsonl');
+    const lines = readFileSync(path, 'utf8').split('\n');
+    const q = JSON.parse(lines[16]!) as { qrels: Record<string, unknown> };
+    const doc = Object.keys(q.qrels)[0]!;
+    q.qrels[doc] = 'high';
+    lines[16] = JSON.stringify(q);
+    writeFileSync(path, lines.join('\n'));
+    const r = await rgate(['verify', 'bad-grade']);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain(`queries.jsonl:17 /qrels/${doc}: must be integer`);
+    expect(r.err.split('\n')[0]).toMatch(/^rgate: error: /);
+    noStack(r.err);
+  });
+
+  it('a changed file: exit 2 naming the file and both hashes', async () => {
+    const dir = copySet('cranfield', 'changed');
+    const path = join(dir, 'corpus.jsonl');
+    writeFileSync(path, readFileSync(path, 'utf8').replace('aerodynamics', 'aerodynamicz'));
+    const expected = (JSON.parse(readFileSync(join(dir, 'freeze.json'), 'utf8')) as { corpus_sha256: string })
+      .corpus_sha256;
+    const r = await rgate(['verify', 'changed']);
+    expect(r.code).toBe(2);
+    expect(r.out).toContain('FAIL  changed');
+    expect(r.err).toContain(`${path}: content sha256:`);
+    expect(r.err).toContain(expected);
+    noStack(r.err);
+  });
+
+  it('an unknown set: exit 2 with a hint', async () => {
+    const r = await rgate(['verify', 'nope']);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/fixture set nope: no folder/);
+  });
+});
+
+describe('rgate freeze', () => {
+  it('refuses a query change without --version and --reset-note, then accepts both', async () => {
+    const dir = copySet('cranfield', 'refreeze');
+    const path = join(dir, 'queries.jsonl');
+    writeFileSync(path, readFileSync(path, 'utf8').replace('similarity laws', 'similarity rules'));
+    let r = await rgate(['freeze', 'refreeze']);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain('the query set changed');
+    expect(r.err).toContain('hint: rgate freeze');
+    r = await rgate(['freeze', 'refreeze', '--version', 'v2']);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain('needs a baseline reset note');
+    r = await rgate([
+      'freeze',
+      'refreeze',
+      '--version',
+      'v2',
+      '--reset-note',
+      'reworded query 001',
+      '--date',
+      '2026-11-30',
+    ]);
+    expect(r.code).toBe(0);
+    expect(r.out).toContain('bumped: cranfield-fixture v2');
+    const f = JSON.parse(readFileSync(join(dir, 'freeze.json'), 'utf8')) as {
+      history: { reset_note?: string }[];
+    };
+    expect(f.history[1]!.reset_note).toBe('reworded query 001');
+    expect((await rgate(['verify', 'refreeze'])).code).toBe(0);
+  });
+
+  it('rejects a malformed --date', async () => {
+    const dir = copySet('cranfield', 'baddate');
+    rmSync(join(dir, 'freeze.json'));
+    const r = await rgate(['freeze', 'baddate', '--date', '22/11/2026']);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain('expected YYYY-MM-DD');
+  });
+});
+
+describe('rgate import', () => {
+  it('beir: SciFact queries + both qrels splits (no corpus), then --freeze', async () => {
+    const src = join(repo, 'fixtures', 'scifact-source');
+    const r = await rgate([
+      'import',
+      'beir',
+      '--queries',
+      join(src, 'queries.jsonl'),
+      '--qrels',
+      join(src, 'qrels', 'test.tsv'),
+      '--qrels',
+      join(src, 'qrels', 'train.tsv'),
+      '--out',
+      'fixtures/scifact',
+      '--freeze',
+      '--date',
+      '2026-11-22',
+      '--json',
+    ]);
+    expect(r.code).toBe(0);
+    const j = JSON.parse(r.out) as {
+      counts: Record<string, number>;
+      notes: string[];
+      freeze: { version: string };
+    };
+    expect(j.counts).toEqual({
+      corpus_records: 0,
+      queries: 1109,
+      judged_queries: 1109,
+      judgments: 339 + 919,
+    });
+    expect(j.notes.join('\n')).toContain('corpus.jsonl is empty');
+    expect(j.freeze.version).toBe('v1');
+    expect(readFileSync(join(tmp, 'fixtures', 'scifact', 'PROVENANCE.md'), 'utf8')).toContain(
+      'rgate import beir',
+    );
+    expect((await rgate(['verify', 'scifact'])).code).toBe(0);
+  });
+
+  it('beir <folder>: reads queries.jsonl and every qrels/*.tsv of a BEIR folder', async () => {
+    const r = await rgate([
+      'import',
+      'beir',
+      join(repo, 'fixtures', 'scifact-source'),
+      '--out',
+      'fixtures/sf2',
+      '--json',
+    ]);
+    expect(r.code).toBe(0);
+    const j = JSON.parse(r.out) as { counts: Record<string, number>; sources: { path: string }[] };
+    expect(j.counts.judgments).toBe(339 + 919);
+    expect(j.sources.map((s) => s.path.split('/').pop())).toEqual(['queries.jsonl', 'test.tsv', 'train.tsv']);
+  });
+
+  it('smart: a malformed qrels line gives file:line and exit 2', async () => {
+    const qrels = join(tmp, 'bad.qrels');
+    writeFileSync(qrels, '1 184 2\n1 29 two\n');
+    const r = await rgate([
+      'import',
+      'smart',
+      '--queries',
+      join(repo, 'fixtures', 'cranfield', 'source', 'cran.qry'),
+      '--qrels',
+      qrels,
+      '--out',
+      'fixtures/bad-smart',
+    ]);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain('bad.qrels:2: relevance code "two" must be an integer');
+    noStack(r.err);
+  });
+
+  it('needs the options of its kind', async () => {
+    const r = await rgate(['import', 'trec', '--out', 'fixtures/x']);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain('needs --topics');
+  });
+});
