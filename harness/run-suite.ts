@@ -18,6 +18,8 @@ import { createSystem } from '../src/systems/index.js';
 import type { SuiteSpec } from '../src/systems/rgate-config.js';
 import type { SystemAdapter } from '../src/systems/types.js';
 import { evaluateGate, loadGatePolicy, separateTimingRules } from '../gates/index.js';
+import type { GatePolicy } from '../src/contracts/gate-policy.js';
+import { checkSnapshotChange, storedBaselineFor } from './history-baseline.js';
 import { fingerprint } from './fingerprint.js';
 import { runPool } from './pool.js';
 import { silentProgress, type Progress } from './progress.js';
@@ -42,7 +44,13 @@ export interface RunSuiteOptions {
   seed?: number;
   /** extra config overrides on top of the suite's (tuning comparisons) */
   config?: PartialConfig;
-  baseline?: { metrics: MetricEntry[]; source: string; run_id?: string; artifacts?: ArtifactRefs; reset_note?: string };
+  baseline?: {
+    metrics: MetricEntry[];
+    source: string;
+    run_id?: string;
+    artifacts?: ArtifactRefs;
+    reset_note?: string;
+  };
   rgateVersion?: string;
 }
 
@@ -76,8 +84,25 @@ export async function runSuite(opts: RunSuiteOptions): Promise<RunOutcome> {
   const restart = opts.spec.restart_between_replays ?? false;
   const progress = opts.progress ?? silentProgress;
 
-  const settings = { replays, concurrency, seed, relevance_level: relevanceLevel, restart_between_replays: restart };
-  opts.store.beginRun({ run_id: opts.runId, suite: opts.name, started_at: opts.startedAt, artifacts, settings });
+  // Load the gate and resolve its baseline before replaying: a bad policy or a refused baseline
+  // should cost nothing.
+  const policy = opts.spec.gate ? loadGatePolicy(opts.spec.gate, opts.root) : undefined;
+  const baseline = resolveRunBaseline(opts, policy, artifacts, suite);
+
+  const settings = {
+    replays,
+    concurrency,
+    seed,
+    relevance_level: relevanceLevel,
+    restart_between_replays: restart,
+  };
+  opts.store.beginRun({
+    run_id: opts.runId,
+    suite: opts.name,
+    started_at: opts.startedAt,
+    artifacts,
+    settings,
+  });
 
   const system = createSystem(opts.spec.system, { corpus: suite.corpus, config, dir: suite.dir });
   const observations: Observation[] = [];
@@ -121,14 +146,14 @@ export async function runSuite(opts: RunSuiteOptions): Promise<RunOutcome> {
   });
   const proof = buildReplayProof(observations, { replays, seed, orderSeeds });
 
-  const evaluated = opts.spec.gate
-    ? evaluateGate(loadGatePolicy(opts.spec.gate, opts.root), {
+  const evaluated = policy
+    ? evaluateGate(policy, {
         metrics: measured.metrics,
         latency: measured.latency,
         query_count: suite.queries.length,
         replays,
         artifacts,
-        ...(opts.baseline ? { baseline: { metrics: opts.baseline.metrics, source: opts.baseline.source } } : {}),
+        ...(baseline ? { baseline: { metrics: baseline.metrics, source: baseline.source } } : {}),
         checklist_evidence: checklistEvidence(observations, proof.identical, artifacts),
       })
     : noGate(measured.metrics);
@@ -136,11 +161,18 @@ export async function runSuite(opts: RunSuiteOptions): Promise<RunOutcome> {
   const { gate, timing_rules } = separateTimingRules(evaluated);
   if (interrupted) {
     gate.verdict = 'FAIL';
-    gate.reasons = [`run interrupted: ${observations.length} of ${replays * suite.queries.length} requests observed`, ...gate.reasons];
+    gate.reasons = [
+      `run interrupted: ${observations.length} of ${replays * suite.queries.length} requests observed`,
+      ...gate.reasons,
+    ];
   }
 
   const failing = measured.queries.filter(
-    (q) => q.top1 !== 'useful' || q.expectation_met === false || !q.deterministic || (q.leaked_tags?.length ?? 0) > 0,
+    (q) =>
+      q.top1 !== 'useful' ||
+      q.expectation_met === false ||
+      !q.deterministic ||
+      (q.leaked_tags?.length ?? 0) > 0,
   );
   const report: Report = {
     schema_version: REPORT_SCHEMA_VERSION,
@@ -154,13 +186,13 @@ export async function runSuite(opts: RunSuiteOptions): Promise<RunOutcome> {
     failing_queries: failing,
     queries: measured.queries,
     replay_proof: proof,
-    ...(opts.baseline
+    ...(baseline
       ? {
           baseline: {
-            source: opts.baseline.source,
-            ...(opts.baseline.run_id ? { run_id: opts.baseline.run_id } : {}),
-            ...(opts.baseline.artifacts ? { artifacts: opts.baseline.artifacts } : {}),
-            ...(opts.baseline.reset_note ? { reset_note: opts.baseline.reset_note } : {}),
+            source: baseline.source,
+            ...(baseline.run_id ? { run_id: baseline.run_id } : {}),
+            ...(baseline.artifacts ? { artifacts: baseline.artifacts } : {}),
+            ...(baseline.reset_note ? { reset_note: baseline.reset_note } : {}),
           },
         }
       : {}),
@@ -208,6 +240,32 @@ async function observe(
   return { ...raw, query_id: q.query_id, replay, fingerprint: fingerprint({ ...raw, query_id: q.query_id }) };
 }
 
+type RunBaseline = NonNullable<RunSuiteOptions['baseline']>;
+
+/**
+ * The baseline for `vs_baseline` rules: a report file given by the caller, else the suite's baseline
+ * in the run store. Either way, a baseline on other snapshot ids is refused unless the fixture's
+ * freeze history carries a reset note for every version step, which the report then cites.
+ */
+function resolveRunBaseline(
+  opts: RunSuiteOptions,
+  policy: GatePolicy | undefined,
+  artifacts: ArtifactRefs,
+  suite: PinnedSuite,
+): RunBaseline | undefined {
+  if (opts.baseline) {
+    if (!opts.baseline.artifacts) return opts.baseline;
+    const check = checkSnapshotChange(
+      opts.baseline.artifacts,
+      artifacts,
+      suite.freeze.history,
+      `baseline report ${opts.baseline.source}`,
+    );
+    return check.same ? opts.baseline : { ...opts.baseline, reset_note: check.reset_note };
+  }
+  return storedBaselineFor(opts.store, opts.name, policy, artifacts, suite.freeze);
+}
+
 function mergeOverrides(a: PartialConfig | undefined, b: PartialConfig | undefined): PartialConfig {
   if (!a) return b ?? {};
   if (!b) return a;
@@ -215,14 +273,20 @@ function mergeOverrides(a: PartialConfig | undefined, b: PartialConfig | undefin
 }
 
 /** With config overrides (suite or tuning), the config id names the effective config, not the frozen file. */
-function effectiveArtifacts(frozen: ArtifactRefs, overrides: PartialConfig, config: RetrievalConfig): ArtifactRefs {
+function effectiveArtifacts(
+  frozen: ArtifactRefs,
+  overrides: PartialConfig,
+  config: RetrievalConfig,
+): ArtifactRefs {
   if (Object.keys(overrides).length === 0) return frozen;
   const digest = sha256(canonicalJson(config));
   return { ...frozen, config_id: `${frozen.config_id}+overrides`, config_sha256: digest };
 }
 
 function defaultRankingMeasures(config: RetrievalConfig): string[] {
-  return config.mode === 'bm25' ? ['map', 'P.30', 'ndcg_cut.10', 'recall.1000'] : ['ndcg_cut.5', 'recall.10', 'recip_rank'];
+  return config.mode === 'bm25'
+    ? ['map', 'P.30', 'ndcg_cut.10', 'recall.1000']
+    : ['ndcg_cut.5', 'recall.10', 'recip_rank'];
 }
 
 function systemName(spec: SuiteSpec): string {
@@ -233,7 +297,11 @@ function systemName(spec: SuiteSpec): string {
 }
 
 /** Evidence for the seed-001 QA checklist, computed from what was observed. */
-function checklistEvidence(observations: readonly Observation[], replayIdentical: boolean, artifacts: ArtifactRefs) {
+function checklistEvidence(
+  observations: readonly Observation[],
+  replayIdentical: boolean,
+  artifacts: ArtifactRefs,
+) {
   let complete = 0;
   for (const o of observations) {
     if (o.selection_mode && o.selected_id !== undefined && o.source_path !== undefined) complete++;

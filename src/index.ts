@@ -1,2 +1,165 @@
 /** rgate as a library: everything a team needs to gate retrieval from its own test suite. */
 export * from './core/index.js';
+export * from './engine/index.js';
+export {
+  createSystem,
+  BuiltinAdapter,
+  CommandAdapter,
+  HttpAdapter,
+  CONTRACT_NAMES,
+  normalizeResponse,
+  normalizeText,
+  expandArgv,
+  loadRgateConfig,
+  findRgateConfig,
+  withSuiteDefaults,
+  resolveFixtureDir,
+  resolveGatePath,
+  SUITE_DEFAULTS,
+  type SystemAdapter,
+  type SystemSpec,
+  type BuiltinSystemSpec,
+  type CommandSystemSpec,
+  type HttpSystemSpec,
+  type RequestContext,
+  type RawObservation,
+  type SuiteContext,
+  type NormalizedResponse,
+  type LoadedRgateConfig,
+  type RgateConfigFile,
+  type SuiteSpec,
+} from './systems/index.js';
+export { rgateConfigSchema } from './contracts/rgate-config.js';
+export { RESPONSE_CONTRACTS } from './contracts/responses/index.js';
+export {
+  evaluateGate,
+  loadGatePolicy,
+  parseGatePolicy,
+  type GateInput,
+  type ChecklistEvidence,
+} from '../gates/index.js';
+export type { GatePolicy, GateRule } from './contracts/gate-policy.js';
+export { gatePolicySchema } from './contracts/gate-policy.js';
+export { reportSchema } from './contracts/report-schema.js';
+export {
+  renderReport,
+  renderTerminal,
+  renderJson,
+  renderHtml,
+  renderMarkdown,
+  renderJunit,
+  REPORT_FORMATS,
+  type ReportFormat,
+} from '../reports/index.js';
+export {
+  loadFixtureSet,
+  verifyFixtureSet,
+  assertFixtureSetVerified,
+  computeArtifactIds,
+  writeFreeze,
+  readFreeze,
+  writeFixtureSet,
+  importBeir,
+  importTrec,
+  importSmart,
+  importDir,
+  compareVersions,
+  FIXTURE_FILES,
+  resolveFixtureDir as resolveFixtureSetDir,
+  type PinnedSuite,
+  type VerifyResult,
+  type ArtifactIds,
+  type Freeze,
+  type FreezeHistoryEntry,
+  type WriteFreezeOptions,
+  type ImportResult,
+} from './snapshot/index.js';
+export { corpusRecordSchema } from './contracts/corpus.js';
+export { queryRecordSchema } from './contracts/query-set.js';
+export { configSchema } from './contracts/config.js';
+export { freezeSchema } from './contracts/freeze.js';
+export {
+  DocTable,
+  readQrelsFile,
+  readRunFile,
+  parseQrels,
+  parseRun,
+  writeRun,
+  runFromRows,
+  qrelsFromEntries,
+  type Qrels,
+  type TrecRun,
+  type RunRow,
+} from './core/trec.js';
+export {
+  computeRunMeasures,
+  isKnownMetricId,
+  knownMetricIds,
+  evaluateTrec,
+  parseMeasureArgs,
+  renderTrecEval,
+  trecEvalJson,
+  RANKING_MEASURES,
+  GATE_MEASURES,
+  MEASURE_BUNDLES,
+  type RunMeasuresInput,
+  type RunMeasures,
+  type RankingMeasure,
+  type GateMeasure,
+  type TrecEvalOptions,
+  type TrecEvalResult,
+} from './metrics/index.js';
+export {
+  wilsonInterval,
+  bootstrapMeanCi,
+  pairedBootstrapMeanCi,
+  pairedRandomizationTest,
+  pairedRandomizationP,
+  holmAdjust,
+  holmReject,
+} from './stats/index.js';
+export {
+  historyFromStore,
+  buildHistory,
+  sparkline,
+  type HistoryView,
+  type MetricTrend,
+} from '../harness/history.js';
+export {
+  resolveBaseline,
+  checkSnapshotChange,
+  setSuiteBaseline,
+  showBaseline,
+  storedBaselineFor,
+  type ResolvedBaseline,
+} from '../harness/history-baseline.js';
+export { diffReports, type RunDiff, type QueryChange } from '../harness/history-diff.js';
+export {
+  runCompare,
+  analyzeCompare,
+  saveSession,
+  loadSession,
+  COMPARE_SCHEMA_VERSION,
+  type CompareSession,
+  type CompareOptions,
+} from '../harness/compare.js';
+export { parseSweep, sweepVariants, type VariantSpec, type SweepSpec } from '../harness/compare-variants.js';
+export { perQueryValues, pairedTest, applyHolm, type PairedTest } from '../harness/compare-stats.js';
+export { buildCloseout, CLOSEOUT_SCHEMA_VERSION, type CloseoutDoc } from '../harness/closeout.js';
+export { parseResiduals, readResiduals, type ResidualRisk } from '../harness/closeout-residuals.js';
+export {
+  renderSessionTerminal,
+  renderSessionJson,
+  renderSessionMarkdown,
+  renderSessionHtml,
+} from '../reports/compare/session.js';
+export {
+  renderHistoryTerminal,
+  renderHistoryJson,
+  renderHistoryMarkdown,
+  renderHistoryHtml,
+  renderDiffTerminal,
+  renderDiffJson,
+  renderDiffMarkdown,
+} from '../reports/compare/history.js';
+export { renderCloseoutMarkdown, renderCloseoutHtml, renderCloseoutJson } from '../reports/closeout/render.js';

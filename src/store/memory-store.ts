@@ -1,7 +1,7 @@
 import type { MetricEntry } from '../core/report.js';
 import type { Observation } from '../core/types.js';
 import { compareCodeUnits } from '../core/canonical-json.js';
-import type { RunMeta, RunResult, RunRow, RunStore } from './types.js';
+import type { CompareSessionRow, RunMeta, RunResult, RunRow, RunStore } from './types.js';
 
 interface MemRun {
   row: RunRow;
@@ -15,6 +15,7 @@ export class MemoryRunStore implements RunStore {
   readonly location = ':memory:';
   private readonly runs = new Map<string, MemRun>();
   private readonly baselines = new Map<string, { run_id: string; note: string | null }>();
+  private readonly sessions = new Map<string, { row: CompareSessionRow; document: unknown }>();
 
   beginRun(meta: RunMeta): void {
     if (this.runs.has(meta.run_id)) throw new Error(`run ${meta.run_id} already exists`);
@@ -87,6 +88,26 @@ export class MemoryRunStore implements RunStore {
   getBaseline(suite: string): { run_id: string; note: string | null } | undefined {
     const b = this.baselines.get(suite);
     return b && { ...b };
+  }
+
+  saveCompareSession(row: CompareSessionRow, document: unknown): void {
+    this.sessions.set(row.session_id, { row: clone(row), document: clone(document) });
+  }
+
+  listCompareSessions(filter: { suite?: string; limit?: number } = {}): CompareSessionRow[] {
+    const rows = [...this.sessions.values()]
+      .map((s) => s.row)
+      .filter((r) => filter.suite === undefined || r.suite === filter.suite)
+      .sort(
+        (a, b) =>
+          compareCodeUnits(b.created_at, a.created_at) || compareCodeUnits(b.session_id, a.session_id),
+      );
+    return clone(filter.limit !== undefined && filter.limit >= 0 ? rows.slice(0, filter.limit) : rows);
+  }
+
+  getCompareSession(sessionId: string): unknown {
+    const s = this.sessions.get(sessionId);
+    return s && clone(s.document);
   }
 
   close(): void {}

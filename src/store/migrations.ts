@@ -50,4 +50,20 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
       );
     `,
   },
+  {
+    version: 2,
+    name: 'compare sessions',
+    sql: `
+      CREATE TABLE compare_sessions (
+        session_id TEXT PRIMARY KEY,
+        suite TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        variant_count INTEGER NOT NULL,
+        summary TEXT NOT NULL,
+        json TEXT NOT NULL
+      );
+      CREATE INDEX compare_sessions_suite ON compare_sessions (suite, created_at);
+    `,
+  },
 ];

@@ -5,7 +5,7 @@ import { RgateError } from '../core/errors.js';
 import type { MetricEntry, Verdict } from '../core/report.js';
 import type { Observation } from '../core/types.js';
 import { MIGRATIONS } from './migrations.js';
-import type { RunMeta, RunResult, RunRow, RunStatus, RunStore } from './types.js';
+import type { CompareSessionRow, RunMeta, RunResult, RunRow, RunStatus, RunStore } from './types.js';
 
 interface RunRecord {
   run_id: string;
@@ -43,6 +43,11 @@ export function migrate(db: Database.Database): number {
   for (const m of MIGRATIONS) {
     if (m.version <= current) continue;
     db.transaction(() => {
+      // re-read under the write lock: another process opening the same new file may have applied it
+      const now = (
+        db.prepare('SELECT COALESCE(MAX(version), 0) AS v FROM schema_version').get() as { v: number }
+      ).v;
+      if (m.version <= now) return;
       db.exec(m.sql);
       db.prepare('INSERT INTO schema_version (version, name) VALUES (?, ?)').run(m.version, m.name);
     }).immediate();
@@ -161,6 +166,38 @@ export class SqliteRunStore implements RunStore {
   getBaseline(suite: string): { run_id: string; note: string | null } | undefined {
     return this.db.prepare('SELECT run_id, note FROM baselines WHERE suite = ?').get(suite) as
       { run_id: string; note: string | null } | undefined;
+  }
+
+  saveCompareSession(row: CompareSessionRow, document: unknown): void {
+    this.db
+      .prepare(
+        'INSERT OR REPLACE INTO compare_sessions (session_id, suite, created_at, kind, variant_count, summary, json) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      )
+      .run(
+        row.session_id,
+        row.suite,
+        row.created_at,
+        row.kind,
+        row.variant_count,
+        row.summary,
+        JSON.stringify(document),
+      );
+  }
+
+  listCompareSessions(filter: { suite?: string; limit?: number } = {}): CompareSessionRow[] {
+    const where = filter.suite !== undefined ? 'WHERE suite = ?' : '';
+    const args: unknown[] = filter.suite !== undefined ? [filter.suite] : [];
+    return this.db
+      .prepare(
+        `SELECT session_id, suite, created_at, kind, variant_count, summary FROM compare_sessions ${where} ORDER BY created_at DESC, session_id DESC LIMIT ?`,
+      )
+      .all(...args, filter.limit ?? -1) as CompareSessionRow[];
+  }
+
+  getCompareSession(sessionId: string): unknown {
+    const r = this.db.prepare('SELECT json FROM compare_sessions WHERE session_id = ?').get(sessionId) as
+      { json: string } | undefined;
+    return r ? JSON.parse(r.json) : undefined;
   }
 
   close(): void {

@@ -122,6 +122,29 @@ describe.each([
     s.close();
   });
 
+  it('keeps comparison sessions, lists them newest first and returns their documents', () => {
+    const s = make();
+    const row = (id: string, suite: string, t: string) => ({
+      session_id: id,
+      suite,
+      created_at: t,
+      kind: 'variants',
+      variant_count: 2,
+      summary: `v1 a | v2 b (${id})`,
+    });
+    expect(s.listCompareSessions()).toEqual([]);
+    expect(s.getCompareSession('nope')).toBeUndefined();
+    s.saveCompareSession(row('c1', 'x', '2026-01-01T00:00:00Z'), { schema: 'rgate-compare/1', n: 1 });
+    s.saveCompareSession(row('c2', 'y', '2026-01-02T00:00:00Z'), { n: 2 });
+    s.saveCompareSession(row('c3', 'x', '2026-01-02T00:00:00Z'), { n: 3 });
+    expect(s.listCompareSessions().map((r) => r.session_id)).toEqual(['c3', 'c2', 'c1']);
+    expect(s.listCompareSessions({ suite: 'x', limit: 1 })).toEqual([row('c3', 'x', '2026-01-02T00:00:00Z')]);
+    expect(s.getCompareSession('c1')).toEqual({ schema: 'rgate-compare/1', n: 1 });
+    s.saveCompareSession(row('c1', 'x', '2026-01-01T00:00:00Z'), { n: 'replaced' });
+    expect(s.getCompareSession('c1')).toEqual({ n: 'replaced' });
+    s.close();
+  });
+
   it('refuses a duplicate run id', () => {
     const s = make();
     s.beginRun({ run_id: 'r1', suite: 'x', started_at: 't', artifacts: {}, settings: {} });
@@ -146,6 +169,30 @@ describe('SqliteRunStore migrations', () => {
     expect(versions.map((v) => v.version)).toEqual(MIGRATIONS.map((m) => m.version));
     expect((db.pragma('journal_mode') as { journal_mode: string }[])[0]?.journal_mode).toBe('wal');
     db.close();
+  });
+
+  it('upgrades a store written before the compare_sessions migration and keeps its runs', () => {
+    const d = mkdtempSync(join(tmpdir(), 'rgate-store-'));
+    dirs.push(d);
+    const path = join(d, 'h.sqlite');
+    const old = new Database(path);
+    old.exec('CREATE TABLE schema_version (version INTEGER PRIMARY KEY, name TEXT NOT NULL)');
+    old.exec(MIGRATIONS[0]!.sql);
+    old.prepare('INSERT INTO schema_version (version, name) VALUES (1, ?)').run(MIGRATIONS[0]!.name);
+    old
+      .prepare(
+        `INSERT INTO runs (run_id, suite, started_at, status, artifacts_json, settings_json) VALUES ('r1', 'x', 't', 'complete', '{}', '{}')`,
+      )
+      .run();
+    old.close();
+    const s = new SqliteRunStore(path);
+    expect(s.getRun('r1')?.status).toBe('complete');
+    s.saveCompareSession(
+      { session_id: 'c1', suite: 'x', created_at: 't', kind: 'sweep', variant_count: 3, summary: 's' },
+      { ok: true },
+    );
+    expect(s.getCompareSession('c1')).toEqual({ ok: true });
+    s.close();
   });
 
   it('refuses a store written by a newer rgate', () => {

@@ -20,6 +20,18 @@ export interface RunRow extends RunMeta {
   observation_count: number;
 }
 
+/** A stored tuning comparison (`rgate compare`), listed without its document. */
+export interface CompareSessionRow {
+  session_id: string;
+  suite: string;
+  created_at: string;
+  /** 'variants' (one per --set) or 'sweep' */
+  kind: string;
+  variant_count: number;
+  /** one line for listings, e.g. "v1 weighting_mode=uniform | v2 weighting_mode=evidence_outcome_bias" */
+  summary: string;
+}
+
 export interface RunResult {
   status: Exclude<RunStatus, 'running'>;
   finished_at: string;
@@ -48,5 +60,10 @@ export interface RunStore {
   getReport(runId: string): unknown;
   setBaseline(suite: string, runId: string, note?: string): void;
   getBaseline(suite: string): { run_id: string; note: string | null } | undefined;
+  /** keep a comparison session (its full JSON document); the same id again replaces it */
+  saveCompareSession(row: CompareSessionRow, document: unknown): void;
+  /** newest first (created_at desc, session_id desc) */
+  listCompareSessions(filter?: { suite?: string; limit?: number }): CompareSessionRow[];
+  getCompareSession(sessionId: string): unknown;
   close(): void;
 }

@@ -10,6 +10,7 @@ import { diffCommand } from './diff.js';
 import { baselineCommand } from './baseline.js';
 import { compareCommand } from './compare.js';
 import { closeoutCommand } from './closeout.js';
+import { retrieveCommand } from './retrieve.js';
 
 /** Every command, in the order --help lists them. Each lives in its own file in this folder. */
 export const commands: AnyCommand[] = [
@@ -24,4 +25,5 @@ export const commands: AnyCommand[] = [
   baselineCommand,
   compareCommand,
   closeoutCommand,
+  retrieveCommand,
 ];

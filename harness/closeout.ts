@@ -1,0 +1,262 @@
+/**
+ * The Gate C closeout (seed 000 "Fixture Freeze Binding", issue 8): one document that binds a run
+ * to the frozen fixture, names its baseline (and the reset note when the fixture version moved
+ * since), states observed vs target for every rule, the determinism proof, budget compliance, the
+ * failing queries, residual risks with owners and due dates, and a sign-off block. Refuses to be
+ * written when any of that binding cannot be shown.
+ */
+import { RgateError } from '../src/core/errors.js';
+import type { GatePolicy } from '../src/contracts/gate-policy.js';
+import type {
+  ArtifactRefs,
+  ChecklistItem,
+  MetricEntry,
+  QueryOutcome,
+  ReplayDivergence,
+  Report,
+  RuleResult,
+  Verdict,
+} from '../src/core/report.js';
+import type { Observation } from '../src/core/types.js';
+import type { Freeze, FreezeHistoryEntry } from '../src/snapshot/index.js';
+import type { RunRow, RunStore } from '../src/store/types.js';
+import { evaluateGate } from '../gates/index.js';
+import { checkSnapshotChange, frozenConfigId, resolveBaseline } from './history-baseline.js';
+import { asReport } from './history.js';
+import type { ResidualRisk } from './closeout-residuals.js';
+
+export const CLOSEOUT_SCHEMA_VERSION = 'rgate-closeout/1';
+
+export const SIGN_OFF_ROLES: readonly string[] = [
+  'Retrieval owner',
+  'Gate C reviewer',
+  'Governance approver',
+];
+
+export interface CloseoutDoc {
+  schema: typeof CLOSEOUT_SCHEMA_VERSION;
+  suite: string;
+  /** PASS/WATCH: ready to close; FAIL: the document says what blocks it */
+  ready: boolean;
+  gate: {
+    gate_id: string;
+    version: string;
+    description: string;
+    source?: string;
+    verdict: Verdict;
+    rules: RuleResult[];
+    reasons: string[];
+    checklist: ChecklistItem[];
+  };
+  freeze: {
+    verified: true;
+    artifact_id: string;
+    version: string;
+    frozen_on: string;
+    seal: string;
+    files: { part: 'corpus' | 'query_set' | 'config'; file: string; id: string; sha256: string }[];
+    rules: string[];
+    history: FreezeHistoryEntry[];
+  };
+  run: {
+    run_id: string;
+    started_at: string;
+    system: Report['system'];
+    settings: Report['settings'];
+    artifacts: ArtifactRefs;
+  };
+  baseline: {
+    run_id: string;
+    started_at: string | null;
+    note: string | null;
+    version: string;
+    artifacts: ArtifactRefs;
+    version_changed: boolean;
+    reset_note: string | null;
+  } | null;
+  determinism: {
+    replays: number;
+    seed: number;
+    identical: boolean;
+    rollups: string[];
+    divergent: ReplayDivergence[];
+    replay_determinism: MetricEntry | null;
+    fallback_determinism: MetricEntry | null;
+  };
+  budget: { budget_compliance: MetricEntry | null; rule: RuleResult | null };
+  failing_queries: QueryOutcome[];
+  residuals: ResidualRisk[];
+  sign_off: { role: string }[];
+}
+
+export interface CloseoutInput {
+  suite: string;
+  policy: GatePolicy;
+  /** the fixture as loaded and verified against its freeze just now */
+  pinned: { freeze: Freeze; artifacts: ArtifactRefs };
+  store: RunStore;
+  /** default: the suite's newest complete run */
+  runId?: string;
+  residuals: ResidualRisk[];
+}
+
+function sameSnapshot(a: ArtifactRefs, b: ArtifactRefs): boolean {
+  return (
+    a.corpus_id === b.corpus_id &&
+    a.query_set_id === b.query_set_id &&
+    frozenConfigId(a.config_id) === frozenConfigId(b.config_id) &&
+    a.corpus_sha256 === b.corpus_sha256 &&
+    a.query_set_sha256 === b.query_set_sha256
+  );
+}
+
+/** Count responses carrying the selection fields, the evidence the seed 001 checklist asks for. */
+function selectionFieldEvidence(observations: readonly Observation[]) {
+  let numerator = 0;
+  for (const o of observations) {
+    if (o.selection_mode && o.selected_id !== undefined && o.source_path !== undefined) numerator++;
+    else if (o.selection_mode === 'no_match' && o.no_match_reason) numerator++;
+  }
+  return { numerator, denominator: observations.length };
+}
+
+/**
+ * Assemble the closeout from the store. Throws RgateError (exit 2) when: the suite has no complete
+ * run, the run was made on another snapshot than the frozen fixture, the gate compares against a
+ * baseline and none is set, or the fixture version changed since the baseline without a reset note.
+ */
+export function buildCloseout(input: CloseoutInput): CloseoutDoc {
+  const { store, suite, policy, pinned } = input;
+  const row = pickRun(store, suite, input.runId);
+  const report = asReport(store.getReport(row.run_id));
+  if (!report) {
+    throw new RgateError(
+      'input_invalid',
+      `run ${row.run_id} has no stored report in ${store.location}`,
+      `run the suite again: rgate run ${suite}`,
+    );
+  }
+  if (!sameSnapshot(report.artifacts, pinned.artifacts)) {
+    throw new RgateError(
+      'freeze_violation',
+      `run ${row.run_id} was made on ${report.artifacts.artifact_id} ${report.artifacts.version} (query_set_id ${report.artifacts.query_set_id}, corpus_id ${report.artifacts.corpus_id}); the frozen fixture is now ${pinned.artifacts.version} (query_set_id ${pinned.artifacts.query_set_id}, corpus_id ${pinned.artifacts.corpus_id})`,
+      `Gate C closes out a run on the frozen fixture: rgate run ${suite}`,
+    );
+  }
+
+  const needsBaseline = policy.rules.some((r) => r.vs_baseline);
+  const baseline = resolveBaseline(store, suite, report.artifacts, pinned.freeze);
+  if (needsBaseline && !baseline) {
+    throw new RgateError(
+      'usage',
+      `gate ${policy.gate_id} compares against a baseline and suite "${suite}" has none`,
+      `set the frozen baseline run first: rgate baseline set ${suite} <run-id> --note "..."`,
+    );
+  }
+  let baselineDoc: CloseoutDoc['baseline'] = null;
+  if (baseline) {
+    // resolveBaseline already refused a version change without notes; restate what it found
+    const check = checkSnapshotChange(baseline.artifacts, report.artifacts, pinned.freeze.history);
+    baselineDoc = {
+      run_id: baseline.run_id,
+      started_at: store.getRun(baseline.run_id)?.started_at ?? null,
+      note: baseline.note ?? null,
+      version: baseline.artifacts.version,
+      artifacts: baseline.artifacts,
+      version_changed: !check.same,
+      reset_note: check.same ? null : check.reset_note,
+    };
+  }
+
+  const gate = evaluateGate(policy, {
+    metrics: report.metrics,
+    latency: report.timing.latency_ms,
+    query_count: report.queries.length,
+    replays: report.settings.replays,
+    artifacts: report.artifacts,
+    ...(baseline ? { baseline: { metrics: baseline.metrics, source: baseline.source } } : {}),
+    checklist_evidence: {
+      responses_with_selection_fields: selectionFieldEvidence(store.getObservations(row.run_id)),
+    },
+  });
+  const metric = (id: string) => report.metrics.find((m) => m.id === id) ?? null;
+  const f = pinned.freeze;
+  return {
+    schema: CLOSEOUT_SCHEMA_VERSION,
+    suite,
+    ready: gate.verdict !== 'FAIL',
+    gate: {
+      gate_id: gate.gate_id,
+      version: gate.gate_version,
+      description: policy.description,
+      ...(policy.source ? { source: policy.source } : {}),
+      verdict: gate.verdict,
+      rules: gate.rules,
+      reasons: gate.reasons,
+      checklist: gate.checklist,
+    },
+    freeze: {
+      verified: true,
+      artifact_id: f.artifact_id,
+      version: f.version,
+      frozen_on: f.frozen_on,
+      seal: f.seal,
+      files: [
+        { part: 'corpus', file: f.files.corpus, id: f.corpus_id, sha256: f.corpus_sha256 },
+        { part: 'query_set', file: f.files.query_set, id: f.query_set_id, sha256: f.query_set_sha256 },
+        { part: 'config', file: f.files.config, id: f.config_id, sha256: f.config_sha256 },
+      ],
+      rules: f.rules,
+      history: f.history,
+    },
+    run: {
+      run_id: row.run_id,
+      started_at: row.started_at,
+      system: report.system,
+      settings: report.settings,
+      artifacts: report.artifacts,
+    },
+    baseline: baselineDoc,
+    determinism: {
+      replays: report.replay_proof.replays,
+      seed: report.replay_proof.seed,
+      identical: report.replay_proof.identical,
+      rollups: report.replay_proof.rollups,
+      divergent: report.replay_proof.divergent,
+      replay_determinism: metric('replay_determinism'),
+      fallback_determinism: metric('fallback_determinism'),
+    },
+    budget: {
+      budget_compliance: metric('budget_compliance'),
+      rule: gate.rules.find((r) => r.metric === 'budget_compliance') ?? null,
+    },
+    failing_queries: report.failing_queries,
+    residuals: input.residuals,
+    sign_off: SIGN_OFF_ROLES.map((role) => ({ role })),
+  };
+}
+
+function pickRun(store: RunStore, suite: string, runId: string | undefined): RunRow {
+  if (runId === undefined) {
+    const row = store.listRuns({ suite }).find((r) => r.status === 'complete');
+    if (!row)
+      throw new RgateError(
+        'usage',
+        `suite "${suite}" has no complete run in ${store.location}`,
+        `run it first: rgate run ${suite}`,
+      );
+    return row;
+  }
+  const row = store.getRun(runId);
+  if (!row)
+    throw new RgateError(
+      'usage',
+      `no run ${runId} in ${store.location}`,
+      `list runs: rgate history ${suite}`,
+    );
+  if (row.suite !== suite)
+    throw new RgateError('usage', `run ${runId} belongs to suite "${row.suite}", not "${suite}"`);
+  if (row.status !== 'complete')
+    throw new RgateError('usage', `run ${runId} is ${row.status}: only a complete run can be closed out`);
+  return row;
+}

@@ -1,0 +1,261 @@
+/**
+ * Paired statistics of a tuning comparison. Every variant ran the same pinned queries, so each
+ * metric is compared per query (variant B minus variant A on the same query): a seeded bootstrap
+ * 95% interval of the mean delta, a paired randomization (sign-flip) test, and Holm's correction
+ * over every test of the session. A winner is named only where the corrected test says so.
+ */
+import { compareCodeUnits } from '../src/core/canonical-json.js';
+import { deriveSeed } from '../src/core/prng.js';
+import type { QueryOutcome, Top1Judgment } from '../src/core/report.js';
+import { holmAdjust, pairedBootstrapMeanCi, pairedRandomizationP } from '../src/stats/index.js';
+
+/** Deltas smaller than this are ties (float noise in ranking measures). */
+export const TIE_EPS = 1e-9;
+
+/** metric id -> query id -> per-query value */
+export type PerQueryValues = Record<string, Record<string, number>>;
+
+/**
+ * The per-query value of each measure that decomposes per query, from a report's QueryOutcomes:
+ * top-1 useful (1/0 over judged benchmark queries; `top1_useful_rate` also needs a semantic
+ * selection, as the gate measure does), probe expectation met (1/0), replay determinism (1/0),
+ * and every per-query ranking measure (`ndcg_cut.5`, `recall.10`, ...).
+ */
+export function perQueryValues(queries: readonly QueryOutcome[]): PerQueryValues {
+  const out: PerQueryValues = {};
+  const put = (metric: string, q: string, v: number) => ((out[metric] ??= {})[q] = v);
+  for (const q of queries) {
+    if (q.kind === 'benchmark' && q.top1 !== 'unjudged') {
+      const useful = q.top1 === 'useful';
+      put('top1_useful_rate', q.query_id, useful && q.actual.selection_mode === 'semantic' ? 1 : 0);
+      put('top1_useful_any_mode', q.query_id, useful ? 1 : 0);
+    }
+    if (q.kind === 'probe' && q.expectation_met !== undefined)
+      put('fallback_expectation_met', q.query_id, q.expectation_met ? 1 : 0);
+    put('replay_determinism', q.query_id, q.deterministic ? 1 : 0);
+    for (const [m, v] of Object.entries(q.measures ?? {})) if (Number.isFinite(v)) put(m, q.query_id, v);
+  }
+  return out;
+}
+
+export interface PairedTest {
+  metric: string;
+  /** variant ids: the delta is b - a */
+  a: string;
+  b: string;
+  /** queries measured in both */
+  n: number;
+  mean_a: number | null;
+  mean_b: number | null;
+  mean_delta: number | null;
+  ci95: [number, number] | null;
+  p_value: number | null;
+  /** Holm-adjusted over every test of the session */
+  p_holm: number | null;
+  significant: boolean;
+  /** b better / equal / worse, per query */
+  wins: number;
+  ties: number;
+  losses: number;
+}
+
+export interface PairedSettings {
+  seed: number;
+  alpha: number;
+  resamples: number;
+  permutations: number;
+}
+
+export const DEFAULT_PAIRED: Omit<PairedSettings, 'seed'> = {
+  alpha: 0.05,
+  resamples: 2000,
+  permutations: 10000,
+};
+
+/** Align two per-query maps on the queries both measured, in query id order (a total order). */
+export function pairUp(
+  a: Record<string, number>,
+  b: Record<string, number>,
+): { ids: string[]; x: number[]; y: number[] } {
+  const ids = Object.keys(a)
+    .filter((q) => q in b)
+    .sort(compareCodeUnits);
+  return { ids, x: ids.map((q) => a[q]!), y: ids.map((q) => b[q]!) };
+}
+
+/** One paired test (before the Holm correction): a and b are per-query values in the same order. */
+export function pairedTest(
+  metric: string,
+  aId: string,
+  bId: string,
+  x: readonly number[],
+  y: readonly number[],
+  s: PairedSettings,
+): PairedTest {
+  const n = x.length;
+  const base: PairedTest = {
+    metric,
+    a: aId,
+    b: bId,
+    n,
+    mean_a: null,
+    mean_b: null,
+    mean_delta: null,
+    ci95: null,
+    p_value: null,
+    p_holm: null,
+    significant: false,
+    wins: 0,
+    ties: 0,
+    losses: 0,
+  };
+  if (n === 0) return base;
+  const d = x.map((v, i) => y[i]! - v);
+  let wins = 0;
+  let ties = 0;
+  let losses = 0;
+  for (const v of d) {
+    if (v > TIE_EPS) wins++;
+    else if (v < -TIE_EPS) losses++;
+    else ties++;
+  }
+  // each test draws from its own stream, so adding a metric does not change another's interval
+  const seed = deriveSeed(s.seed, `${metric}\u0000${aId}\u0000${bId}`);
+  const allTies = ties === n;
+  return {
+    ...base,
+    mean_a: mean(x),
+    mean_b: mean(y),
+    mean_delta: mean(d),
+    ci95: allTies ? [0, 0] : pairedBootstrapMeanCi(x, y, { seed, resamples: s.resamples }),
+    p_value: allTies
+      ? 1
+      : pairedRandomizationP(x, y, { seed: deriveSeed(seed, 'perm'), permutations: s.permutations }),
+    wins,
+    ties,
+    losses,
+  };
+}
+
+function mean(v: readonly number[]): number {
+  let s = 0;
+  for (const x of v) s += x;
+  return s / v.length;
+}
+
+/** Holm over every test with a p-value; `significant` when the adjusted p is below alpha. */
+export function applyHolm(tests: PairedTest[], alpha: number): PairedTest[] {
+  const idx = tests.flatMap((t, i) => (t.p_value === null ? [] : [i]));
+  const adj = holmAdjust(idx.map((i) => tests[i]!.p_value!));
+  const out = tests.map((t) => ({ ...t }));
+  idx.forEach((i, k) => {
+    const t = out[i]!;
+    t.p_holm = adj[k]!;
+    t.significant = t.p_holm <= alpha && t.mean_delta !== null && Math.abs(t.mean_delta) > TIE_EPS;
+  });
+  return out;
+}
+
+export interface MetricWinner {
+  metric: string;
+  /** the variant with the best mean over the queries every variant measured */
+  best: string | null;
+  /** named only when `best` beats every other variant with a Holm-significant test */
+  winner: string | null;
+  reason: string;
+}
+
+/**
+ * Per metric: the best variant by mean, and whether it is distinguishable from every other one.
+ * `means` are per variant id over a common query set; `tests` hold every pair once (either order).
+ */
+export function nameWinners(
+  metrics: readonly string[],
+  variantIds: readonly string[],
+  tests: readonly PairedTest[],
+  better: (metric: string) => 'higher' | 'lower',
+): MetricWinner[] {
+  return metrics.map((metric) => {
+    const mine = tests.filter((t) => t.metric === metric);
+    const meanOf = new Map<string, number>();
+    for (const t of mine) {
+      if (t.mean_a !== null && !meanOf.has(t.a)) meanOf.set(t.a, t.mean_a);
+      if (t.mean_b !== null && !meanOf.has(t.b)) meanOf.set(t.b, t.mean_b);
+    }
+    const dir = better(metric) === 'higher' ? 1 : -1;
+    const ranked = variantIds
+      .filter((v) => meanOf.has(v))
+      .sort((p, q) => dir * (meanOf.get(q)! - meanOf.get(p)!) || compareCodeUnits(p, q));
+    const best = ranked[0];
+    if (best === undefined) return { metric, best: null, winner: null, reason: 'not measured per query' };
+    const second = ranked[1];
+    if (second !== undefined && Math.abs(meanOf.get(best)! - meanOf.get(second)!) <= TIE_EPS) {
+      return { metric, best: null, winner: null, reason: `${best} and ${second} tie on the mean` };
+    }
+    const unresolved: string[] = [];
+    for (const other of ranked.slice(1)) {
+      const t = mine.find((x) => (x.a === best && x.b === other) || (x.a === other && x.b === best));
+      if (!t || !t.significant) {
+        unresolved.push(
+          `${other} (Holm p=${t?.p_holm === null || t?.p_holm === undefined ? 'n/a' : fmtP(t.p_holm)})`,
+        );
+      }
+    }
+    if (unresolved.length) {
+      return {
+        metric,
+        best,
+        winner: null,
+        reason: `${best} has the best mean but is not distinguishable from ${unresolved.join(', ')}`,
+      };
+    }
+    return {
+      metric,
+      best,
+      winner: best,
+      reason:
+        ranked.length > 1
+          ? `${best} beats every other variant (Holm-corrected p < alpha)`
+          : `${best} is the only variant measured`,
+    };
+  });
+}
+
+export function fmtP(p: number): string {
+  if (p < 0.0001) return '<0.0001';
+  return p.toFixed(4);
+}
+
+export interface TopFlip {
+  query_id: string;
+  text: string;
+  a: { selected: string | null; top1: Top1Judgment };
+  b: { selected: string | null; top1: Top1Judgment };
+  /** useful -> not: 'worse'; not -> useful: 'better'; otherwise 'changed' */
+  direction: 'better' | 'worse' | 'changed';
+}
+
+/** Queries whose top-1 record differs between two variants' reports. */
+export function topFlips(a: readonly QueryOutcome[], b: readonly QueryOutcome[]): TopFlip[] {
+  const bq = new Map(b.map((q) => [q.query_id, q]));
+  const sel = (q: QueryOutcome) => q.actual.selected_id ?? q.actual.top_ids[0] ?? null;
+  const out: TopFlip[] = [];
+  for (const qa of [...a].sort((x, y) => compareCodeUnits(x.query_id, y.query_id))) {
+    const qb = bq.get(qa.query_id);
+    if (!qb || sel(qa) === sel(qb)) continue;
+    const direction =
+      qa.top1 === 'useful' && qb.top1 !== 'useful'
+        ? 'worse'
+        : qa.top1 !== 'useful' && qb.top1 === 'useful'
+          ? 'better'
+          : 'changed';
+    out.push({
+      query_id: qa.query_id,
+      text: qb.text,
+      a: { selected: sel(qa), top1: qa.top1 },
+      b: { selected: sel(qb), top1: qb.top1 },
+      direction,
+    });
+  }
+  return out;
+}

@@ -1,0 +1,303 @@
+/**
+ * Tuning comparisons (`rgate compare`): every variant of a suite's config runs with runSuite on the
+ * same pinned snapshots and the same seed, then each per-query metric is compared pairwise with
+ * paired statistics (compare-stats.ts). The session is a JSON document the renderers draw and the
+ * run store keeps, so `rgate compare --list` / `--show` find it again.
+ */
+import { compareCodeUnits } from '../src/core/canonical-json.js';
+import { RgateError } from '../src/core/errors.js';
+import type { ArtifactRefs, Report, Verdict } from '../src/core/report.js';
+import type { PartialConfig } from '../src/core/config-defaults.js';
+import { MemoryRunStore } from '../src/store/memory-store.js';
+import type { RunStore } from '../src/store/types.js';
+import type { SuiteSpec } from '../src/systems/rgate-config.js';
+import { runSuite } from './run-suite.js';
+import type { Progress } from './progress.js';
+import {
+  applyHolm,
+  DEFAULT_PAIRED,
+  nameWinners,
+  pairedTest,
+  pairUp,
+  perQueryValues,
+  topFlips,
+  type MetricWinner,
+  type PairedSettings,
+  type PairedTest,
+  type PerQueryValues,
+  type TopFlip,
+} from './compare-stats.js';
+import { checkVariants, type SweepSpec, type VariantSpec } from './compare-variants.js';
+import { frozenConfigId } from './history-baseline.js';
+import { headline } from './history.js';
+
+export const COMPARE_SCHEMA_VERSION = 'rgate-compare/1';
+
+export interface CompareAggregate {
+  metric: string;
+  kind: 'rate' | 'mean' | 'quantiles';
+  value: number | null;
+  numerator?: number;
+  denominator?: number;
+}
+
+export interface CompareVariant {
+  /** v1, v2, ... in the order given; v1 is the reference */
+  id: string;
+  label: string;
+  overrides: PartialConfig;
+  sweep_value?: number;
+  run_id: string;
+  config_id: string;
+  config_sha256: string;
+  verdict: Verdict;
+  /** every measure of the variant's report (headline value) */
+  aggregates: CompareAggregate[];
+  per_query: PerQueryValues;
+}
+
+export interface CompareFlips {
+  a: string;
+  b: string;
+  queries: TopFlip[];
+}
+
+export interface CompareSession {
+  schema: typeof COMPARE_SCHEMA_VERSION;
+  suite: string;
+  kind: 'variants' | 'sweep';
+  sweep?: SweepSpec;
+  /** the pinned snapshot every variant ran on (config as frozen, before overrides) */
+  artifacts: ArtifactRefs;
+  settings: PairedSettings & { replays: number; pairs: 'all' };
+  reference: string;
+  /** metrics named by the suite's gate rules (what the sweep chart plots) */
+  gate_metrics: string[];
+  /** metrics compared per query, with the direction that counts as better */
+  metrics: { id: string; better: 'higher' | 'lower' }[];
+  variants: CompareVariant[];
+  /** every pair of variants x every metric, Holm-corrected together */
+  tests: PairedTest[];
+  winners: MetricWinner[];
+  /** top-1 flips of every variant against the reference */
+  flips: CompareFlips[];
+  /** the only fields that differ between two sessions of the same inputs */
+  environment: { session_id: string; created_at: string };
+}
+
+const LOWER_IS_BETTER = new Set(['error_rate', 'sensitive_leak_rate', 'latency_ms']);
+
+/** Gate measures first (in DESIGN.md order), then ranking measures by id. */
+const METRIC_ORDER = [
+  'top1_useful_rate',
+  'top1_useful_any_mode',
+  'fallback_expectation_met',
+  'replay_determinism',
+];
+
+function metricOrder(a: string, b: string): number {
+  const ia = METRIC_ORDER.indexOf(a);
+  const ib = METRIC_ORDER.indexOf(b);
+  return (ia < 0 ? 99 : ia) - (ib < 0 ? 99 : ib) || compareCodeUnits(a, b);
+}
+
+export interface AnalyzeInput {
+  suite: string;
+  kind: 'variants' | 'sweep';
+  sweep?: SweepSpec;
+  variants: { spec: VariantSpec; report: Report }[];
+  settings: PairedSettings;
+  environment: { session_id: string; created_at: string };
+}
+
+/** From the variants' reports to the session document. Pure (statistics are seeded). */
+export function analyzeCompare(input: AnalyzeInput): CompareSession {
+  checkVariants(input.variants.map((v) => v.spec));
+  const first = input.variants[0]!.report;
+  const key = (a: ArtifactRefs) => [a.corpus_id, a.query_set_id, frozenConfigId(a.config_id)].join('\u0000');
+  for (const v of input.variants) {
+    if (key(v.report.artifacts) !== key(first.artifacts)) {
+      throw new RgateError(
+        'internal',
+        `variant "${v.spec.label}" ran on ${v.report.artifacts.query_set_id} / ${v.report.artifacts.corpus_id}, not on the reference's snapshot`,
+      );
+    }
+  }
+  const opOf = new Map<string, 'min' | 'max'>();
+  for (const r of first.gate.rules)
+    if (r.metric !== 'query_count' && !opOf.has(r.metric)) opOf.set(r.metric, r.op);
+  const better = (m: string): 'higher' | 'lower' =>
+    opOf.get(m) === 'max' || (!opOf.has(m) && LOWER_IS_BETTER.has(m)) ? 'lower' : 'higher';
+
+  const variants: CompareVariant[] = input.variants.map((v, i) => ({
+    id: `v${i + 1}`,
+    label: v.spec.label,
+    overrides: v.spec.overrides,
+    ...(v.spec.sweep_value !== undefined ? { sweep_value: v.spec.sweep_value } : {}),
+    run_id: v.report.environment.run_id,
+    config_id: v.report.artifacts.config_id,
+    config_sha256: v.report.artifacts.config_sha256,
+    verdict: v.report.gate.verdict,
+    aggregates: [...v.report.metrics]
+      .sort((a, b) => compareCodeUnits(a.id, b.id))
+      .map((m) => ({
+        metric: m.id,
+        kind: m.value.kind,
+        value: headline(m.value),
+        ...(m.value.kind === 'rate'
+          ? { numerator: m.value.numerator, denominator: m.value.denominator }
+          : {}),
+      })),
+    per_query: perQueryValues(v.report.queries),
+  }));
+
+  const metricIds = [...new Set(variants.flatMap((v) => Object.keys(v.per_query)))].sort(metricOrder);
+  let tests: PairedTest[] = [];
+  for (const m of metricIds) {
+    for (let i = 0; i < variants.length; i++) {
+      for (let j = i + 1; j < variants.length; j++) {
+        const a = variants[i]!;
+        const b = variants[j]!;
+        const { x, y } = pairUp(a.per_query[m] ?? {}, b.per_query[m] ?? {});
+        tests.push(pairedTest(m, a.id, b.id, x, y, input.settings));
+      }
+    }
+  }
+  tests = applyHolm(tests, input.settings.alpha);
+  const ids = variants.map((v) => v.id);
+  const ref = variants[0]!;
+  return {
+    schema: COMPARE_SCHEMA_VERSION,
+    suite: input.suite,
+    kind: input.kind,
+    ...(input.sweep ? { sweep: input.sweep } : {}),
+    artifacts: { ...first.artifacts, config_id: frozenConfigId(first.artifacts.config_id) },
+    settings: { ...input.settings, replays: first.settings.replays, pairs: 'all' },
+    reference: ref.id,
+    gate_metrics: [...opOf.keys()],
+    metrics: metricIds.map((id) => ({ id, better: better(id) })),
+    variants,
+    tests,
+    winners: nameWinners(metricIds, ids, tests, better),
+    flips: input.variants.slice(1).map((v, i) => ({
+      a: ref.id,
+      b: variants[i + 1]!.id,
+      queries: topFlips(input.variants[0]!.report.queries, v.report.queries),
+    })),
+    environment: input.environment,
+  };
+}
+
+export interface CompareOptions {
+  suite: string;
+  spec: SuiteSpec;
+  root: string;
+  variants: VariantSpec[];
+  kind: 'variants' | 'sweep';
+  sweep?: SweepSpec;
+  sessionId: string;
+  createdAt: string;
+  /** where the variant runs go; default an in-memory store (variants are not nightly history) */
+  store?: RunStore;
+  seed?: number;
+  replays?: number;
+  concurrency?: number;
+  alpha?: number;
+  resamples?: number;
+  permutations?: number;
+  now?: () => number;
+  progress?: Progress;
+  signal?: AbortSignal;
+  rgateVersion?: string;
+}
+
+/** Run every variant (same snapshot, same seed) and analyse them. Interrupted: throws, nothing half-compared. */
+export async function runCompare(opts: CompareOptions): Promise<CompareSession> {
+  checkVariants(opts.variants);
+  const store = opts.store ?? new MemoryRunStore();
+  const done: { spec: VariantSpec; report: Report }[] = [];
+  let seed: number | undefined = opts.seed;
+  for (let i = 0; i < opts.variants.length; i++) {
+    const spec = opts.variants[i]!;
+    const runId = `${opts.sessionId}-v${i + 1}`;
+    const outcome = await runSuite({
+      name: opts.suite,
+      spec: opts.spec,
+      root: opts.root,
+      store,
+      runId,
+      startedAt: opts.createdAt,
+      config: spec.overrides,
+      ...(seed !== undefined ? { seed } : {}),
+      ...(opts.replays !== undefined ? { replays: opts.replays } : {}),
+      ...(opts.concurrency !== undefined ? { concurrency: opts.concurrency } : {}),
+      ...(opts.now ? { now: opts.now } : {}),
+      ...(opts.progress ? { progress: opts.progress } : {}),
+      ...(opts.signal ? { signal: opts.signal } : {}),
+      ...(opts.rgateVersion ? { rgateVersion: opts.rgateVersion } : {}),
+    });
+    store.finishRun(runId, {
+      status: outcome.interrupted ? 'interrupted' : 'complete',
+      finished_at: opts.createdAt,
+      gate_id: outcome.report.gate.gate_id,
+      verdict: outcome.report.gate.verdict,
+      metrics: outcome.report.metrics,
+      report: outcome.report,
+    });
+    if (outcome.interrupted) {
+      throw new RgateError(
+        'usage',
+        `comparison interrupted during variant ${i + 1} of ${opts.variants.length} ("${spec.label}"): nothing compared`,
+      );
+    }
+    // every variant replays in the same orders: pin the seed the first one used
+    seed = outcome.report.settings.seed;
+    done.push({ spec, report: outcome.report });
+  }
+  return analyzeCompare({
+    suite: opts.suite,
+    kind: opts.kind,
+    ...(opts.sweep ? { sweep: opts.sweep } : {}),
+    variants: done,
+    settings: {
+      seed: seed ?? 0,
+      alpha: opts.alpha ?? DEFAULT_PAIRED.alpha,
+      resamples: opts.resamples ?? DEFAULT_PAIRED.resamples,
+      permutations: opts.permutations ?? DEFAULT_PAIRED.permutations,
+    },
+    environment: { session_id: opts.sessionId, created_at: opts.createdAt },
+  });
+}
+
+/** Keep a session in the run store so `rgate compare --list` / `--show` find it. */
+export function saveSession(store: RunStore, s: CompareSession): void {
+  store.saveCompareSession(
+    {
+      session_id: s.environment.session_id,
+      suite: s.suite,
+      created_at: s.environment.created_at,
+      kind: s.kind,
+      variant_count: s.variants.length,
+      summary: s.variants.map((v) => `${v.id} ${v.label}`).join(' | '),
+    },
+    s,
+  );
+}
+
+/** A stored session back, checked to be one. */
+export function loadSession(store: RunStore, sessionId: string): CompareSession {
+  const doc = store.getCompareSession(sessionId) as Partial<CompareSession> | undefined;
+  if (!doc)
+    throw new RgateError(
+      'usage',
+      `no comparison session ${sessionId} in ${store.location}`,
+      'list them: rgate compare --list',
+    );
+  if (doc.schema !== COMPARE_SCHEMA_VERSION) {
+    throw new RgateError(
+      'input_invalid',
+      `session ${sessionId} has schema ${String(doc.schema)}, expected ${COMPARE_SCHEMA_VERSION}`,
+    );
+  }
+  return doc as CompareSession;
+}

@@ -1,0 +1,299 @@
+/**
+ * Run history: per-metric trends over a suite's stored runs, with a regression alarm for nightly CI.
+ * Pure over what the run store returns; the CLI (`rgate history`) renders the result.
+ * Baselines live in history-baseline.ts, run-to-run diffs in history-diff.ts.
+ */
+import { compareCodeUnits } from '../src/core/canonical-json.js';
+import { RgateError } from '../src/core/errors.js';
+import {
+  REPORT_SCHEMA_VERSION,
+  type ArtifactRefs,
+  type MetricEntry,
+  type Report,
+  type Verdict,
+} from '../src/core/report.js';
+import type { MeasureValue } from '../src/core/types.js';
+import type { RunRow, RunStore } from '../src/store/types.js';
+
+export interface TrendPoint {
+  run_id: string;
+  started_at: string;
+  /** the headline number: a rate, a mean, or p95 for quantiles; null when not measured */
+  value: number | null;
+  numerator?: number;
+  denominator?: number;
+  /** Wilson 95% (rates) or bootstrap 95% (means) of this run */
+  interval: [number, number] | null;
+  verdict: Verdict | null;
+  /** the pinned snapshot differs from the previous point's: values on either side are not comparable */
+  snapshot_changed: boolean;
+}
+
+export interface MetricTrend {
+  metric: string;
+  kind: MeasureValue['kind'];
+  /** named by a rule of the latest run's gate */
+  gate_metric: boolean;
+  /** 'lower' for error/leak/latency style metrics and for gate rules stated as a max */
+  better: 'higher' | 'lower';
+  /** oldest -> newest */
+  points: TrendPoint[];
+  sparkline: string;
+  latest: number | null;
+  /** latest minus the previous point's value; null without two measured points */
+  delta: number | null;
+  /** why this metric alarms at the newest run, or null */
+  alarm: string | null;
+}
+
+export interface HistoryRun {
+  run_id: string;
+  started_at: string;
+  status: RunRow['status'];
+  gate_id: string | null;
+  verdict: Verdict | null;
+  version: string | null;
+}
+
+export interface HistoryView {
+  suite: string;
+  /** complete runs in the trend, oldest -> newest */
+  runs: HistoryRun[];
+  /** runs left out of the trend (running, interrupted, failed) */
+  skipped: HistoryRun[];
+  trends: MetricTrend[];
+  /** every alarm of the newest run, metric alarms and a worsened verdict */
+  alarms: string[];
+}
+
+/** Metrics where a smaller number is the better one (independent of any gate rule). */
+const LOWER_IS_BETTER = new Set(['error_rate', 'sensitive_leak_rate', 'latency_ms']);
+
+const SPARK = '▁▂▃▄▅▆▇█';
+
+/** One unicode block per value between the series' min and max; a gap for a missing value. */
+export function sparkline(values: readonly (number | null)[]): string {
+  const xs = values.filter((v): v is number => v !== null);
+  if (xs.length === 0) return values.map(() => ' ').join('');
+  const lo = Math.min(...xs);
+  const hi = Math.max(...xs);
+  return values
+    .map((v) => {
+      if (v === null) return ' ';
+      if (hi === lo) return SPARK[3]!;
+      const i = Math.round(((v - lo) / (hi - lo)) * (SPARK.length - 1));
+      return SPARK[Math.max(0, Math.min(SPARK.length - 1, i))]!;
+    })
+    .join('');
+}
+
+/** The number a trend plots for a measure: rate, mean, or p95. */
+export function headline(v: MeasureValue): number | null {
+  return v.kind === 'rate' ? v.rate : v.kind === 'mean' ? v.mean : v.p95;
+}
+
+function interval(v: MeasureValue): [number, number] | null {
+  return v.kind === 'rate' ? v.wilson95 : v.kind === 'mean' ? v.ci95 : null;
+}
+
+const VERDICT_RANK: Record<Verdict, number> = { PASS: 0, WATCH: 1, FAIL: 2 };
+
+/**
+ * What must stay equal for two runs' numbers to be comparable in a trend: the pinned ids and the
+ * effective config's hash (a `--set` override keeps the `+overrides` id but changes the hash).
+ */
+export function snapshotKey(a: ArtifactRefs | undefined): string {
+  if (!a) return '';
+  return [a.corpus_id, a.query_set_id, a.config_id, a.config_sha256].join('\u0000');
+}
+
+export interface RunWithMetrics {
+  row: RunRow;
+  metrics: MetricEntry[];
+}
+
+export interface HistoryOptions {
+  /** only this metric (default: every metric measured in the window) */
+  metric?: string;
+  /** gate rule metrics of the latest run and the direction each rule states */
+  gateRules?: { metric: string; op: 'min' | 'max' }[];
+}
+
+/**
+ * Trends from complete runs (given newest first, as listRuns returns them). The alarm looks at the
+ * newest step only: a gate metric whose newest value falls outside the previous run's 95% interval
+ * in the bad direction, or a verdict that got worse. A snapshot change silences the metric alarm
+ * (the numbers are not comparable) and says so.
+ */
+export function buildHistory(
+  suite: string,
+  runsNewestFirst: readonly RunWithMetrics[],
+  opts: HistoryOptions = {},
+): HistoryView {
+  const complete = runsNewestFirst.filter((r) => r.row.status === 'complete').reverse();
+  const skipped = runsNewestFirst
+    .filter((r) => r.row.status !== 'complete')
+    .reverse()
+    .map((r) => toHistoryRun(r.row));
+  const gateDir = new Map<string, 'min' | 'max'>();
+  for (const r of opts.gateRules ?? []) if (!gateDir.has(r.metric)) gateDir.set(r.metric, r.op);
+
+  const ids = new Set<string>();
+  for (const r of complete) for (const m of r.metrics) ids.add(m.id);
+  if (opts.metric !== undefined && !ids.has(opts.metric)) {
+    throw new RgateError(
+      'usage',
+      `--metric ${opts.metric}: not measured in the ${complete.length} complete run(s) of suite "${suite}"`,
+      ids.size
+        ? `measured: ${[...ids].sort(compareCodeUnits).join(', ')}`
+        : 'run the suite first: rgate run ' + suite,
+    );
+  }
+  const metricIds = (opts.metric !== undefined ? [opts.metric] : [...ids]).sort((a, b) => {
+    // gate metrics first (in rule order), then the rest by id: a total order
+    const ga = gateOrder(opts.gateRules, a);
+    const gb = gateOrder(opts.gateRules, b);
+    return ga - gb || compareCodeUnits(a, b);
+  });
+
+  const trends: MetricTrend[] = [];
+  for (const id of metricIds) {
+    let kind: MeasureValue['kind'] = 'rate';
+    const points: TrendPoint[] = [];
+    let prevKey: string | undefined;
+    for (const r of complete) {
+      const entry = r.metrics.find((m) => m.id === id);
+      const key = snapshotKey(r.row.artifacts as ArtifactRefs);
+      const changed = prevKey !== undefined && key !== prevKey;
+      prevKey = key;
+      if (entry) kind = entry.value.kind;
+      const v = entry?.value;
+      points.push({
+        run_id: r.row.run_id,
+        started_at: r.row.started_at,
+        value: v ? headline(v) : null,
+        ...(v?.kind === 'rate' ? { numerator: v.numerator, denominator: v.denominator } : {}),
+        interval: v ? interval(v) : null,
+        verdict: r.row.verdict,
+        snapshot_changed: changed,
+      });
+    }
+    const op = gateDir.get(id);
+    const better: 'higher' | 'lower' =
+      op === 'max' || (op === undefined && LOWER_IS_BETTER.has(id)) ? 'lower' : 'higher';
+    const measured = points.filter((p) => p.value !== null);
+    const last = points[points.length - 1];
+    const prev = points[points.length - 2];
+    const latest = last?.value ?? null;
+    const delta = last && prev && last.value !== null && prev.value !== null ? last.value - prev.value : null;
+    trends.push({
+      metric: id,
+      kind,
+      gate_metric: gateDir.has(id),
+      better,
+      points,
+      sparkline: sparkline(points.map((p) => p.value)),
+      latest,
+      delta: measured.length >= 2 ? delta : null,
+      alarm: gateDir.has(id) && last && prev ? metricAlarm(id, prev, last, better) : null,
+    });
+  }
+
+  const alarms = trends.flatMap((t) => (t.alarm ? [t.alarm] : []));
+  const last = complete[complete.length - 1];
+  const prev = complete[complete.length - 2];
+  if (
+    last?.row.verdict &&
+    prev?.row.verdict &&
+    VERDICT_RANK[last.row.verdict] > VERDICT_RANK[prev.row.verdict]
+  ) {
+    alarms.unshift(
+      `verdict worsened: ${prev.row.verdict} (${prev.row.run_id}) -> ${last.row.verdict} (${last.row.run_id})`,
+    );
+  }
+  return { suite, runs: complete.map((r) => toHistoryRun(r.row)), skipped, trends, alarms };
+}
+
+function gateOrder(rules: HistoryOptions['gateRules'], id: string): number {
+  const i = (rules ?? []).findIndex((r) => r.metric === id);
+  return i < 0 ? Number.MAX_SAFE_INTEGER : i;
+}
+
+function metricAlarm(
+  id: string,
+  prev: TrendPoint,
+  cur: TrendPoint,
+  better: 'higher' | 'lower',
+): string | null {
+  if (cur.value === null)
+    return prev.value === null ? null : `${id}: not measured in ${cur.run_id} (was ${fmt(prev.value)})`;
+  if (prev.value === null || !prev.interval) return null;
+  if (cur.snapshot_changed) return null;
+  const [lo, hi] = prev.interval;
+  if (better === 'higher' && cur.value < lo) {
+    return `${id} dropped to ${fmt(cur.value)} in ${cur.run_id}, below the previous run's 95% interval [${fmt(lo)}, ${fmt(hi)}] (was ${fmt(prev.value)})`;
+  }
+  if (better === 'lower' && cur.value > hi) {
+    return `${id} rose to ${fmt(cur.value)} in ${cur.run_id}, above the previous run's 95% interval [${fmt(lo)}, ${fmt(hi)}] (was ${fmt(prev.value)})`;
+  }
+  return null;
+}
+
+function fmt(x: number): string {
+  const s = x.toFixed(4);
+  return s.replace(/\.?0+$/, '') || '0';
+}
+
+function toHistoryRun(row: RunRow): HistoryRun {
+  const a = row.artifacts as Partial<ArtifactRefs> | null;
+  return {
+    run_id: row.run_id,
+    started_at: row.started_at,
+    status: row.status,
+    gate_id: row.gate_id,
+    verdict: row.verdict,
+    version: a && typeof a.version === 'string' ? a.version : null,
+  };
+}
+
+/** Read the window of a suite's history from a store (newest `limit` runs) and build its trends. */
+export function historyFromStore(
+  store: RunStore,
+  suite: string,
+  opts: { metric?: string; limit?: number } = {},
+): HistoryView {
+  const rows = store.listRuns({ suite, limit: opts.limit ?? 20 });
+  if (rows.length === 0) {
+    throw new RgateError(
+      'usage',
+      `no runs of suite "${suite}" in ${store.location}`,
+      `run it first: rgate run ${suite}`,
+    );
+  }
+  const runs = rows.map((row) => ({
+    row,
+    metrics: row.status === 'complete' ? store.getMetrics(row.run_id) : [],
+  }));
+  const latest = rows.find((r) => r.status === 'complete');
+  const report = latest ? asReport(store.getReport(latest.run_id)) : undefined;
+  const gateRules = report?.gate.rules
+    .filter((r) => r.metric !== 'query_count')
+    .map((r) => ({ metric: r.metric, op: r.op }));
+  return buildHistory(suite, runs, {
+    ...(opts.metric !== undefined ? { metric: opts.metric } : {}),
+    ...(gateRules ? { gateRules } : {}),
+  });
+}
+
+/** The suites that have runs in a store, sorted. */
+export function storedSuites(store: RunStore): string[] {
+  return [...new Set(store.listRuns().map((r) => r.suite))].sort(compareCodeUnits);
+}
+
+/** A stored report, if it looks like one; undefined otherwise (older runs or interrupted writes). */
+export function asReport(value: unknown): Report | undefined {
+  const r = value as Partial<Report> | null | undefined;
+  if (!r || typeof r !== 'object' || r.schema_version !== REPORT_SCHEMA_VERSION) return undefined;
+  if (!Array.isArray(r.queries) || !Array.isArray(r.metrics) || !r.artifacts || !r.gate) return undefined;
+  return r as Report;
+}

@@ -1,0 +1,326 @@
+/**
+ * `rgate history` and `rgate diff` renderings: terminal (80 columns), JSON, Markdown, and an HTML
+ * page with one trend chart per gate metric. Renderers return strings; the CLI prints or writes.
+ */
+import type { BaselineInfoModel, HistoryViewModel, QueryChangeView, RunDiffModel } from './model.js';
+import {
+  chartBox,
+  finish,
+  fit,
+  html,
+  htmlPage,
+  jsonDoc,
+  lineChart,
+  n4,
+  painter,
+  safe,
+  signed,
+  table,
+  WIDTH,
+  type ChartSpec,
+} from './shared.js';
+import { mdCode, mdEscape } from '../escape.js';
+import { wrap } from '../terminal.js';
+import { measureSummary } from '../../gates/format.js';
+
+export interface TerminalOpts {
+  color?: boolean;
+}
+
+function verdictPaint(p: ReturnType<typeof painter>, v: string | null): string {
+  if (!v) return '-';
+  return p(v === 'PASS' ? 'green' : v === 'WATCH' ? 'yellow' : 'red', v);
+}
+
+function pointText(v: number | null, kind: string): string {
+  if (v === null) return 'n/a';
+  return kind === 'quantiles' ? `${Math.round(v)} ms` : n4(v);
+}
+
+export function renderHistoryTerminal(h: HistoryViewModel, opts: TerminalOpts = {}): string {
+  const p = painter(opts.color ?? false);
+  const out: string[] = [];
+  out.push(
+    p(
+      'bold',
+      fit(`History of suite ${safe(h.suite)}: ${h.runs.length} complete run(s), oldest -> newest`, WIDTH),
+    ),
+  );
+  if (h.skipped.length)
+    out.push(
+      p(
+        'dim',
+        fit(`  not in the trend: ${h.skipped.map((r) => `${r.run_id} (${r.status})`).join(', ')}`, WIDTH),
+      ),
+    );
+  out.push('');
+  const runs = table(['#', 'run', 'started (UTC)', 'fixture', 'verdict'], [3, 26, 17, 19, 9]);
+  h.runs.forEach((r, i) =>
+    runs.push([
+      String(i + 1),
+      safe(r.run_id),
+      safe(r.started_at.slice(0, 16).replace('T', ' ')),
+      safe(r.version ?? '-'),
+      verdictPaint(p, r.verdict),
+    ]),
+  );
+  out.push(runs.toString(), '');
+
+  const single = h.trends.length === 1 ? h.trends[0] : undefined;
+  if (single) {
+    out.push(p('bold', `${safe(single.metric)} per run (${single.better} is better)`));
+    const t = table(['run', 'value', 'num/den', '95% interval', 'Δ prev', 'note'], [25, 9, 11, 17, 9, 4]);
+    let prev: number | null = null;
+    for (const pt of single.points) {
+      const delta = pt.value !== null && prev !== null ? pt.value - prev : null;
+      t.push([
+        safe(pt.run_id),
+        pointText(pt.value, single.kind),
+        pt.numerator !== undefined ? `${pt.numerator}/${pt.denominator}` : '',
+        pt.interval ? `[${n4(pt.interval[0])}, ${n4(pt.interval[1])}]` : '',
+        pt.snapshot_changed ? 'new' : signed(delta),
+        pt.snapshot_changed ? 'snap' : '',
+      ]);
+      prev = pt.value;
+    }
+    out.push(t.toString(), `  trend ${single.sparkline}`, '');
+  } else {
+    const t = table(['metric', 'trend', 'latest', 'Δ prev', 'status'], [26, 20, 9, 9, 10]);
+    for (const m of h.trends) {
+      t.push([
+        safe(m.metric) + (m.gate_metric ? ' *' : ''),
+        m.sparkline.slice(-20),
+        pointText(m.latest, m.kind),
+        signed(m.delta),
+        m.alarm ? p('red', 'ALARM') : m.gate_metric ? p('green', 'ok') : '',
+      ]);
+    }
+    out.push(p('bold', 'Trends (* gate metric)'), t.toString(), '');
+  }
+  if (h.alarms.length) {
+    out.push(p('red', p('bold', `Regression alarms (${h.alarms.length})`)));
+    for (const a of h.alarms) out.push(...wrap(`- ${safe(a)}`, WIDTH, '    ', '  '));
+  } else {
+    out.push(p('green', 'No regression alarm at the newest run.'));
+  }
+  return finish(out);
+}
+
+export function renderHistoryJson(h: HistoryViewModel): string {
+  return jsonDoc(h);
+}
+
+export function renderHistoryMarkdown(h: HistoryViewModel): string {
+  const out: string[] = [`## History of suite ${mdCode(h.suite)}`, ''];
+  out.push(`${h.runs.length} complete run(s), oldest to newest.`, '');
+  out.push('| metric | trend | latest | Δ prev | alarm |', '| --- | --- | --- | --- | --- |');
+  for (const m of h.trends) {
+    out.push(
+      `| ${mdCode(m.metric)}${m.gate_metric ? ' (gate)' : ''} | ${m.sparkline} | ${pointText(m.latest, m.kind)} | ${signed(m.delta)} | ${m.alarm ? mdEscape(m.alarm) : ''} |`,
+    );
+  }
+  out.push('');
+  if (h.alarms.length) out.push('**Regression alarms**', '', ...h.alarms.map((a) => `- ${mdEscape(a)}`), '');
+  return out.join('\n') + '\n';
+}
+
+/** One trend chart per gate metric (every metric when the gate named none). */
+export function historyCharts(h: HistoryViewModel): ChartSpec[] {
+  const gate = h.trends.filter((t) => t.gate_metric);
+  const chosen = gate.length ? gate : h.trends;
+  return chosen.map((t, i) => ({
+    id: `trend-${i}`,
+    title: `${t.metric} over the history of ${h.suite}`,
+    config: lineChart(
+      `${t.metric} (${t.better} is better)`,
+      t.points.map((pt) => pt.run_id),
+      [{ label: t.metric, data: t.points.map((pt) => pt.value) }],
+      t.kind === 'rate' ? 1 : undefined,
+    ),
+  }));
+}
+
+export function renderHistoryHtml(h: HistoryViewModel): string {
+  const charts = historyCharts(h);
+  const body = html`<h1>History of suite ${h.suite}</h1>
+    <p class="muted">${h.runs.length} complete run(s), oldest to newest.</p>
+    ${
+      h.alarms.length
+        ? html`<div class="banner FAIL">${h.alarms.length} regression alarm(s)</div>
+            <ul>
+              ${h.alarms.map((a) => html`<li class="alarm">${a}</li>`)}
+            </ul>`
+        : html`<div class="banner PASS">No regression alarm at the newest run</div>`
+    }
+    <h2>Gate metrics over time</h2>
+    <div class="charts">${charts.map(chartBox)}</div>
+    <h2>Trends</h2>
+    <table>
+      <thead>
+        <tr>
+          <th>metric</th>
+          <th>trend</th>
+          <th>latest</th>
+          <th>Δ prev</th>
+          <th>alarm</th>
+        </tr>
+      </thead>
+      <tbody>
+        ${h.trends.map(
+          (t) =>
+            html`<tr>
+              <td><code>${t.metric}</code>${t.gate_metric ? ' (gate)' : ''}</td>
+              <td>${t.sparkline}</td>
+              <td class="num">${pointText(t.latest, t.kind)}</td>
+              <td class="num">${signed(t.delta)}</td>
+              <td class="alarm">${t.alarm ?? ''}</td>
+            </tr>`,
+        )}
+      </tbody>
+    </table>
+    <h2>Runs</h2>
+    <table>
+      <thead>
+        <tr>
+          <th>run</th>
+          <th>started</th>
+          <th>fixture version</th>
+          <th>verdict</th>
+        </tr>
+      </thead>
+      <tbody>
+        ${h.runs.map(
+          (r) =>
+            html`<tr>
+              <td><code>${r.run_id}</code></td>
+              <td>${r.started_at}</td>
+              <td>${r.version ?? '-'}</td>
+              <td class="${r.verdict ?? ''}">${r.verdict ?? '-'}</td>
+            </tr>`,
+        )}
+      </tbody>
+    </table>`;
+  return htmlPage(`rgate history: ${h.suite}`, body, charts);
+}
+
+// ---- diff ---------------------------------------------------------------------------------------
+
+/** One line per pinned field that differs between the two runs, e.g. "config_sha256 1a2b3c4d5e6f vs 9f8e7d6c5b4a". */
+export function snapshotDifferences(d: RunDiffModel): string[] {
+  const fields = [
+    'corpus_id',
+    'query_set_id',
+    'config_id',
+    'corpus_sha256',
+    'query_set_sha256',
+    'config_sha256',
+  ] as const;
+  const short = (v: string) => (v.startsWith('sha256:') ? v.slice(7, 19) : v);
+  return fields
+    .filter((f) => d.a.artifacts[f] !== d.b.artifacts[f])
+    .map((f) => `${f} ${short(d.a.artifacts[f])} vs ${short(d.b.artifacts[f])}`);
+}
+
+function changeLines(c: QueryChangeView): string {
+  return c.changes.join('; ');
+}
+
+export function renderDiffTerminal(d: RunDiffModel, opts: TerminalOpts = {}): string {
+  const p = painter(opts.color ?? false);
+  const out: string[] = [];
+  out.push(p('bold', fit(`Diff ${safe(d.a.run_id)} -> ${safe(d.b.run_id)}`, WIDTH)));
+  out.push(`  verdict ${verdictPaint(p, d.a.verdict)} -> ${verdictPaint(p, d.b.verdict)}`);
+  if (!d.same_snapshot) {
+    out.push(
+      p('yellow', '  the runs used different snapshots or configs; per-query changes may come from that:'),
+    );
+    for (const line of snapshotDifferences(d)) out.push(p('yellow', fit(`    ${safe(line)}`, WIDTH)));
+  }
+  out.push('');
+  const mt = table(['metric', 'A', 'B', 'Δ'], [34, 14, 14, 14]);
+  const moved = d.metrics.filter((m) => m.delta !== 0 && !(m.a === null && m.b === null));
+  for (const m of moved) {
+    mt.push([
+      safe(m.measure),
+      n4(m.a),
+      n4(m.b),
+      m.delta !== null && m.delta < 0 ? p('red', signed(m.delta)) : signed(m.delta),
+    ]);
+  }
+  out.push(p('bold', 'Metrics that moved'), moved.length ? mt.toString() : '  none', '');
+  const section = (title: string, list: QueryChangeView[], color: 'red' | 'green' | 'yellow') => {
+    out.push(p('bold', p(color, `${title} (${list.length})`)));
+    if (!list.length) out.push('  none');
+    const t = table(['query', 'change'], [20, 59]);
+    for (const c of list) t.push([safe(c.query_id), safe(changeLines(c))]);
+    if (list.length) out.push(t.toString());
+    out.push('');
+  };
+  section('Regressions', d.regressions, 'red');
+  section('Improvements', d.improvements, 'green');
+  section('Changed top-1', d.changed_top1, 'yellow');
+  section('Changed selection mode', d.changed_selection_mode, 'yellow');
+  if (d.other_changes.length) section('Other changes', d.other_changes, 'yellow');
+  if (d.only_in_a.length) out.push(fit(`only in A: ${d.only_in_a.map(safe).join(', ')}`, WIDTH));
+  if (d.only_in_b.length) out.push(fit(`only in B: ${d.only_in_b.map(safe).join(', ')}`, WIDTH));
+  out.push(`${d.unchanged} queries unchanged.`);
+  return finish(out);
+}
+
+export function renderDiffJson(d: RunDiffModel): string {
+  return jsonDoc(d);
+}
+
+export function renderDiffMarkdown(d: RunDiffModel): string {
+  const out = [
+    `## Diff ${mdCode(d.a.run_id)} → ${mdCode(d.b.run_id)}`,
+    '',
+    `Verdict ${d.a.verdict} → ${d.b.verdict}.`,
+    '',
+  ];
+  if (!d.same_snapshot)
+    out.push(`> Snapshots or configs differ: ${snapshotDifferences(d).map(mdEscape).join('; ')}.`, '');
+  const list = (title: string, l: QueryChangeView[]) => {
+    out.push(`### ${title} (${l.length})`, '');
+    if (!l.length) out.push('none', '');
+    else
+      out.push(
+        '| query | change |',
+        '| --- | --- |',
+        ...l.map((c) => `| ${mdCode(c.query_id)} | ${mdEscape(changeLines(c))} |`),
+        '',
+      );
+  };
+  list('Regressions', d.regressions);
+  list('Improvements', d.improvements);
+  list('Changed top-1', d.changed_top1);
+  list('Changed selection mode', d.changed_selection_mode);
+  return out.join('\n') + '\n';
+}
+
+// ---- baseline -------------------------------------------------------------------------------------
+
+export function renderBaselineTerminal(b: BaselineInfoModel, opts: TerminalOpts = {}): string {
+  const p = painter(opts.color ?? false);
+  const a = b.run.artifacts as {
+    artifact_id?: string;
+    version?: string;
+    corpus_id?: string;
+    query_set_id?: string;
+    config_id?: string;
+  };
+  const out = [
+    p('bold', `Baseline of suite ${safe(b.suite)}: run ${safe(b.run.run_id)}`),
+    `  started ${safe(b.run.started_at)} · ${safe(b.run.gate_id ?? 'no gate')} ${verdictPaint(p, b.run.verdict)}`,
+    `  note: ${b.note ? safe(b.note) : '(none)'}`,
+    `  fixture ${safe(`${a.artifact_id ?? '?'}@${a.version ?? '?'}`)}`,
+    `  corpus_id ${safe(a.corpus_id ?? '?')}`,
+    `  query_set_id ${safe(a.query_set_id ?? '?')}`,
+    `  config_id ${safe(a.config_id ?? '?')}`,
+    '',
+  ];
+  const t = table(['metric', 'value'], [30, 49]);
+  for (const m of b.metrics) t.push([safe(m.id), measureSummary(m.value)]);
+  out.push(t.toString());
+  return finish(out);
+}

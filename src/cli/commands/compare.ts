@@ -1,0 +1,221 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import type { Argv } from 'yargs';
+import { EXIT, RgateError } from '../../core/errors.js';
+import type { PartialConfig } from '../../core/config-defaults.js';
+import { loadSession, runCompare, saveSession, type CompareSession } from '../../../harness/compare.js';
+import {
+  parseSweep,
+  splitVariantFlag,
+  sweepVariants,
+  type VariantSpec,
+} from '../../../harness/compare-variants.js';
+import { createProgress } from '../../../harness/progress.js';
+import {
+  renderSessionHtml,
+  renderSessionJson,
+  renderSessionMarkdown,
+  renderSessionTerminal,
+} from '../../../reports/compare/session.js';
+import { painter, safe } from '../../../reports/compare/shared.js';
+import type { CliIo, RgateCommand } from '../command.js';
+import { newRunId, rgateVersion } from '../run-context.js';
+import { parseSetFlags } from '../set-flags.js';
+import { loadSuiteSpec, openStore, withStoreOptions, type StoreArgs } from './history.js';
+
+interface CompareArgs extends StoreArgs {
+  suite?: string;
+  set?: string[];
+  sweep?: string;
+  config?: string;
+  replays?: number;
+  concurrency?: number;
+  seed?: number;
+  alpha: number;
+  resamples: number;
+  permutations: number;
+  list?: boolean;
+  show?: string;
+  json?: boolean;
+  format?: 'terminal' | 'json' | 'md' | 'html';
+  save: boolean;
+}
+
+/** Each --set is one variant; several key=value pairs inside one --set (space separated) belong together. */
+export function variantsFromFlags(
+  sets: readonly string[],
+  sweep: string | undefined,
+): { variants: VariantSpec[]; kind: 'variants' | 'sweep' } {
+  const parsed = sets.map((s) => {
+    const pairs = splitVariantFlag(s);
+    return { label: pairs.join(' '), overrides: parseSetFlags(pairs) as PartialConfig };
+  });
+  if (sweep === undefined) return { variants: parsed, kind: 'variants' };
+  if (parsed.length > 1) {
+    throw new RgateError(
+      'usage',
+      '--sweep takes at most one --set (applied to every grid point)',
+      'for example --sweep bm25.k1=0.6:1.2:0.2 --set weighting_mode=uniform',
+    );
+  }
+  const base = parsed[0];
+  return {
+    variants: sweepVariants(parseSweep(sweep), base?.overrides ?? {}, base?.label ?? ''),
+    kind: 'sweep',
+  };
+}
+
+function render(s: CompareSession, format: string, io: CliIo): string {
+  switch (format) {
+    case 'json':
+      return renderSessionJson(s);
+    case 'md':
+      return renderSessionMarkdown(s);
+    case 'html':
+      return renderSessionHtml(s);
+    default:
+      return renderSessionTerminal(s, { color: io.color });
+  }
+}
+
+export const compareCommand: RgateCommand<CompareArgs> = {
+  command: 'compare [suite]',
+  describe: 'Compare config variants on the same pinned snapshot with paired per-query statistics',
+  builder: (y: Argv) =>
+    withStoreOptions(y)
+      .positional('suite', { type: 'string', describe: 'suite name from rgate.config.json' })
+      .option('set', {
+        type: 'string',
+        array: true,
+        describe:
+          'one variant per --set: key=value, several pairs separated by spaces ("weighting_mode=uniform k=12")',
+      })
+      .option('sweep', {
+        type: 'string',
+        describe: 'a grid key=start:stop:step (stop inclusive), one variant per point',
+      })
+      .option('config', {
+        type: 'string',
+        describe: 'path to rgate.config.json (default: found from the cwd upward)',
+      })
+      .option('replays', {
+        type: 'number',
+        describe: "replays per query for every variant (default: the suite's)",
+      })
+      .option('concurrency', { type: 'number', describe: 'requests in flight' })
+      .option('seed', {
+        type: 'number',
+        describe: 'seed of replay orders, bootstrap and randomization (same for every variant)',
+      })
+      .option('alpha', {
+        type: 'number',
+        default: 0.05,
+        describe: 'significance level after Holm correction',
+      })
+      .option('resamples', { type: 'number', default: 2000, describe: 'bootstrap resamples' })
+      .option('permutations', { type: 'number', default: 10000, describe: 'randomization test permutations' })
+      .option('list', {
+        type: 'boolean',
+        describe: 'list stored comparison sessions (of the suite, if given)',
+      })
+      .option('show', { type: 'string', describe: 're-render a stored session by id' })
+      .option('json', { type: 'boolean', describe: 'print the session as JSON' })
+      .option('format', {
+        choices: ['terminal', 'json', 'md', 'html'] as const,
+        describe: 'what to print (all are written to .rgate/compare/<id>/)',
+      })
+      .option('save', {
+        type: 'boolean',
+        default: true,
+        describe: 'store the session and write its files (--no-save: print only)',
+      })
+      .example(
+        '$0 compare context-load --set weighting_mode=uniform --set weighting_mode=evidence_outcome_bias',
+        'the two weighting modes',
+      )
+      .example(
+        '$0 compare semantic --sweep semantic.confidence_min=0.25:0.45:0.05',
+        'a grid, each gate metric charted over it',
+      )
+      .example('$0 compare --list', 'stored sessions')
+      .example('$0 compare --show cmp-20261122T071500Z-a1b2c3 --format md', 're-render one'),
+  handler: async (args, io) => {
+    const format = args.json ? 'json' : (args.format ?? 'terminal');
+    if (args.list || args.show) {
+      const store = openStore(io, args);
+      try {
+        if (args.show) {
+          io.out(render(loadSession(store, args.show), format, io).replace(/\n$/, ''));
+          return EXIT.ok;
+        }
+        const rows = store.listCompareSessions(args.suite !== undefined ? { suite: args.suite } : {});
+        if (args.json) io.out(JSON.stringify(rows, null, 2));
+        else if (!rows.length) io.out(`no comparison sessions in ${store.location}`);
+        else
+          for (const r of rows)
+            io.out(`${r.session_id}  ${safe(r.suite)}  ${r.kind}  ${r.created_at}\n    ${safe(r.summary)}`);
+        return EXIT.ok;
+      } finally {
+        store.close();
+      }
+    }
+    if (args.suite === undefined)
+      throw new RgateError(
+        'usage',
+        'name the suite to compare on',
+        'rgate compare <suite> --set a=1 --set a=2',
+      );
+    if (!(args.alpha > 0 && args.alpha < 1))
+      throw new RgateError('usage', `--alpha ${args.alpha}: must be in (0, 1)`);
+    if (args.resamples < 100 || args.permutations < 100)
+      throw new RgateError('usage', '--resamples and --permutations need at least 100');
+    const { variants, kind } = variantsFromFlags(args.set ?? [], args.sweep);
+    const { spec, root } = loadSuiteSpec(io, args.suite, args.config);
+    const created = new Date();
+    const sessionId = `cmp-${newRunId(created)}`;
+    const session = await runCompare({
+      suite: args.suite,
+      spec,
+      root,
+      variants,
+      kind,
+      ...(kind === 'sweep' && args.sweep ? { sweep: parseSweep(args.sweep) } : {}),
+      sessionId,
+      createdAt: created.toISOString(),
+      alpha: args.alpha,
+      resamples: args.resamples,
+      permutations: args.permutations,
+      ...(args.seed !== undefined ? { seed: args.seed } : {}),
+      ...(args.replays !== undefined ? { replays: args.replays } : {}),
+      ...(args.concurrency !== undefined ? { concurrency: args.concurrency } : {}),
+      now: () => performance.now(),
+      progress: createProgress({
+        write: (s) => process.stderr.write(s),
+        tty: Boolean(process.stderr.isTTY),
+        now: () => performance.now(),
+      }),
+      rgateVersion: rgateVersion(),
+    });
+    if (args.save) {
+      const store = openStore(io, args, false);
+      try {
+        saveSession(store, session);
+      } finally {
+        store.close();
+      }
+      const dir = resolve(io.cwd, args['out-dir'], 'compare', sessionId);
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(join(dir, 'session.json'), renderSessionJson(session));
+      writeFileSync(join(dir, 'session.md'), renderSessionMarkdown(session));
+      writeFileSync(join(dir, 'session.html'), renderSessionHtml(session));
+      io.err(
+        painter(false)(
+          'dim',
+          `rgate: session ${sessionId} stored; files in ${relative(io.cwd, dir) || dir}/session.{json,md,html}`,
+        ),
+      );
+    }
+    io.out(render(session, format, io).replace(/\n$/, ''));
+    return EXIT.ok;
+  },
+};

@@ -1,0 +1,177 @@
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { historyFromStore, sparkline, storedSuites } from '../harness/history.js';
+import { diffReports } from '../harness/history-diff.js';
+import { SqliteRunStore } from '../src/store/index.js';
+import { artifacts, outcome, rate, report, rule, storeRun, tempDir } from './history-helpers.js';
+
+const cleanups: (() => void)[] = [];
+afterEach(() => {
+  for (const c of cleanups.splice(0)) c();
+});
+
+function store(): SqliteRunStore {
+  const t = tempDir('rgate-history-');
+  cleanups.push(t.cleanup);
+  return new SqliteRunStore(join(t.dir, 'history.sqlite'));
+}
+
+const gateRules = [rule('top1_useful_rate', 'min', 0.8), rule('error_rate', 'max', 0.05)];
+
+describe('sparkline', () => {
+  it('maps the series min..max onto eight blocks, gaps for missing values', () => {
+    expect(sparkline([0, 0.5, 1])).toBe('▁▅█');
+    expect(sparkline([0.8, null, 0.8])).toBe('▄ ▄');
+    expect(sparkline([])).toBe('');
+  });
+});
+
+describe('rgate history trends on a real SQLite store', () => {
+  it('lists complete runs oldest to newest, with deltas, and skips interrupted runs', () => {
+    const s = store();
+    const mk = (id: string, num: number, t: string, status: 'complete' | 'interrupted' = 'complete') =>
+      storeRun(
+        s,
+        report({
+          runId: id,
+          queries: [outcome('q1')],
+          metrics: [rate('top1_useful_rate', num, 50), rate('error_rate', 0, 50)],
+          rules: gateRules,
+        }),
+        { startedAt: t, status },
+      );
+    mk('r1', 40, '2026-11-01T00:00:00Z');
+    mk('r2', 42, '2026-11-02T00:00:00Z');
+    mk('r3', 10, '2026-11-03T00:00:00Z', 'interrupted');
+    mk('r4', 43, '2026-11-04T00:00:00Z');
+    const h = historyFromStore(s, 'ctx');
+    expect(h.runs.map((r) => r.run_id)).toEqual(['r1', 'r2', 'r4']);
+    expect(h.skipped.map((r) => r.run_id)).toEqual(['r3']);
+    const t = h.trends.find((x) => x.metric === 'top1_useful_rate')!;
+    expect(t.points.map((p) => p.value)).toEqual([0.8, 0.84, 0.86]);
+    expect(t.delta).toBeCloseTo(0.02, 10);
+    expect(t.gate_metric).toBe(true);
+    expect(t.alarm).toBeNull();
+    expect(h.alarms).toEqual([]);
+    // gate metrics first, in rule order
+    expect(h.trends.map((x) => x.metric)).toEqual(['top1_useful_rate', 'error_rate']);
+    expect(storedSuites(s)).toEqual(['ctx']);
+    s.close();
+  });
+
+  it('alarms when a gate metric drops below the previous Wilson interval and when the verdict worsens', () => {
+    const s = store();
+    storeRun(
+      s,
+      report({
+        runId: 'a',
+        queries: [],
+        metrics: [rate('top1_useful_rate', 45, 50, [0.79, 0.96]), rate('error_rate', 0, 50, [0, 0.07])],
+        rules: gateRules,
+      }),
+      { startedAt: '2026-11-01T00:00:00Z' },
+    );
+    storeRun(
+      s,
+      report({
+        runId: 'b',
+        queries: [],
+        metrics: [rate('top1_useful_rate', 38, 50), rate('error_rate', 5, 50)],
+        rules: gateRules,
+        verdict: 'FAIL',
+      }),
+      { startedAt: '2026-11-02T00:00:00Z' },
+    );
+    const h = historyFromStore(s, 'ctx');
+    const top1 = h.trends.find((x) => x.metric === 'top1_useful_rate')!;
+    expect(top1.alarm).toMatch(
+      /dropped to 0\.76 in b, below the previous run's 95% interval \[0\.79, 0\.96\]/,
+    );
+    const err = h.trends.find((x) => x.metric === 'error_rate')!;
+    expect(err.better).toBe('lower');
+    expect(err.alarm).toMatch(/rose to 0\.1 in b, above/);
+    expect(h.alarms[0]).toBe('verdict worsened: PASS (a) -> FAIL (b)');
+    s.close();
+  });
+
+  it('does not compare across a snapshot change and says so per point', () => {
+    const s = store();
+    storeRun(
+      s,
+      report({
+        runId: 'a',
+        queries: [],
+        metrics: [rate('top1_useful_rate', 45, 50, [0.79, 0.96])],
+        rules: gateRules,
+      }),
+      {
+        startedAt: '2026-11-01T00:00:00Z',
+      },
+    );
+    storeRun(
+      s,
+      report({
+        runId: 'b',
+        artifacts: artifacts('v2'),
+        queries: [],
+        metrics: [rate('top1_useful_rate', 30, 50)],
+        rules: gateRules,
+      }),
+      { startedAt: '2026-11-02T00:00:00Z' },
+    );
+    const t = historyFromStore(s, 'ctx').trends[0]!;
+    expect(t.points.map((p) => p.snapshot_changed)).toEqual([false, true]);
+    expect(t.alarm).toBeNull();
+    s.close();
+  });
+
+  it('refuses an unknown metric and an unknown suite with a usable hint', () => {
+    const s = store();
+    storeRun(s, report({ runId: 'a', queries: [], metrics: [rate('top1_useful_rate', 1, 2)] }), {
+      startedAt: 't1',
+    });
+    expect(() => historyFromStore(s, 'ctx', { metric: 'ndcg' })).toThrow(/--metric ndcg: not measured/);
+    expect(() => historyFromStore(s, 'nope')).toThrow(/no runs of suite "nope"/);
+    s.close();
+  });
+});
+
+describe('rgate diff', () => {
+  it('classifies per-query regressions, improvements, changed top-1 and changed selection mode', () => {
+    const a = report({
+      runId: 'A',
+      queries: [
+        outcome('q1', { top1: 'useful' }),
+        outcome('q2', { top1: 'not_useful', selected: 'x' }),
+        outcome('q3', { measures: { 'ndcg_cut.5': 0.5 } }),
+        outcome('q4', { mode: 'semantic' }),
+        outcome('q5'),
+        outcome('gone'),
+      ],
+      metrics: [rate('top1_useful_rate', 4, 5)],
+    });
+    const b = report({
+      runId: 'B',
+      queries: [
+        outcome('q1', { top1: 'not_useful', selected: 'y' }),
+        outcome('q2', { top1: 'useful' }),
+        outcome('q3', { measures: { 'ndcg_cut.5': 0.25 } }),
+        outcome('q4', { mode: 'fallback_exact_key' }),
+        outcome('q5'),
+        outcome('new'),
+      ],
+      metrics: [rate('top1_useful_rate', 3, 5)],
+    });
+    const d = diffReports(a, b);
+    expect(d.regressions.map((c) => c.query_id)).toEqual(['q1', 'q3']);
+    expect(d.improvements.map((c) => c.query_id)).toEqual(['q2']);
+    expect(d.changed_top1.map((c) => c.query_id)).toEqual(['q1', 'q2']);
+    expect(d.changed_selection_mode.map((c) => c.query_id)).toEqual(['q4']);
+    expect(d.regressions[1]!.changes).toEqual(['ndcg_cut.5 -0.25']);
+    expect(d.only_in_a).toEqual(['gone']);
+    expect(d.only_in_b).toEqual(['new']);
+    expect(d.unchanged).toBe(1);
+    expect(d.same_snapshot).toBe(true);
+    expect(d.metrics).toEqual([{ measure: 'top1_useful_rate', a: 0.8, b: 0.6, delta: 0.6 - 0.8 }]);
+  });
+});
