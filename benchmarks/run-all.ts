@@ -11,14 +11,18 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 const here = dirname(fileURLToPath(import.meta.url));
 const only = process.argv.slice(2);
 const names = readdirSync(here)
-  .filter((f) => f.endsWith('.js') && !f.startsWith('run-all') && !f.startsWith('_') && !f.endsWith('.test.js'))
+  .filter(
+    (f) => f.endsWith('.js') && !f.startsWith('run-all') && !f.startsWith('_') && !f.endsWith('.test.js'),
+  )
   .map((f) => f.slice(0, -3))
   .filter((n) => only.length === 0 || only.includes(n))
   .sort();
 
 let failed = 0;
 for (const name of names) {
-  const mod = (await import(pathToFileURL(join(here, `${name}.js`)).href)) as { run?: () => Promise<unknown> };
+  const mod = (await import(pathToFileURL(join(here, `${name}.js`)).href)) as {
+    run?: () => Promise<unknown>;
+  };
   if (typeof mod.run !== 'function') continue;
   process.stdout.write(`\n=== ${name}\n`);
   try {

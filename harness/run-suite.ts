@@ -104,7 +104,12 @@ export async function runSuite(opts: RunSuiteOptions): Promise<RunOutcome> {
     settings,
   });
 
-  const system = createSystem(opts.spec.system, { corpus: suite.corpus, config, dir: suite.dir });
+  const system = createSystem(opts.spec.system, {
+    corpus: suite.corpus,
+    config,
+    dir: suite.dir,
+    baseDir: opts.root,
+  });
   const observations: Observation[] = [];
   const orderSeeds: number[] = [];
   let interrupted = false;

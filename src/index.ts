@@ -162,4 +162,8 @@ export {
   renderDiffJson,
   renderDiffMarkdown,
 } from '../reports/compare/history.js';
-export { renderCloseoutMarkdown, renderCloseoutHtml, renderCloseoutJson } from '../reports/closeout/render.js';
+export {
+  renderCloseoutMarkdown,
+  renderCloseoutHtml,
+  renderCloseoutJson,
+} from '../reports/closeout/render.js';

@@ -21,8 +21,20 @@ function fixture(queryTexts: string[]): string {
   const dir = join(root, 'fixtures', 'tiny');
   mkdirSync(dir, { recursive: true });
   const corpus = [
-    { id: 'doc-a', source_path: 'docs/a.md', text: 'alpha document', kind: 'canonical', captured_at: '2026-01-01T00:00:00Z' },
-    { id: 'doc-b', source_path: 'docs/b.md', text: 'beta document', kind: 'canonical', captured_at: '2026-01-02T00:00:00Z' },
+    {
+      id: 'doc-a',
+      source_path: 'docs/a.md',
+      text: 'alpha document',
+      kind: 'canonical',
+      captured_at: '2026-01-01T00:00:00Z',
+    },
+    {
+      id: 'doc-b',
+      source_path: 'docs/b.md',
+      text: 'beta document',
+      kind: 'canonical',
+      captured_at: '2026-01-02T00:00:00Z',
+    },
   ];
   writeFileSync(join(dir, 'corpus.jsonl'), corpus.map((c) => JSON.stringify(c)).join('\n') + '\n');
   const queries = queryTexts.map((text, i) => ({
@@ -54,8 +66,21 @@ function suite(system: SuiteSpec['system'], extra: Partial<SuiteSpec> = {}): Sui
   return { fixture: 'tiny', system, replays: 3, concurrency: 1, ...extra } as SuiteSpec;
 }
 
-async function run(root: string, spec: SuiteSpec, store: RunStore = new MemoryRunStore(), signal?: AbortSignal) {
-  return runSuite({ name: 'tiny', spec, root, store, runId: 'run-1', startedAt: '2026-11-22T00:00:00Z', ...(signal ? { signal } : {}) });
+async function run(
+  root: string,
+  spec: SuiteSpec,
+  store: RunStore = new MemoryRunStore(),
+  signal?: AbortSignal,
+) {
+  return runSuite({
+    name: 'tiny',
+    spec,
+    root,
+    store,
+    runId: 'run-1',
+    startedAt: '2026-11-22T00:00:00Z',
+    ...(signal ? { signal } : {}),
+  });
 }
 
 describe('runSuite against real systems under test', () => {
@@ -64,7 +89,12 @@ describe('runSuite against real systems under test', () => {
     const { report } = await run(
       root,
       suite(
-        { type: 'command', argv: [process.execPath, join(SUT, 'arrival-order-ties.mjs')], worker: true, contract: 'rgate' },
+        {
+          type: 'command',
+          argv: [process.execPath, join(SUT, 'arrival-order-ties.mjs')],
+          worker: true,
+          contract: 'rgate',
+        },
         { gate: join(root, 'strict.gate.json') },
       ),
     );
@@ -122,10 +152,17 @@ describe('runSuite against real systems under test', () => {
     });
     const outcome = await run(
       root,
-      suite({ type: 'command', argv: [process.execPath, join(SUT, 'flaky.mjs'), '{query_id}', '{query}'], contract: 'rgate' }, {
-        replays: 2,
-        concurrency: 2,
-      }),
+      suite(
+        {
+          type: 'command',
+          argv: [process.execPath, join(SUT, 'flaky.mjs'), '{query_id}', '{query}'],
+          contract: 'rgate',
+        },
+        {
+          replays: 2,
+          concurrency: 2,
+        },
+      ),
       counting,
       controller.signal,
     );

@@ -6,7 +6,11 @@ import type { Report } from '../core/report.js';
 export function baselineFromReportFile(path: string) {
   const r = readJsonFile(path) as Partial<Report>;
   if (!r || typeof r !== 'object' || !Array.isArray(r.metrics) || !r.artifacts) {
-    throw new RgateError('input_invalid', `${path}: not an rgate report (no metrics/artifacts)`, 'pass a report.json written by `rgate run`');
+    throw new RgateError(
+      'input_invalid',
+      `${path}: not an rgate report (no metrics/artifacts)`,
+      'pass a report.json written by `rgate run`',
+    );
   }
   return {
     metrics: r.metrics,

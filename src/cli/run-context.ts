@@ -13,7 +13,8 @@ function findPackageRoot(from: string): string {
   let dir = from;
   for (;;) {
     const pkg = join(dir, 'package.json');
-    if (existsSync(pkg) && (JSON.parse(readFileSync(pkg, 'utf8')) as { name?: string }).name === 'rgate') return dir;
+    if (existsSync(pkg) && (JSON.parse(readFileSync(pkg, 'utf8')) as { name?: string }).name === 'rgate')
+      return dir;
     const up = dirname(dir);
     if (up === dir) return resolve(from, '..', '..');
     dir = up;
@@ -22,7 +23,8 @@ function findPackageRoot(from: string): string {
 
 export function rgateVersion(): string {
   try {
-    return (JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+    return (JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string })
+      .version;
   } catch {
     return '0.0.0';
   }
@@ -34,6 +36,9 @@ export function rgateVersion(): string {
  * report's environment section and in file names.
  */
 export function newRunId(at: Date): string {
-  const stamp = at.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+  const stamp = at
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d+Z$/, 'Z');
   return `${stamp}-${randomBytes(3).toString('hex')}`;
 }

@@ -9,7 +9,12 @@ export function parseSetFlags(flags: readonly string[]): PartialConfig {
   const out: Record<string, unknown> = {};
   for (const f of flags) {
     const eq = f.indexOf('=');
-    if (eq <= 0) throw new RgateError('usage', `--set ${f}: expected key=value`, 'for example --set weighting_mode=uniform');
+    if (eq <= 0)
+      throw new RgateError(
+        'usage',
+        `--set ${f}: expected key=value`,
+        'for example --set weighting_mode=uniform',
+      );
     const path = f.slice(0, eq).split('.');
     const raw = f.slice(eq + 1);
     let value: unknown = raw;

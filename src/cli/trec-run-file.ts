@@ -9,7 +9,9 @@ import type { Observation } from '../core/types.js';
  * so no tie is created or broken by rounding.
  */
 export function writeTrecRun(path: string, observations: readonly Observation[], tag: string): void {
-  const first = observations.filter((o) => o.replay === 1).sort((a, b) => compareCodeUnits(a.query_id, b.query_id));
+  const first = observations
+    .filter((o) => o.replay === 1)
+    .sort((a, b) => compareCodeUnits(a.query_id, b.query_id));
   const lines: string[] = [];
   for (const o of first) {
     o.ranked.forEach((r, i) => {

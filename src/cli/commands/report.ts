@@ -1,14 +1,17 @@
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { Argv } from 'yargs';
+import { historyUpToRun } from '../../../harness/history-upto.js';
 import {
   assertValidReport,
+  renderHtml,
   renderReport,
   REPORT_FORMATS,
   type ReportFormat,
 } from '../../../reports/index.js';
 import { EXIT, RgateError } from '../../core/errors.js';
 import type { Report } from '../../core/report.js';
+import { SqliteRunStore } from '../../store/index.js';
 import type { RgateCommand } from '../command.js';
 
 interface ReportArgs {
@@ -57,6 +60,21 @@ export function readReportFile(file: string): Report {
   return value;
 }
 
+/**
+ * The HTML report's trend charts: the run's suite history up to that run, when the project's
+ * `.rgate/history.sqlite` exists and knows the run; undefined otherwise (never creates a store).
+ */
+function storedHistory(report: Report, cwd: string) {
+  const path = join(cwd, '.rgate', 'history.sqlite');
+  if (!existsSync(path)) return undefined;
+  const store = new SqliteRunStore(path);
+  try {
+    return historyUpToRun(store, report.environment.run_id);
+  } finally {
+    store.close();
+  }
+}
+
 /** `rgate report <run-id|report.json>`: re-render a stored run in any format. */
 export const reportCommand: RgateCommand<ReportArgs> = {
   command: 'report <run>',
@@ -85,9 +103,12 @@ export const reportCommand: RgateCommand<ReportArgs> = {
   async handler(args, io) {
     const report = readReportFile(resolveReportPath(args.run, io.cwd));
     // colour only for a terminal on stdout; never into a file
-    const text = renderReport(report, args.format, {
-      color: args.format === 'terminal' && !args.out && io.color,
-    });
+    const text =
+      args.format === 'html'
+        ? renderHtml(report, { history: storedHistory(report, io.cwd) })
+        : renderReport(report, args.format, {
+            color: args.format === 'terminal' && !args.out && io.color,
+          });
     if (args.out) {
       const out = resolve(io.cwd, args.out);
       mkdirSync(dirname(out), { recursive: true });

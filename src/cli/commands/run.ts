@@ -7,7 +7,14 @@ import { MemoryRunStore, SqliteRunStore, type RunStore } from '../../store/index
 import { loadRgateConfig } from '../../systems/rgate-config.js';
 import { runSuite } from '../../../harness/run-suite.js';
 import { createProgress } from '../../../harness/progress.js';
-import { renderHtml, renderJson, renderJunit, renderMarkdown, renderTerminal } from '../../../reports/index.js';
+import { historyUpToRun } from '../../../harness/history-upto.js';
+import {
+  renderHtml,
+  renderJson,
+  renderJunit,
+  renderMarkdown,
+  renderTerminal,
+} from '../../../reports/index.js';
 import type { CliIo, RgateCommand } from '../command.js';
 import { newRunId, PACKAGE_ROOT, rgateVersion } from '../run-context.js';
 import { parseSetFlags } from '../set-flags.js';
@@ -33,21 +40,47 @@ export const runCommand: RgateCommand<RunArgs> = {
   describe: 'Replay the suites against their systems, measure, gate and write reports',
   builder: (y: Argv) =>
     y
-      .positional('suites', { type: 'string', array: true, describe: 'suite names from rgate.config.json (default: its default_suites)' })
-      .option('config', { type: 'string', describe: 'path to rgate.config.json (default: found from the cwd upward)' })
+      .positional('suites', {
+        type: 'string',
+        array: true,
+        describe: 'suite names from rgate.config.json (default: its default_suites)',
+      })
+      .option('config', {
+        type: 'string',
+        describe: 'path to rgate.config.json (default: found from the cwd upward)',
+      })
       .option('replays', { type: 'number', describe: 'replays per query (overrides the suite)' })
       .option('concurrency', { type: 'number', describe: 'requests in flight (overrides the suite)' })
       .option('seed', { type: 'number', describe: 'seed for the replay orders and bootstrap intervals' })
-      .option('set', { type: 'string', array: true, describe: 'config override key=value (e.g. weighting_mode=uniform)' })
+      .option('set', {
+        type: 'string',
+        array: true,
+        describe: 'config override key=value (e.g. weighting_mode=uniform)',
+      })
       .option('trec-run', { type: 'string', describe: "also write replay 1's rankings as a TREC run file" })
-      .option('baseline', { type: 'string', describe: 'a previous report.json to compare baseline rules against' })
-      .option('json', { type: 'boolean', describe: 'print the JSON report(s) on stdout instead of the summary' })
-      .option('out-dir', { type: 'string', default: '.rgate', describe: 'where runs/<run-id>/ and history.sqlite go' })
-      .option('store', { describe: 'run history file (default <out-dir>/history.sqlite); --no-store keeps it in memory' })
+      .option('baseline', {
+        type: 'string',
+        describe: 'a previous report.json to compare baseline rules against',
+      })
+      .option('json', {
+        type: 'boolean',
+        describe: 'print the JSON report(s) on stdout instead of the summary',
+      })
+      .option('out-dir', {
+        type: 'string',
+        default: '.rgate',
+        describe: 'where runs/<run-id>/ and history.sqlite go',
+      })
+      .option('store', {
+        describe: 'run history file (default <out-dir>/history.sqlite); --no-store keeps it in memory',
+      })
       .example('$0 run', 'run the default suites (what `npm run gate` does)')
       .example('$0 run semantic --replays 30', 'one suite, 30 replays for the determinism proof')
       .example('$0 run cacm --trec-run cacm.run', 'score the same rankings with trec_eval afterwards')
-      .example('$0 run semantic --set weighting_mode=evidence_outcome_bias --json', 'a variant, report as JSON'),
+      .example(
+        '$0 run semantic --set weighting_mode=evidence_outcome_bias --json',
+        'a variant, report as JSON',
+      ),
   handler: async (args, io) => runHandler(args, io),
 };
 
@@ -62,7 +95,9 @@ async function runHandler(args: RunArgs, io: CliIo): Promise<number> {
   }
   const { config, path: configPath } = loaded;
   const root = dirname(configPath);
-  const names = args.suites?.length ? args.suites : config.default_suites ?? Object.keys(config.suites).sort();
+  const names = args.suites?.length
+    ? args.suites
+    : (config.default_suites ?? Object.keys(config.suites).sort());
   for (const n of names) {
     if (!config.suites[n]) {
       throw new RgateError(
@@ -74,7 +109,11 @@ async function runHandler(args: RunArgs, io: CliIo): Promise<number> {
   }
   const outDir = resolve(io.cwd, args['out-dir']);
   const store: RunStore =
-    args.store === false ? new MemoryRunStore() : new SqliteRunStore(resolve(io.cwd, typeof args.store === 'string' ? args.store : join(outDir, 'history.sqlite')));
+    args.store === false
+      ? new MemoryRunStore()
+      : new SqliteRunStore(
+          resolve(io.cwd, typeof args.store === 'string' ? args.store : join(outDir, 'history.sqlite')),
+        );
   const overrides = parseSetFlags(args.set ?? []);
   const baseline = args.baseline ? baselineFromReportFile(resolve(io.cwd, args.baseline)) : undefined;
 
@@ -100,7 +139,11 @@ async function runHandler(args: RunArgs, io: CliIo): Promise<number> {
         runId,
         startedAt: started.toISOString(),
         now: () => performance.now(),
-        progress: createProgress({ write: (s) => process.stderr.write(s), tty: Boolean(process.stderr.isTTY), now: () => performance.now() }),
+        progress: createProgress({
+          write: (s) => process.stderr.write(s),
+          tty: Boolean(process.stderr.isTTY),
+          now: () => performance.now(),
+        }),
         signal: controller.signal,
         ...(args.replays !== undefined ? { replays: args.replays } : {}),
         ...(args.concurrency !== undefined ? { concurrency: args.concurrency } : {}),
@@ -121,7 +164,11 @@ async function runHandler(args: RunArgs, io: CliIo): Promise<number> {
       const runDir = join(outDir, 'runs', runId);
       mkdirSync(runDir, { recursive: true });
       writeFileSync(join(runDir, 'report.json'), renderJson(report));
-      writeFileSync(join(runDir, 'report.html'), renderHtml(report));
+      // after finishRun: the history ends with this run; later runs of other processes are left out
+      writeFileSync(
+        join(runDir, 'report.html'),
+        renderHtml(report, { history: historyUpToRun(store, runId) }),
+      );
       writeFileSync(join(runDir, 'report.md'), renderMarkdown(report));
       writeFileSync(join(runDir, 'report.xml'), renderJunit(report));
       if (args['trec-run']) {
@@ -147,6 +194,11 @@ async function runHandler(args: RunArgs, io: CliIo): Promise<number> {
     process.off('SIGINT', onSigint);
     store.close();
   }
-  if (args.json) io.out(reports.length === 1 ? renderJson(reports[0]!) : JSON.stringify(reports.map((r) => JSON.parse(renderJson(r)))));
+  if (args.json)
+    io.out(
+      reports.length === 1
+        ? renderJson(reports[0]!)
+        : JSON.stringify(reports.map((r) => JSON.parse(renderJson(r)))),
+    );
   return verdicts.includes('FAIL') ? EXIT.gateFail : EXIT.ok;
 }

@@ -1,0 +1,253 @@
+import { isAbsolute, resolve } from 'node:path';
+import type { QueryRecord, RetrievalConfig } from '../core/types.js';
+import { JsonLinesWorker, type WorkerReply } from './json-lines-worker.js';
+import {
+  failedResponse,
+  normalizeResponse,
+  normalizeText,
+  type NormalizedResponse,
+} from './normalize/index.js';
+import { toRawObservation } from './observation.js';
+import { checkArgvTemplate, expandArgv, placeholderValues } from './placeholders.js';
+import { childEnv } from './process-group.js';
+import { runOnce, type RunOnceResult } from './run-once.js';
+import { findPerl, SPAWN_SERVER_FAILED, SpawnServer } from './spawn-server.js';
+import { RgateError } from '../core/errors.js';
+import {
+  DEFAULT_MAX_OUTPUT_BYTES,
+  DEFAULT_TIMEOUT_MS,
+  type CommandSystemSpec,
+  type RawObservation,
+  type RequestContext,
+  type SystemAdapter,
+} from './types.js';
+
+function clock(): number {
+  return performance.now();
+}
+
+/** What a per-query process run means for the Observation. */
+function fromRun(contract: string, r: RunOnceResult): NormalizedResponse {
+  const stderr = r.stderr ? { stderr: r.stderr } : {};
+  if (r.kind !== 'exit') return failedResponse(contract, { kind: r.kind, message: r.message, ...stderr });
+  if (r.code === 0) {
+    const n = normalizeText(contract, r.stdout, r.stderr || undefined);
+    return n.ok || !r.stderr || n.error?.stderr ? n : { ...n, error: { ...n.error!, stderr: r.stderr } };
+  }
+  // a CLI may exit non-zero *and* print a well-formed error envelope: the envelope is the better record
+  const parsed = tryParse(r.stdout);
+  if (parsed !== undefined && typeof parsed === 'object' && parsed !== null && 'error' in parsed) {
+    const n = normalizeResponse(contract, parsed);
+    if (n.contract.valid) return { ...n, error: { ...n.error!, ...stderr } };
+  }
+  const how = r.signal ? `killed by ${r.signal}` : `exited with code ${r.code}`;
+  return failedResponse(contract, { kind: 'crash', message: `process ${how}`, ...stderr });
+}
+
+function fromWorker(contract: string, r: WorkerReply): NormalizedResponse {
+  if (r.kind === 'reply') return normalizeResponse(contract, r.response);
+  return failedResponse(contract, {
+    kind: r.kind,
+    message: r.message,
+    ...(r.stderr ? { stderr: r.stderr } : {}),
+  });
+}
+
+function tryParse(s: string): unknown {
+  try {
+    return JSON.parse(s);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The request a worker receives (besides `id`). */
+export function workerRequestBody(q: QueryRecord, ctx: RequestContext): Record<string, unknown> {
+  const v = placeholderValues(q, ctx);
+  return {
+    query_id: v.query_id,
+    query: v.query,
+    k: v.k,
+    profile: v.profile,
+    ...(q.exact_key !== undefined ? { exact_key: q.exact_key } : {}),
+    replay: v.replay,
+    corpus_dir: v.corpus_dir,
+    config: ctx.config,
+  };
+}
+
+/**
+ * The `command` adapter: any CLI. Per-query mode spawns the argv template for every request (parallel
+ * requests are parallel processes). Worker mode keeps a pool of JSON-lines workers, one per concurrent
+ * request (the pool grows to the caller's concurrency, each worker has one request in flight), so a
+ * worker never has to multiplex. A dead worker is replaced by a fresh one on the next request.
+ */
+export class CommandAdapter implements SystemAdapter {
+  readonly kind = 'command' as const;
+  readonly name: string;
+  readonly contract: string;
+  private readonly timeoutMs: number;
+  private readonly maxOutputBytes: number;
+  private readonly env: Record<string, string>;
+  private readonly cwd: string;
+  private idle: JsonLinesWorker[] = [];
+  private readonly all = new Set<JsonLinesWorker>();
+  private closing: Promise<void>[] = [];
+  /** per-query mode: the Perl spawn server, when one is used */
+  private perl: string | undefined;
+  private server: SpawnServer | undefined;
+  private readonly helpers: number[] = [];
+
+  constructor(
+    private readonly spec: CommandSystemSpec,
+    config: RetrievalConfig,
+    baseDir: string = process.cwd(),
+    name?: string,
+  ) {
+    checkArgvTemplate(spec.argv, config, 'system', spec.worker === true);
+    this.name = name ?? `command:${spec.argv[0]}${spec.worker ? ' (worker)' : ''}`;
+    this.contract = spec.contract;
+    this.timeoutMs = spec.timeout_ms ?? DEFAULT_TIMEOUT_MS;
+    this.maxOutputBytes = spec.max_output_bytes ?? DEFAULT_MAX_OUTPUT_BYTES;
+    this.env = childEnv(spec.env);
+    this.cwd = spec.cwd ? (isAbsolute(spec.cwd) ? spec.cwd : resolve(baseDir, spec.cwd)) : baseDir;
+    const launcher = spec.launcher ?? 'auto';
+    this.perl = spec.worker || launcher === 'node' ? undefined : findPerl(this.env['PATH']);
+    if (launcher === 'perl' && !spec.worker && this.perl === undefined) {
+      throw new RgateError(
+        'config_invalid',
+        'system/launcher: "perl" was asked for but no perl is on PATH',
+        'use "launcher": "auto" (falls back to node) or "node"',
+      );
+    }
+  }
+
+  /** which launcher per-query mode uses: `perl` (spawn server) or `node` (child_process.spawn) */
+  get launcher(): 'perl' | 'node' {
+    return this.perl ? 'perl' : 'node';
+  }
+
+  async start(): Promise<void> {
+    // workers start lazily, one per concurrent request; the spawn server starts now so the first
+    // request does not pay for it
+    if (this.perl && !this.spec.worker) this.spawnServer().warm();
+  }
+
+  private spawnServer(): SpawnServer {
+    this.server ??= new SpawnServer(this.perl as string, {
+      env: this.env,
+      cwd: this.cwd,
+      onLaunch: (pid) => this.helpers.push(pid),
+    });
+    return this.server;
+  }
+
+  /** pids of live worker processes (tests check none is left after close) */
+  workerPids(): number[] {
+    return [...this.all].map((w) => w.pid).filter((p): p is number => p !== undefined);
+  }
+
+  /** pids of every long-lived process this adapter ever started (workers, spawn servers), for leak checks */
+  helperPids(): number[] {
+    return [...this.helpers];
+  }
+
+  async request(q: QueryRecord, ctx: RequestContext): Promise<RawObservation> {
+    const t0 = clock();
+    let n: NormalizedResponse;
+    try {
+      n = this.spec.worker ? await this.viaWorker(q, ctx) : await this.viaProcess(q, ctx);
+    } catch (e) {
+      // defensive: request() must never throw, whatever goes wrong inside
+      n = failedResponse(this.contract, { kind: 'internal', message: (e as Error).message });
+    }
+    return toRawObservation(q, ctx, n, clock() - t0);
+  }
+
+  private async viaProcess(q: QueryRecord, ctx: RequestContext): Promise<NormalizedResponse> {
+    const argv = expandArgv(this.spec.argv, placeholderValues(q, ctx));
+    const nul = argv.findIndex((a) => a.includes('\0'));
+    if (nul !== -1) {
+      // an OS argument cannot hold NUL; refusing beats silently splitting or truncating the argument
+      return failedResponse(this.contract, {
+        kind: 'spawn_failed',
+        message: `argument ${nul} contains a NUL character, which a process argument cannot carry`,
+      });
+    }
+    const limits = { timeoutMs: this.timeoutMs, maxOutputBytes: this.maxOutputBytes };
+    if (this.perl) {
+      const server = this.spawnServer();
+      const r = await server.run(argv, limits);
+      if (
+        r.kind === 'spawn_failed' &&
+        r.message.startsWith(SPAWN_SERVER_FAILED) &&
+        this.spec.launcher !== 'perl'
+      ) {
+        // the Perl launcher itself cannot run here (auto mode): fall back to node's spawn for good
+        this.perl = undefined;
+        this.server = undefined;
+        this.closing.push(server.close());
+      } else {
+        return fromRun(this.contract, r);
+      }
+    }
+    return fromRun(this.contract, await runOnce(argv, { env: this.env, cwd: this.cwd, ...limits }));
+  }
+
+  private async viaWorker(q: QueryRecord, ctx: RequestContext): Promise<NormalizedResponse> {
+    const w = this.acquire(ctx);
+    const r = await w.request(workerRequestBody(q, ctx), this.timeoutMs);
+    this.release(w);
+    return fromWorker(this.contract, r);
+  }
+
+  private acquire(ctx: RequestContext): JsonLinesWorker {
+    while (this.idle.length > 0) {
+      const w = this.idle.pop() as JsonLinesWorker;
+      if (w.alive) return w;
+      this.all.delete(w);
+    }
+    // the worker's argv may use {corpus_dir} and {config.*} (per-query values are not known at spawn)
+    const argv = expandArgv(this.spec.argv, {
+      query: '',
+      query_id: '',
+      k: ctx.config.k,
+      corpus_dir: ctx.fixtureDir,
+      profile: ctx.config.retrieval_profile,
+      replay: ctx.replay,
+      exact_key: '',
+      config: ctx.config,
+    });
+    const w = new JsonLinesWorker(argv, {
+      env: this.env,
+      cwd: this.cwd,
+      maxOutputBytes: this.maxOutputBytes,
+    });
+    if (w.pid !== undefined) this.helpers.push(w.pid);
+    this.all.add(w);
+    return w;
+  }
+
+  private release(w: JsonLinesWorker): void {
+    if (w.alive) this.idle.push(w);
+    else {
+      this.all.delete(w);
+      this.closing.push(w.close());
+    }
+  }
+
+  async restart(): Promise<void> {
+    await this.close();
+  }
+
+  async close(): Promise<void> {
+    const server = this.server;
+    this.server = undefined;
+    const workers = [...this.all];
+    const closing = this.closing;
+    this.all.clear();
+    this.idle = [];
+    this.closing = [];
+    await Promise.all([...workers.map((w) => w.close()), ...closing, server?.close()]);
+  }
+}

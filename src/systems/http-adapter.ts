@@ -1,0 +1,168 @@
+import http from 'node:http';
+import https from 'node:https';
+import type { RetrievalQuery } from '../contracts/responses/context-pack.js';
+import type { QueryRecord } from '../core/types.js';
+import { failedResponse, normalizeResponse, type NormalizedResponse } from './normalize/index.js';
+import { toRawObservation } from './observation.js';
+import {
+  DEFAULT_MAX_OUTPUT_BYTES,
+  DEFAULT_TIMEOUT_MS,
+  type HttpSystemSpec,
+  type RawObservation,
+  type RequestContext,
+  type SystemAdapter,
+} from './types.js';
+
+type Agent = http.Agent | https.Agent;
+
+type HttpOutcome =
+  | { kind: 'response'; status: number; body: string }
+  | { kind: 'timeout' | 'connection_failed' | 'output_too_large'; message: string };
+
+/** The RetrievalQuery (seed 004) rgate POSTs for one query. */
+export function retrievalQuery(spec: HttpSystemSpec, q: QueryRecord, ctx: RequestContext): RetrievalQuery {
+  const budgets: RetrievalQuery['budgets'] = {};
+  if (ctx.config.budgets.tokens !== undefined) budgets.tokens = ctx.config.budgets.tokens;
+  budgets.latency_ms = spec.timeout_ms ?? DEFAULT_TIMEOUT_MS;
+  return {
+    query: q.text,
+    top_k: ctx.config.k,
+    filters: { ...(spec.filters ?? {}) },
+    overlay_policy: spec.overlay_policy ?? 'include',
+    transport: spec.transport ?? 'direct',
+    budgets,
+  };
+}
+
+/**
+ * The `http` adapter: POST a RetrievalQuery as JSON to `url` over a keep-alive agent, read a ContextPack
+ * (or whatever `contract` names) or the error envelope. The query id and replay travel as
+ * `x-rgate-query-id` / `x-rgate-replay` headers so the body stays exactly seed 004's shape.
+ * Non-2xx, bad JSON, timeouts and refused connections are recorded errors.
+ */
+export class HttpAdapter implements SystemAdapter {
+  readonly kind = 'http' as const;
+  readonly name: string;
+  readonly contract: string;
+  private agent: Agent;
+  private readonly url: URL;
+  private readonly timeoutMs: number;
+  private readonly maxBytes: number;
+
+  constructor(
+    private readonly spec: HttpSystemSpec,
+    name?: string,
+  ) {
+    this.url = new URL(spec.url);
+    this.name = name ?? `http:${this.url.host}${this.url.pathname}`;
+    this.contract = spec.contract ?? 'context-pack';
+    this.timeoutMs = spec.timeout_ms ?? DEFAULT_TIMEOUT_MS;
+    this.maxBytes = spec.max_output_bytes ?? DEFAULT_MAX_OUTPUT_BYTES;
+    this.agent = this.newAgent();
+  }
+
+  private newAgent(): Agent {
+    const opts = { keepAlive: true, maxSockets: Infinity };
+    return this.url.protocol === 'https:' ? new https.Agent(opts) : new http.Agent(opts);
+  }
+
+  async start(): Promise<void> {
+    // connections open on first use and are kept alive
+  }
+
+  async request(q: QueryRecord, ctx: RequestContext): Promise<RawObservation> {
+    const t0 = performance.now();
+    let n: NormalizedResponse;
+    try {
+      const out = await this.post(JSON.stringify(retrievalQuery(this.spec, q, ctx)), q, ctx);
+      n = this.interpret(out);
+    } catch (e) {
+      n = failedResponse(this.contract, { kind: 'internal', message: (e as Error).message });
+    }
+    return toRawObservation(q, ctx, n, performance.now() - t0);
+  }
+
+  private interpret(out: HttpOutcome): NormalizedResponse {
+    if (out.kind !== 'response')
+      return failedResponse(this.contract, { kind: out.kind, message: out.message });
+    let payload: unknown;
+    try {
+      payload = JSON.parse(out.body);
+    } catch (e) {
+      const head = out.body.length > 200 ? `${out.body.slice(0, 200)}…` : out.body;
+      return failedResponse(this.contract, {
+        kind: out.status >= 200 && out.status < 300 ? 'non_json' : 'http_status',
+        message: `HTTP ${out.status}, body is not JSON (${(e as Error).message}): ${JSON.stringify(head)}`,
+      });
+    }
+    const n = normalizeResponse(this.contract, payload);
+    if (out.status >= 200 && out.status < 300) return n;
+    // a non-2xx answer carrying a well-formed error envelope keeps the envelope's code as the error kind
+    if (!n.ok && n.contract.valid && n.error) {
+      return { ...n, error: { ...n.error, message: `HTTP ${out.status}: ${n.error.message}` } };
+    }
+    return failedResponse(this.contract, { kind: 'http_status', message: `HTTP ${out.status}` });
+  }
+
+  private post(body: string, q: QueryRecord, ctx: RequestContext): Promise<HttpOutcome> {
+    const mod = this.url.protocol === 'https:' ? https : http;
+    return new Promise((resolve) => {
+      let settled = false;
+      const done = (o: HttpOutcome): void => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        resolve(o);
+      };
+      const req = mod.request(this.url, {
+        method: 'POST',
+        agent: this.agent,
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json',
+          'content-length': Buffer.byteLength(body),
+          'x-rgate-query-id': encodeURIComponent(q.query_id),
+          'x-rgate-replay': String(ctx.replay),
+          ...(this.spec.headers ?? {}),
+        },
+      });
+      const timer = setTimeout(() => {
+        done({ kind: 'timeout', message: `no answer within ${this.timeoutMs} ms` });
+        // destroying the socket (not just the request) so a hung server cannot hold a pooled connection
+        req.destroy();
+      }, this.timeoutMs);
+      req.on('error', (e) => done({ kind: 'connection_failed', message: `${this.url.href}: ${e.message}` }));
+      req.on('response', (res) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        res.on('data', (c: Buffer) => {
+          size += c.length;
+          if (size > this.maxBytes) {
+            done({ kind: 'output_too_large', message: `response body exceeded ${this.maxBytes} bytes` });
+            req.destroy();
+            return;
+          }
+          chunks.push(c);
+        });
+        res.on('end', () =>
+          done({
+            kind: 'response',
+            status: res.statusCode ?? 0,
+            body: Buffer.concat(chunks).toString('utf8'),
+          }),
+        );
+        res.on('error', (e) => done({ kind: 'connection_failed', message: e.message }));
+      });
+      req.end(body);
+    });
+  }
+
+  async restart(): Promise<void> {
+    this.agent.destroy();
+    this.agent = this.newAgent();
+  }
+
+  async close(): Promise<void> {
+    this.agent.destroy();
+  }
+}

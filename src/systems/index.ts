@@ -1,0 +1,59 @@
+/** Systems under test: adapters (builtin, command, http), response normalizers, rgate.config.json. */
+import { BuiltinAdapter } from './builtin-adapter.js';
+import { CommandAdapter } from './command-adapter.js';
+import { HttpAdapter } from './http-adapter.js';
+import { RgateError } from '../core/errors.js';
+import { CONTRACT_NAMES, isKnownContract } from './normalize/index.js';
+import type { SuiteContext, SystemAdapter, SystemSpec } from './types.js';
+
+export * from './types.js';
+export { BuiltinAdapter } from './builtin-adapter.js';
+export { CommandAdapter, workerRequestBody } from './command-adapter.js';
+export { HttpAdapter, retrievalQuery } from './http-adapter.js';
+export { expandArgv, checkArgvTemplate, placeholderValues } from './placeholders.js';
+export {
+  CONTRACT_NAMES,
+  isKnownContract,
+  normalizeResponse,
+  normalizeText,
+  estimateTokens,
+  type NormalizedResponse,
+} from './normalize/index.js';
+export {
+  loadRgateConfig,
+  findRgateConfig,
+  withSuiteDefaults,
+  resolveFixtureDir,
+  resolveGatePath,
+  SUITE_DEFAULTS,
+  RGATE_CONFIG_FILE,
+  type LoadedRgateConfig,
+  type RgateConfigFile,
+  type SuiteSpec,
+} from './rgate-config.js';
+
+/**
+ * Build the adapter a suite declares. Throws RgateError('config_invalid') for an unknown contract or a
+ * bad argv template, before anything runs.
+ * Example: createSystem({type: 'command', argv: ['my-retriever', '--q', '{query}'], contract: 'rgate'}, suite)
+ */
+export function createSystem(spec: SystemSpec, suite: SuiteContext, name?: string): SystemAdapter {
+  if (spec.type !== 'builtin') {
+    const contract = spec.contract ?? 'context-pack';
+    if (!isKnownContract(contract)) {
+      throw new RgateError(
+        'config_invalid',
+        `system/contract: unknown response contract "${contract}"`,
+        `known contracts: ${CONTRACT_NAMES.join(', ')}`,
+      );
+    }
+  }
+  switch (spec.type) {
+    case 'builtin':
+      return new BuiltinAdapter(suite.corpus, suite.config, spec.mode);
+    case 'command':
+      return new CommandAdapter(spec, suite.config, suite.baseDir, name);
+    case 'http':
+      return new HttpAdapter(spec, name);
+  }
+}

@@ -1,0 +1,182 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { killGroup, TailBuffer } from './process-group.js';
+
+export interface WorkerOptions {
+  env: Record<string, string>;
+  cwd: string;
+  /** longest response line accepted */
+  maxOutputBytes: number;
+}
+
+export type WorkerReply =
+  | { kind: 'reply'; response: unknown }
+  | {
+      kind: 'timeout' | 'crash' | 'output_too_large' | 'spawn_failed' | 'protocol' | 'non_json';
+      message: string;
+      stderr: string;
+    };
+
+interface Pending {
+  id: number;
+  resolve: (r: WorkerReply) => void;
+  timer: NodeJS.Timeout;
+}
+
+/** How long a worker gets to exit on its own after stdin closes, before its group is SIGKILLed. */
+const EXIT_GRACE_MS = 1000;
+/** How long to wait for stdio to drain after the process is gone. */
+const DRAIN_MS = 300;
+
+function delay(ms: number): Promise<void> {
+  return new Promise((res) => setTimeout(res, ms).unref());
+}
+
+/**
+ * One persistent SUT process speaking JSON lines: rgate writes `{"id": n, ...request}` + newline to its
+ * stdin, the worker answers one line `{"id": n, "response": <contract payload>}` on stdout (logs go to
+ * stderr). One request is in flight at a time. Any protocol break, timeout or crash kills the process
+ * group and marks the worker dead; the pool replaces it (fresh state) for the next request.
+ */
+export class JsonLinesWorker {
+  private readonly child: ChildProcess;
+  private readonly stderr = new TailBuffer();
+  private buf: Buffer[] = [];
+  private bufBytes = 0;
+  private pending: Pending | undefined;
+  private nextId = 1;
+  private exitInfo: string | undefined;
+  private spawnError: string | undefined;
+  private readonly closed: Promise<void>;
+  alive = true;
+
+  constructor(
+    argv: readonly string[],
+    private readonly o: WorkerOptions,
+  ) {
+    this.child = spawn(argv[0] as string, argv.slice(1), {
+      cwd: o.cwd,
+      env: o.env,
+      stdio: ['pipe', 'pipe', 'pipe'],
+      detached: true,
+    });
+    this.closed = new Promise((res) => this.child.on('close', () => res()));
+    this.child.on('error', (e) => {
+      this.spawnError = `cannot run ${argv[0]}: ${e.message}`;
+      this.die('spawn_failed', this.spawnError);
+    });
+    // a worker that dies mid-write must not crash rgate with EPIPE
+    this.child.stdin?.on('error', () => undefined);
+    this.child.stdout?.on('data', (c: Buffer) => this.onData(c));
+    this.child.stderr?.on('data', (c: Buffer) => this.stderr.push(c));
+    this.child.on('exit', (code, signal) => {
+      this.exitInfo = signal ? `killed by ${signal}` : `exited with code ${code}`;
+      killGroup(this.child);
+      this.die('crash', `worker ${this.exitInfo}`);
+    });
+  }
+
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+
+  /** Send one request; resolves with the worker's response payload or a failure. Never rejects. */
+  request(body: Record<string, unknown>, timeoutMs: number): Promise<WorkerReply> {
+    if (!this.alive) {
+      return Promise.resolve({
+        kind: this.spawnError ? 'spawn_failed' : 'crash',
+        message: this.spawnError ?? `worker ${this.exitInfo ?? 'is gone'}`,
+        stderr: this.stderr.text(),
+      });
+    }
+    const id = this.nextId++;
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.fail('timeout', `no answer within ${timeoutMs} ms; worker process group killed`);
+      }, timeoutMs);
+      this.pending = { id, resolve, timer };
+      this.child.stdin?.write(JSON.stringify({ id, ...body }) + '\n');
+    });
+  }
+
+  private onData(c: Buffer): void {
+    let start = 0;
+    for (let i = c.indexOf(10); i !== -1; i = c.indexOf(10, start)) {
+      this.buf.push(c.subarray(start, i));
+      const line = Buffer.concat(this.buf).toString('utf8');
+      this.buf = [];
+      this.bufBytes = 0;
+      start = i + 1;
+      this.onLine(line);
+      if (!this.alive) return;
+    }
+    if (start < c.length) {
+      this.buf.push(c.subarray(start));
+      this.bufBytes += c.length - start;
+      if (this.bufBytes > this.o.maxOutputBytes) {
+        this.fail('output_too_large', `response line exceeded ${this.o.maxOutputBytes} bytes; worker killed`);
+      }
+    }
+  }
+
+  private onLine(line: string): void {
+    if (line.trim() === '') return;
+    const p = this.pending;
+    if (!p) {
+      this.fail(
+        'protocol',
+        `unsolicited stdout line (stdout is for response lines; log to stderr): ${clip(line)}`,
+      );
+      return;
+    }
+    let msg: unknown;
+    try {
+      msg = JSON.parse(line);
+    } catch {
+      this.fail('non_json', `response line is not JSON: ${clip(line)}`);
+      return;
+    }
+    const m = msg as { id?: unknown; response?: unknown };
+    if (typeof msg !== 'object' || msg === null || m.id !== p.id || !('response' in m)) {
+      this.fail('protocol', `expected {"id": ${p.id}, "response": ...}, got ${clip(line)}`);
+      return;
+    }
+    this.pending = undefined;
+    clearTimeout(p.timer);
+    p.resolve({ kind: 'reply', response: m.response });
+  }
+
+  /** Fail the request in flight and kill the worker: after a broken exchange its state is unknown. */
+  private fail(kind: Exclude<WorkerReply['kind'], 'reply'>, message: string): void {
+    killGroup(this.child);
+    this.die(kind, message);
+  }
+
+  private die(kind: Exclude<WorkerReply['kind'], 'reply'>, message: string): void {
+    this.alive = false;
+    const p = this.pending;
+    if (!p) return;
+    this.pending = undefined;
+    clearTimeout(p.timer);
+    // let stderr drain (bounded: an escaped grandchild may hold the pipe) so the tail explains the failure
+    void Promise.race([this.closed, delay(DRAIN_MS)]).then(() =>
+      p.resolve({ kind, message, stderr: this.stderr.text() }),
+    );
+  }
+
+  /** Close stdin (a well-behaved worker exits), SIGKILL the group after a grace period; resolves when gone. */
+  async close(): Promise<void> {
+    this.alive = false;
+    if (this.child.pid === undefined) return;
+    this.child.stdin?.end();
+    const grace = setTimeout(() => killGroup(this.child), EXIT_GRACE_MS);
+    await Promise.race([this.closed, delay(EXIT_GRACE_MS + DRAIN_MS)]);
+    clearTimeout(grace);
+    killGroup(this.child);
+    this.child.stdout?.destroy();
+    this.child.stderr?.destroy();
+  }
+}
+
+function clip(s: string): string {
+  return JSON.stringify(s.length > 200 ? `${s.slice(0, 200)}…` : s);
+}

@@ -1,0 +1,74 @@
+import {
+  validateContextLoadV0,
+  type ContextLoadV0Entry,
+  type ContextLoadV0Response,
+} from '../../contracts/responses/context-load-v0.js';
+import type { RankedItem } from '../../core/types.js';
+import { estimateTokens, type ResponseNormalizer } from './types.js';
+
+/** Levels that mean "no fallback happened": the first stage of restricted -> relaxed -> unrestricted, or none. */
+const FIRST_LEVELS = new Set(['restricted', 'none', 'primary', '0']);
+
+function entryId(e: ContextLoadV0Entry): string {
+  return e.record_id ?? e.id ?? e.provenance?.record_id ?? e.path ?? '';
+}
+function entryPath(e: ContextLoadV0Entry): string {
+  return e.source_path ?? e.path ?? e.provenance?.source_path ?? '';
+}
+function entryChars(e: ContextLoadV0Entry): number {
+  return e.chars ?? (e.text ?? e.content ?? '').length;
+}
+
+/**
+ * context-load v0 (seed 000), `entries[]` or the real-world `files[]` variant. Ranked = the emitted entries
+ * in order, score = combined_score. Usage: the response's `usage` when given, else files = entries,
+ * chars = sum of entry `chars` (or text/content length), tokens = ceil(chars / 4).
+ * Fallback: triggered when `fallback_level` names a stage after the first (restricted / 0);
+ * attempts = the stages listed in `fallback_attempts`.
+ */
+export const contextLoadV0Normalizer: ResponseNormalizer<ContextLoadV0Response> = {
+  name: 'context-load-v0',
+  validate: validateContextLoadV0,
+  crossCheck(p) {
+    const n = (p.entries ?? p.files ?? []).length;
+    const out: string[] = [];
+    if (p.entries && p.files) out.push('/files: must not be given together with entries');
+    if (p.selected_count !== n) out.push(`/selected_count: must equal the number of entries (${n})`);
+    return out;
+  },
+  toObservation(p) {
+    const entries = p.entries ?? p.files ?? [];
+    const ranked: RankedItem[] = entries.map((e) => ({
+      id: entryId(e),
+      source_path: entryPath(e),
+      score: e.score_breakdown.combined_score,
+      score_breakdown: { ...e.score_breakdown },
+      chars: entryChars(e),
+      ...(e.tags ? { tags: e.tags } : {}),
+    }));
+    const level = p.fallback_level;
+    const triggered = level !== undefined && level !== null && !FIRST_LEVELS.has(String(level));
+    const attempts = Array.isArray(p.fallback_attempts)
+      ? p.fallback_attempts.map((a) => (typeof a === 'string' ? a : String(a.stage ?? a.level ?? '')))
+      : undefined;
+    const noMatch = p.no_match === true || entries.length === 0;
+    const chars = p.usage?.chars ?? ranked.reduce((s, r) => s + (r.chars ?? 0), 0);
+    const top = ranked[0];
+    return {
+      ...(noMatch
+        ? { selection_mode: 'no_match' as const, no_match_reason: p.reason ?? 'no entries selected' }
+        : { selected_id: top?.id, source_path: top?.source_path }),
+      ranked,
+      fallback: {
+        triggered,
+        ...(level !== undefined && level !== null ? { stage: String(level) } : {}),
+        ...(attempts ? { attempts } : {}),
+      },
+      usage: {
+        files: p.usage?.files ?? ranked.length,
+        chars,
+        tokens: p.usage?.tokens ?? estimateTokens(chars),
+      },
+    };
+  },
+};

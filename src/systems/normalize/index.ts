@@ -1,0 +1,111 @@
+import { formatAjvErrors } from '../../contracts/ajv.js';
+import { looksLikeErrorEnvelope, validateErrorEnvelope } from '../../contracts/responses/error-envelope.js';
+import type { ObservationError } from '../../core/types.js';
+import { contextLoadV0Normalizer } from './context-load-v0.js';
+import { contextPackNormalizer } from './context-pack.js';
+import { memoryCliV1Normalizer } from './memory-cli-v1.js';
+import { retrievalResultV1Normalizer } from './retrieval-result-v1.js';
+import { rgateNormalizer } from './rgate.js';
+import type { NormalizedResponse, ResponseNormalizer } from './types.js';
+
+export type { NormalizedResponse, ResponseNormalizer } from './types.js';
+export { estimateTokens } from './types.js';
+
+const NORMALIZERS: readonly ResponseNormalizer<never>[] = [
+  rgateNormalizer,
+  contextLoadV0Normalizer,
+  memoryCliV1Normalizer,
+  retrievalResultV1Normalizer,
+  contextPackNormalizer,
+] as unknown as readonly ResponseNormalizer<never>[];
+
+/** Response contracts rgate understands (`trec`-style `{results:[{id,score}]}` is part of `rgate`). */
+export const CONTRACT_NAMES: readonly string[] = NORMALIZERS.map((n) => n.name);
+
+export function isKnownContract(name: string): boolean {
+  return CONTRACT_NAMES.includes(name);
+}
+
+/** A failed request, in Observation shape: nothing ranked, nothing used. */
+export function failedResponse(
+  contract: string,
+  error: ObservationError,
+  contractState: { valid: boolean; errors: string[] } = { valid: false, errors: [] },
+): NormalizedResponse {
+  return {
+    ok: false,
+    error,
+    ranked: [],
+    fallback: { triggered: false },
+    usage: { files: 0, chars: 0, tokens: 0 },
+    contract: { name: contract, ...contractState },
+  };
+}
+
+/**
+ * Validate a parsed payload against its contract and map it to Observation fields. Never throws:
+ * an error envelope becomes `ok:false` with the envelope's code as error kind (contract valid); a payload
+ * breaking the contract becomes `ok:false`, kind `contract_invalid`, with the ajv lines.
+ */
+export function normalizeResponse(contract: string, payload: unknown): NormalizedResponse {
+  const n = NORMALIZERS.find((x) => x.name === contract);
+  if (!n) {
+    return failedResponse(contract, {
+      kind: 'unknown_contract',
+      message: `unknown response contract "${contract}" (known: ${CONTRACT_NAMES.join(', ')})`,
+    });
+  }
+  if (looksLikeErrorEnvelope(payload)) {
+    if (!validateErrorEnvelope(payload)) {
+      const errors = formatAjvErrors(validateErrorEnvelope.errors);
+      return failedResponse(
+        contract,
+        { kind: 'contract_invalid', message: `malformed error envelope: ${errors[0]}` },
+        { valid: false, errors },
+      );
+    }
+    const e = payload.error;
+    return failedResponse(
+      contract,
+      { kind: e.code, message: e.action ? `${e.message} (action: ${e.action})` : e.message },
+      { valid: true, errors: [] },
+    );
+  }
+  if (!n.validate(payload as never)) {
+    const errors = formatAjvErrors(n.validate.errors);
+    return failedResponse(
+      contract,
+      { kind: 'contract_invalid', message: `response breaks ${contract}: ${errors.slice(0, 3).join('; ')}` },
+      { valid: false, errors },
+    );
+  }
+  const cross = n.crossCheck ? n.crossCheck(payload as never) : [];
+  if (cross.length > 0) {
+    return failedResponse(
+      contract,
+      { kind: 'contract_invalid', message: `response breaks ${contract}: ${cross.slice(0, 3).join('; ')}` },
+      { valid: false, errors: cross },
+    );
+  }
+  return {
+    ok: true,
+    ...n.toObservation(payload as never),
+    contract: { name: contract, valid: true, errors: [] },
+  };
+}
+
+/** Parse a raw body (stdout, a worker line, an HTTP body) and normalize it; bad JSON is `non_json`. */
+export function normalizeText(contract: string, text: string, stderr?: string): NormalizedResponse {
+  let payload: unknown;
+  try {
+    payload = JSON.parse(text);
+  } catch (e) {
+    const head = text.length > 200 ? `${text.slice(0, 200)}…` : text;
+    return failedResponse(contract, {
+      kind: 'non_json',
+      message: `response is not JSON (${(e as Error).message}): ${JSON.stringify(head)}`,
+      ...(stderr ? { stderr } : {}),
+    });
+  }
+  return normalizeResponse(contract, payload);
+}

@@ -1,0 +1,58 @@
+import type { ChildProcess } from 'node:child_process';
+import { STDERR_KEEP_BYTES } from './types.js';
+
+/**
+ * SIGKILL a child's whole process group (children are spawned `detached`, so each leads its own group):
+ * a hung SUT that forked helpers leaves nothing behind. ESRCH (already gone) is fine.
+ */
+export function killGroup(child: ChildProcess): void {
+  if (child.pid === undefined) return;
+  try {
+    process.kill(-child.pid, 'SIGKILL');
+  } catch {
+    try {
+      child.kill('SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
+}
+
+/** Keeps the last `limit` bytes written to it (stderr kept with a failure). */
+export class TailBuffer {
+  private chunks: Buffer[] = [];
+  private size = 0;
+  private dropped = false;
+  constructor(private readonly limit = STDERR_KEEP_BYTES) {}
+
+  push(chunk: Buffer): void {
+    this.chunks.push(chunk);
+    this.size += chunk.length;
+    if (this.size > this.limit * 2) this.compact();
+  }
+
+  private compact(): void {
+    const all = Buffer.concat(this.chunks);
+    if (all.length > this.limit) this.dropped = true;
+    const keep = all.subarray(Math.max(0, all.length - this.limit));
+    this.chunks = [keep];
+    this.size = keep.length;
+  }
+
+  clear(): void {
+    this.chunks = [];
+    this.size = 0;
+    this.dropped = false;
+  }
+
+  text(): string {
+    this.compact();
+    const s = Buffer.concat(this.chunks).toString('utf8');
+    return this.dropped ? `…${s}` : s;
+  }
+}
+
+/** The child's whole environment: PATH from rgate's own environment plus what the spec states. */
+export function childEnv(extra: Record<string, string> | undefined): Record<string, string> {
+  return { PATH: process.env['PATH'] ?? '/usr/local/bin:/usr/bin:/bin', ...(extra ?? {}) };
+}

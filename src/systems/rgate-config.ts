@@ -1,0 +1,123 @@
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { formatAjvErrors } from '../contracts/ajv.js';
+import { validateRgateConfig, type RgateConfigFile, type SuiteSpec } from '../contracts/rgate-config.js';
+import { RgateError } from '../core/errors.js';
+
+export type { RgateConfigFile, SuiteSpec } from '../contracts/rgate-config.js';
+
+export const RGATE_CONFIG_FILE = 'rgate.config.json';
+
+/** Defaults of the optional suite fields. */
+export const SUITE_DEFAULTS = {
+  replays: 5,
+  concurrency: 1,
+  restart_between_replays: false,
+  relevance_level: 1,
+  seed: 0,
+} as const;
+
+export interface LoadedRgateConfig {
+  /** absolute path of the file read */
+  path: string;
+  /** its folder: relative fixture, gate and cwd paths resolve against it */
+  dir: string;
+  config: RgateConfigFile;
+}
+
+/** Walk from `cwd` up to the filesystem root and return the first rgate.config.json found. */
+export function findRgateConfig(cwd: string): string | undefined {
+  let dir = resolve(cwd);
+  for (;;) {
+    const p = join(dir, RGATE_CONFIG_FILE);
+    if (existsSync(p) && statSync(p).isFile()) return p;
+    const up = dirname(dir);
+    if (up === dir) return undefined;
+    dir = up;
+  }
+}
+
+function lineCol(text: string, pos: number): string {
+  const before = text.slice(0, pos);
+  const line = before.split('\n').length;
+  return `${line}:${pos - before.lastIndexOf('\n')}`;
+}
+
+/**
+ * Load rgate.config.json: `explicitPath` (the CLI's `--config`) if given, `false` for `--no-config`
+ * (returns undefined), else discovered from `cwd` upward like other tools' rc files. Schema-validated;
+ * mistakes throw RgateError with file, line:column (bad JSON) or JSON path, e.g.
+ * `rgate.config.json /suites/cacm/replays: must be >= 1`.
+ */
+export function loadRgateConfig(cwd: string, explicitPath?: string | false): LoadedRgateConfig | undefined {
+  if (explicitPath === false) return undefined;
+  let path: string | undefined;
+  if (explicitPath !== undefined) {
+    path = isAbsolute(explicitPath) ? explicitPath : resolve(cwd, explicitPath);
+    if (!existsSync(path)) {
+      throw new RgateError(
+        'file_not_found',
+        `${explicitPath}: no such config file`,
+        'check the --config path',
+      );
+    }
+  } else {
+    path = findRgateConfig(cwd);
+    if (path === undefined) return undefined;
+  }
+  const text = readFileSync(path, 'utf8');
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (e) {
+    const msg = (e as Error).message;
+    const m = /position (\d+)/.exec(msg);
+    const at = m ? `:${lineCol(text, Number(m[1]))}` : '';
+    throw new RgateError('config_invalid', `${path}${at}: not valid JSON (${msg})`);
+  }
+  if (!validateRgateConfig(value)) {
+    const lines = formatAjvErrors(validateRgateConfig.errors);
+    // if/then branches repeat a failure as "must match \"then\" schema": those lines add nothing
+    const useful = lines.filter((l) => !l.endsWith('must match "then" schema'));
+    const shown = useful.length > 0 ? useful : lines;
+    const more = shown.length > 1 ? ` (and ${shown.length - 1} more: ${shown.slice(1, 4).join('; ')})` : '';
+    throw new RgateError(
+      'config_invalid',
+      `${path} ${shown[0] ?? 'is invalid'}${more}`,
+      'see the README section "Systems under test" for the rgate.config.json format',
+    );
+  }
+  const config = value;
+  for (const [i, name] of (config.default_suites ?? []).entries()) {
+    if (!Object.hasOwn(config.suites, name)) {
+      throw new RgateError(
+        'config_invalid',
+        `${path} /default_suites/${i}: no suite named "${name}"`,
+        `suites: ${Object.keys(config.suites).sort().join(', ') || '(none)'}`,
+      );
+    }
+  }
+  return { path, dir: dirname(path), config };
+}
+
+/** A suite with its optional fields filled in. */
+export function withSuiteDefaults(s: SuiteSpec): SuiteSpec & typeof SUITE_DEFAULTS {
+  return { ...SUITE_DEFAULTS, ...s } as SuiteSpec & typeof SUITE_DEFAULTS;
+}
+
+/** A suite's fixture folder: a bare name is `fixtures/<name>` next to the config file; a path is relative to it. */
+export function resolveFixtureDir(loaded: { dir: string }, suite: SuiteSpec): string {
+  const f = suite.fixture;
+  if (isAbsolute(f)) return f;
+  return /[\\/]/.test(f) || f.startsWith('.') ? resolve(loaded.dir, f) : resolve(loaded.dir, 'fixtures', f);
+}
+
+/** A suite's gate policy file: a bare id is `gates/<id>.gate.json` next to the config file; a path is relative to it. */
+export function resolveGatePath(loaded: { dir: string }, suite: SuiteSpec): string | undefined {
+  const g = suite.gate;
+  if (g === undefined || g === null) return undefined;
+  if (isAbsolute(g)) return g;
+  return /[\\/]/.test(g) || g.endsWith('.json')
+    ? resolve(loaded.dir, g)
+    : resolve(loaded.dir, 'gates', `${g}.gate.json`);
+}

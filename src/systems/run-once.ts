@@ -1,0 +1,108 @@
+import { spawn } from 'node:child_process';
+import { killGroup, TailBuffer } from './process-group.js';
+
+/** How long to wait for stdio to close after the process exited. */
+const DRAIN_MS = 500;
+
+export interface RunOnceOptions {
+  env: Record<string, string>;
+  cwd: string;
+  timeoutMs: number;
+  maxOutputBytes: number;
+}
+
+export type RunOnceResult =
+  | { kind: 'exit'; code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }
+  | { kind: 'timeout' | 'output_too_large' | 'spawn_failed'; message: string; stderr: string };
+
+/**
+ * Run one process to completion: no shell, stdin closed, stdout collected up to a cap, the stderr tail
+ * kept. On timeout or overflow the whole process group is SIGKILLed. Once the main process exits its
+ * group is killed too, so a SUT's stray background children neither leak nor hold stdout open.
+ * Never rejects.
+ */
+export function runOnce(argv: readonly string[], o: RunOnceOptions): Promise<RunOnceResult> {
+  return new Promise((resolve) => {
+    let settled = false;
+    let failure: RunOnceResult | undefined;
+    const out: Buffer[] = [];
+    let outBytes = 0;
+    const err = new TailBuffer();
+    let child: ReturnType<typeof spawn>;
+    try {
+      child = spawn(argv[0] as string, argv.slice(1), {
+        cwd: o.cwd,
+        env: o.env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+        detached: true,
+      });
+    } catch (e) {
+      // invalid arguments throw synchronously (ENOENT and friends arrive as 'error' events below)
+      resolve({
+        kind: 'spawn_failed',
+        message: `cannot run ${argv[0]}: ${(e as Error).message}`,
+        stderr: '',
+      });
+      return;
+    }
+    const finish = (r: RunOnceResult): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      resolve(r);
+    };
+    const timer = setTimeout(() => {
+      failure ??= {
+        kind: 'timeout',
+        message: `no answer within ${o.timeoutMs} ms; process group killed`,
+        stderr: '',
+      };
+      killGroup(child);
+    }, o.timeoutMs);
+    child.stdout?.on('data', (c: Buffer) => {
+      outBytes += c.length;
+      if (outBytes > o.maxOutputBytes) {
+        failure ??= {
+          kind: 'output_too_large',
+          message: `stdout exceeded ${o.maxOutputBytes} bytes; process group killed`,
+          stderr: '',
+        };
+        killGroup(child);
+        return;
+      }
+      out.push(c);
+    });
+    child.stderr?.on('data', (c: Buffer) => err.push(c));
+    child.on('error', (e) => {
+      // spawn failures (ENOENT, EACCES) arrive here; 'close' may or may not follow
+      finish({ kind: 'spawn_failed', message: `cannot run ${argv[0]}: ${e.message}`, stderr: err.text() });
+    });
+    child.on('exit', () => {
+      killGroup(child);
+      // a grandchild that left the group (setsid) could hold stdout open forever: stop waiting after a moment
+      setTimeout(() => {
+        child.stdout?.destroy();
+        child.stderr?.destroy();
+        complete(null, null);
+      }, DRAIN_MS).unref();
+    });
+    let exitCode: number | null = null;
+    let exitSignal: NodeJS.Signals | null = null;
+    child.on('exit', (code, signal) => {
+      exitCode = code;
+      exitSignal = signal;
+    });
+    const complete = (code: number | null, signal: NodeJS.Signals | null): void => {
+      if (failure) finish({ ...failure, stderr: err.text() } as RunOnceResult);
+      else
+        finish({
+          kind: 'exit',
+          code: code ?? exitCode,
+          signal: signal ?? exitSignal,
+          stdout: Buffer.concat(out).toString('utf8'),
+          stderr: err.text(),
+        });
+    };
+    child.on('close', complete);
+  });
+}

@@ -1,0 +1,12 @@
+export function recordPid(pid: number | undefined): void;
+export function okAnswer(
+  queryId: string,
+  query: string,
+  extra?: Record<string, unknown>,
+): Record<string, unknown>;
+export type Decision =
+  | { kind: 'answer'; body: Record<string, unknown> & { error?: unknown }; wrongId?: boolean }
+  | { kind: 'crash' | 'hang' | 'hang-with-child' | 'garbage' | 'huge' };
+export function decide(queryId: string, query: string, state: { served: number }): Decision;
+export function spawnSleeper(): unknown;
+export const HUGE: string;

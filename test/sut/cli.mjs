@@ -1,0 +1,29 @@
+#!/usr/bin/env node
+// Per-query test SUT: `node cli.mjs <query_id> <query>`; prints one rgate-format JSON answer on stdout.
+import { decide, HUGE, recordPid, spawnSleeper } from './behaviour.mjs';
+
+const [queryId = '', query = ''] = process.argv.slice(2);
+recordPid(process.pid);
+const d = decide(queryId, query, { served: 1 });
+process.stderr.write(`cli: handling ${queryId}\n`);
+switch (d.kind) {
+  case 'crash':
+    process.stderr.write('cli: segfault-like failure\n');
+    process.exit(3);
+    break;
+  case 'hang':
+    setInterval(() => {}, 1000);
+    break;
+  case 'hang-with-child':
+    spawnSleeper();
+    setInterval(() => {}, 1000);
+    break;
+  case 'garbage':
+    process.stdout.write('Traceback (most recent call last): not JSON at all');
+    break;
+  case 'huge':
+    process.stdout.write(JSON.stringify({ ranked: [], pad: HUGE }));
+    break;
+  default:
+    process.stdout.write(JSON.stringify(d.body));
+}

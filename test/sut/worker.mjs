@@ -1,0 +1,37 @@
+#!/usr/bin/env node
+// JSON-lines worker test SUT: reads `{"id", "query_id", "query", ...}` lines on stdin, answers
+// `{"id", "response"}` lines on stdout. Keeps a request counter (hidden state a restart must flush).
+import { createInterface } from 'node:readline';
+import { decide, HUGE, recordPid, spawnSleeper } from './behaviour.mjs';
+
+recordPid(process.pid);
+const state = { served: 0 };
+const rl = createInterface({ input: process.stdin });
+rl.on('line', (line) => {
+  const req = JSON.parse(line);
+  state.served += 1;
+  const d = decide(req.query_id, req.query, state);
+  switch (d.kind) {
+    case 'crash':
+      process.stderr.write('worker: fatal error in handler\n');
+      process.exit(3);
+      break;
+    case 'hang':
+      setInterval(() => {}, 1000);
+      break;
+    case 'hang-with-child':
+      spawnSleeper();
+      setInterval(() => {}, 1000);
+      break;
+    case 'garbage':
+      process.stdout.write('WARN: cache miss, rebuilding\n');
+      break;
+    case 'huge':
+      process.stdout.write(JSON.stringify({ id: req.id, response: { ranked: [], pad: HUGE } }) + '\n');
+      break;
+    default:
+      process.stdout.write(
+        JSON.stringify({ id: d.wrongId ? req.id + 1000 : req.id, response: d.body }) + '\n',
+      );
+  }
+});

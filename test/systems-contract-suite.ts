@@ -1,0 +1,189 @@
+// ONE adapter contract test suite (evalite/promptfoo style): every SystemAdapter — builtin, command
+// (per-query and worker) and http — must pass the same tests. Misbehaviour tests run for subjects whose
+// SUT follows test/sut/behaviour.mjs (the query text picks the misbehaviour).
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect, it } from 'vitest';
+import type { QueryRecord, RetrievalConfig } from '../src/core/index.js';
+import type { RawObservation, RequestContext, SystemAdapter } from '../src/systems/index.js';
+
+export interface Subject {
+  adapter: SystemAdapter;
+  config: RetrievalConfig;
+  fixtureDir: string;
+  /** the SUT follows behaviour.mjs (crash / hang / garbage / huge / break-contract / envelope / counter) */
+  misbehaves: boolean;
+  /** the SUT keeps hidden state across requests that restart() must flush */
+  stateful: boolean;
+  /** error kind a crash is recorded as */
+  crashKind: string;
+  /** text the crashing SUT wrote to stderr, kept with the failure (none for http) */
+  crashStderr?: string;
+  /** queries answered normally, and a check of one answer */
+  queries: QueryRecord[];
+  checkAnswer(q: QueryRecord, o: RawObservation): void;
+  /** after close(): descriptions of anything left behind (live pids, open sockets) */
+  leftovers(): Promise<string[]>;
+  dispose(): Promise<void>;
+}
+
+export type SubjectFactory = () => Promise<Subject>;
+
+function ctx(s: Subject, replay = 1): RequestContext {
+  return { replay, config: s.config, fixtureDir: s.fixtureDir };
+}
+
+const q = (query_id: string, text: string): QueryRecord => ({ query_id, text });
+
+/** A pid is gone when the process table has no live (non-zombie) process with it. */
+export function pidAlive(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // field 3 is the state; a zombie is dead, merely not reaped yet by whoever its parent is now
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    return false;
+  }
+}
+
+export function recordedPids(dir: string): number[] {
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.pid'))
+    .map((f) => Number(readFileSync(join(dir, f), 'utf8')));
+}
+
+/** Poll (bounded) until `f` holds; for asynchronous teardown, never a timing assertion. */
+export async function eventually(f: () => boolean | Promise<boolean>, ms = 3000): Promise<boolean> {
+  const end = performance.now() + ms;
+  for (;;) {
+    if (await f()) return true;
+    if (performance.now() > end) return false;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+async function withSubject(factory: SubjectFactory, body: (s: Subject) => Promise<void>): Promise<void> {
+  const s = await factory();
+  try {
+    await s.adapter.start();
+    await body(s);
+  } finally {
+    await s.adapter.close();
+    const left = await s.leftovers();
+    await s.dispose();
+    expect(left, 'nothing may be left behind after close()').toEqual([]);
+  }
+}
+
+/** Register the contract tests for one adapter kind (call inside a describe). */
+export function adapterContractSuite(factory: SubjectFactory): void {
+  it('answers a request with a valid, well-formed observation', async () => {
+    await withSubject(factory, async (s) => {
+      const query = s.queries[0] as QueryRecord;
+      const o = await s.adapter.request(query, ctx(s));
+      expect(o.error).toBeUndefined();
+      expect(o.ok).toBe(true);
+      expect(o.query_id).toBe(query.query_id);
+      expect(o.contract).toEqual({ name: s.adapter.contract, valid: true, errors: [] });
+      expect(o.latency_ms).toBeGreaterThanOrEqual(0);
+      expect(o).not.toHaveProperty('fingerprint');
+      expect(o).not.toHaveProperty('replay');
+      for (const v of Object.values(o.usage)) expect(Number.isInteger(v) && v >= 0).toBe(true);
+      s.checkAnswer(query, o);
+    });
+  });
+
+  it('answers concurrent requests, each with its own query', async () => {
+    await withSubject(factory, async (s) => {
+      const qs = s.queries.slice(0, 6);
+      const obs = await Promise.all(qs.map((x) => s.adapter.request(x, ctx(s))));
+      obs.forEach((o, i) => {
+        expect(o.ok).toBe(true);
+        expect(o.query_id).toBe(qs[i]?.query_id);
+        s.checkAnswer(qs[i] as QueryRecord, o);
+      });
+    });
+  });
+
+  it('restart() keeps the adapter usable and, for a stateful system, flushes hidden state', async () => {
+    await withSubject(factory, async (s) => {
+      const counter = q('c', 'counter');
+      if (s.stateful) {
+        await s.adapter.request(counter, ctx(s));
+        const second = await s.adapter.request(counter, ctx(s));
+        expect(second.ranked[0]?.source_path).toBe('served:2');
+      }
+      await s.adapter.restart();
+      const after = await s.adapter.request(s.stateful ? counter : (s.queries[0] as QueryRecord), ctx(s, 2));
+      expect(after.ok).toBe(true);
+      if (s.stateful) expect(after.ranked[0]?.source_path).toBe('served:1');
+    });
+  });
+
+  it('close() is idempotent and leaves nothing behind', async () => {
+    await withSubject(factory, async (s) => {
+      await s.adapter.request(s.queries[0] as QueryRecord, ctx(s));
+      await s.adapter.close();
+      await s.adapter.close();
+    });
+  });
+}
+
+/** Misbehaving systems: every failure is a recorded error on that request; the adapter carries on. */
+export function misbehaviourSuite(factory: SubjectFactory): void {
+  const cases: Array<[string, string, (s: Subject) => string]> = [
+    ['crashing', 'crash', (s) => s.crashKind],
+    ['hanging (timeout, killed)', 'hang', () => 'timeout'],
+    ['printing garbage', 'garbage', () => 'non_json'],
+    ['breaking the contract', 'break-contract', () => 'contract_invalid'],
+    ['exceeding the output cap', 'huge', () => 'output_too_large'],
+    ['answering with the error envelope', 'envelope', () => 'index_unavailable'],
+  ];
+  for (const [label, text, kind] of cases) {
+    it(`a SUT ${label} yields error kind per request, never an exception, and the next request works`, async () => {
+      await withSubject(factory, async (s) => {
+        const bad = await s.adapter.request(q(`bad-${text}`, text), ctx(s));
+        expect(bad.ok).toBe(false);
+        expect(bad.error?.kind).toBe(kind(s));
+        expect(bad.query_id).toBe(`bad-${text}`);
+        expect(bad.ranked).toEqual([]);
+        if (text === 'crash' && s.crashStderr) expect(bad.error?.stderr).toContain(s.crashStderr);
+        if (text === 'break-contract') {
+          expect(bad.contract.valid).toBe(false);
+          expect(bad.contract.errors).toContain('/selectedId: is not a known field');
+          expect(bad.contract.errors).toContain('/ranked: must be array');
+        }
+        const good = s.queries[0] as QueryRecord;
+        const next = await s.adapter.request(good, ctx(s));
+        expect(next.ok).toBe(true);
+        s.checkAnswer(good, next);
+      });
+    });
+  }
+
+  it('a hung SUT with a child process: the whole process group is killed', async () => {
+    await withSubject(factory, async (s) => {
+      const o = await s.adapter.request(q('h', 'hang-with-child'), ctx(s));
+      expect(o.error?.kind).toBe('timeout');
+    });
+  });
+
+  it('a mix of failures and answers in flight at once: every request gets its own record', async () => {
+    await withSubject(factory, async (s) => {
+      const texts = ['crash', 'ok one', 'garbage', 'ok two', 'break-contract', 'ok three'];
+      const obs = await Promise.all(texts.map((t, i) => s.adapter.request(q(`m${i}`, t), ctx(s))));
+      expect(obs.map((o) => o.ok)).toEqual([false, true, false, true, false, true]);
+      expect(obs.map((o) => o.query_id)).toEqual(texts.map((_, i) => `m${i}`));
+      expect(obs[3]?.ranked[0]?.source_path).toBe('ok two');
+    });
+  });
+
+  it('passes the query verbatim: shell metacharacters are data, not commands', async () => {
+    await withSubject(factory, async (s) => {
+      const text = `a'b "c" $(touch /tmp/rgate-pwned) ; rm -rf / | \`id\` {query} \\n ünïcödé`;
+      const o = await s.adapter.request(q('inj', text), ctx(s));
+      expect(o.ok).toBe(true);
+      expect(o.ranked[0]?.source_path).toBe(text);
+    });
+  });
+}
