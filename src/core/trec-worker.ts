@@ -1,0 +1,39 @@
+/**
+ * Worker thread for readRunFile: parses the second half of a large run into the shared arrays the
+ * main thread allocated, posts what it found, then raises a flag the main thread waits on
+ * (1 = running, 2 = reply posted).
+ */
+import { closeSync, openSync } from 'node:fs';
+import { workerData } from 'node:worker_threads';
+import { feedRange, RegionFull, RunBuilder, type WorkerJob, type WorkerReply } from './trec.js';
+
+const job = workerData as WorkerJob;
+// running: from now on the main thread waits for the reply instead of giving up on a silent worker
+Atomics.store(job.flag, 0, 1);
+Atomics.notify(job.flag, 0);
+let reply: WorkerReply;
+try {
+  const fd = openSync(job.path, 'r');
+  try {
+    const b = new RunBuilder(job.label, 0, 0, {
+      storage: job.storage,
+      entryBase: job.entryBase,
+      entryLimit: job.entryLimit,
+      arenaBase: job.arenaBase,
+      arenaLimit: job.arenaLimit,
+    });
+    feedRange(b, fd, job.start, job.end);
+    reply = { kind: 'ok', result: b.regionResult() };
+  } finally {
+    closeSync(fd);
+  }
+} catch (e) {
+  if (e instanceof RegionFull) reply = { kind: 'full' };
+  else if (e && typeof e === 'object' && 'line' in e && 'what' in e) {
+    const err = e as { line: number; what: string; hint?: string };
+    reply = { kind: 'input', line: err.line, what: err.what, hint: err.hint ?? '' };
+  } else reply = { kind: 'crash', message: String(e) };
+}
+job.port.postMessage(reply);
+Atomics.store(job.flag, 0, 2);
+Atomics.notify(job.flag, 0);

@@ -1,0 +1,213 @@
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { RgateError } from './errors.js';
+import {
+  DocTable,
+  byteStringToText,
+  compareRunDocnos,
+  parseDecimal,
+  parseQrels,
+  parseRun,
+  readQrelsFile,
+  readRunFile,
+  runDocno,
+  runFromRows,
+  writeRun,
+} from './trec.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'rgate-trec-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const buf = (s: string): Buffer => Buffer.from(s, 'utf8');
+
+function caught(f: () => unknown): RgateError {
+  try {
+    f();
+  } catch (e) {
+    if (e instanceof RgateError) return e;
+    throw e;
+  }
+  throw new Error('expected an RgateError');
+}
+
+function entries(run: ReturnType<typeof parseRun>, qid: string): [string, number][] {
+  const q = run.byQid.get(qid)!;
+  const out: [string, number][] = [];
+  for (let i = q.start; i < q.end; i++) out.push([runDocno(run, i), run.scores[i]!]);
+  return out;
+}
+
+describe('parseQrels', () => {
+  it('reads qid iter docno grade, skipping blank and # lines, any blanks, CRLF', () => {
+    const docs = new DocTable();
+    const q = parseQrels(buf('# comment\n2 0 d1 1\r\n\n10\t0  d2\t0\n2 0 d3 -1\n'), 'q.txt', docs);
+    expect(q.qids).toEqual(['10', '2']); // byte order, like trec_eval's strcmp
+    const two = q.byQid.get('2')!;
+    expect([...two.docs].map((d) => docs.stringOf(d))).toEqual(['d1', 'd3']);
+    expect([...two.rels]).toEqual([1, -1]);
+  });
+
+  it('names file and line for a short line or a non-integer grade', () => {
+    expect(caught(() => parseQrels(buf('1 0 d1 1\n1 0 d2\n'), 'q.txt')).message).toBe(
+      'q.txt:2: expected 4 fields, found 3',
+    );
+    const e = caught(() => parseQrels(buf('1 0 d1 1\n\n1 0 d2 x\n'), 'q.txt'));
+    expect(e.message).toBe('q.txt:3: relevance "x" is not an integer');
+    expect(e.hint).toMatch(/qid/);
+    expect(e.exitCode).toBe(2);
+  });
+
+  it('refuses a document judged twice for one query', () => {
+    expect(caught(() => parseQrels(buf('1 0 d1 1\n1 0 d1 0\n'), 'q.txt')).message).toMatch(
+      /judges document d1 twice/,
+    );
+  });
+});
+
+describe('parseRun', () => {
+  it('keeps file order per query, ignores trailing junk, takes the last run id', () => {
+    const run = parseRun(buf('1 Q0 a 1 2.5 r1 junk here\n2 Q0 b 1 -3 r1\n1 Q0 c 2 1e-3 r2\n'), 'r.txt');
+    expect(run.qids).toEqual(['1', '2']);
+    expect(entries(run, '1')).toEqual([
+      ['a', 2.5],
+      ['c', 0.001],
+    ]);
+    expect(entries(run, '2')).toEqual([['b', -3]]);
+    expect(run.runId).toBe('r2');
+  });
+
+  it('reports file:line for too few fields and a bad score', () => {
+    expect(caught(() => parseRun(buf('1 Q0 a 1 2.5 r\n1 Q0 b 2 2.5\n'), 'r.txt')).message).toBe(
+      'r.txt:2: expected 6 fields, found 5',
+    );
+    expect(caught(() => parseRun(buf('1 Q0 a 1 high r\n'), 'r.txt')).message).toBe(
+      'r.txt:1: score "high" is not a number',
+    );
+  });
+
+  it('refuses a document retrieved twice for a query, naming both lines', () => {
+    const e = caught(() => parseRun(buf('1 Q0 a 1 2 r\n1 Q0 b 2 1 r\n1 Q0 a 3 0 r\n'), 'r.txt'));
+    expect(e.message).toBe('r.txt:3: document a retrieved twice for query 1 (first at line 1)');
+  });
+
+  it('compares docnos by bytes (strcmp), including UTF-8', () => {
+    const run = parseRun(buf('1 Q0 b 1 1 r\n1 Q0 ab 2 1 r\n1 Q0 é 3 1 r\n'), 'r.txt');
+    expect(compareRunDocnos(run, 0, 1)).toBeGreaterThan(0);
+    expect(compareRunDocnos(run, 2, 0)).toBeGreaterThan(0); // 0xC3 > 'b'
+    expect(byteStringToText(runDocno(run, 2))).toBe('é');
+  });
+
+  it('parses scores to the same doubles as Number() (correct rounding)', () => {
+    const cases = [
+      '2.129133',
+      '0.1',
+      '1234567890.12345',
+      '9007199254740993',
+      '-0.0000001',
+      '1e308',
+      '.5',
+      '3.',
+    ];
+    for (const c of cases) expect(parseDecimal(buf(c), 0, c.length)).toBe(Number(c));
+    expect(Number.isNaN(parseDecimal(buf('abc'), 0, 3))).toBe(true);
+  });
+
+  it('reads a file larger than one 8 MiB chunk, lines spanning chunk ends, non-contiguous queries', () => {
+    let text = '';
+    for (let i = 0; i < 260_000; i++) text += `q${i % 3} Q0 doc-${i} ${i} ${(1000000 - i) / 7} run-x\n`;
+    const path = join(dir, 'big.run');
+    writeFileSync(path, text);
+    const run = readRunFile(path);
+    expect(run.qids).toEqual(['q0', 'q1', 'q2']);
+    const q1 = run.byQid.get('q1')!;
+    expect(q1.end - q1.start).toBe(86_667);
+    expect(runDocno(run, q1.start)).toBe('doc-1');
+    expect(run.scores[q1.start + 1]).toBe((1000000 - 4) / 7);
+    expect(run.lineOf[q1.start + 1]).toBe(5);
+  });
+
+  it('readQrelsFile / readRunFile: a missing file is file_not_found (exit 2)', () => {
+    const e = caught(() => readQrelsFile(join(dir, 'nope.txt')));
+    expect(e.code).toBe('file_not_found');
+    expect(caught(() => readRunFile(join(dir, 'nope.txt'))).code).toBe('file_not_found');
+  });
+});
+
+describe('writeRun / runFromRows', () => {
+  it('writes lines that read back to the same docnos and doubles', () => {
+    const rows = [
+      { qid: 'q1', docno: 'd1', rank: 1, score: 0.1 + 0.2 },
+      { qid: 'q1', docno: 'd2', rank: 2, score: 1 / 3 },
+    ];
+    const text = writeRun(rows, 'mine');
+    expect(text).toBe('q1 Q0 d1 1 0.30000000000000004 mine\nq1 Q0 d2 2 0.3333333333333333 mine\n');
+    const back = parseRun(buf(text), 'r');
+    expect(entries(back, 'q1')).toEqual([
+      ['d1', 0.1 + 0.2],
+      ['d2', 1 / 3],
+    ]);
+    const mem = runFromRows(rows, 'mine');
+    expect(entries(mem, 'q1')).toEqual(entries(back, 'q1'));
+  });
+
+  it('refuses ids with whitespace and non-finite scores', () => {
+    expect(() => writeRun([{ qid: 'q 1', docno: 'd', rank: 1, score: 1 }], 'r')).toThrow(RgateError);
+    expect(() => writeRun([{ qid: 'q', docno: 'd', rank: 1, score: NaN }], 'r')).toThrow(/not finite/);
+    expect(() => writeRun([], 'two words')).toThrow(/run id/);
+  });
+});
+
+describe('readRunFile on two threads (the compiled worker in dist/)', () => {
+  // The worker runs compiled JavaScript, so this exercises dist/ (built by `tsc -p .`, which
+  // `npm test` runs first); the single-thread path above is the reference it must equal.
+  const distTrec = join(import.meta.dirname, '../../dist/src/core/trec.js');
+  const built = existsSync(join(import.meta.dirname, '../../dist/src/core/trec-worker.js'));
+  type Mod = typeof import('./trec.js');
+  const load = async (): Promise<Mod> => (await import(pathToFileURL(distTrec).href)) as Mod;
+
+  it.skipIf(!built)(
+    'gives exactly the single-thread result: order, queries split across halves, lines',
+    async () => {
+      const m = await load();
+      let text = '';
+      for (let i = 0; i < 30_000; i++)
+        text += `q${(i * 7) % 5} Q0 d${i % 9000}-${i} ${i} ${(i % 13) / 4} r${i % 3}\n`;
+      const path = join(dir, 'split.run');
+      writeFileSync(path, text);
+      const one = m.readRunFile(path, { threads: 1 });
+      const two = m.readRunFile(path, { threads: 2 });
+      expect(two.qids).toEqual(one.qids);
+      expect(two.runId).toBe(one.runId);
+      expect(two.lines).toBe(one.lines);
+      for (const qid of one.qids) {
+        const a = one.byQid.get(qid)!;
+        const b = two.byQid.get(qid)!;
+        const rows = (run: typeof one, q: typeof a) =>
+          Array.from({ length: q.end - q.start }, (_, k) => [
+            m.runDocno(run, q.start + k),
+            run.scores[q.start + k],
+            run.lineOf[q.start + k],
+          ]);
+        expect(rows(two, b)).toEqual(rows(one, a));
+      }
+    },
+  );
+
+  it.skipIf(!built)('reports an error in the second half with its true line number', async () => {
+    const m = await load();
+    let text = '';
+    for (let i = 0; i < 2000; i++) text += `q1 Q0 d${i} ${i} 1 r\n`;
+    text += 'q1 Q0 broken 1\n';
+    const path = join(dir, 'split-bad.run');
+    writeFileSync(path, text);
+    expect(() => m.readRunFile(path, { threads: 2 })).toThrow(
+      'split-bad.run:2001: expected 6 fields, found 4',
+    );
+    writeFileSync(path, text.replace('q1 Q0 broken 1\n', 'q1 Q0 d5 1 1 r\n'));
+    expect(() => m.readRunFile(path, { threads: 2 })).toThrow(
+      'split-bad.run:2001: document d5 retrieved twice for query q1 (first at line 6)',
+    );
+  });
+});

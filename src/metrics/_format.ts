@@ -1,0 +1,84 @@
+import { byteStringToText } from '../core/trec.js';
+import type { TrecEvalResult } from './_evaluate.js';
+
+/**
+ * Numbers printed as trec_eval prints them. C's printf("%.4f") rounds the exact binary value of the
+ * double; only a value that is exactly halfway (e.g. 0.03125) is a tie, and glibc breaks it to even.
+ * JavaScript's toFixed rounds ties up, so exact ties are detected and rounded to even here.
+ */
+export function formatFixed4(x: number): string {
+  if (!Number.isFinite(x)) return x > 0 ? 'inf' : x < 0 ? '-inf' : 'nan';
+  const s = x.toFixed(4);
+  // toFixed(30) is exact for |x| < 1e21: a tie shows as ....d5 followed by zeros only
+  if (Math.abs(x) < 1e21) {
+    const exact = Math.abs(x).toFixed(30);
+    const dot = exact.indexOf('.');
+    const tail = exact.slice(dot + 5);
+    if (tail[0] === '5' && /^50*$/.test(tail)) {
+      const kept = exact.slice(0, dot + 5); // digits up to the 4th decimal
+      const lastDigit = Number(kept[kept.length - 1]);
+      const down = (x < 0 ? '-' : '') + kept;
+      if (lastDigit % 2 === 0) return down === '-0.0000' ? '-0.0000' : down;
+      return s; // odd last digit: rounding away from zero (toFixed's choice) is the even result
+    }
+  }
+  return s;
+}
+
+/** One trec_eval output line: the measure name left-aligned in 22 columns, query, value. */
+export function trecLine(name: string, qid: string, value: string): string {
+  return `${name.padEnd(22)}\t${qid}\t${value}`;
+}
+
+export function formatValue(kind: 'int' | 'float', v: number): string {
+  return kind === 'int' ? String(Math.trunc(v)) : formatFixed4(v);
+}
+
+/**
+ * trec_eval's text output: with perQuery, every evaluated query's lines (qrels query order), then the
+ * `all` lines; the runid line (when requested) heads the summary.
+ */
+export function renderTrecEval(r: TrecEvalResult, o: { perQuery: boolean; runid: boolean }): string {
+  const out: string[] = [];
+  if (o.perQuery) {
+    for (const q of r.queries) {
+      const qid = byteStringToText(q.qid);
+      r.specs.forEach((s, si) => {
+        if (!s.measure.printPerQuery) return;
+        s.names.forEach((name, ni) =>
+          out.push(trecLine(name, qid, formatValue(s.measure.kind, q.values[si]![ni]!))),
+        );
+      });
+    }
+  }
+  if (o.runid) out.push(trecLine('runid', 'all', byteStringToText(r.runId)));
+  r.specs.forEach((s, si) => {
+    s.names.forEach((name, ni) =>
+      out.push(trecLine(name, 'all', formatValue(s.measure.kind, r.summary[si]![ni]!))),
+    );
+  });
+  return out.join('\n') + '\n';
+}
+
+/** The same numbers as JSON (full precision, not rounded). */
+export function trecEvalJson(r: TrecEvalResult, o: { perQuery: boolean }): unknown {
+  const measures = (values: number[][]): Record<string, number> => {
+    const m: Record<string, number> = {};
+    r.specs.forEach((s, si) => s.names.forEach((name, ni) => (m[name] = values[si]![ni]!)));
+    return m;
+  };
+  return {
+    run_id: byteStringToText(r.runId),
+    num_q: r.numQueries,
+    all: measures(r.summary),
+    ...(o.perQuery
+      ? {
+          queries: r.queries.map((q) => ({
+            query_id: byteStringToText(q.qid),
+            in_run: q.inRun,
+            measures: measures(q.values),
+          })),
+        }
+      : {}),
+  };
+}

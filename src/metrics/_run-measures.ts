@@ -1,0 +1,272 @@
+/**
+ * The one entry point the harness calls: every gate measure, the requested ranking measures, the
+ * per-query outcomes, the breakdowns, and latency — all from the observations of a run.
+ */
+import { compareCodeUnits } from '../core/canonical-json.js';
+import { deriveSeed } from '../core/prng.js';
+import type { Breakdown, MetricEntry, QueryOutcome } from '../core/report.js';
+import { DocTable, qrelsFromEntries, runFromRows } from '../core/trec.js';
+import type { CorpusRecord, MeasureValue, Observation, QueryRecord } from '../core/types.js';
+import { RgateError } from '../core/errors.js';
+import { evaluateTrec } from './_evaluate.js';
+import { parseRankingMetricId, type MeasureSpec } from './_spec.js';
+import { GateContext } from './gate/_context.js';
+import { expectationMet } from './gate/fallback-expectation-met.js';
+import { latencyQuantiles } from './gate/latency.js';
+import { GATE_MEASURES } from './gate/registry.js';
+import { replayDeterministic } from './gate/replay-determinism.js';
+import { leakedTagsOf } from './gate/sensitive-leak-rate.js';
+import { mean, rate } from './gate/_values.js';
+
+export interface RunMeasuresInput {
+  queries: readonly QueryRecord[];
+  corpus: readonly CorpusRecord[];
+  observations: readonly Observation[];
+  replays: number;
+  relevanceLevel: number;
+  seed: number;
+  /** ranking metric ids, e.g. ['map', 'ndcg_cut.5', 'recall.10', 'P.30'] */
+  rankingMeasures: string[];
+}
+
+export interface RunMeasures {
+  metrics: MetricEntry[];
+  queries: QueryOutcome[];
+  breakdowns: Breakdown[];
+  /** keys 'all', 'profile:small', ... (timing-dependent, so reported apart) */
+  latency: Record<string, MeasureValue>;
+}
+
+/** The report's id for one printed trec name: P_10 -> P.10, ndcg_cut_5 -> ndcg_cut.5, map -> map. */
+function metricIdOf(spec: MeasureSpec, name: string): string {
+  const prefix = `${spec.measure.id}_`;
+  return name.startsWith(prefix) ? `${spec.measure.id}.${name.slice(prefix.length)}` : name;
+}
+
+interface RankingResult {
+  /** metric id -> per-query values (queries with qrels, query-set order) */
+  perQuery: Map<string, Map<string, number>>;
+  /** metric id -> trec_eval -c summary */
+  summary: Map<string, number>;
+  ids: string[];
+  help: Map<string, string>;
+}
+
+/**
+ * Ranking measures over replay 1's ranked lists, exactly as trec_eval -c would score a TREC run
+ * written from them: results ordered by score desc, ties by id desc (bytes) — not by the system's
+ * own order — and every query with qrels averaged (an errored or empty answer scores 0).
+ */
+function rankingMeasures(ctx: GateContext, input: RunMeasuresInput): RankingResult {
+  const specs: MeasureSpec[] = [];
+  for (const id of [...new Set(input.rankingMeasures)]) {
+    const spec = parseRankingMetricId(id);
+    if (!spec) {
+      throw new RgateError(
+        'config_invalid',
+        `unknown ranking measure "${id}"`,
+        'e.g. map, ndcg_cut.10, P.10, recall.100',
+      );
+    }
+    specs.push(spec);
+  }
+  const result: RankingResult = { perQuery: new Map(), summary: new Map(), ids: [], help: new Map() };
+  const judgedQueries = ctx.queries.filter((q) => Object.keys(q.qrels ?? {}).length > 0);
+  if (specs.length === 0 || judgedQueries.length === 0) {
+    for (const s of specs) for (const n of s.names) result.ids.push(metricIdOf(s, n));
+    return result;
+  }
+  const docs = new DocTable();
+  const qrels = qrelsFromEntries(
+    judgedQueries.flatMap((q) =>
+      Object.keys(q.qrels!)
+        .sort(compareCodeUnits)
+        .map((docno) => ({ qid: q.query_id, docno, rel: q.qrels![docno]! })),
+    ),
+    docs,
+  );
+  const rows: { qid: string; docno: string; score: number }[] = [];
+  for (const q of judgedQueries) {
+    const o = ctx.first(q);
+    if (!o?.ok) continue;
+    const seen = new Set<string>();
+    for (const r of o.ranked) {
+      if (seen.has(r.id)) continue; // a repeated id keeps its first (best) position, as a run file must
+      seen.add(r.id);
+      rows.push({ qid: q.query_id, docno: r.id, score: r.score });
+    }
+  }
+  const run = runFromRows(rows, 'replay1');
+  const r = evaluateTrec(qrels, run, specs, {
+    relevanceLevel: input.relevanceLevel,
+    averageComplete: true,
+  });
+  const byteQid = new Map(
+    judgedQueries.map((q) => [Buffer.from(q.query_id, 'utf8').toString('latin1'), q.query_id]),
+  );
+  r.specs.forEach((s, si) =>
+    s.names.forEach((name, ni) => {
+      const id = metricIdOf(s, name);
+      result.ids.push(id);
+      result.summary.set(id, r.summary[si]![ni]!);
+      result.help.set(
+        id,
+        `mean over the ${r.numQueries} queries with qrels of per-query ${name} (trec_eval -c conventions, ` +
+          `relevance level ${input.relevanceLevel}) on replay 1's ranking; n = queries with qrels; ` +
+          'an errored or empty answer scores 0; seeded bootstrap 95% interval over queries.',
+      );
+      const m = new Map<string, number>();
+      for (const qv of r.queries) m.set(byteQid.get(qv.qid) ?? qv.qid, qv.values[si]![ni]!);
+      result.perQuery.set(id, m);
+    }),
+  );
+  return result;
+}
+
+export function computeRunMeasures(input: RunMeasuresInput): RunMeasures {
+  const ctx = new GateContext(input);
+  const metrics: MetricEntry[] = GATE_MEASURES.flatMap((m) => m.compute(ctx));
+  const ranking = rankingMeasures(ctx, input);
+  for (const id of ranking.ids) {
+    const values = [...(ranking.perQuery.get(id)?.values() ?? [])];
+    metrics.push({
+      id,
+      value: mean(values, deriveSeed(input.seed, id), ranking.summary.get(id)),
+      help: ranking.help.get(id) ?? `${id}: not measured (no query has qrels); n = queries with qrels`,
+    });
+  }
+
+  const queries: QueryOutcome[] = ctx.queries.map((q) => queryOutcome(ctx, q, ranking));
+  const breakdowns = buildBreakdowns(ctx, queries, ranking, input.seed);
+  return { metrics, queries, breakdowns, latency: latencyQuantiles(ctx) };
+}
+
+function queryOutcome(ctx: GateContext, q: QueryRecord, ranking: RankingResult): QueryOutcome {
+  const o = ctx.first(q);
+  const verdict = ctx.judgeTop1(q, o);
+  const probe = ctx.isProbe(q);
+  const leaked = leakedTagsOf(ctx, q);
+  const measures: Record<string, number> = {};
+  for (const id of ranking.ids) {
+    const v = ranking.perQuery.get(id)?.get(q.query_id);
+    if (v !== undefined) measures[id] = v;
+  }
+  const expected: QueryOutcome['expected'] = {};
+  if (q.expect?.selection_mode) expected.selection_mode = q.expect.selection_mode;
+  if (q.expect?.no_match !== undefined) expected.no_match = q.expect.no_match;
+  if (q.useful_ids) expected.useful_ids = q.useful_ids;
+  if (q.useful_paths) expected.useful_paths = q.useful_paths;
+  const actual: QueryOutcome['actual'] = {
+    ok: o?.ok ?? false,
+    top_ids: (o?.ranked ?? []).slice(0, 10).map((r) => r.id),
+  };
+  if (!o) actual.error = 'not observed';
+  else if (!o.ok) actual.error = o.error ? `${o.error.kind}: ${o.error.message}` : 'error';
+  if (o?.selection_mode) actual.selection_mode = o.selection_mode;
+  if (o?.selected_id) actual.selected_id = o.selected_id;
+  if (o?.source_path) actual.source_path = o.source_path;
+  if (o?.fallback.stage) actual.fallback_stage = o.fallback.stage;
+  return {
+    query_id: q.query_id,
+    text: q.text,
+    ...(q.profile ? { profile: q.profile } : {}),
+    kind: probe ? 'probe' : 'benchmark',
+    ...(q.tags ? { tags: q.tags } : {}),
+    expected,
+    actual,
+    top1: verdict.judgment,
+    ...(probe ? { expectation_met: expectationMet(ctx, q, o) } : {}),
+    deterministic: replayDeterministic(ctx, q),
+    ...(leaked.length ? { leaked_tags: leaked } : {}),
+    ...(Object.keys(measures).length ? { measures } : {}),
+  };
+}
+
+/** Metrics of one breakdown row: how many queries, top-1 usefulness, errors, ranking means. */
+function rowMetrics(
+  ctx: GateContext,
+  rows: readonly QueryRecord[],
+  outcomes: ReadonlyMap<string, QueryOutcome>,
+  ranking: RankingResult,
+  seed: number,
+  key: string,
+): Record<string, MeasureValue> {
+  const judged = rows.filter((q) => !ctx.isProbe(q) && ctx.hasJudgment(q));
+  const probes = rows.filter((q) => ctx.isProbe(q));
+  const requests = rows.flatMap((q) => ctx.all(q));
+  const m: Record<string, MeasureValue> = {
+    queries: rate(rows.length, ctx.queries.length),
+    top1_useful_any_mode: rate(
+      judged.filter((q) => outcomes.get(q.query_id)?.top1 === 'useful').length,
+      judged.length,
+    ),
+    top1_unjudged: rate(
+      judged.filter((q) => outcomes.get(q.query_id)?.top1 === 'unjudged').length,
+      judged.length,
+    ),
+    fallback_expectation_met: rate(
+      probes.filter((q) => outcomes.get(q.query_id)?.expectation_met === true).length,
+      probes.length,
+    ),
+    error_rate: rate(requests.filter((o) => !o.ok).length, requests.length),
+  };
+  for (const id of ranking.ids) {
+    const per = ranking.perQuery.get(id);
+    const values = rows.flatMap((q) => {
+      const v = per?.get(q.query_id);
+      return v === undefined ? [] : [v];
+    });
+    m[id] = mean(values, deriveSeed(seed, `${key}/${id}`));
+  }
+  return m;
+}
+
+/**
+ * Breakdowns by replay-1 selection mode (semantic wins and fallback-triggered answers apart, seed
+ * 001), by profile, and by tag. Row keys are sorted; "error" and "none" name unanswered and unlabelled.
+ */
+function buildBreakdowns(
+  ctx: GateContext,
+  outcomes: readonly QueryOutcome[],
+  ranking: RankingResult,
+  seed: number,
+): Breakdown[] {
+  const byId = new Map(outcomes.map((o) => [o.query_id, o]));
+  const group = (keyOf: (q: QueryRecord) => string[]): Map<string, QueryRecord[]> => {
+    const g = new Map<string, QueryRecord[]>();
+    for (const q of ctx.queries) {
+      for (const k of keyOf(q)) {
+        const list = g.get(k) ?? [];
+        list.push(q);
+        g.set(k, list);
+      }
+    }
+    return g;
+  };
+  const rowsOf = (by: string, g: Map<string, QueryRecord[]>): Breakdown => ({
+    by,
+    rows: [...g.keys()].sort(compareCodeUnits).map((key) => ({
+      key,
+      metrics: rowMetrics(ctx, g.get(key)!, byId, ranking, seed, `${by}:${key}`),
+    })),
+  });
+  const modeKeys = (q: QueryRecord): string[] => {
+    const o = ctx.first(q);
+    if (!o || !o.ok) return ['error'];
+    const keys = [o.selection_mode ?? 'none'];
+    // "fallback_triggered" gathers every answer that took a fallback, whatever mode it reported
+    if (ctx.tookFallback(o)) keys.push('fallback_triggered');
+    return keys;
+  };
+  return [
+    rowsOf('selection_mode', group(modeKeys)),
+    rowsOf(
+      'profile',
+      group((q) => [ctx.first(q)?.profile ?? q.profile ?? 'none']),
+    ),
+    rowsOf(
+      'tag',
+      group((q) => (q.tags && q.tags.length ? [...new Set(q.tags)] : ['none'])),
+    ),
+  ];
+}

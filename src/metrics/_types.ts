@@ -1,0 +1,71 @@
+/**
+ * The shape every ranking measure shares (trec_eval's TREC_MEAS record, as one object per file):
+ * an id, help text that doubles as `rgate score --help-measure` output, default parameters, the
+ * per-query calculation over a judged ranking, and how per-query values become the summary.
+ */
+
+/** Relevance of a retrieved document that is not in the qrels at all (trec_eval RELVALUE_NONPOOL). */
+export const REL_NONPOOL = -1;
+/** Relevance of a document in the qrels with a negative grade: pooled, not judged (RELVALUE_UNJUDGED). */
+export const REL_UNJUDGED = -2;
+
+/**
+ * One query's ranking after trec_eval's ordering (score desc, docno desc), the depth cap (-M), and
+ * lookup of each document in the qrels (trec_eval's RES_RELS).
+ */
+export interface JudgedRanking {
+  qid: string;
+  /** grade of the document at each rank (index 0 = rank 1); REL_NONPOOL / REL_UNJUDGED otherwise */
+  rels: Int32Array;
+  numRet: number;
+  /** number of judged documents (grade >= 0) per grade, index = grade */
+  relLevels: number[];
+  /** 1 + the highest grade with a judged document (0 when nothing is judged) */
+  numRelLevels: number;
+  /** judged documents with grade >= the relevance level */
+  numRel: number;
+  /** retrieved documents with grade >= the relevance level */
+  numRelRet: number;
+}
+
+export interface EvalOptions {
+  /** grade at or above which a document counts as relevant (trec_eval -l; default 1) */
+  relevanceLevel: number;
+}
+
+/** Context for the summary ("all") value. */
+export interface AggregateContext {
+  /** queries averaged over: evaluated queries, or every qrels query under -c */
+  numQueries: number;
+  averageComplete: boolean;
+  /** grades of every qrels line of every query (for num_rel under -c) */
+  allQrelsGrades: () => Iterable<number>;
+}
+
+export type Aggregate = 'mean' | 'sum' | ((perQuery: readonly number[], ctx: AggregateContext) => number);
+
+/** A ranking measure; P is its parameter type (cutoffs, gain table, ...). */
+export interface RankingMeasure<P = unknown> {
+  /** trec_eval's name, e.g. "ndcg_cut" */
+  id: string;
+  /** definition, formula and source */
+  help: string;
+  /** printed as an integer (num_ret...) or with four decimals */
+  kind: 'int' | 'float';
+  /** the parameters used when none are given, and how to read `-m id.<params>` */
+  defaults: P;
+  /** parameter text as written in a default spec, e.g. "5,10,15" (empty when none) */
+  defaultParamText: string;
+  parseParams(text: string): P;
+  /** the printed names of the values this measure yields, e.g. ["P_5", "P_10"] */
+  names(params: P): string[];
+  /** one value per name */
+  perQuery(j: JudgedRanking, params: P, opts: EvalOptions): number[];
+  /** how per-query values become the "all" value (trec_eval: mean over queries, or a sum) */
+  aggregate: Aggregate;
+  /** per-query lines printed with -q (num_q prints only its summary) */
+  printPerQuery: boolean;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyRankingMeasure = RankingMeasure<any>;

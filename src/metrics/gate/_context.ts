@@ -1,0 +1,167 @@
+/**
+ * What every gate measure reads: the queries, the pinned corpus, and the observations grouped by
+ * query and replay; plus the two judgements several measures share — "is this a probe query" and
+ * "is this top-1 useful".
+ */
+import { compareCodeUnits } from '../../core/canonical-json.js';
+import type { CorpusRecord, Observation, QueryRecord, RankedItem, SelectionMode } from '../../core/types.js';
+import { SELECTION_MODES } from '../../core/types.js';
+import type { Top1Judgment } from '../../core/report.js';
+
+export interface GateInput {
+  queries: readonly QueryRecord[];
+  corpus: readonly CorpusRecord[];
+  observations: readonly Observation[];
+  replays: number;
+  relevanceLevel: number;
+  seed: number;
+}
+
+export interface Top1Verdict {
+  judgment: Top1Judgment;
+  /** the id judged (selected_id, else the first ranked id) */
+  id?: string;
+  /** which judgment decided: qrels, useful_ids, useful_paths, rules, excluded_tag */
+  by?: string;
+}
+
+const FALLBACK_MODES: readonly SelectionMode[] = ['fallback_exact_key', 'fallback_path_priority'];
+
+export class GateContext {
+  readonly queries: readonly QueryRecord[];
+  readonly corpusById = new Map<string, CorpusRecord>();
+  readonly corpusPaths = new Set<string>();
+  /** observations of each query, sorted by replay */
+  readonly byQuery = new Map<string, Observation[]>();
+  readonly observations: readonly Observation[];
+
+  constructor(readonly input: GateInput) {
+    // query order is the query set's file order, made total by id for duplicate-free sets
+    this.queries = input.queries;
+    for (const r of input.corpus) {
+      this.corpusById.set(r.id, r);
+      this.corpusPaths.add(r.source_path);
+    }
+    for (const q of input.queries) this.byQuery.set(q.query_id, []);
+    for (const o of input.observations) {
+      const list = this.byQuery.get(o.query_id);
+      if (list) list.push(o); // observations of unknown queries are ignored
+    }
+    for (const list of this.byQuery.values()) list.sort((a, b) => a.replay - b.replay);
+    // requests in a total order (query set order, then replay) so anything listed is deterministic
+    this.observations = input.queries.flatMap((q) => this.byQuery.get(q.query_id) ?? []);
+  }
+
+  /** Replay 1's observation of a query (the answer the report shows), if it was observed. */
+  first(q: QueryRecord): Observation | undefined {
+    const list = this.byQuery.get(q.query_id) ?? [];
+    return list.find((o) => o.replay === 1) ?? list[0];
+  }
+
+  all(q: QueryRecord): Observation[] {
+    return this.byQuery.get(q.query_id) ?? [];
+  }
+
+  /** Probe: the expectation is a fallback mode or no_match (DESIGN.md); the rest are benchmark queries. */
+  isProbe(q: QueryRecord): boolean {
+    const m = q.expect?.selection_mode;
+    return q.expect?.no_match === true || (m !== undefined && m !== 'semantic');
+  }
+
+  /** At least one judgment that can say a top-1 is useful. */
+  hasJudgment(q: QueryRecord): boolean {
+    return (
+      Object.keys(q.qrels ?? {}).length > 0 ||
+      (q.useful_ids?.length ?? 0) > 0 ||
+      (q.useful_paths?.length ?? 0) > 0 ||
+      (q.must_include_signals_any?.length ?? 0) > 0 ||
+      (q.must_include_tags_any?.length ?? 0) > 0
+    );
+  }
+
+  /** Tags of a returned item: its own and its corpus record's. */
+  itemTags(item: { id: string; tags?: string[] }): string[] {
+    const rec = this.corpusById.get(item.id);
+    return [...new Set([...(item.tags ?? []), ...(rec?.tags ?? [])])].sort(compareCodeUnits);
+  }
+
+  /** Excluded tags a returned item carries (empty when the query excludes none). */
+  leakedTags(q: QueryRecord, item: { id: string; tags?: string[] }): string[] {
+    const excluded = q.must_exclude_tags_all ?? [];
+    if (excluded.length === 0) return [];
+    const tags = this.itemTags(item);
+    return excluded.filter((t) => tags.includes(t));
+  }
+
+  /** The id a request answered with: selected_id, else the first ranked item. */
+  top1(o: Observation): { id: string; source_path?: string; tags?: string[] } | undefined {
+    if (o.selected_id) {
+      const item = o.ranked.find((r) => r.id === o.selected_id);
+      return {
+        id: o.selected_id,
+        ...(o.source_path ? { source_path: o.source_path } : item ? { source_path: item.source_path } : {}),
+        ...(item?.tags ? { tags: item.tags } : {}),
+      };
+    }
+    const r = o.ranked[0];
+    return r ? { id: r.id, source_path: r.source_path, ...(r.tags ? { tags: r.tags } : {}) } : undefined;
+  }
+
+  /**
+   * Is a top-1 useful? In order: an excluded tag makes it not useful (a leak is never useful); a qrels
+   * line decides by grade >= relevance level; listed in useful_ids or under useful_paths is useful; the
+   * rules (a must_include signal in text/title/path, case-insensitive, or a must_include tag) decide
+   * when the query has them. Nothing else covers it: unjudged.
+   */
+  judgeTop1(q: QueryRecord, o: Observation | undefined): Top1Verdict {
+    if (!o || !o.ok) return { judgment: 'error' };
+    const top = this.top1(o);
+    if (!top) return { judgment: 'no_answer' };
+    const rec = this.corpusById.get(top.id);
+    const path = top.source_path ?? rec?.source_path;
+    if (this.leakedTags(q, top).length > 0) return { judgment: 'not_useful', id: top.id, by: 'excluded_tag' };
+    const grade = q.qrels?.[top.id];
+    if (grade !== undefined) {
+      return {
+        judgment: grade >= this.input.relevanceLevel ? 'useful' : 'not_useful',
+        id: top.id,
+        by: 'qrels',
+      };
+    }
+    if (q.useful_ids?.includes(top.id)) return { judgment: 'useful', id: top.id, by: 'useful_ids' };
+    if (path !== undefined && q.useful_paths?.includes(path))
+      return { judgment: 'useful', id: top.id, by: 'useful_paths' };
+    const signals = q.must_include_signals_any ?? [];
+    const includeTags = q.must_include_tags_any ?? [];
+    if (signals.length > 0 || includeTags.length > 0) {
+      const hay = [rec?.text ?? '', rec?.title ?? '', path ?? ''].join('\n').toLowerCase();
+      const bySignal = signals.some((s) => s.length > 0 && hay.includes(s.toLowerCase()));
+      const tags = this.itemTags(top);
+      const byTag = includeTags.some((t) => tags.includes(t));
+      return { judgment: bySignal || byTag ? 'useful' : 'not_useful', id: top.id, by: 'rules' };
+    }
+    return { judgment: 'unjudged', id: top.id };
+  }
+
+  /** Does any judgment cover this item (for judged@k)? */
+  covers(q: QueryRecord, item: RankedItem): boolean {
+    if (q.qrels?.[item.id] !== undefined) return true;
+    if (q.useful_ids?.includes(item.id)) return true;
+    const path = item.source_path || this.corpusById.get(item.id)?.source_path;
+    if (path && q.useful_paths?.includes(path)) return true;
+    return (q.must_include_signals_any?.length ?? 0) > 0 || (q.must_include_tags_any?.length ?? 0) > 0;
+  }
+
+  isFallbackMode(m: SelectionMode | undefined): boolean {
+    return m !== undefined && FALLBACK_MODES.includes(m);
+  }
+
+  isValidMode(m: unknown): m is SelectionMode {
+    return typeof m === 'string' && (SELECTION_MODES as readonly string[]).includes(m);
+  }
+
+  /** A request took a fallback: flagged by the system, or answered in a fallback mode. */
+  tookFallback(o: Observation): boolean {
+    return o.fallback.triggered || this.isFallbackMode(o.selection_mode);
+  }
+}

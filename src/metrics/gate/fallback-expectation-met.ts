@@ -1,0 +1,36 @@
+import type { QueryRecord, Observation } from '../../core/types.js';
+import type { GateContext } from './_context.js';
+import { rate } from './_values.js';
+import type { GateMeasure } from './_types.js';
+
+/** Did a probe query's replay-1 answer meet its expectation? */
+export function expectationMet(ctx: GateContext, q: QueryRecord, o: Observation | undefined): boolean {
+  if (!o || !o.ok) return false;
+  const e = q.expect ?? {};
+  if (e.no_match === true && (o.selection_mode !== 'no_match' || Boolean(o.selected_id))) return false;
+  if (e.selection_mode !== undefined && o.selection_mode !== e.selection_mode) return false;
+  // where judged, the selected record must be useful too (no_match answers select nothing)
+  if (e.no_match !== true && e.selection_mode !== 'no_match' && ctx.hasJudgment(q)) {
+    return ctx.judgeTop1(q, o).judgment === 'useful';
+  }
+  return true;
+}
+
+export const fallbackExpectationMet: GateMeasure = {
+  id: 'fallback_expectation_met',
+  help:
+    'numerator: probe queries whose replay-1 answer has the expected selection_mode (expect.no_match: mode ' +
+    '"no_match" and nothing selected) and, where the query has a judgment, a useful selected record; ' +
+    'denominator: probe queries (expect.selection_mode a fallback mode or no_match, or expect.no_match true). ' +
+    'Errored requests stay in the denominator and fail.',
+  compute(ctx) {
+    let num = 0;
+    let den = 0;
+    for (const q of ctx.queries) {
+      if (!ctx.isProbe(q)) continue;
+      den++;
+      if (expectationMet(ctx, q, ctx.first(q))) num++;
+    }
+    return [{ id: this.id, value: rate(num, den), help: this.help }];
+  },
+};

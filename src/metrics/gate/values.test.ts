@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { bootstrapMeanCi } from '../../stats/bootstrap.js';
+import { wilsonInterval } from '../../stats/wilson-interval.js';
+import { bootstrapMeanCi as metricsBootstrap, quantiles, rate, wilson } from './_values.js';
+
+// src/metrics may import only src/core, so it restates two statistics; they must equal src/stats exactly.
+describe('gate value builders agree with src/stats', () => {
+  it('Wilson interval: bit-identical', () => {
+    for (const [k, n] of [
+      [0, 1],
+      [81, 263],
+      [15, 148],
+      [50, 50],
+      [7, 9],
+    ] as const) {
+      expect(wilson(k, n)).toEqual(wilsonInterval(k, n));
+    }
+  });
+
+  it('bootstrap interval of the mean: bit-identical for the same seed', () => {
+    const v = [0.1, 0.9, 0.4, 0.4, 0.0, 1.0, 0.33];
+    expect(metricsBootstrap(v, 17)).toEqual(bootstrapMeanCi(v, { seed: 17 }));
+  });
+
+  it('rates show their counts; quantiles use nearest rank', () => {
+    expect(rate(0, 0)).toEqual({ kind: 'rate', numerator: 0, denominator: 0, rate: null, wilson95: null });
+    expect(rate(4, 5).rate).toBe(0.8);
+    expect(quantiles([5, 1, 4, 2, 3])).toEqual({ kind: 'quantiles', n: 5, p50: 3, p95: 5, p99: 5 });
+    expect(quantiles([])).toEqual({ kind: 'quantiles', n: 0, p50: null, p95: null, p99: null });
+  });
+});

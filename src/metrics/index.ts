@@ -1,0 +1,17 @@
+/** Public API of the measures layer. */
+export { RANKING_MEASURES, MEASURE_BUNDLES, findRankingMeasure } from './registry.js';
+export { parseMeasureArgs, parseRankingMetricId, type MeasureSpec, type ParsedSpecs } from './_spec.js';
+export {
+  evaluateTrec,
+  sortRun,
+  Judge,
+  type TrecEvalOptions,
+  type TrecEvalResult,
+  type QueryValues,
+} from './_evaluate.js';
+export { formatFixed4, renderTrecEval, trecEvalJson, trecLine } from './_format.js';
+export * from './_types.js';
+export { computeRunMeasures, type RunMeasuresInput, type RunMeasures } from './_run-measures.js';
+export { GATE_MEASURES, GATE_METRIC_IDS } from './gate/registry.js';
+export type { GateMeasure } from './gate/_types.js';
+export { isKnownMetricId, knownMetricIds } from './_known.js';

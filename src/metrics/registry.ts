@@ -1,0 +1,72 @@
+import { bpref } from './bpref.js';
+import { judged } from './judged.js';
+import { map } from './map.js';
+import { ndcgCut } from './ndcg-cut.js';
+import { ndcg } from './ndcg.js';
+import { numQ } from './num-q.js';
+import { numRelRet } from './num-rel-ret.js';
+import { numRel } from './num-rel.js';
+import { numRet } from './num-ret.js';
+import { precision } from './p.js';
+import { recall } from './recall.js';
+import { recipRank } from './recip-rank.js';
+import { rprec } from './rprec.js';
+import { success } from './success.js';
+import type { AnyRankingMeasure } from './_types.js';
+
+/**
+ * Every ranking measure, in trec_eval's print order (measures.c te_trec_measures[]); judged, which
+ * trec_eval lacks, comes last. Adding a measure = one file + one line here (a test checks both).
+ */
+export const RANKING_MEASURES: readonly AnyRankingMeasure[] = [
+  numQ,
+  numRet,
+  numRel,
+  numRelRet,
+  map,
+  rprec,
+  bpref,
+  recipRank,
+  precision,
+  recall,
+  ndcg,
+  ndcgCut,
+  success,
+  judged,
+];
+
+/** trec_eval's named bundles, restricted to the measures rgate implements (plus runid). */
+export const MEASURE_BUNDLES: Readonly<Record<string, readonly string[]>> = {
+  official: [
+    'runid',
+    'num_q',
+    'num_ret',
+    'num_rel',
+    'num_rel_ret',
+    'map',
+    'Rprec',
+    'bpref',
+    'recip_rank',
+    'P',
+  ],
+  all_trec: [
+    'runid',
+    'num_q',
+    'num_ret',
+    'num_rel',
+    'num_rel_ret',
+    'map',
+    'Rprec',
+    'bpref',
+    'recip_rank',
+    'P',
+    'recall',
+    'ndcg',
+    'success',
+    'ndcg_cut',
+  ],
+};
+
+export function findRankingMeasure(id: string): AnyRankingMeasure | undefined {
+  return RANKING_MEASURES.find((m) => m.id === id);
+}

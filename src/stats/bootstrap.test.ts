@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { bootstrapMeanCi, pairedBootstrapMeanCi } from './bootstrap.js';
+
+describe('seeded percentile bootstrap (Efron & Tibshirani 1993, ch. 13)', () => {
+  const data = Array.from({ length: 400 }, (_, i) => ((i * 37) % 101) / 100);
+  const mean = data.reduce((a, b) => a + b, 0) / data.length;
+  const sd = Math.sqrt(data.reduce((a, b) => a + (b - mean) ** 2, 0) / (data.length - 1));
+
+  it('for a large sample it is close to the normal-theory interval mean ± 1.96 s/√n (E&T §13.3)', () => {
+    const [lo, hi] = bootstrapMeanCi(data, { seed: 42, resamples: 4000 })!;
+    const half = (1.96 * sd) / Math.sqrt(data.length);
+    expect(lo).toBeCloseTo(mean - half, 2);
+    expect(hi).toBeCloseTo(mean + half, 2);
+  });
+
+  it('is reproducible from its seed and changes with it', () => {
+    const a = bootstrapMeanCi(data, { seed: 1 });
+    expect(bootstrapMeanCi(data, { seed: 1 })).toEqual(a);
+    expect(bootstrapMeanCi(data, { seed: 2 })).not.toEqual(a);
+  });
+
+  it('constant data give a zero-width interval; no data give null', () => {
+    expect(bootstrapMeanCi([0.3, 0.3, 0.3], { seed: 5 })).toEqual([0.3, 0.3]);
+    expect(bootstrapMeanCi([], { seed: 5 })).toBeNull();
+  });
+
+  it('paired form bootstraps the per-unit differences y - x', () => {
+    const x = data.slice(0, 50);
+    const y = x.map((v) => v + 0.1);
+    const [lo, hi] = pairedBootstrapMeanCi(x, y, { seed: 9 })!;
+    expect(lo).toBeCloseTo(0.1, 12);
+    expect(hi).toBeCloseTo(0.1, 12);
+    expect(() => pairedBootstrapMeanCi([1], [], { seed: 1 })).toThrow(RangeError);
+  });
+});

@@ -1,0 +1,54 @@
+/**
+ * Seeded percentile bootstrap (Efron & Tibshirani 1993, ch. 13): resample the units with replacement,
+ * take the mean of each resample, and read the 2.5th and 97.5th percentiles (linear interpolation,
+ * Hyndman & Fan type 7). The paired form resamples the per-query differences y - x.
+ */
+import { createPrng } from '../core/prng.js';
+
+export const DEFAULT_RESAMPLES = 2000;
+
+export interface BootstrapOptions {
+  seed: number;
+  resamples?: number;
+  /** confidence level, default 0.95 */
+  level?: number;
+}
+
+function quantileSorted(sorted: ArrayLike<number>, q: number): number {
+  const h = (sorted.length - 1) * q;
+  const lo = Math.floor(h);
+  const hi = Math.ceil(h);
+  const a = sorted[lo] as number;
+  const b = sorted[hi] as number;
+  return a + (h - lo) * (b - a);
+}
+
+/** Percentile interval of the mean of `values`; null when there are none. */
+export function bootstrapMeanCi(values: readonly number[], o: BootstrapOptions): [number, number] | null {
+  const n = values.length;
+  if (n === 0) return null;
+  const resamples = o.resamples ?? DEFAULT_RESAMPLES;
+  const alpha = 1 - (o.level ?? 0.95);
+  const prng = createPrng(o.seed);
+  const means = new Float64Array(resamples);
+  for (let r = 0; r < resamples; r++) {
+    let s = 0;
+    for (let i = 0; i < n; i++) s += values[prng.int(n)] as number;
+    means[r] = s / n;
+  }
+  means.sort();
+  return [quantileSorted(means, alpha / 2), quantileSorted(means, 1 - alpha / 2)];
+}
+
+/** Percentile interval of mean(y - x) over paired units (e.g. per-query scores of two systems). */
+export function pairedBootstrapMeanCi(
+  x: readonly number[],
+  y: readonly number[],
+  o: BootstrapOptions,
+): [number, number] | null {
+  if (x.length !== y.length) throw new RangeError(`paired bootstrap: ${x.length} vs ${y.length} values`);
+  return bootstrapMeanCi(
+    x.map((v, i) => (y[i] as number) - v),
+    o,
+  );
+}
