@@ -15,7 +15,9 @@ import { ms, TIMING_METRICS } from '../gates/index.js';
 import { compareCodeUnits } from '../src/core/canonical-json.js';
 import { RgateError } from '../src/core/errors.js';
 import type { QueryOutcome, Report } from '../src/core/report.js';
+import type { HistoryViewModel } from './compare/model.js';
 import { jsonForScript } from './escape.js';
+import { trendSection } from './html-trend.js';
 import {
   actualText,
   expectedText,
@@ -29,6 +31,11 @@ import {
 export interface HtmlOptions {
   /** override where chart.js is read from (tests) */
   chartJsPath?: string;
+  /**
+   * The suite's run history (harness/history-upto.ts); with at least one earlier run the report
+   * gains a trend chart per gate metric. Runs after this report's run are ignored.
+   */
+  history?: HistoryViewModel | undefined;
 }
 
 /** Templates live next to the sources; from dist/reports/ they are found two levels up. */
@@ -87,7 +94,7 @@ function uniqueSorted(xs: string[]): string[] {
 }
 
 /** The view the template draws; every string in it is escaped by handlebars at render time. */
-export function htmlView(report: Report) {
+export function htmlView(report: Report, history?: HistoryViewModel) {
   const g = displayGate(report);
   const rows = metricRows(report).map((r) => ({
     ...r,
@@ -121,6 +128,7 @@ export function htmlView(report: Report) {
     .map((k) => [k, report.timing.latency_ms[k]!] as const)
     .filter(([, v]) => v.kind === 'quantiles' && v.n > 0);
   const latencyRule = g.rules.find((r) => TIMING_METRICS.includes(r.metric));
+  const trend = trendSection(report, history);
   const data = {
     metrics: charted.length
       ? {
@@ -148,6 +156,7 @@ export function htmlView(report: Report) {
         }
       : null,
     queries: queries.map((q) => ({ query_id: q.query_id, status: q.status, mode: q.mode })),
+    trend: trend ? trend.data : null,
   };
 
   const rp = replaySummary(report);
@@ -193,6 +202,9 @@ export function htmlView(report: Report) {
     baseline: report.baseline?.source ?? '',
     environment: report.environment,
     wall: ms(report.timing.wall_ms),
+    trend: trend
+      ? { prior: trend.prior, charts: trend.charts, runs: trend.runs, other_runs: trend.other_runs }
+      : null,
     data,
   };
 }
@@ -200,7 +212,7 @@ export function htmlView(report: Report) {
 /** Render the self-contained HTML report. Example: writeFileSync('report.html', renderHtml(report)) */
 export function renderHtml(report: Report, opts: HtmlOptions = {}): string {
   const { template, client, chart } = assets(opts);
-  const view = htmlView(report);
+  const view = htmlView(report, opts.history);
   const csp = [
     "default-src 'none'",
     `script-src ${cspHash(chart)} ${cspHash(client)}`,
