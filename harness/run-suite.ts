@@ -325,7 +325,7 @@ function checklistEvidence(
 function noGate(metrics: MetricEntry[]): GateResult {
   const checklist: ChecklistItem[] = [];
   return {
-    gate_id: 'none',
+    gate_id: 'measures-only',
     gate_version: '-',
     verdict: 'PASS',
     rules: [],

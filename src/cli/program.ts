@@ -1,7 +1,7 @@
 import yargs from 'yargs';
 import { EXIT, isRgateError } from '../core/errors.js';
 import type { AnyCommand, CliIo } from './command.js';
-import { commands as defaultCommands } from './commands/index.js';
+import { loadCommands } from './commands/index.js';
 
 export function defaultIo(): CliIo {
   const isTty = Boolean(process.stdout.isTTY);
@@ -22,8 +22,9 @@ export function defaultIo(): CliIo {
 export async function runCli(
   argv: string[],
   io: CliIo = defaultIo(),
-  commands: AnyCommand[] = defaultCommands,
+  commands?: AnyCommand[],
 ): Promise<number> {
+  const available = commands ?? (await loadCommands(argv));
   let exitCode: number = EXIT.ok;
   const debug = argv.includes('--debug');
   let y = yargs(argv)
@@ -38,7 +39,7 @@ export async function runCli(
     .help()
     .alias('h', 'help')
     .version()
-    .wrap(Math.min(100, process.stdout.columns || 100))
+    .wrap(Math.min(120, process.stdout.columns || 100))
     .epilogue(
       'Exit codes: 0 PASS/WATCH, 1 FAIL, 2 usage or input error, 3 system-under-test or internal error.',
     )
@@ -46,7 +47,7 @@ export async function runCli(
       if (err) throw err;
       throw new UsageError(msg ?? 'invalid usage');
     });
-  for (const c of commands) {
+  for (const c of available) {
     y = y.command(c.command, c.describe, c.builder, async (args) => {
       exitCode = await c.handler(args, io);
     });

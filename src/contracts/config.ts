@@ -42,7 +42,12 @@ export const configSchema = {
     },
     bm25: {
       type: 'object',
-      properties: { k1: { type: 'number', minimum: 0 }, b: unit },
+      properties: {
+        k1: { type: 'number', minimum: 0 },
+        b: unit,
+        formula: { enum: ['lucene', 'fts5'] },
+        length_norm: { enum: ['exact', 'lucene'] },
+      },
       additionalProperties: false,
     },
     analyzer: {
@@ -56,6 +61,7 @@ export const configSchema = {
     },
     as_of: { type: 'string', format: 'date-time' },
     freshness_half_life_days: { type: 'number', exclusiveMinimum: 0 },
+    sensitive_tags: { type: 'array', items: { type: 'string', minLength: 1 }, uniqueItems: true },
   },
   additionalProperties: false,
 } as const;

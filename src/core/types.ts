@@ -92,6 +92,11 @@ export interface RetrievalConfig {
   as_of: string;
   /** freshness half-life in days */
   freshness_half_life_days: number;
+  /**
+   * optional (engine): records carrying any of these tags are never returned by context-load or
+   * semantic selection (default when absent: secret, credential, pii; [] disables the policy)
+   */
+  sensitive_tags?: string[];
 }
 
 export interface RankedItem {

@@ -1,0 +1,378 @@
+import {
+  compareCodeUnits,
+  sha256,
+  type CorpusRecord,
+  type FallbackStage,
+  type RetrievalConfig,
+} from '../core/index.js';
+import { bagOfWords } from './bm25-index.js';
+import type { IndexedCorpus } from './indexed-corpus.js';
+import {
+  estimateTokens,
+  MIN_TRUNCATED_TOKENS,
+  PROFILE_DEFAULTS,
+  WEIGHT_PRESETS,
+  type Weights,
+} from './profiles.js';
+import type {
+  ContextLoadEntry,
+  ContextLoadRequest,
+  ContextLoadResult,
+  DroppedCandidate,
+  FallbackAttempt,
+  TruncatedEntry,
+  TruncationReason,
+} from './types.js';
+
+/**
+ * Context-load contract v0 (seed 000).
+ *
+ * Fallback stages (each attempted only when the previous one has no candidate, and only when
+ * fallback is enabled; otherwise just `restricted` runs):
+ * - restricted: records containing every distinct query term (after analysis);
+ * - relaxed: records containing at least one query term;
+ * - unrestricted: every record, ranked by the non-lexical components (lexical_score is 0 for all,
+ *   since no record matched any term).
+ * Within a stage the candidate pool is the top-N by BM25 (score desc, id asc; unrestricted: by the
+ * tie-break chain), N from the profile. lexical_score = BM25 / max BM25 in the pool.
+ * Components: evidence/outcome from the record clamped to [0,1] (missing -> 0); freshness =
+ * 2^(-age_days / half_life) with age measured from config.as_of (a future captured_at counts as age 0;
+ * an unparseable one scores 0). combined = the preset's weighted sum.
+ * Records carrying a sensitive tag (config.sensitive_tags, default secret/credential/pii) are never
+ * candidates; `policy` states the tags and how many records the corpus withholds.
+ * Ordering: combined desc, evidence desc, captured_at desc, source_path asc, record_id asc.
+ * Budgets (request > config.budgets > profile) are applied in rank order: max_files, then
+ * max_chars_per_file truncation, then the token budget (ceil(chars/4)); a candidate that does not fit
+ * is truncated to the remaining budget when at least min(32, tokens) tokens remain, else dropped, and
+ * later (shorter) candidates may still fit.
+ */
+
+const MS_PER_DAY = 86_400_000;
+
+interface Candidate {
+  doc: number;
+  record: CorpusRecord;
+  bm25: number;
+  lexical: number;
+  evidence: number;
+  outcome: number;
+  freshness: number;
+  combined: number;
+  capturedMs: number;
+  missing: ('evidence' | 'outcome')[];
+}
+
+const STAGE_RULES: Record<FallbackStage, string> = {
+  restricted: 'records containing every query term',
+  relaxed: 'records containing at least one query term',
+  unrestricted: 'all records, ranked by evidence, outcome and freshness',
+};
+
+function countWithheld(ic: IndexedCorpus): number {
+  let n = 0;
+  for (let d = 0; d < ic.withheld.length; d++) n += ic.withheld[d] as number;
+  return n;
+}
+
+function clamp01(v: number | undefined): number {
+  if (v === undefined || !Number.isFinite(v)) return 0;
+  return v < 0 ? 0 : v > 1 ? 1 : v;
+}
+
+/** Total order of the seed's tie-break chain. */
+export function compareCandidates(
+  a: { combined: number; evidence: number; capturedMs: number; record: CorpusRecord },
+  b: { combined: number; evidence: number; capturedMs: number; record: CorpusRecord },
+): number {
+  if (a.combined !== b.combined) return b.combined - a.combined;
+  if (a.evidence !== b.evidence) return b.evidence - a.evidence;
+  const ca = Number.isNaN(a.capturedMs) ? -Infinity : a.capturedMs;
+  const cb = Number.isNaN(b.capturedMs) ? -Infinity : b.capturedMs;
+  if (ca !== cb) return cb - ca > 0 ? 1 : -1;
+  // same instant written differently (or both unparseable): the later string first keeps it total
+  const cs = compareCodeUnits(b.record.captured_at, a.record.captured_at);
+  if (cs !== 0) return cs;
+  const ps = compareCodeUnits(a.record.source_path, b.record.source_path);
+  if (ps !== 0) return ps;
+  return compareCodeUnits(a.record.id, b.record.id);
+}
+
+/** Cut at most `max` UTF-16 code units without splitting a surrogate pair. */
+function cut(text: string, max: number): string {
+  if (text.length <= max) return text;
+  let end = Math.max(0, max);
+  const c = text.charCodeAt(end - 1);
+  if (end > 0 && c >= 0xd800 && c <= 0xdbff) end--;
+  return text.slice(0, end);
+}
+
+function badInt(v: unknown): boolean {
+  return v !== undefined && (typeof v !== 'number' || !Number.isInteger(v) || v < 0);
+}
+
+export function contextLoad(
+  ic: IndexedCorpus,
+  config: RetrievalConfig,
+  req: ContextLoadRequest,
+): ContextLoadResult {
+  const profile = req.retrieval_profile ?? config.retrieval_profile;
+  const weightingMode = req.weighting_mode ?? config.weighting_mode;
+  const pd = PROFILE_DEFAULTS[profile] ?? PROFILE_DEFAULTS.medium;
+  const weights: Weights = { ...(WEIGHT_PRESETS[weightingMode] ?? WEIGHT_PRESETS.uniform) };
+  const budgets = {
+    max_files: req.max_files ?? config.budgets.max_files ?? pd.max_files,
+    max_chars_per_file: req.max_chars_per_file ?? config.budgets.max_chars_per_file ?? pd.max_chars_per_file,
+    tokens: req.tokens ?? config.budgets.tokens ?? pd.tokens,
+  };
+  const fallbackEnabled = req.fallback_enabled ?? config.fallback.enabled;
+  const result: ContextLoadResult = {
+    ranking_contract_version: 'v0',
+    retrieval_profile: profile,
+    weighting_mode: weightingMode,
+    weights,
+    task: typeof req.task === 'string' ? req.task : '',
+    selected_count: 0,
+    fallback_level: null,
+    fallback_attempts: [],
+    budgets,
+    pool: { size_limit: pd.candidate_pool, stage_candidates: 0, pooled: 0, beyond_pool: 0 },
+    usage: { files: 0, chars: 0, tokens: 0, token_estimate: 'ceil(chars/4)' },
+    entries: [],
+    dropped: [],
+    truncated: [],
+    no_match: true,
+    reason: null,
+    reason_detail: null,
+    authority: 'non_authoritative',
+    policy: { sensitive_tags: ic.sensitiveTags.slice(), withheld_records: countWithheld(ic) },
+  };
+  const noMatch = (reason: string, detail: string): ContextLoadResult => {
+    result.reason = reason;
+    result.reason_detail = detail;
+    return result;
+  };
+
+  if (!(profile in PROFILE_DEFAULTS))
+    return noMatch('invalid_request', `unknown retrieval_profile "${profile}"`);
+  if (!(weightingMode in WEIGHT_PRESETS))
+    return noMatch('invalid_request', `unknown weighting_mode "${weightingMode}"`);
+  for (const [name, v] of Object.entries({
+    max_files: req.max_files,
+    max_chars_per_file: req.max_chars_per_file,
+    tokens: req.tokens,
+  })) {
+    if (badInt(v)) return noMatch('invalid_request', `${name} must be a non-negative integer`);
+  }
+  if (typeof req.task !== 'string' || req.task.trim() === '')
+    return noMatch('empty_task', 'task must be a non-empty string');
+  if (ic.records.length === 0) return noMatch('empty_corpus', 'the corpus snapshot has no records');
+
+  const query = bagOfWords(ic.analyzer.analyze(req.task));
+  const scored = ic.index.scoreAll(query);
+  const stages: FallbackStage[] = ['restricted', 'relaxed', 'unrestricted'];
+  const asOf = Date.parse(config.as_of);
+  const halfLifeMs = config.freshness_half_life_days * MS_PER_DAY;
+
+  let pool: Candidate[] = [];
+  for (const stage of stages) {
+    if (stage !== 'restricted' && !fallbackEnabled) {
+      result.fallback_attempts.push({
+        stage,
+        rule: STAGE_RULES[stage],
+        candidates: 0,
+        outcome: 'skipped_disabled',
+      });
+      continue;
+    }
+    // stage membership
+    let members: { doc: number; bm25: number }[] = [];
+    if (stage === 'unrestricted') {
+      for (let d = 0; d < ic.records.length; d++) if (ic.withheld[d] === 0) members.push({ doc: d, bm25: 0 });
+    } else {
+      const need = stage === 'restricted' ? query.length : 1;
+      for (let i = 0; i < scored.docs.length; i++) {
+        const d = scored.docs[i] as number;
+        if (query.length > 0 && (scored.coverage[i] as number) >= need && ic.withheld[d] === 0)
+          members.push({ doc: d, bm25: scored.scores[i] as number });
+      }
+    }
+    const attempt: FallbackAttempt = {
+      stage,
+      rule: STAGE_RULES[stage],
+      candidates: members.length,
+      outcome: members.length > 0 ? 'selected' : 'empty',
+    };
+    result.fallback_attempts.push(attempt);
+    if (members.length === 0) continue;
+
+    const make = (m: { doc: number; bm25: number }, maxBm25: number): Candidate => {
+      const record = ic.records[m.doc] as CorpusRecord;
+      const capturedMs = ic.capturedMs[m.doc] as number;
+      const lexical = maxBm25 > 0 ? Math.min(1, m.bm25 / maxBm25) : 0;
+      const evidence = clamp01(record.evidence);
+      const outcome = clamp01(record.outcome);
+      let freshness = 0;
+      if (!Number.isNaN(capturedMs) && !Number.isNaN(asOf)) {
+        const age = Math.max(0, asOf - capturedMs);
+        freshness = halfLifeMs > 0 ? Math.pow(2, -age / halfLifeMs) : age === 0 ? 1 : 0;
+      }
+      const combined =
+        weights.lexical * lexical +
+        weights.evidence * evidence +
+        weights.outcome * outcome +
+        weights.freshness * freshness;
+      const missing: ('evidence' | 'outcome')[] = [];
+      if (record.evidence === undefined) missing.push('evidence');
+      if (record.outcome === undefined) missing.push('outcome');
+      return {
+        doc: m.doc,
+        record,
+        bm25: m.bm25,
+        lexical,
+        evidence,
+        outcome,
+        freshness,
+        combined,
+        capturedMs,
+        missing,
+      };
+    };
+
+    if (stage === 'unrestricted') {
+      const all = members.map((m) => make(m, 0));
+      all.sort(compareCandidates);
+      pool = all.slice(0, pd.candidate_pool);
+    } else {
+      members.sort((a, b) => b.bm25 - a.bm25 || a.doc - b.doc);
+      members = members.slice(0, pd.candidate_pool);
+      const maxBm25 = members[0]?.bm25 ?? 0;
+      pool = members.map((m) => make(m, maxBm25));
+      pool.sort(compareCandidates);
+    }
+    result.fallback_level = stage;
+    result.pool = {
+      size_limit: pd.candidate_pool,
+      stage_candidates: attempt.candidates,
+      pooled: pool.length,
+      beyond_pool: attempt.candidates - pool.length,
+    };
+    break;
+  }
+
+  if (result.fallback_level === null) {
+    const detail =
+      query.length === 0
+        ? 'the task has no searchable terms after analysis (only stopwords or punctuation)'
+        : 'no record contains every query term';
+    return fallbackEnabled
+      ? noMatch('no_candidate', detail)
+      : noMatch('no_candidate_fallback_disabled', `${detail}; fallback is disabled`);
+  }
+
+  applyBudgets(pool, budgets, weights, result);
+  if (result.entries.length === 0) {
+    return noMatch('budget_excludes_all', 'every candidate was dropped by the budgets (see dropped[])');
+  }
+  result.no_match = false;
+  return result;
+}
+
+function applyBudgets(
+  pool: Candidate[],
+  budgets: ContextLoadResult['budgets'],
+  weights: Weights,
+  result: ContextLoadResult,
+): void {
+  const entries: ContextLoadEntry[] = [];
+  const dropped: DroppedCandidate[] = [];
+  const truncated: TruncatedEntry[] = [];
+  let chars = 0;
+  let tokens = 0;
+  const minTrunc = Math.min(MIN_TRUNCATED_TOKENS, budgets.tokens);
+  for (const c of pool) {
+    const r = c.record;
+    if (entries.length >= budgets.max_files) {
+      dropped.push({
+        record_id: r.id,
+        source_path: r.source_path,
+        combined_score: c.combined,
+        reason: 'budget_max_files',
+      });
+      continue;
+    }
+    let text = r.text;
+    let reason: TruncationReason | null = null;
+    if (text.length > budgets.max_chars_per_file) {
+      text = cut(text, budgets.max_chars_per_file);
+      reason = 'truncated_max_chars';
+    }
+    const remaining = budgets.tokens - tokens;
+    if (estimateTokens(text.length) > remaining) {
+      if (remaining >= minTrunc && remaining > 0) {
+        text = cut(text, remaining * 4);
+        reason = 'truncated_tokens';
+      } else {
+        dropped.push({
+          record_id: r.id,
+          source_path: r.source_path,
+          combined_score: c.combined,
+          reason: 'budget_tokens',
+        });
+        continue;
+      }
+    }
+    if (reason !== null) {
+      truncated.push({
+        record_id: r.id,
+        source_path: r.source_path,
+        original_chars: r.text.length,
+        emitted_chars: text.length,
+        reason,
+      });
+    }
+    chars += text.length;
+    tokens += estimateTokens(text.length);
+    const upper =
+      c.combined +
+      (c.missing.includes('evidence') ? weights.evidence : 0) +
+      (c.missing.includes('outcome') ? weights.outcome : 0);
+    const entry: ContextLoadEntry = {
+      rank: entries.length + 1,
+      record_id: r.id,
+      source_path: r.source_path,
+      kind: r.kind,
+      text,
+      chars: text.length,
+      truncated: reason !== null,
+      score_breakdown: {
+        lexical_score: c.lexical,
+        evidence_score: c.evidence,
+        outcome_score: c.outcome,
+        freshness_score: c.freshness,
+        combined_score: c.combined,
+      },
+      provenance: {
+        source_path: r.source_path,
+        record_id: r.id,
+        kind: r.kind,
+        captured_at: r.captured_at,
+        text_sha256: sha256(r.text),
+      },
+      confidence: {
+        value: c.combined,
+        lower: c.combined,
+        upper: Math.min(1, upper),
+        basis: 'missing_components',
+        missing: c.missing,
+      },
+    };
+    if (r.title !== undefined) entry.title = r.title;
+    if (r.tags !== undefined) entry.tags = r.tags.slice();
+    entries.push(entry);
+  }
+  result.entries = entries;
+  result.dropped = dropped;
+  result.truncated = truncated;
+  result.selected_count = entries.length;
+  result.usage = { files: entries.length, chars, tokens, token_estimate: 'ceil(chars/4)' };
+}

@@ -1,0 +1,42 @@
+import type { CorpusRecord, RetrievalConfig } from '../core/index.js';
+import { bagOfWords } from './bm25-index.js';
+import { contextLoad } from './context-load.js';
+import { createHashedEmbedder } from './hashed-embedder.js';
+import { buildIndexedCorpus } from './indexed-corpus.js';
+import { SemanticIndex } from './semantic.js';
+import type { CreateEngineOptions, Engine, SearchHit } from './types.js';
+
+/**
+ * Build an engine over a corpus snapshot. Construction analyses and indexes the corpus once (BM25);
+ * semantic vectors are computed on the first semantic call. Inputs are never mutated: the engine
+ * keeps its own id-sorted copy of the record list and a deep copy of the config.
+ * Throws RgateError('input_invalid') for duplicate record ids.
+ */
+export function createEngine(
+  corpus: readonly CorpusRecord[],
+  config: RetrievalConfig,
+  opts: CreateEngineOptions = {},
+): Engine {
+  const cfg: RetrievalConfig = JSON.parse(JSON.stringify(config)) as RetrievalConfig;
+  const ic = buildIndexedCorpus(corpus, cfg);
+  const embedder = opts.embedder ?? createHashedEmbedder(cfg.embedding.dimensions, cfg.analyzer);
+  const semantic = new SemanticIndex(ic, cfg, embedder);
+  return {
+    config: cfg,
+    stats: () => ({
+      documents: ic.index.docCount,
+      terms: ic.dictionary.size,
+      postings: ic.index.postDocs.length,
+      tokens: ic.index.totalTokens,
+      array_bytes: ic.index.arrayBytes(),
+      vocabulary_bytes_estimate: ic.dictionary.bytesEstimate(),
+    }),
+    search(text: string, k: number): SearchHit[] {
+      const hits = ic.index.search(bagOfWords(ic.analyzer.analyze(text)), Math.max(0, Math.floor(k)));
+      return hits.map((h) => ({ id: (ic.records[h.doc] as CorpusRecord).id, score: h.score }));
+    },
+    contextLoad: (req) => contextLoad(ic, cfg, req),
+    select: (req) => semantic.select(req),
+    retrievalResult: (req) => semantic.retrievalResult(req),
+  };
+}

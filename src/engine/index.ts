@@ -1,0 +1,14 @@
+/** Public API of the reference engine. Other layers import from here only. */
+export * from './types.js';
+export { createEngine } from './engine.js';
+export { createHashedEmbedder, HASHED_EMBEDDER_ID } from './hashed-embedder.js';
+export {
+  PROFILE_DEFAULTS,
+  WEIGHT_PRESETS,
+  estimateTokens,
+  type ProfileDefaults,
+  type Weights,
+} from './profiles.js';
+export { DEFAULT_SENSITIVE_TAGS } from './indexed-corpus.js';
+export { clampK, K_MIN, K_MAX } from './semantic.js';
+export { compareCandidates } from './context-load.js';

@@ -1,0 +1,179 @@
+import { describe, expect, it } from 'vitest';
+import { validateMemoryCliV1 } from '../contracts/responses/memory-cli-v1.js';
+import { validateRetrievalResultV1 } from '../contracts/responses/retrieval-result-v1.js';
+import type { CorpusRecord } from '../core/types.js';
+import { createEngine } from './engine.js';
+import { createHashedEmbedder } from './hashed-embedder.js';
+import { clampK, mentions } from './semantic.js';
+import { cfg, rec } from './test-helpers.js';
+import type { Embedder, ErrorEnvelope, RetrievalResultV1, SelectResult } from './types.js';
+
+const corpus: CorpusRecord[] = [
+  rec('freeze', 'Fixture freeze rules: bump the version and write a baseline reset note.', {
+    key: 'FREEZE-RULES',
+    source_path: 'docs/governance/freeze-rules.md',
+    path_priority: 1,
+  }),
+  rec('deploy', 'Deploy windows are Tuesday and Thursday mornings; no deploys during holiday freeze.', {
+    key: 'DEC-2026-011',
+    source_path: 'docs/decisions/deploy-windows.md',
+    path_priority: 2,
+  }),
+  rec('oncall', 'The on-call rotation hands over on Mondays at 10:00.', {
+    source_path: 'runbooks/oncall.md',
+    path_priority: 5,
+  }),
+  ...Array.from({ length: 12 }, (_, i) =>
+    rec(`filler-${String(i).padStart(2, '0')}`, `Filler note number ${i} about lunch menus and parking.`, {
+      source_path: `notes/filler-${i}.md`,
+    }),
+  ),
+];
+
+function ok(out: SelectResult | ErrorEnvelope): SelectResult {
+  if ('error' in out) throw new Error(`unexpected envelope ${JSON.stringify(out)}`);
+  expect(validateMemoryCliV1(out), JSON.stringify(validateMemoryCliV1.errors)).toBe(true);
+  return out;
+}
+
+describe('hashed embedder', () => {
+  const e = createHashedEmbedder(768);
+  it('is deterministic, 768-dimensional and L2-normalised', () => {
+    const a = e.embed('Fixture freeze rules');
+    expect(a.length).toBe(768);
+    expect(Array.from(a)).toEqual(Array.from(e.embed('Fixture freeze rules')));
+    expect(Math.sqrt(a.reduce((s, x) => s + x * x, 0))).toBeCloseTo(1, 5);
+    expect(e.embed('').every((x) => x === 0)).toBe(true);
+  });
+  it('places texts sharing words closer than unrelated ones (lexical, not semantic)', () => {
+    const cos = (x: Float32Array, y: Float32Array): number =>
+      x.reduce((s, v, i) => s + v * (y[i] as number), 0);
+    const q = e.embed('freeze rules for fixtures');
+    expect(cos(q, e.embed('Fixture freeze rules and notes'))).toBeGreaterThan(
+      cos(q, e.embed('lunch menus and parking')),
+    );
+  });
+});
+
+describe('semantic selection v1', () => {
+  const engine = createEngine(corpus, cfg({ semantic: { confidence_min: 0.35, ambiguity_margin: 0.02 } }));
+
+  it('selects semantically when both gates pass, with K clamped to 10..15', () => {
+    const out = ok(
+      engine.select({ query: 'Fixture freeze rules: bump the version and write a baseline reset note.' }),
+    );
+    expect(out.selection_mode).toBe('semantic');
+    expect(out.selected_id).toBe('freeze');
+    expect(out.source_path).toBe('docs/governance/freeze-rules.md');
+    expect(out.confidence).toBeCloseTo(1, 5);
+    expect(out.reason).toBe('semantic_gates_passed');
+    expect(out.fallback.triggered).toBe(false);
+    expect(out.candidates.length).toBe(10);
+    expect(out.candidates.map((c) => c.rank)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    expect(ok(engine.select({ query: 'freeze', k: 100 })).candidates.length).toBe(15);
+    expect(ok(engine.select({ query: 'freeze', k: 1 })).candidates.length).toBe(10);
+    expect(clampK(undefined, 12)).toBe(12);
+  });
+
+  it('falls back to the exact key given in the request, then to a key mentioned in the query', () => {
+    const byRequest = ok(engine.select({ query: 'zzz qqq', exact_key: 'DEC-2026-011' }));
+    expect(byRequest.selection_mode).toBe('fallback_exact_key');
+    expect(byRequest.selected_id).toBe('deploy');
+    expect(byRequest.reason).toBe('fallback_exact_key_request');
+    expect(byRequest.fallback).toMatchObject({ triggered: true, stage: 'exact_key' });
+    expect(byRequest.fallback.trace.map((s) => [s.stage, s.outcome])).toEqual([
+      ['semantic', 'gate_failed'],
+      ['exact_key', 'selected'],
+    ]);
+    const mentioned = ok(engine.select({ query: 'what does FREEZE-RULES say?' }));
+    expect(mentioned.selection_mode).toBe('fallback_exact_key');
+    expect(mentioned.selected_id).toBe('freeze');
+    expect(mentioned.reason).toBe('fallback_exact_key_mentioned');
+  });
+
+  it('then to path priority, then to a well-formed no_match', () => {
+    const path = ok(engine.select({ query: 'zzz runbooks docs' }));
+    expect(path.selection_mode).toBe('fallback_path_priority');
+    expect(path.selected_id).toBe('oncall'); // path_priority 5 beats the docs/ records (1, 2)
+    const none = ok(engine.select({ query: 'zzz qqq' }));
+    expect(none.selection_mode).toBe('no_match');
+    expect(none.selected_id).toBeNull();
+    expect(none.source_path).toBeNull();
+    expect(none.reason).toBe('no_match_no_fallback_candidate');
+    expect(none.candidates.length).toBe(10);
+    expect(none.fallback.trace.map((s) => s.outcome)).toEqual([
+      'gate_failed',
+      'no_candidate',
+      'no_candidate',
+    ]);
+  });
+
+  it('the ambiguity gate sends near-ties to the fallback chain', () => {
+    const twins = createEngine(
+      [rec('a', 'alpha beta gamma', { key: 'K-A' }), rec('b', 'alpha beta gamma', { key: 'K-B' })],
+      cfg(),
+    );
+    const out = ok(twins.select({ query: 'alpha beta gamma', exact_key: 'K-B' }));
+    expect(out.gates.confidence_passed).toBe(true);
+    expect(out.gates.ambiguity_passed).toBe(false);
+    expect(out.selection_mode).toBe('fallback_exact_key');
+    expect(out.selected_id).toBe('b');
+    const off = createEngine([rec('a', 'alpha'), rec('b', 'alpha')], cfg({ fallback: { enabled: false } }));
+    expect(ok(off.select({ query: 'alpha' })).reason).toBe('no_match_fallback_disabled');
+  });
+
+  it('uses snapshot vectors as given and reports a dimension mismatch as the error envelope', () => {
+    const v = (i: number): number[] => Array.from({ length: 4 }, (_, j) => (j === i ? 1 : 0));
+    const vec = createEngine(
+      [rec('x', 'one', { embedding: v(0) }), rec('y', 'two', { embedding: v(1) })],
+      cfg({ embedding: { dimensions: 4 } }),
+    );
+    const out = ok(vec.select({ query: 'anything', query_embedding: [0, 0.9, 0.1, 0] }));
+    expect(out.selected_id).toBe('y');
+    const bad = vec.select({ query: 'anything', query_embedding: [1, 0] });
+    expect(bad).toEqual({
+      error: {
+        code: 'embedding_dimension_mismatch',
+        message: expect.stringMatching(/2 dimensions, expected 4/),
+        action: expect.any(String),
+      },
+    });
+    const badCorpus = createEngine([rec('x', 'one', { embedding: [1, 2, 3] })], cfg());
+    expect((badCorpus.select({ query: 'one' }) as ErrorEnvelope).error.code).toBe(
+      'embedding_dimension_mismatch',
+    );
+    const small: Embedder = { id: 'tiny', dimensions: 8, embed: () => new Float32Array(8) };
+    const wrongEmbedder = createEngine([rec('x', 'one')], cfg(), { embedder: small });
+    expect((wrongEmbedder.select({ query: 'one' }) as ErrorEnvelope).error.message).toMatch(
+      /tiny produces 8/,
+    );
+  });
+
+  it('gives the retrieval-result-v1 view with ranks 1..k and cosine scores', () => {
+    const out = engine.retrievalResult({ query: 'deploy windows freeze', k: 12 }) as RetrievalResultV1;
+    expect(validateRetrievalResultV1(out), JSON.stringify(validateRetrievalResultV1.errors)).toBe(true);
+    expect(out.query_embedding_dimensions).toBe(768);
+    expect(out.k_requested).toBe(12);
+    expect(out.k_returned).toBe(12);
+    expect(out.score_semantics).toBe('cosine_similarity');
+    expect(out.results.map((r) => r.rank)).toEqual(Array.from({ length: 12 }, (_, i) => i + 1));
+    expect(out.results[0]!.chunk_id).toBe('deploy');
+    for (let i = 1; i < out.results.length; i++) {
+      const a = out.results[i - 1]!;
+      const b = out.results[i]!;
+      expect(a.score > b.score || (a.score === b.score && a.chunk_id < b.chunk_id)).toBe(true);
+    }
+    const empty = createEngine([], cfg()).retrievalResult({ query: 'x' }) as RetrievalResultV1;
+    expect(empty.k_returned).toBe(0);
+    expect(empty.results).toEqual([]);
+    const dims = createEngine([], cfg({ embedding: { dimensions: 32 } })).retrievalResult({ query: 'x' });
+    expect((dims as ErrorEnvelope).error.code).toBe('embedding_dimension_mismatch');
+  });
+
+  it('matches mentioned keys only as whole words', () => {
+    expect(mentions('see ADR-0008 now', 'ADR-0008')).toBe(true);
+    expect(mentions('see ADR-00081', 'ADR-0008')).toBe(false);
+    expect(mentions('xFREEZE', 'FREEZE')).toBe(false);
+    expect(mentions('(FREEZE)', 'FREEZE')).toBe(true);
+  });
+});

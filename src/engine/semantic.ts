@@ -1,0 +1,442 @@
+import { compareCodeUnits, sha256, type CorpusRecord, type RetrievalConfig } from '../core/index.js';
+import type { IndexedCorpus } from './indexed-corpus.js';
+import { indexText } from './indexed-corpus.js';
+import { TopK } from './top-k.js';
+import type {
+  Embedder,
+  ErrorEnvelope,
+  RetrievalResultV1,
+  SelectCandidate,
+  SelectFallbackStep,
+  SelectRequest,
+  SelectResult,
+} from './types.js';
+
+/**
+ * Semantic selection v1 (seed 001) and the retrieval-result-v1 view (seed 003).
+ *
+ * Vectors: a record's `embedding` is used as given; records without one are embedded with the
+ * engine's embedder (title + text). The record matrix is built lazily on the first semantic call
+ * (lexical-only users never pay for it) and kept. Every vector must have config.embedding.dimensions
+ * entries, else the error envelope `embedding_dimension_mismatch` is returned.
+ * Scores are cosine similarities in [-1, 1] (a zero vector scores 0). Top-K: K = clamp(k, 10, 15),
+ * ties by id asc.
+ * Gates: confidence (top1 >= confidence_min) and ambiguity (top1 - top2 >= ambiguity_margin; passes
+ * with a single candidate). If either fails and fallback is enabled:
+ * 1. exact key: records whose `key` equals the request's `exact_key`; else records whose key appears in
+ *    the query text as a whole word (case-sensitive, bounded by non-letter/digit characters; the
+ *    longest mentioned key wins). Among several records: path_priority desc, source_path asc, id asc.
+ * 2. path priority: records whose source_path shares at least one analysed token with the query
+ *    (path split on / \ . - _ before analysis); highest path_priority (missing = 0) wins, then more
+ *    shared tokens, source_path asc, id asc.
+ * 3. no_match: selected_id and source_path null, confidence 0, reason stated.
+ * Records withheld by the sensitive-tag policy (indexed-corpus.ts) are never candidates or selections.
+ */
+export const K_MIN = 10;
+export const K_MAX = 15;
+
+export function clampK(k: number | undefined, fallback: number): number {
+  const v = typeof k === 'number' && Number.isFinite(k) ? Math.floor(k) : fallback;
+  return Math.min(K_MAX, Math.max(K_MIN, v));
+}
+
+function envelope(code: string, message: string, action: string): ErrorEnvelope {
+  return { error: { code, message, action } };
+}
+
+interface Matrix {
+  dims: number;
+  data: Float32Array;
+  norms: Float64Array;
+}
+
+export class SemanticIndex {
+  private readonly ic: IndexedCorpus;
+  private readonly config: RetrievalConfig;
+  private readonly embedder: Embedder;
+  private matrix: Matrix | ErrorEnvelope | null = null;
+  private keys: string[] | null = null;
+  private pathTerms: Set<string>[] | null = null;
+
+  constructor(ic: IndexedCorpus, config: RetrievalConfig, embedder: Embedder) {
+    this.ic = ic;
+    this.config = config;
+    this.embedder = embedder;
+  }
+
+  private getMatrix(): Matrix | ErrorEnvelope {
+    if (this.matrix) return this.matrix;
+    const dims = this.config.embedding.dimensions;
+    const recs = this.ic.records;
+    const needsEmbedder = recs.some((r) => r.embedding === undefined);
+    if (needsEmbedder && this.embedder.dimensions !== dims) {
+      return (this.matrix = envelope(
+        'embedding_dimension_mismatch',
+        `embedder ${this.embedder.id} produces ${this.embedder.dimensions} dimensions, config.embedding.dimensions is ${dims}`,
+        'use an embedder with the configured dimensions or change config.embedding.dimensions',
+      ));
+    }
+    const data = new Float32Array(recs.length * dims);
+    const norms = new Float64Array(recs.length);
+    for (let d = 0; d < recs.length; d++) {
+      const r = recs[d] as CorpusRecord;
+      let v: ArrayLike<number>;
+      if (r.embedding !== undefined) {
+        if (r.embedding.length !== dims) {
+          return (this.matrix = envelope(
+            'embedding_dimension_mismatch',
+            `corpus record "${r.id}" has a ${r.embedding.length}-dimension embedding, expected ${dims}`,
+            're-embed the corpus with the configured model or change config.embedding.dimensions',
+          ));
+        }
+        v = r.embedding;
+      } else {
+        v = this.embedder.embed(indexText(r));
+      }
+      let n = 0;
+      const base = d * dims;
+      for (let i = 0; i < dims; i++) {
+        const x = Math.fround(v[i] as number);
+        data[base + i] = x;
+        n += x * x;
+      }
+      norms[d] = Math.sqrt(n);
+    }
+    return (this.matrix = { dims, data, norms });
+  }
+
+  private queryVector(req: SelectRequest, dims: number): Float32Array | ErrorEnvelope {
+    if (req.query_embedding !== undefined) {
+      if (req.query_embedding.length !== dims) {
+        return envelope(
+          'embedding_dimension_mismatch',
+          `query embedding has ${req.query_embedding.length} dimensions, expected ${dims}`,
+          'embed the query with the same model as the corpus',
+        );
+      }
+      return Float32Array.from(req.query_embedding);
+    }
+    if (this.embedder.dimensions !== dims) {
+      return envelope(
+        'embedding_dimension_mismatch',
+        `embedder ${this.embedder.id} produces ${this.embedder.dimensions} dimensions, expected ${dims}`,
+        'use an embedder with the configured dimensions',
+      );
+    }
+    return this.embedder.embed(req.query ?? '');
+  }
+
+  /** cosine of one record with the query vector */
+  private cosine(m: Matrix, q: Float32Array, qNorm: number, d: number): number {
+    const dn = m.norms[d] as number;
+    if (dn === 0 || qNorm === 0) return 0;
+    let dot = 0;
+    const base = d * m.dims;
+    for (let i = 0; i < m.dims; i++) dot += (m.data[base + i] as number) * (q[i] as number);
+    return dot / (dn * qNorm);
+  }
+
+  /** Cosine top-K (K already clamped); also returns the query vector for later lookups. */
+  topK(
+    req: SelectRequest,
+    k: number,
+  ): { hits: { doc: number; score: number }[]; m: Matrix; q: Float32Array; qNorm: number } | ErrorEnvelope {
+    const m = this.getMatrix();
+    if ('error' in m) return m;
+    const q = this.queryVector(req, m.dims);
+    if ('error' in q) return q;
+    let qn = 0;
+    for (let i = 0; i < q.length; i++) qn += (q[i] as number) * (q[i] as number);
+    const qNorm = Math.sqrt(qn);
+    const heap = new TopK(k);
+    const withheld = this.ic.withheld;
+    for (let d = 0; d < this.ic.records.length; d++)
+      if (withheld[d] === 0) heap.offer(d, this.cosine(m, q, qNorm, d));
+    return { hits: heap.drain(), m, q, qNorm };
+  }
+
+  select(req: SelectRequest): SelectResult | ErrorEnvelope {
+    const k = clampK(req.k, this.config.k);
+    const top = this.topK(req, k);
+    if ('error' in top) return top;
+    const recs = this.ic.records;
+    const candidates: SelectCandidate[] = top.hits.map((h, i) => ({
+      id: (recs[h.doc] as CorpusRecord).id,
+      source_path: (recs[h.doc] as CorpusRecord).source_path,
+      score: h.score,
+      rank: i + 1,
+    }));
+    const { confidence_min, ambiguity_margin } = this.config.semantic;
+    const top1 = top.hits[0]?.score ?? null;
+    const top2 = top.hits[1]?.score ?? null;
+    const confidencePassed = top1 !== null && top1 >= confidence_min;
+    const ambiguityPassed = top1 !== null && (top2 === null || top1 - top2 >= ambiguity_margin);
+    const trace: SelectFallbackStep[] = [];
+    const base = {
+      contract: 'memory-cli-v1' as const,
+      candidates,
+      gates: {
+        confidence_min,
+        ambiguity_margin,
+        top1,
+        top2,
+        confidence_passed: confidencePassed,
+        ambiguity_passed: ambiguityPassed,
+      },
+      embedder: this.embedderLabel(),
+      k,
+    };
+    const pick = (
+      doc: number,
+      mode: SelectResult['selection_mode'],
+      reason: string,
+      detail: string,
+      stage: SelectResult['fallback']['stage'],
+    ): SelectResult => {
+      const r = recs[doc] as CorpusRecord;
+      return {
+        ...base,
+        selection_mode: mode,
+        selected_id: r.id,
+        source_path: r.source_path,
+        confidence: this.cosine(top.m, top.q, top.qNorm, doc),
+        reason,
+        reason_detail: detail,
+        fallback: { triggered: stage !== null, stage, trace },
+      };
+    };
+
+    if (confidencePassed && ambiguityPassed) {
+      trace.push({ stage: 'semantic', outcome: 'selected', detail: `top1 ${top1} passed both gates` });
+      return pick(
+        top.hits[0]!.doc,
+        'semantic',
+        'semantic_gates_passed',
+        'top-1 passed the confidence and ambiguity gates',
+        null,
+      );
+    }
+    const why =
+      top1 === null
+        ? 'no candidate (empty corpus)'
+        : [
+            confidencePassed ? null : `confidence ${top1} < confidence_min ${confidence_min}`,
+            ambiguityPassed ? null : `margin ${top1 - (top2 ?? 0)} < ambiguity_margin ${ambiguity_margin}`,
+          ]
+            .filter((s) => s !== null)
+            .join('; ');
+    trace.push({ stage: 'semantic', outcome: 'gate_failed', detail: why });
+
+    const noMatch = (reason: string, detail: string): SelectResult => ({
+      ...base,
+      selection_mode: 'no_match',
+      selected_id: null,
+      source_path: null,
+      confidence: 0,
+      reason,
+      reason_detail: detail,
+      fallback: { triggered: true, stage: 'no_match', trace },
+    });
+
+    if (!this.config.fallback.enabled) {
+      trace.push({ stage: 'exact_key', outcome: 'skipped_disabled', detail: 'fallback disabled' });
+      trace.push({ stage: 'path_priority', outcome: 'skipped_disabled', detail: 'fallback disabled' });
+      return noMatch('no_match_fallback_disabled', `semantic gates failed (${why}) and fallback is disabled`);
+    }
+
+    const exact = this.exactKey(req);
+    if (exact) {
+      trace.push({ stage: 'exact_key', outcome: 'selected', detail: exact.detail });
+      return pick(
+        exact.doc,
+        'fallback_exact_key',
+        exact.reason,
+        `semantic gates failed (${why}); ${exact.detail}`,
+        'exact_key',
+      );
+    }
+    trace.push({
+      stage: 'exact_key',
+      outcome: 'no_candidate',
+      detail: req.exact_key
+        ? `no record has key "${req.exact_key}" and no key is mentioned in the query`
+        : 'no record key is mentioned in the query',
+    });
+
+    const path = this.pathPriority(req.query ?? '');
+    if (path) {
+      trace.push({ stage: 'path_priority', outcome: 'selected', detail: path.detail });
+      return pick(
+        path.doc,
+        'fallback_path_priority',
+        'fallback_path_priority',
+        `semantic gates failed (${why}); ${path.detail}`,
+        'path_priority',
+      );
+    }
+    trace.push({
+      stage: 'path_priority',
+      outcome: 'no_candidate',
+      detail: 'no source_path shares a token with the query',
+    });
+    return noMatch(
+      'no_match_no_fallback_candidate',
+      `semantic gates failed (${why}); no exact key matched; no source_path shares a token with the query`,
+    );
+  }
+
+  private embedderLabel(): string {
+    const given = this.ic.records.some((r) => r.embedding !== undefined);
+    return given ? `snapshot-vectors+${this.embedder.id}` : this.embedder.id;
+  }
+
+  private bestByPriority(docs: number[]): number {
+    const recs = this.ic.records;
+    return docs.slice().sort((a, b) => {
+      const ra = recs[a] as CorpusRecord;
+      const rb = recs[b] as CorpusRecord;
+      return (
+        (rb.path_priority ?? 0) - (ra.path_priority ?? 0) ||
+        compareCodeUnits(ra.source_path, rb.source_path) ||
+        compareCodeUnits(ra.id, rb.id)
+      );
+    })[0] as number;
+  }
+
+  private exactKey(req: SelectRequest): { doc: number; reason: string; detail: string } | null {
+    const recs = this.ic.records;
+    if (req.exact_key) {
+      const docs: number[] = [];
+      for (let d = 0; d < recs.length; d++)
+        if ((recs[d] as CorpusRecord).key === req.exact_key && this.ic.withheld[d] === 0) docs.push(d);
+      if (docs.length > 0) {
+        return {
+          doc: this.bestByPriority(docs),
+          reason: 'fallback_exact_key_request',
+          detail: `record key equals exact_key "${req.exact_key}"`,
+        };
+      }
+    }
+    if (this.keys === null) {
+      const set = new Set<string>();
+      recs.forEach((r, d) => {
+        if (r.key && this.ic.withheld[d] === 0) set.add(r.key);
+      });
+      // longest first, then code-unit order: the first mentioned key in this order wins
+      this.keys = [...set].sort((a, b) => b.length - a.length || compareCodeUnits(a, b));
+    }
+    const text = req.query ?? '';
+    for (const key of this.keys) {
+      if (mentions(text, key)) {
+        const docs: number[] = [];
+        for (let d = 0; d < recs.length; d++)
+          if ((recs[d] as CorpusRecord).key === key && this.ic.withheld[d] === 0) docs.push(d);
+        return {
+          doc: this.bestByPriority(docs),
+          reason: 'fallback_exact_key_mentioned',
+          detail: `query mentions record key "${key}"`,
+        };
+      }
+    }
+    return null;
+  }
+
+  private pathPriority(query: string): { doc: number; detail: string } | null {
+    const recs = this.ic.records;
+    const an = this.ic.analyzer;
+    if (this.pathTerms === null)
+      this.pathTerms = recs.map((r) => new Set(an.analyze(splitPath(r.source_path))));
+    const q = new Set(an.analyze(splitPath(query)));
+    if (q.size === 0) return null;
+    let best = -1;
+    let bestShared = 0;
+    for (let d = 0; d < recs.length; d++) {
+      if (this.ic.withheld[d] === 1) continue;
+      let shared = 0;
+      for (const t of this.pathTerms[d] as Set<string>) if (q.has(t)) shared++;
+      if (shared === 0) continue;
+      if (best < 0) {
+        best = d;
+        bestShared = shared;
+        continue;
+      }
+      const a = recs[d] as CorpusRecord;
+      const b = recs[best] as CorpusRecord;
+      const c =
+        (a.path_priority ?? 0) - (b.path_priority ?? 0) ||
+        shared - bestShared ||
+        -compareCodeUnits(a.source_path, b.source_path) ||
+        -compareCodeUnits(a.id, b.id);
+      if (c > 0) {
+        best = d;
+        bestShared = shared;
+      }
+    }
+    if (best < 0) return null;
+    const r = recs[best] as CorpusRecord;
+    return {
+      doc: best,
+      detail: `source_path "${r.source_path}" shares ${bestShared} token(s) with the query; path_priority ${r.path_priority ?? 0}`,
+    };
+  }
+
+  retrievalResult(req: SelectRequest): RetrievalResultV1 | ErrorEnvelope {
+    const dims = this.config.embedding.dimensions;
+    if (dims !== 768) {
+      return envelope(
+        'embedding_dimension_mismatch',
+        `retrieval-result-v1 requires 768-dimension embeddings, config.embedding.dimensions is ${dims}`,
+        'set config.embedding.dimensions to 768',
+      );
+    }
+    const k = clampK(req.k, this.config.k);
+    const top = this.topK(req, k);
+    if ('error' in top) return top;
+    const recs = this.ic.records;
+    return {
+      schema_version: '1.0.0',
+      query_embedding_dimensions: dims,
+      k_requested: k,
+      k_returned: top.hits.length,
+      query_hash: sha256(req.query ?? ''),
+      score_semantics: 'cosine_similarity',
+      results: top.hits.map((h, i) => {
+        const r = recs[h.doc] as CorpusRecord;
+        return {
+          chunk_id: r.id,
+          document_id: r.parent_id ?? r.source_path,
+          text_content: r.text,
+          page: null,
+          section: r.title ?? null,
+          coordinates: null,
+          rank: i + 1,
+          score: h.score,
+        };
+      }),
+    };
+  }
+}
+
+/** Paths are tokenised on separators too, so `docs/gate-c/closeout.md` yields docs, gate, c, closeout, md. */
+function splitPath(s: string): string {
+  return s.replace(/[/\\._-]+/g, ' ');
+}
+
+const WORDCH = /[\p{L}\p{N}]/u;
+
+/** Does `text` contain `key` as a whole word (not inside a longer run of letters/digits)? */
+export function mentions(text: string, key: string): boolean {
+  if (key === '') return false;
+  let from = 0;
+  for (;;) {
+    const at = text.indexOf(key, from);
+    if (at < 0) return false;
+    const before = at > 0 ? text[at - 1] : '';
+    const after = text[at + key.length] ?? '';
+    const edgeStart = WORDCH.test(key[0] as string);
+    const edgeEnd = WORDCH.test(key[key.length - 1] as string);
+    if ((!edgeStart || !before || !WORDCH.test(before)) && (!edgeEnd || !after || !WORDCH.test(after)))
+      return true;
+    from = at + 1;
+  }
+}

@@ -1,0 +1,40 @@
+/**
+ * Lucene's default English stop set (`EnglishAnalyzer.ENGLISH_STOP_WORDS_SET`, 33 words). Anserini's
+ * default analyzer uses exactly this set, so CACM/Cranfield figures stay comparable with its
+ * published regressions. Deliberately small: BM25's idf already discounts frequent words.
+ */
+export const LUCENE_ENGLISH_STOPWORDS: ReadonlySet<string> = new Set([
+  'a',
+  'an',
+  'and',
+  'are',
+  'as',
+  'at',
+  'be',
+  'but',
+  'by',
+  'for',
+  'if',
+  'in',
+  'into',
+  'is',
+  'it',
+  'no',
+  'not',
+  'of',
+  'on',
+  'or',
+  'such',
+  'that',
+  'the',
+  'their',
+  'then',
+  'there',
+  'these',
+  'they',
+  'this',
+  'to',
+  'was',
+  'will',
+  'with',
+]);
