@@ -92,6 +92,9 @@ export {
   type RunRow,
 } from './core/trec.js';
 export {
+  score,
+  type ScoreOptions,
+  type ScoreResult,
   computeRunMeasures,
   isKnownMetricId,
   knownMetricIds,
@@ -118,6 +121,16 @@ export {
   holmAdjust,
   holmReject,
 } from './stats/index.js';
+export {
+  runSuite,
+  DEFAULT_REPLAYS,
+  DEFAULT_SEED,
+  type RunSuiteOptions,
+  type RunOutcome,
+} from '../harness/run-suite.js';
+export { buildReplayProof } from '../harness/replay-proof.js';
+export { fingerprint } from '../harness/fingerprint.js';
+export { MemoryRunStore, SqliteRunStore, type RunStore, type RunRow as StoredRun } from './store/index.js';
 export {
   historyFromStore,
   buildHistory,

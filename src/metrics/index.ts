@@ -15,3 +15,4 @@ export { computeRunMeasures, type RunMeasuresInput, type RunMeasures } from './_
 export { GATE_MEASURES, GATE_METRIC_IDS } from './gate/registry.js';
 export type { GateMeasure } from './gate/_types.js';
 export { isKnownMetricId, knownMetricIds } from './_known.js';
+export { score, type ScoreOptions, type ScoreResult } from './_score.js';

@@ -1,0 +1,44 @@
+import { DocTable, readQrelsFile, readRunFile } from '../core/trec.js';
+import { evaluateTrec } from './_evaluate.js';
+import { trecEvalJson } from './_format.js';
+import { parseMeasureArgs } from './_spec.js';
+
+export interface ScoreOptions {
+  /** TREC qrels file (`qid 0 docno rel`) */
+  qrels: string;
+  /** TREC run file (`qid Q0 docno rank score tag`) */
+  run: string;
+  /** trec_eval measure arguments, e.g. ['map', 'P.5,10', 'ndcg_cut.10']; default the `official` bundle */
+  measures?: string[];
+  /** -l: grade at or above which a document is relevant (default 1) */
+  relevanceLevel?: number;
+  /** -c: average over every qrels query */
+  averageComplete?: boolean;
+  /** -M: depth cap */
+  maxDepth?: number;
+  /** -q: include per-query values */
+  perQuery?: boolean;
+}
+
+export interface ScoreResult {
+  run_id: string;
+  num_q: number;
+  all: Record<string, number>;
+  queries?: { query_id: string; in_run: boolean; measures: Record<string, number> }[];
+}
+
+/**
+ * `rgate score` as a function: the same numbers trec_eval prints, as data.
+ * Example: score({ qrels: 'qrels.txt', run: 'run.txt', measures: ['map', 'P.30'] }).all.map
+ */
+export function score(o: ScoreOptions): ScoreResult {
+  const { specs } = parseMeasureArgs(o.measures ?? ['official']);
+  const qrels = readQrelsFile(o.qrels, new DocTable());
+  const run = readRunFile(o.run);
+  const result = evaluateTrec(qrels, run, specs, {
+    relevanceLevel: o.relevanceLevel ?? 1,
+    averageComplete: o.averageComplete ?? false,
+    ...(o.maxDepth !== undefined ? { maxDepth: o.maxDepth } : {}),
+  });
+  return trecEvalJson(result, { perQuery: o.perQuery ?? false }) as ScoreResult;
+}

@@ -1,0 +1,36 @@
+// The README's "As a library" example, run as written (importing the package entry), so it cannot rot.
+import { resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { MemoryRunStore, renderMarkdown, runSuite, score } from '../src/index.js';
+
+const root = resolve(import.meta.dirname, '..');
+
+describe('rgate as a library', () => {
+  it('gates a retriever from a vitest suite', async () => {
+    const { report } = await runSuite({
+      name: 'context-load',
+      root, // where fixtures/ and gates/ live
+      spec: {
+        fixture: 'context-load',
+        system: { type: 'builtin', mode: 'context-load' },
+        gate: 'context-load-contract-v0',
+        replays: 2,
+      },
+      store: new MemoryRunStore(),
+      runId: 'vitest',
+      startedAt: '2026-11-22T00:00:00Z',
+    });
+    expect(report.gate.verdict, renderMarkdown(report)).not.toBe('FAIL');
+    expect(report.replay_proof.identical).toBe(true);
+  });
+
+  it('scores a TREC run like trec_eval', () => {
+    const r = score({
+      qrels: resolve(root, 'fixtures/cacm/source/qrels.cacm.txt'),
+      run: resolve(root, 'fixtures/cacm/source/cacm-bm25.txt'),
+      measures: ['P.30'],
+    });
+    // the published Anserini BM25 P@30 for CACM, reproduced from its own run file
+    expect(r.all.P_30!.toFixed(4)).toBe('0.1942');
+  });
+});
