@@ -8,23 +8,14 @@
  * Run: `npx tsc -p . && node dist/benchmarks/command-adapter.js` (COMMAND_BENCH_ROUNDS, default 5).
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { resolveConfig } from '../src/core/config-defaults.js';
 import type { QueryRecord } from '../src/core/types.js';
 import { createSystem, type CommandAdapter, type RequestContext } from '../src/systems/index.js';
+import { isMain, ROOT, writeBenchResult, type BenchResult } from './_common.js';
 
-export interface BenchResult {
-  name: string;
-  ok: boolean;
-  figures: Record<string, number | string | boolean | null>;
-  goals: Record<string, string>;
-}
-
-const here = dirname(fileURLToPath(import.meta.url));
-const root = resolve(here, '../..');
+const root = ROOT;
 const N = 200;
 const PRINTF = existsSync('/usr/bin/printf') ? '/usr/bin/printf' : '/bin/printf';
 const ANSWER =
@@ -146,13 +137,11 @@ export async function run(): Promise<BenchResult> {
       `  (launcher ${launcher}; node child_process.spawn at concurrency 1: ${r2(median(c1Node))} ms -> ${r2(median(c1Node) / refMs)}x; load average ${r2(loadavg()[0] ?? 0)})\n`,
   );
   const result: BenchResult = { name: 'command-adapter', ok, figures, goals };
-  const outDir = join(root, 'benchmarks/results');
-  mkdirSync(outDir, { recursive: true });
-  writeFileSync(join(outDir, 'command-adapter.json'), JSON.stringify(result, null, 2) + '\n');
+  writeBenchResult('command-adapter', result);
   return result;
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+if (isMain(import.meta.url)) {
   const r = await run();
   process.exitCode = r.ok ? 0 : 1;
 }

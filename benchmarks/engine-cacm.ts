@@ -14,23 +14,15 @@
  *
  * Run: npx tsc -p . && node dist/benchmarks/engine-cacm.js
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { resolveConfig } from '../src/core/config-defaults.js';
 import type { CorpusRecord, QueryRecord } from '../src/core/types.js';
 import { createEngine } from '../src/engine/index.js';
+import { isMain, ROOT, writeBenchResult, type BenchResult } from './_common.js';
 
-export interface BenchResult {
-  name: string;
-  ok: boolean;
-  figures: Record<string, number | string | boolean | null>;
-  goals: Record<string, string>;
-}
-
-const here = dirname(fileURLToPath(import.meta.url));
-const root = resolve(here, '../..');
+const root = ROOT;
 const PUBLISHED = { map: 0.3123, p30: 0.1942 };
 
 interface Cacm {
@@ -257,13 +249,11 @@ export async function run(): Promise<BenchResult> {
       `  published     : MAP ${PUBLISHED.map}  P@30 ${PUBLISHED.p30}; top-30 overlap with Anserini's run: exact ${figures.top30_overlap_with_anserini_run_exact}, lucene ${figures.top30_overlap_with_anserini_run_lucene}\n` +
       `  ${ok ? 'OK' : 'MISSED'}: both within 0.01\n`,
   );
-  const outDir = join(root, 'benchmarks/results');
-  mkdirSync(outDir, { recursive: true });
-  writeFileSync(join(outDir, 'engine-cacm.json'), JSON.stringify(result, null, 2) + '\n');
+  writeBenchResult('engine-cacm', result);
   return result;
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+if (isMain(import.meta.url)) {
   const r = await run();
   process.exitCode = r.ok ? 0 : 1;
 }

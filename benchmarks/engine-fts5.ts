@@ -28,23 +28,12 @@
  * Small run while developing: ENGINE_BENCH_SIZES=2000 ENGINE_BENCH_QUERIES=200 node dist/benchmarks/engine-fts5.js
  */
 import Database from 'better-sqlite3';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { resolveConfig } from '../src/core/config-defaults.js';
 import { createPrng, type Prng } from '../src/core/prng.js';
 import type { CorpusRecord } from '../src/core/types.js';
 import { createEngine, type Engine } from '../src/engine/index.js';
+import { isMain, writeBenchResult, type BenchResult } from './_common.js';
 
-export interface BenchResult {
-  name: string;
-  ok: boolean;
-  figures: Record<string, number | string | boolean | null>;
-  goals: Record<string, string>;
-}
-
-const here = dirname(fileURLToPath(import.meta.url));
-const root = resolve(here, '../..');
 const VOCAB = 50_000;
 
 /**
@@ -303,13 +292,11 @@ export async function run(): Promise<BenchResult> {
     index_mb_per_15m_tokens: '<= 100',
   };
   const result: BenchResult = { name: 'engine-fts5', ok, figures, goals };
-  const outDir = join(root, 'benchmarks/results');
-  mkdirSync(outDir, { recursive: true });
-  writeFileSync(join(outDir, 'engine-fts5.json'), JSON.stringify(result, null, 2) + '\n');
+  writeBenchResult('engine-fts5', result);
   return result;
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+if (isMain(import.meta.url)) {
   const r = await run();
   process.exitCode = r.ok ? 0 : 1;
 }

@@ -8,34 +8,16 @@
  * Run: npx tsc -p . && node dist/benchmarks/hash-throughput.js
  */
 import { spawnSync } from 'node:child_process';
-import {
-  closeSync,
-  mkdirSync,
-  mkdtempSync,
-  openSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-  writeSync,
-} from 'node:fs';
+import { closeSync, mkdtempSync, openSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { sha256File } from '../src/core/hash.js';
 import { createPrng } from '../src/core/prng.js';
 import { hashJsonlFile } from '../src/snapshot/content-hash.js';
 import { loadFixtureSet, verifyFixtureSet, writeFreeze } from '../src/snapshot/index.js';
+import { isMain, writeBenchResult, type BenchResult } from './_common.js';
 
-export interface BenchResult {
-  name: string;
-  ok: boolean;
-  figures: Record<string, number | string | boolean | null>;
-  goals: Record<string, string>;
-}
-
-const here = dirname(fileURLToPath(import.meta.url));
-const root = resolve(here, '../..');
 const GIB = 1024 ** 3;
 const MIB = 1024 ** 2;
 
@@ -173,16 +155,14 @@ export async function run(): Promise<BenchResult> {
         verify_unchanged: 'reported (raw fast path)',
       },
     };
-    const outDir = join(root, 'benchmarks/results');
-    mkdirSync(outDir, { recursive: true });
-    writeFileSync(join(outDir, 'hash-throughput.json'), JSON.stringify(result, null, 2) + '\n');
+    writeBenchResult('hash-throughput', result);
     return result;
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+if (isMain(import.meta.url)) {
   const r = await run();
   process.exitCode = r.ok ? 0 : 1;
 }

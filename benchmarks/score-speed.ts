@@ -8,30 +8,14 @@
  * Run: npx tsc -p . && node dist/benchmarks/score-speed.js   (SCORE_BENCH_QUERIES=700 for a small run)
  */
 import { spawnSync } from 'node:child_process';
-import {
-  closeSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  openSync,
-  rmSync,
-  writeFileSync,
-  writeSync,
-} from 'node:fs';
+import { closeSync, existsSync, mkdtempSync, openSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { createPrng } from '../src/core/prng.js';
+import { isMain, ROOT, writeBenchResult, type BenchResult } from './_common.js';
 
-export interface BenchResult {
-  name: string;
-  ok: boolean;
-  figures: Record<string, number | string | boolean | null>;
-  goals: Record<string, string>;
-}
-
-const here = dirname(fileURLToPath(import.meta.url));
-const root = resolve(here, '../..');
+const root = ROOT;
 const MEASURES = ['map', 'recip_rank', 'ndcg_cut.10', 'P.10', 'recall.100'];
 
 /** Write the qrels and run; every qrels query is in the run (trec_eval 10.0 stops on one that is not). */
@@ -202,16 +186,14 @@ export async function run(): Promise<BenchResult> {
           : '; set TREC_EVAL=/path/to/trec_eval to compare') +
         '\n',
     );
-    const outDir = join(root, 'benchmarks/results');
-    mkdirSync(outDir, { recursive: true });
-    writeFileSync(join(outDir, 'score-speed.json'), JSON.stringify(result, null, 2) + '\n');
+    writeBenchResult('score-speed', result);
     return result;
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+if (isMain(import.meta.url)) {
   const r = await run();
   process.exitCode = r.ok ? 0 : 1;
 }
