@@ -3,39 +3,28 @@
  * file, every chart canvas must draw (the CSP hashes must match the inlined scripts), nothing logs an
  * error or touches the network, and planted `<script>`s stay inert. Screenshots go to .rgate/screenshots/.
  */
-import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { analyzeCompare } from '../harness/compare.js';
 import { parseSweep, sweepVariants } from '../harness/compare-variants.js';
 import { buildHistory } from '../harness/history.js';
 import { renderCloseoutHtml } from '../reports/closeout/render.js';
+import { CHROMIUM_MISSING, launchChromium } from './helpers/chromium.js';
 import { renderHistoryHtml } from '../reports/compare/history.js';
 import { renderSessionHtml } from '../reports/compare/session.js';
 import { hostileCloseout, hostileSession } from './compare-helpers.js';
 import { artifacts, mean, outcome, rate, report, rule } from './history-helpers.js';
 
-const CHROMIUM = process.env.RGATE_CHROMIUM ?? '/usr/bin/chromium';
 const root = resolve(import.meta.dirname, '..');
 let browser: Browser | undefined;
 const dir = mkdtempSync(join(tmpdir(), 'rgate-cmp-html-'));
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) return;
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-sync',
-    ],
-  });
+  browser = await launchChromium();
 });
 afterAll(async () => {
   await browser?.close();
@@ -102,10 +91,7 @@ describe('comparison, history and closeout pages in chromium', () => {
   it.each(pages)(
     '%s: every chart draws, no error, no network, planted scripts inert',
     async (name, render, charts) => {
-      if (!browser)
-        throw new Error(
-          `chromium not found at ${CHROMIUM}: apt-get install -y chromium, or set RGATE_CHROMIUM`,
-        );
+      if (!browser) throw new Error(CHROMIUM_MISSING);
       const file = join(dir, `${name}.html`);
       writeFileSync(file, render());
       const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });

@@ -8,13 +8,13 @@ import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderHtml } from '../reports/html.js';
+import { CHROMIUM_MISSING, launchChromium } from './helpers/chromium.js';
 import { renderJunit } from '../reports/junit.js';
 import { HOSTILE, sampleGateCReport, sampleReport } from './fixtures/sample-report.js';
 
-const CHROMIUM = process.env.RGATE_CHROMIUM ?? '/usr/bin/chromium';
 const root = resolve(import.meta.dirname, '..');
 
 let browser: Browser | undefined;
@@ -23,9 +23,7 @@ const consoleErrors: string[] = [];
 const requests: string[] = [];
 const dialogs: string[] = [];
 
-const MISSING =
-  `chromium not found at ${CHROMIUM}: install Debian's package (apt-get install -y chromium; .ci/run does this) ` +
-  'or point RGATE_CHROMIUM at a chromium binary. This test fails rather than skips.';
+const MISSING = CHROMIUM_MISSING;
 
 /** Every test fails (never skips) with the same clear message when chromium is missing. */
 function needBrowser(): Browser {
@@ -34,20 +32,8 @@ function needBrowser(): Browser {
 }
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) return;
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  browser = await launchChromium();
+  if (!browser) return;
   const dir = mkdtempSync(join(tmpdir(), 'rgate-html-'));
   const file = join(dir, 'report.html');
   writeFileSync(file, renderHtml(sampleReport('fail')));

@@ -10,7 +10,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { historyUpToRun } from '../harness/history-upto.js';
 import { renderHtml } from '../reports/html.js';
@@ -22,8 +22,8 @@ import type { Report } from '../src/core/report.js';
 import { SqliteRunStore } from '../src/store/index.js';
 import { storeRun } from './history-helpers.js';
 import { sampleReport, type Variant } from './fixtures/sample-report.js';
+import { CHROMIUM_MISSING, launchChromium } from './helpers/chromium.js';
 
-const CHROMIUM = process.env.RGATE_CHROMIUM ?? '/usr/bin/chromium';
 const root = resolve(import.meta.dirname, '..');
 
 const SUITE = 's"><script>window.__pwned = 5</script>';
@@ -166,27 +166,12 @@ describe('the trend section in the HTML', () => {
   });
 });
 
-const MISSING =
-  `chromium not found at ${CHROMIUM}: install Debian's package (apt-get install -y chromium; .ci/run does this) ` +
-  'or point RGATE_CHROMIUM at a chromium binary. This test fails rather than skips.';
+const MISSING = CHROMIUM_MISSING;
 
 describe('trend charts in chromium', () => {
   let browser: Browser | undefined;
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM)) return;
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();
