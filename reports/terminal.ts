@@ -3,9 +3,9 @@
  * threshold / status), checklist, selection modes, failing queries, replay proof, artifact ids.
  * Every line fits 80 columns; colour only when the caller says so (it decides NO_COLOR / TTY).
  */
-import Table from 'cli-table3';
 import type { Report, Verdict } from '../src/core/report.js';
 import { terminalSafe } from './escape.js';
+import { borderlessTable as table } from './borderless-table.js';
 import {
   actualText,
   expectedText,
@@ -135,34 +135,6 @@ export function renderTerminal(report: Report, opts: TerminalOptions = {}): stri
       .join('\n')
       .replace(/[ ]+\n/g, '\n') + '\n'
   );
-}
-
-/** A borderless cli-table3 with fixed column widths, columns separated by one space. */
-function table(head: string[], colWidths: number[]): Table.Table {
-  return new Table({
-    head,
-    colWidths,
-    wordWrap: true,
-    wrapOnWordBoundary: true,
-    chars: {
-      top: '',
-      'top-mid': '',
-      'top-left': '',
-      'top-right': '',
-      bottom: '',
-      'bottom-mid': '',
-      'bottom-left': '',
-      'bottom-right': '',
-      left: '',
-      'left-mid': '',
-      mid: '',
-      'mid-mid': '',
-      right: '',
-      'right-mid': '',
-      middle: ' ',
-    },
-    style: { head: [], border: [], 'padding-left': 0, 'padding-right': 0 },
-  });
 }
 
 function fit(s: string, width: number): string {

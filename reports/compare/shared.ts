@@ -7,10 +7,13 @@
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
-import Table from 'cli-table3';
 import { RgateError } from '../../src/core/errors.js';
 import { jsonForScript, terminalSafe } from '../escape.js';
 import { chartJsPath } from '../html.js';
+import { borderlessTable } from '../borderless-table.js';
+
+/** A borderless table with fixed widths, one space between columns. */
+export const table = borderlessTable;
 
 export const WIDTH = 80;
 
@@ -22,34 +25,6 @@ export function painter(color: boolean): Paint {
 }
 
 export const safe = terminalSafe;
-
-/** A borderless table with fixed widths, one space between columns. */
-export function table(head: string[], colWidths: number[]): Table.Table {
-  return new Table({
-    head,
-    colWidths,
-    wordWrap: true,
-    wrapOnWordBoundary: true,
-    chars: {
-      top: '',
-      'top-mid': '',
-      'top-left': '',
-      'top-right': '',
-      bottom: '',
-      'bottom-mid': '',
-      'bottom-left': '',
-      'bottom-right': '',
-      left: '',
-      'left-mid': '',
-      mid: '',
-      'mid-mid': '',
-      right: '',
-      'right-mid': '',
-      middle: ' ',
-    },
-    style: { head: [], border: [], 'padding-left': 0, 'padding-right': 0 },
-  });
-}
 
 /** Lines joined, trailing blanks stripped (tables pad every cell), one final newline. */
 export function finish(lines: string[]): string {
