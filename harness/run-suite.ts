@@ -76,7 +76,7 @@ export async function runSuite(opts: RunSuiteOptions): Promise<RunOutcome> {
   const suite = loadFixtureSet(opts.spec.fixture, { root: opts.root, verify: true });
   const overrides = mergeOverrides(opts.spec.config, opts.config);
   const config = resolveConfig(overrides, suite.config);
-  const artifacts = effectiveArtifacts(suite.artifacts, overrides, config);
+  const artifacts = effectiveArtifacts(suite.artifacts, config);
   const replays = opts.replays ?? opts.spec.replays ?? DEFAULT_REPLAYS;
   const concurrency = opts.concurrency ?? opts.spec.concurrency ?? 1;
   const seed = opts.seed ?? opts.spec.seed ?? DEFAULT_SEED;
@@ -277,14 +277,13 @@ function mergeOverrides(a: PartialConfig | undefined, b: PartialConfig | undefin
   return resolveConfig(b, resolveConfig(a)) as PartialConfig;
 }
 
-/** With config overrides (suite or tuning), the config id names the effective config, not the frozen file. */
-function effectiveArtifacts(
-  frozen: ArtifactRefs,
-  overrides: PartialConfig,
-  config: RetrievalConfig,
-): ArtifactRefs {
-  if (Object.keys(overrides).length === 0) return frozen;
+/**
+ * With config overrides (suite or tuning) that change the effective config, the config id names the
+ * effective config, not the frozen file. Overrides that restate the frozen values change nothing.
+ */
+function effectiveArtifacts(frozen: ArtifactRefs, config: RetrievalConfig): ArtifactRefs {
   const digest = sha256(canonicalJson(config));
+  if (digest === frozen.config_sha256) return frozen;
   return { ...frozen, config_id: `${frozen.config_id}+overrides`, config_sha256: digest };
 }
 

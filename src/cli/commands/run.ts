@@ -85,6 +85,17 @@ export const runCommand: RgateCommand<RunArgs> = {
 };
 
 async function runHandler(args: RunArgs, io: CliIo): Promise<number> {
+  for (const [flag, v] of [
+    ['--replays', args.replays],
+    ['--concurrency', args.concurrency],
+  ] as const) {
+    if (v !== undefined && (!Number.isInteger(v) || v < 1)) {
+      throw new RgateError('usage', `${flag} ${v}: must be a whole number >= 1`);
+    }
+  }
+  if (args.seed !== undefined && (!Number.isInteger(args.seed) || args.seed < 0)) {
+    throw new RgateError('usage', `--seed ${args.seed}: must be a whole number >= 0`);
+  }
   const loaded = loadRgateConfig(io.cwd, args.config);
   if (!loaded) {
     throw new RgateError(

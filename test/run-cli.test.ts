@@ -1,0 +1,113 @@
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { CliIo } from '../src/cli/command.js';
+import { runCli } from '../src/cli/program.js';
+import { score } from '../src/metrics/index.js';
+
+const root = resolve(import.meta.dirname, '..');
+const out = mkdtempSync(join(tmpdir(), 'rgate-run-cli-'));
+afterAll(() => rmSync(out, { recursive: true, force: true }));
+
+function io(): CliIo & { stdout: string[]; stderr: string[] } {
+  const stdout: string[] = [];
+  const stderr: string[] = [];
+  return {
+    stdout,
+    stderr,
+    out: (t) => stdout.push(t),
+    err: (t) => stderr.push(t),
+    color: false,
+    isTty: false,
+    cwd: root,
+    env: {},
+  };
+}
+
+/** The report without the sections that may differ between runs of the same inputs. */
+function deterministicPart(file: string): string {
+  const r = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+  delete r.environment;
+  delete r.timing;
+  return JSON.stringify(r);
+}
+
+describe('rgate run (the CLI)', () => {
+  it('refuses nonsense settings with exit 2 and no stack', async () => {
+    const o = io();
+    expect(await runCli(['run', 'semantic', '--replays', '0'], o)).toBe(2);
+    expect(o.stderr.join('\n')).toContain('--replays 0: must be a whole number >= 1');
+    expect(o.stderr.join('\n')).not.toMatch(/\n\s+at /);
+    const o2 = io();
+    expect(await runCli(['run', 'no-such-suite'], o2)).toBe(2);
+    expect(o2.stderr.join('\n')).toMatch(/known suites: .*context-load/);
+  });
+
+  it('writes every report, exits by the verdict, and the same inputs give byte-identical JSON', async () => {
+    const dirs: string[] = [];
+    for (const attempt of [1, 2]) {
+      const o = io();
+      const code = await runCli(
+        ['run', 'context-load', '--replays', '2', '--no-store', '--out-dir', join(out, `a${attempt}`)],
+        o,
+      );
+      expect(code).toBe(0);
+      expect(o.stdout.join('\n')).toContain('PASS  context-load-contract-v0');
+      const runs = readdirSync(join(out, `a${attempt}`, 'runs'));
+      expect(runs).toHaveLength(1);
+      const dir = join(out, `a${attempt}`, 'runs', runs[0]!);
+      for (const f of ['report.json', 'report.html', 'report.md', 'report.xml'])
+        expect(existsSync(join(dir, f))).toBe(true);
+      dirs.push(dir);
+    }
+    expect(deterministicPart(join(dirs[0]!, 'report.json'))).toBe(
+      deterministicPart(join(dirs[1]!, 'report.json')),
+    );
+    // the run ids differ: the reports are two runs, not one file read twice
+    expect(dirs[0]).not.toBe(dirs[1]);
+  });
+
+  it('writes a TREC run of replay 1 that rgate score reads back to the same numbers', async () => {
+    const trec = join(out, 'cl.run');
+    const o = io();
+    expect(
+      await runCli(
+        [
+          'run',
+          'context-load',
+          '--replays',
+          '1',
+          '--no-store',
+          '--out-dir',
+          join(out, 'b'),
+          '--json',
+          '--trec-run',
+          trec,
+        ],
+        o,
+      ),
+    ).toBe(0);
+    const report = JSON.parse(o.stdout.join('\n')) as { metrics: { id: string; value: { mean?: number } }[] };
+    expect(readFileSync(trec, 'utf8').split('\n')[0]).toMatch(/^q\d+ Q0 \S+ 1 \S+ context-load$/);
+    // the fixture's embedded judgments as a TREC qrels file
+    const qrels = readFileSync(join(root, 'fixtures/context-load/queries.jsonl'), 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .flatMap((l) => {
+        const q = JSON.parse(l) as { query_id: string; qrels?: Record<string, number> };
+        return Object.entries(q.qrels ?? {}).map(([d, g]) => `${q.query_id} 0 ${d} ${g}`);
+      });
+    const qrelsFile = join(out, 'cl.qrels');
+    writeFileSync(qrelsFile, qrels.join('\n') + '\n');
+    const scored = score({
+      qrels: qrelsFile,
+      run: trec,
+      measures: ['recip_rank', 'ndcg_cut.5'],
+      averageComplete: true,
+    });
+    const mean = (id: string) => report.metrics.find((m) => m.id === id)?.value.mean;
+    expect(scored.all.recip_rank).toBeCloseTo(mean('recip_rank')!, 12);
+    expect(scored.all.ndcg_cut_5).toBeCloseTo(mean('ndcg_cut.5')!, 12);
+  });
+});
