@@ -1,4 +1,4 @@
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -7,24 +7,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { diffReports } from '../harness/history-diff.js';
 import { asReport, historyFromStore } from '../harness/history.js';
 import { SqliteRunStore } from '../src/store/index.js';
+import { compiledCli } from './helpers/dist.js';
 
 /**
  * Two `rgate run` processes writing one history store at the same time lose nothing. The project is
- * compiled (`tsc -p .`, as `npm run build` does) and each child runs the real `run` command through
+ * compiled (`npm test` builds dist/ first) and each child runs the real `run` command through
  * the real CLI program; then history, diff and baseline read what they stored.
  */
 const REPO = resolve(import.meta.dirname, '..');
 const work = mkdtempSync(join(tmpdir(), 'rgate-two-runs-'));
 
 beforeAll(() => {
-  try {
-    execFileSync(process.execPath, [join(REPO, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', '.'], {
-      cwd: REPO,
-      stdio: 'pipe',
-    });
-  } catch {
-    // tsc emits even when another half-done file has a type error; the run below is the check
-  }
+  compiledCli();
   const dist = (p: string) => pathToFileURL(join(REPO, 'dist', p)).href;
   // the run command passed explicitly: what `node dist/src/cli/bin.js run ...` executes
   writeFileSync(

@@ -1,10 +1,11 @@
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { historyFromStore } from '../harness/history.js';
 import { SqliteRunStore } from '../src/store/index.js';
+import { compiledCli } from './helpers/dist.js';
 
 /**
  * Two rgate processes writing one history file at the same time lose nothing: each child is a real
@@ -19,29 +20,8 @@ beforeAll(() => {
   // under .rgate/ (gitignored) so the children resolve better-sqlite3 from the repo's node_modules
   mkdirSync(join(REPO, '.rgate'), { recursive: true });
   work = mkdtempSync(join(REPO, '.rgate', 'test-concurrent-'));
-  const out = join(work, 'build');
-  execFileSync(
-    process.execPath,
-    [
-      join(REPO, 'node_modules', 'typescript', 'bin', 'tsc'),
-      join(REPO, 'src', 'store', 'index.ts'),
-      '--outDir',
-      out,
-      '--rootDir',
-      join(REPO, 'src'),
-      '--module',
-      'NodeNext',
-      '--moduleResolution',
-      'NodeNext',
-      '--target',
-      'ES2022',
-      '--skipLibCheck',
-      '--types',
-      'node',
-    ],
-    { cwd: REPO, stdio: 'pipe' },
-  );
-  storeModule = pathToFileURL(join(out, 'store', 'index.js')).href;
+  compiledCli();
+  storeModule = pathToFileURL(join(REPO, 'dist', 'src', 'store', 'index.js')).href;
   writeFileSync(join(work, 'child.mjs'), CHILD);
 }, 120_000);
 
