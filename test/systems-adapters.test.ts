@@ -6,7 +6,7 @@ import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { resolveConfig, type CorpusRecord, type QueryRecord } from '../src/core/index.js';
 import { createSystem, type CommandAdapter, type HttpAdapter } from '../src/systems/index.js';
-import { findPerl } from '../src/systems/spawn-server.js';
+import { findPerl, findPython } from '../src/systems/spawn-server.js';
 import { startHttpSut } from './sut/http-sut.js';
 import {
   adapterContractSuite,
@@ -35,7 +35,10 @@ function checkSutAnswer(
   expect(o.selected_id).toBe(`hit-${q.query_id}`);
 }
 
-function commandSubject(worker: boolean, launcher: 'perl' | 'node' = 'node'): () => Promise<Subject> {
+function commandSubject(
+  worker: boolean,
+  launcher: 'python' | 'perl' | 'node' = 'node',
+): () => Promise<Subject> {
   return async () => {
     const pidDir = mkdtempSync(join(tmpdir(), 'rgate-sut-pids-'));
     const config = resolveConfig({ mode: 'bm25', k: 10 });
@@ -70,7 +73,7 @@ function commandSubject(worker: boolean, launcher: 'perl' | 'node' = 'node'): ()
         const left: string[] = adapter.workerPids().map((p) => `worker ${p} still tracked`);
         // SUT processes (recorded by the SUT itself) and rgate's own helpers (workers, spawn server)
         const pids = (): number[] => [...recordedPids(pidDir), ...adapter.helperPids()];
-        if (worker || launcher === 'perl') expect(adapter.helperPids().length).toBeGreaterThan(0);
+        if (worker || launcher !== 'node') expect(adapter.helperPids().length).toBeGreaterThan(0);
         const gone = await eventually(() => pids().every((p) => !pidAlive(p)));
         if (!gone)
           left.push(
@@ -216,6 +219,14 @@ describe.skipIf(findPerl() === undefined)('adapter contract: command, per query 
   misbehaviourSuite(commandSubject(false, 'perl'));
 });
 
+describe.skipIf(findPython() === undefined)(
+  'adapter contract: command, per query (python spawn server)',
+  () => {
+    adapterContractSuite(commandSubject(false, 'python'));
+    misbehaviourSuite(commandSubject(false, 'python'));
+  },
+);
+
 describe('adapter contract: command, JSON-lines worker', () => {
   adapterContractSuite(commandSubject(true));
   misbehaviourSuite(commandSubject(true));
@@ -229,8 +240,11 @@ describe('adapter contract: http', () => {
 describe('command adapter: a program that cannot be started', () => {
   const config = resolveConfig({ mode: 'bm25', k: 10 });
   const ctx = { replay: 1, config, fixtureDir: '.' };
-  const variants: Array<[string, { worker?: boolean; launcher?: 'perl' | 'node' }]> = [
+  const variants: Array<[string, { worker?: boolean; launcher?: 'python' | 'perl' | 'node' }]> = [
     ['per query, node spawn', { launcher: 'node' }],
+    ...(findPython()
+      ? [['per query, python spawn server', { launcher: 'python' }] as [string, { launcher: 'python' }]]
+      : []),
     ...(findPerl()
       ? [['per query, perl spawn server', { launcher: 'perl' }] as [string, { launcher: 'perl' }]]
       : []),
@@ -263,7 +277,11 @@ describe('command adapter: a program that cannot be started', () => {
 
 describe('command adapter, per query: a query holding a NUL character', () => {
   const config = resolveConfig({ mode: 'bm25', k: 10 });
-  const launchers: Array<'node' | 'perl'> = findPerl() ? ['node', 'perl'] : ['node'];
+  const launchers: Array<'node' | 'perl' | 'python'> = [
+    'node',
+    ...(findPerl() ? (['perl'] as const) : []),
+    ...(findPython() ? (['python'] as const) : []),
+  ];
   for (const launcher of launchers) {
     it(`${launcher}: is refused for that request (never split into two arguments), the next works`, async () => {
       const adapter = createSystem(
@@ -310,10 +328,13 @@ describe('command adapter, worker: protocol breaks', () => {
   });
 });
 
-describe('command adapter, per query: a perl that cannot run the spawn server', () => {
+describe('command adapter, per query: a python3 and perl that cannot run the spawn server', () => {
   it('auto mode falls back to node spawn and the request still succeeds', async () => {
     const fake = mkdtempSync(join(tmpdir(), 'rgate-fake-perl-'));
     writeFileSync(join(fake, 'perl'), '#!/bin/sh\necho "fake perl refuses" >&2\nexit 3\n', { mode: 0o755 });
+    writeFileSync(join(fake, 'python3'), '#!/bin/sh\necho "fake python refuses" >&2\nexit 3\n', {
+      mode: 0o755,
+    });
     const config = resolveConfig({ mode: 'bm25', k: 10 });
     const adapter = createSystem(
       {
@@ -325,7 +346,7 @@ describe('command adapter, per query: a perl that cannot run the spawn server', 
       { corpus: [], config, dir: '.' },
     ) as CommandAdapter;
     try {
-      expect(adapter.launcher).toBe('perl');
+      expect(adapter.launcher).toBe('python');
       const o = await adapter.request(
         { query_id: 'f', text: 'fallback' },
         { replay: 1, config, fixtureDir: '.' },
@@ -340,31 +361,37 @@ describe('command adapter, per query: a perl that cannot run the spawn server', 
   });
 });
 
-describe.skipIf(findPerl() === undefined)('perl spawn server: many quick processes in a row', () => {
-  it('every exit is noticed (a lost SIGCHLD would surface as a timeout)', async () => {
-    const config = resolveConfig({ mode: 'bm25', k: 10 });
-    const adapter = createSystem(
-      {
-        type: 'command',
-        argv: ['printf', '%s', '{"ranked":[{"id":"{query_id}","score":1}]}'],
-        contract: 'rgate',
-        launcher: 'perl',
-        timeout_ms: 5000,
-      },
-      { corpus: [], config, dir: '.' },
-    );
-    try {
-      await adapter.start();
-      const ctx = { replay: 1, config, fixtureDir: '.' };
-      const kinds = new Map<string, number>();
-      for (let i = 0; i < 300; i++) {
-        const o = await adapter.request({ query_id: `q${i}`, text: 'x' }, ctx);
-        const k = o.ok && o.ranked[0]?.id === `q${i}` ? 'ok' : (o.error?.kind ?? 'wrong');
-        kinds.set(k, (kinds.get(k) ?? 0) + 1);
+describe.each([
+  ['perl', findPerl()],
+  ['python', findPython()],
+] as const)('%s spawn server: many quick processes in a row', (launcher, found) => {
+  it.skipIf(found === undefined)(
+    'every exit is noticed (a lost SIGCHLD would surface as a timeout)',
+    async () => {
+      const config = resolveConfig({ mode: 'bm25', k: 10 });
+      const adapter = createSystem(
+        {
+          type: 'command',
+          argv: ['printf', '%s', '{"ranked":[{"id":"{query_id}","score":1}]}'],
+          contract: 'rgate',
+          launcher,
+          timeout_ms: 5000,
+        },
+        { corpus: [], config, dir: '.' },
+      );
+      try {
+        await adapter.start();
+        const ctx = { replay: 1, config, fixtureDir: '.' };
+        const kinds = new Map<string, number>();
+        for (let i = 0; i < 300; i++) {
+          const o = await adapter.request({ query_id: `q${i}`, text: 'x' }, ctx);
+          const k = o.ok && o.ranked[0]?.id === `q${i}` ? 'ok' : (o.error?.kind ?? 'wrong');
+          kinds.set(k, (kinds.get(k) ?? 0) + 1);
+        }
+        expect(Object.fromEntries(kinds)).toEqual({ ok: 300 });
+      } finally {
+        await adapter.close();
       }
-      expect(Object.fromEntries(kinds)).toEqual({ ok: 300 });
-    } finally {
-      await adapter.close();
-    }
-  });
+    },
+  );
 });

@@ -16,7 +16,7 @@ export type RgateSystemSpec =
       max_output_bytes?: number;
       env?: Record<string, string>;
       cwd?: string;
-      launcher?: 'auto' | 'perl' | 'node';
+      launcher?: 'auto' | 'python' | 'perl' | 'node';
     }
   | {
       type: 'http';
@@ -92,7 +92,7 @@ const systemSchema = {
           max_output_bytes: posInt,
           env: stringMap,
           cwd: { type: 'string', minLength: 1 },
-          launcher: { enum: ['auto', 'perl', 'node'] },
+          launcher: { enum: ['auto', 'python', 'perl', 'node'] },
         },
         additionalProperties: false,
       },

@@ -11,7 +11,7 @@ import { toRawObservation } from './observation.js';
 import { checkArgvTemplate, expandArgv, placeholderValues } from './placeholders.js';
 import { childEnv } from './process-group.js';
 import { runOnce, type RunOnceResult } from './run-once.js';
-import { findPerl, SPAWN_SERVER_FAILED, SpawnServer } from './spawn-server.js';
+import { findPerl, findPython, SPAWN_SERVER_FAILED, SpawnServer, type Launcher } from './spawn-server.js';
 import { RgateError } from '../core/errors.js';
 import {
   DEFAULT_MAX_OUTPUT_BYTES,
@@ -93,8 +93,8 @@ export class CommandAdapter implements SystemAdapter {
   private idle: JsonLinesWorker[] = [];
   private readonly all = new Set<JsonLinesWorker>();
   private closing: Promise<void>[] = [];
-  /** per-query mode: the Perl spawn server, when one is used */
-  private perl: string | undefined;
+  /** per-query mode: the spawn server's interpreter, when one is used */
+  private spawner: Launcher | undefined;
   private server: SpawnServer | undefined;
   private readonly helpers: number[] = [];
 
@@ -111,30 +111,22 @@ export class CommandAdapter implements SystemAdapter {
     this.maxOutputBytes = spec.max_output_bytes ?? DEFAULT_MAX_OUTPUT_BYTES;
     this.env = childEnv(spec.env);
     this.cwd = spec.cwd ? (isAbsolute(spec.cwd) ? spec.cwd : resolve(baseDir, spec.cwd)) : baseDir;
-    const launcher = spec.launcher ?? 'auto';
-    this.perl = spec.worker || launcher === 'node' ? undefined : findPerl(this.env['PATH']);
-    if (launcher === 'perl' && !spec.worker && this.perl === undefined) {
-      throw new RgateError(
-        'config_invalid',
-        'system/launcher: "perl" was asked for but no perl is on PATH',
-        'use "launcher": "auto" (falls back to node) or "node"',
-      );
-    }
+    this.spawner = spec.worker ? undefined : chooseLauncher(spec.launcher ?? 'auto', this.env['PATH'] ?? '');
   }
 
-  /** which launcher per-query mode uses: `perl` (spawn server) or `node` (child_process.spawn) */
-  get launcher(): 'perl' | 'node' {
-    return this.perl ? 'perl' : 'node';
+  /** which launcher per-query mode uses: a spawn server (`python`, `perl`) or `node` (child_process.spawn) */
+  get launcher(): 'python' | 'perl' | 'node' {
+    return this.spawner?.kind ?? 'node';
   }
 
   async start(): Promise<void> {
     // workers start lazily, one per concurrent request; the spawn server starts now so the first
     // request does not pay for it
-    if (this.perl && !this.spec.worker) this.spawnServer().warm();
+    if (this.spawner && !this.spec.worker) this.spawnServer().warm();
   }
 
   private spawnServer(): SpawnServer {
-    this.server ??= new SpawnServer(this.perl as string, {
+    this.server ??= new SpawnServer(this.spawner as Launcher, {
       env: this.env,
       cwd: this.cwd,
       onLaunch: (pid) => this.helpers.push(pid),
@@ -175,16 +167,16 @@ export class CommandAdapter implements SystemAdapter {
       });
     }
     const limits = { timeoutMs: this.timeoutMs, maxOutputBytes: this.maxOutputBytes };
-    if (this.perl) {
+    if (this.spawner) {
       const server = this.spawnServer();
       const r = await server.run(argv, limits);
       if (
         r.kind === 'spawn_failed' &&
         r.message.startsWith(SPAWN_SERVER_FAILED) &&
-        this.spec.launcher !== 'perl'
+        (this.spec.launcher ?? 'auto') === 'auto'
       ) {
-        // the Perl launcher itself cannot run here (auto mode): fall back to node's spawn for good
-        this.perl = undefined;
+        // the launcher itself cannot run here (auto mode): fall back to node's spawn for good
+        this.spawner = undefined;
         this.server = undefined;
         this.closing.push(server.close());
       } else {
@@ -250,4 +242,22 @@ export class CommandAdapter implements SystemAdapter {
     this.closing = [];
     await Promise.all([...workers.map((w) => w.close()), ...closing, server?.close()]);
   }
+}
+
+/**
+ * The per-query launcher: `auto` prefers python3 (posix_spawn, cheapest), then perl (fork/exec),
+ * then node's own spawn. Asking for one that is not on PATH is a config error.
+ */
+function chooseLauncher(asked: 'auto' | 'python' | 'perl' | 'node', path: string): Launcher | undefined {
+  if (asked === 'node') return undefined;
+  const python = asked === 'perl' ? undefined : findPython(path);
+  if (python) return { kind: 'python', path: python };
+  const perl = asked === 'python' ? undefined : findPerl(path);
+  if (perl) return { kind: 'perl', path: perl };
+  if (asked === 'auto') return undefined;
+  throw new RgateError(
+    'config_invalid',
+    `system/launcher: "${asked}" was asked for but no ${asked === 'python' ? 'python3' : 'perl'} is on PATH`,
+    'use "launcher": "auto" (falls back to node) or "node"',
+  );
 }

@@ -3,7 +3,14 @@ import { existsSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { TailBuffer } from './process-group.js';
 import type { RunOnceOptions, RunOnceResult } from './run-once.js';
+import { PY_SPAWN_SERVER_SCRIPT } from './spawn-server-python.js';
 import { SPAWN_SERVER_SCRIPT } from './spawn-server-script.js';
+
+/** A spawn-server interpreter: Python 3 (posix_spawn) or Perl (fork/exec), same protocol. */
+export interface Launcher {
+  kind: 'python' | 'perl';
+  path: string;
+}
 
 interface Pending {
   launcher: ChildProcess;
@@ -23,14 +30,29 @@ const EXEC_FAILED = '\0rgate-launcher: ';
 /** How long after a timeout kill we wait for the launcher's report before giving up on it. */
 const REPORT_GRACE_MS = 2000;
 
-/** `perl` on the given PATH, if any. */
-export function findPerl(path = process.env['PATH'] ?? ''): string | undefined {
+/** `name` on the given PATH, if any. */
+function onPath(name: string, path: string): string | undefined {
   for (const dir of path.split(delimiter)) {
     if (!dir) continue;
-    const p = join(dir, 'perl');
+    const p = join(dir, name);
     if (existsSync(p)) return p;
   }
   return undefined;
+}
+
+/** `perl` on the given PATH, if any. */
+export function findPerl(path = process.env['PATH'] ?? ''): string | undefined {
+  return onPath('perl', path);
+}
+
+/** `python3` on the given PATH, if any. */
+export function findPython(path = process.env['PATH'] ?? ''): string | undefined {
+  return onPath('python3', path);
+}
+
+/** The interpreter's argv for the launcher script: Python isolated (-I) and without site (-S). */
+function launcherArgs(l: Launcher): string[] {
+  return l.kind === 'python' ? ['-I', '-S', '-c', PY_SPAWN_SERVER_SCRIPT] : ['-e', SPAWN_SERVER_SCRIPT];
 }
 
 function killGroupPid(pid: number | undefined): void {
@@ -44,8 +66,8 @@ function killGroupPid(pid: number | undefined): void {
 }
 
 /**
- * A spawn server: one small Perl process that forks and execs the per-query commands on rgate's
- * behalf. Node's own spawn fork()s the whole node process (~60 MB of page tables) and wakes its event
+ * A spawn server: one small Python (posix_spawn) or Perl (fork/exec) process that starts the
+ * per-query commands on rgate's behalf. Node's own spawn fork()s the whole node process (~60 MB of page tables) and wakes its event
  * loop several times per child; a small forker costs about what a shell loop costs, and rgate wakes
  * once per command (the result frame). Same semantics as runOnce: no shell, stdin closed, stdout
  * capped, stderr tail kept, each child in its own process group, whose group the launcher SIGKILLs
@@ -62,7 +84,7 @@ export class SpawnServer {
   private readonly closing = new WeakSet<ChildProcess>();
 
   constructor(
-    private readonly perl: string,
+    private readonly launcher: Launcher,
     private readonly o: { env: Record<string, string>; cwd: string; onLaunch?: (pid: number) => void },
   ) {}
 
@@ -72,7 +94,7 @@ export class SpawnServer {
     const envArgs = Object.keys(this.o.env)
       .sort()
       .map((k) => `${k}=${this.o.env[k]}`);
-    const c = spawn(this.perl, ['-e', SPAWN_SERVER_SCRIPT, ...envArgs], {
+    const c = spawn(this.launcher.path, [...launcherArgs(this.launcher), ...envArgs], {
       cwd: this.o.cwd,
       env: { PATH: this.o.env['PATH'] ?? '' },
       stdio: ['pipe', 'pipe', 'pipe'],

@@ -58,7 +58,7 @@ export interface CommandSystemSpec {
    * per-query mode: who forks the commands. `auto` (default): a small Perl spawn server when perl is on
    * PATH (much cheaper per call than node's fork), else node's child_process. `perl` / `node` force one.
    */
-  launcher?: 'auto' | 'perl' | 'node';
+  launcher?: 'auto' | 'python' | 'perl' | 'node';
 }
 
 export interface HttpSystemSpec {
