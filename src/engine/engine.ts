@@ -1,7 +1,7 @@
 import type { CorpusRecord, RetrievalConfig } from '../core/index.js';
 import { bagOfWords } from './bm25-index.js';
 import { contextLoad } from './context-load.js';
-import { createHashedEmbedder } from './hashed-embedder.js';
+import { createTfidfHashedEmbedder } from './hashed-embedder.js';
 import { buildIndexedCorpus } from './indexed-corpus.js';
 import { SemanticIndex } from './semantic.js';
 import type { CreateEngineOptions, Engine, SearchHit } from './types.js';
@@ -19,7 +19,20 @@ export function createEngine(
 ): Engine {
   const cfg: RetrievalConfig = JSON.parse(JSON.stringify(config)) as RetrievalConfig;
   const ic = buildIndexedCorpus(corpus, cfg);
-  const embedder = opts.embedder ?? createHashedEmbedder(cfg.embedding.dimensions, cfg.analyzer);
+  // default: TF-IDF hashing with df over the records semantic selection may return (withheld
+  // records are left out so their words do not shape anyone's scores); computed on first use
+  const embedder =
+    opts.embedder ??
+    createTfidfHashedEmbedder(
+      function* () {
+        for (let d = 0; d < ic.records.length; d++) {
+          if (ic.withheld[d] === 1) continue;
+          const r = ic.records[d] as CorpusRecord;
+          yield r.title ? { title: r.title, text: r.text } : { text: r.text };
+        }
+      },
+      { dimensions: cfg.embedding.dimensions, analyzer: cfg.analyzer },
+    );
   const semantic = new SemanticIndex(ic, cfg, embedder);
   return {
     config: cfg,

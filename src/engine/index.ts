@@ -1,7 +1,14 @@
 /** Public API of the reference engine. Other layers import from here only. */
 export * from './types.js';
 export { createEngine } from './engine.js';
-export { createHashedEmbedder, HASHED_EMBEDDER_ID } from './hashed-embedder.js';
+export {
+  createHashedEmbedder,
+  createTfidfHashedEmbedder,
+  HASHED_EMBEDDER_ID,
+  TFIDF_EMBEDDER_ID,
+  TFIDF_DEFAULTS,
+  type TfidfEmbedderOptions,
+} from './hashed-embedder.js';
 export {
   PROFILE_DEFAULTS,
   WEIGHT_PRESETS,

@@ -65,7 +65,10 @@ describe('semantic selection v1', () => {
     expect(out.selection_mode).toBe('semantic');
     expect(out.selected_id).toBe('freeze');
     expect(out.source_path).toBe('docs/governance/freeze-rules.md');
-    expect(out.confidence).toBeCloseTo(1, 5);
+    // the default embedder weights query features by idf and record features by tf only (lnc.ltc),
+    // so a query equal to a record is close to it but not at cosine 1
+    expect(out.confidence).toBeGreaterThan(0.9);
+    expect(out.confidence).toBe(out.gates.top1);
     expect(out.reason).toBe('semantic_gates_passed');
     expect(out.fallback.triggered).toBe(false);
     expect(out.candidates.length).toBe(10);

@@ -91,7 +91,9 @@ export class SemanticIndex {
         }
         v = r.embedding;
       } else {
-        v = this.embedder.embed(indexText(r));
+        v = this.embedder.embedFields
+          ? this.embedder.embedFields(r.title ? { title: r.title, text: r.text } : { text: r.text })
+          : this.embedder.embed(indexText(r));
       }
       let n = 0;
       const base = d * dims;

@@ -14,10 +14,18 @@ import type {
 
 /** Turns text into a fixed-dimension vector. Must be deterministic (same text -> same vector, bit for bit). */
 export interface Embedder {
-  /** stable identifier recorded in outputs, e.g. `hashed-ngram-768@1` */
+  /** stable identifier recorded in outputs, e.g. `hashed-tfidf-768@2` */
   readonly id: string;
   readonly dimensions: number;
   embed(text: string): Float32Array;
+  /** optional field-aware embedding of a record (title weighted apart from text); used when present */
+  embedFields?(fields: EmbedderFields): Float32Array;
+}
+
+/** A record's text fields as an embedder sees them. */
+export interface EmbedderFields {
+  title?: string;
+  text: string;
 }
 
 /** The error envelope every engine contract uses instead of throwing (errors are data). */
