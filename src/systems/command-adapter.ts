@@ -122,7 +122,7 @@ export class CommandAdapter implements SystemAdapter {
   async start(): Promise<void> {
     // workers start lazily, one per concurrent request; the spawn server starts now so the first
     // request does not pay for it
-    if (this.spawner && !this.spec.worker) this.spawnServer().warm();
+    if (this.spawner && !this.spec.worker) await this.spawnServer().warm();
   }
 
   private spawnServer(): SpawnServer {

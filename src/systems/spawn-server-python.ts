@@ -169,6 +169,7 @@ def parse_frames(buf):
 
 inbuf = bytearray()
 stdin_open = True
+send(b'R\n')
 while stdin_open:
     timeout = None
     for k in kids.values():

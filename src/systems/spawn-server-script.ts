@@ -3,7 +3,8 @@
  * (perl-base is Essential) and macOS, forks cheaply (a few MB, unlike node's ~60 MB), and has
  * select/fork/exec/waitpid in core. No shell is involved: argv goes straight to exec.
  *
- * Protocol. Startup args: `KEY=VALUE`... (the children's whole environment). rgate -> launcher:
+ * Protocol. Startup args: `KEY=VALUE`... (the children's whole environment). The launcher first
+ * writes `R` (ready). rgate -> launcher:
  * frames `uint32be length` + `id \0 max_stdout_bytes \0 argv0 \0 argv1 ...`, or `K \0 id` to SIGKILL
  * the process group of request `id` (a timeout). launcher -> rgate lines:
  *   `F id message`                    could not start (pipe/fork failed); a failed exec exits 127 with
@@ -130,6 +131,7 @@ sub finish_ready {
   }
 }
 
+send_frame("R\n");
 while ($stdin_open) {
   my $rin = '';
   vec($rin, 0, 1) = 1;

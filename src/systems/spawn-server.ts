@@ -80,6 +80,9 @@ export class SpawnServer {
   private buf: Buffer = Buffer.alloc(0);
   private readonly stderr = new TailBuffer(2048);
   private closed: Promise<void> = Promise.resolve();
+  /** resolves when the current launcher has said it is ready (or has died trying) */
+  private ready: Promise<void> = Promise.resolve();
+  private markReady: () => void = () => undefined;
   /** launchers being shut down on purpose (their exit is not a failure) */
   private readonly closing = new WeakSet<ChildProcess>();
 
@@ -101,27 +104,36 @@ export class SpawnServer {
       detached: true,
     });
     this.buf = Buffer.alloc(0);
+    this.ready = new Promise((res) => {
+      const t = setTimeout(res, 5000);
+      this.markReady = () => {
+        clearTimeout(t);
+        res();
+      };
+    });
     c.stdin?.on('error', () => undefined);
     c.stdout?.on('data', (d: Buffer) => this.onData(d));
     c.stderr?.on('data', (d: Buffer) => this.stderr.push(d));
     this.closed = new Promise((res) => c.on('close', () => res()));
     c.on('error', (e) => this.failAll(c, `${SPAWN_SERVER_FAILED} could not start (${e.message})`));
-    c.on('exit', () =>
+    c.on('exit', () => {
+      this.markReady();
       this.failAll(
         c,
         this.closing.has(c)
           ? 'spawn server closed'
           : `${SPAWN_SERVER_FAILED} exited unexpectedly ${this.stderr.text()}`.trim(),
-      ),
-    );
+      );
+    });
     this.child = c;
     if (c.pid !== undefined) this.o.onLaunch?.(c.pid);
     return c;
   }
 
-  /** Start the launcher ahead of the first request. */
-  warm(): void {
+  /** Start the launcher ahead of the first request; resolves once it is ready (never rejects). */
+  warm(): Promise<void> {
     this.ensure();
+    return this.ready;
   }
 
   /** Run one command; resolves like runOnce (never rejects). */
@@ -185,9 +197,13 @@ export class SpawnServer {
       if (nl === -1) return;
       const head = this.buf.subarray(0, nl).toString('utf8');
       const sp = head.indexOf(' ');
-      const type = head.slice(0, sp);
-      const rest = head.slice(sp + 1);
-      if (type === 'F') {
+      const type = sp === -1 ? head : head.slice(0, sp);
+      const rest = sp === -1 ? '' : head.slice(sp + 1);
+      if (type === 'R') {
+        // the launcher's "ready" line, once at start
+        this.buf = this.buf.subarray(nl + 1);
+        this.markReady();
+      } else if (type === 'F') {
         const i = rest.indexOf(' ');
         const id = rest.slice(0, i);
         this.buf = this.buf.subarray(nl + 1);
