@@ -347,6 +347,8 @@ describe('command adapter, per query: a python3 and perl that cannot run the spa
     ) as CommandAdapter;
     try {
       expect(adapter.launcher).toBe('python');
+      // start() waits for the launcher's ready line; a launcher that dies instead must not hang it
+      await adapter.start();
       const o = await adapter.request(
         { query_id: 'f', text: 'fallback' },
         { replay: 1, config, fixtureDir: '.' },
