@@ -23,7 +23,8 @@ const RULES: Record<string, Layer> = {
   // stemmer: the Porter stemmer package the engine issue allows
   'src/engine': { layers: ['src/core'], packages: ['stemmer'] },
   'src/systems': { layers: ['src/core', 'src/contracts', 'src/engine'], packages: [] },
-  'src/metrics': { layers: ['src/core'], packages: [] },
+  // stats: rates and means carry Wilson / bootstrap intervals (DESIGN.md amended)
+  'src/metrics': { layers: ['src/core', 'src/stats'], packages: [] },
   'src/stats': { layers: ['src/core'], packages: [] },
   'src/store': { layers: ['src/core'], packages: ['better-sqlite3'] },
   'src/cli': { layers: ALL, packages: ALL },
