@@ -1,4 +1,4 @@
-import { canonicalJson } from '../src/core/canonical-json.js';
+import { canonicalJson, compareCodeUnits } from '../src/core/canonical-json.js';
 import { resolveConfig, type PartialConfig } from '../src/core/config-defaults.js';
 import { sha256 } from '../src/core/hash.js';
 import { createPrng, deriveSeed, shuffled } from '../src/core/prng.js';
@@ -112,7 +112,6 @@ export async function runSuite(opts: RunSuiteOptions): Promise<RunOutcome> {
   });
   const observations: Observation[] = [];
   const orderSeeds: number[] = [];
-  let interrupted = false;
   try {
     await system.start();
     for (let r = 1; r <= replays; r++) {
@@ -138,7 +137,9 @@ export async function runSuite(opts: RunSuiteOptions): Promise<RunOutcome> {
   } finally {
     await system.close();
   }
-  interrupted = Boolean(opts.signal?.aborted);
+  const interrupted = Boolean(opts.signal?.aborted);
+  // Arrival order depends on concurrency and timing; nothing downstream may see it.
+  observations.sort((a, b) => a.replay - b.replay || compareCodeUnits(a.query_id, b.query_id));
 
   const measured = computeRunMeasures({
     queries: suite.queries,
