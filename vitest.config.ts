@@ -5,6 +5,7 @@ export default defineConfig({
     include: [
       'src/**/*.test.ts',
       'harness/**/*.test.ts',
+      'history/**/*.test.ts',
       'gates/**/*.test.ts',
       'reports/**/*.test.ts',
       'test/**/*.test.ts',

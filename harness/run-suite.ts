@@ -12,14 +12,14 @@ import {
 } from '../src/core/report.js';
 import type { Observation, QueryRecord, RetrievalConfig } from '../src/core/types.js';
 import { computeRunMeasures } from '../src/metrics/index.js';
-import { loadFixtureSet, type PinnedSuite } from '../src/snapshot/index.js';
+import { checkSnapshotChange, loadFixtureSet, type PinnedSuite } from '../src/snapshot/index.js';
 import type { RunStore } from '../src/store/types.js';
 import { createSystem } from '../src/systems/index.js';
 import type { SuiteSpec } from '../src/systems/rgate-config.js';
 import type { SystemAdapter } from '../src/systems/types.js';
 import { evaluateGate, loadGatePolicy, separateTimingRules } from '../gates/index.js';
 import type { GatePolicy } from '../src/contracts/gate-policy.js';
-import { checkSnapshotChange, storedBaselineFor } from './history-baseline.js';
+import { storedBaselineFor } from './run-baseline.js';
 import { fingerprint } from './fingerprint.js';
 import { runPool } from './pool.js';
 import { silentProgress, type Progress } from './progress.js';

@@ -1,16 +1,16 @@
 /** Renderers: each `(report, opts?) => string`; the CLI writes the files. */
 import type { Report } from '../src/core/report.js';
-import { renderHtml } from './html.js';
-import { renderJson } from './json.js';
-import { renderJunit } from './junit.js';
-import { renderMarkdown } from './markdown.js';
-import { renderTerminal } from './terminal.js';
+import { renderHtml } from './run/html.js';
+import { renderJson } from './run/json.js';
+import { renderJunit } from './run/junit.js';
+import { renderMarkdown } from './run/markdown.js';
+import { renderTerminal } from './run/terminal.js';
 
-export { renderHtml, chartJsPath, type HtmlOptions } from './html.js';
-export { renderJson, assertValidReport } from './json.js';
-export { renderJunit } from './junit.js';
-export { renderMarkdown, type MarkdownOptions } from './markdown.js';
-export { renderTerminal, type TerminalOptions } from './terminal.js';
+export { renderHtml, chartJsPath, type HtmlOptions } from './run/html.js';
+export { renderJson, assertValidReport } from './run/json.js';
+export { renderJunit } from './run/junit.js';
+export { renderMarkdown, type MarkdownOptions } from './run/markdown.js';
+export { renderTerminal, type TerminalOptions } from './run/terminal.js';
 
 export const REPORT_FORMATS = ['terminal', 'json', 'html', 'md', 'junit'] as const;
 export type ReportFormat = (typeof REPORT_FORMATS)[number];

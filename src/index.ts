@@ -90,7 +90,7 @@ export {
   type Qrels,
   type TrecRun,
   type RunRow,
-} from './core/trec.js';
+} from './trec/trec.js';
 export {
   score,
   type ScoreOptions,
@@ -137,16 +137,11 @@ export {
   sparkline,
   type HistoryView,
   type MetricTrend,
-} from '../harness/history.js';
-export {
-  resolveBaseline,
-  checkSnapshotChange,
-  setSuiteBaseline,
-  showBaseline,
-  storedBaselineFor,
-  type ResolvedBaseline,
-} from '../harness/history-baseline.js';
-export { diffReports, type RunDiff, type QueryChange } from '../harness/history-diff.js';
+} from '../history/trends.js';
+export { setSuiteBaseline, showBaseline } from '../history/baseline.js';
+export { resolveBaseline, storedBaselineFor, type ResolvedBaseline } from '../harness/run-baseline.js';
+export { checkSnapshotChange } from './snapshot/snapshot-change.js';
+export { diffReports, type RunDiff, type QueryChange } from '../history/diff.js';
 export {
   runCompare,
   analyzeCompare,
@@ -155,17 +150,17 @@ export {
   COMPARE_SCHEMA_VERSION,
   type CompareSession,
   type CompareOptions,
-} from '../harness/compare.js';
-export { parseSweep, sweepVariants, type VariantSpec, type SweepSpec } from '../harness/compare-variants.js';
-export { perQueryValues, pairedTest, applyHolm, type PairedTest } from '../harness/compare-stats.js';
-export { buildCloseout, CLOSEOUT_SCHEMA_VERSION, type CloseoutDoc } from '../harness/closeout.js';
-export { parseResiduals, readResiduals, type ResidualRisk } from '../harness/closeout-residuals.js';
+} from '../history/compare.js';
+export { parseSweep, sweepVariants, type VariantSpec, type SweepSpec } from '../history/compare-variants.js';
+export { perQueryValues, pairedTest, applyHolm, type PairedTest } from '../history/compare-stats.js';
+export { buildCloseout, CLOSEOUT_SCHEMA_VERSION, type CloseoutDoc } from '../history/closeout.js';
+export { parseResiduals, readResiduals, type ResidualRisk } from '../history/closeout-residuals.js';
 export {
   renderSessionTerminal,
   renderSessionJson,
   renderSessionMarkdown,
   renderSessionHtml,
-} from '../reports/compare/session.js';
+} from '../reports/history/compare.js';
 export {
   renderHistoryTerminal,
   renderHistoryJson,
@@ -174,9 +169,9 @@ export {
   renderDiffTerminal,
   renderDiffJson,
   renderDiffMarkdown,
-} from '../reports/compare/history.js';
+} from '../reports/history/trends.js';
 export {
   renderCloseoutMarkdown,
   renderCloseoutHtml,
   renderCloseoutJson,
-} from '../reports/closeout/render.js';
+} from '../reports/history/closeout.js';

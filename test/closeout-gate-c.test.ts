@@ -1,11 +1,11 @@
 import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { buildCloseout } from '../harness/closeout.js';
-import { parseResiduals } from '../harness/closeout-residuals.js';
-import { setSuiteBaseline } from '../harness/history-baseline.js';
+import { buildCloseout } from '../history/closeout.js';
+import { parseResiduals } from '../history/closeout-residuals.js';
+import { setSuiteBaseline } from '../history/baseline.js';
 import { loadGatePolicy } from '../gates/index.js';
-import { renderCloseoutHtml, renderCloseoutMarkdown } from '../reports/closeout/render.js';
+import { renderCloseoutHtml, renderCloseoutMarkdown } from '../reports/history/closeout.js';
 import { runCli } from '../src/cli/program.js';
 import type { CliIo } from '../src/cli/command.js';
 import { loadFixtureSet, writeFreeze } from '../src/snapshot/index.js';

@@ -1,12 +1,13 @@
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { buildCloseout } from '../harness/closeout.js';
-import { setSuiteBaseline, storedBaselineFor } from '../harness/history-baseline.js';
-import { historyFromStore } from '../harness/history.js';
+import { buildCloseout } from '../history/closeout.js';
+import { setSuiteBaseline } from '../history/baseline.js';
+import { storedBaselineFor } from '../harness/run-baseline.js';
+import { historyFromStore } from '../history/trends.js';
 import { runSuite } from '../harness/run-suite.js';
 import { loadGatePolicy } from '../gates/index.js';
-import { renderCloseoutMarkdown } from '../reports/closeout/render.js';
+import { renderCloseoutMarkdown } from '../reports/history/closeout.js';
 import { loadFixtureSet, writeFreeze } from '../src/snapshot/index.js';
 import { SqliteRunStore, type RunStore } from '../src/store/index.js';
 import type { SuiteSpec } from '../src/systems/rgate-config.js';

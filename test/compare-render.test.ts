@@ -1,20 +1,20 @@
 import { describe, expect, it } from 'vitest';
-import { buildHistory } from '../harness/history.js';
-import { diffReports } from '../harness/history-diff.js';
+import { buildHistory } from '../history/trends.js';
+import { diffReports } from '../history/diff.js';
 import {
   renderDiffMarkdown,
   renderDiffTerminal,
   renderHistoryHtml,
   renderHistoryMarkdown,
   renderHistoryTerminal,
-} from '../reports/compare/history.js';
+} from '../reports/history/trends.js';
 import {
   renderSessionHtml,
   renderSessionJson,
   renderSessionMarkdown,
   renderSessionTerminal,
-} from '../reports/compare/session.js';
-import { renderCloseoutHtml, renderCloseoutMarkdown } from '../reports/closeout/render.js';
+} from '../reports/history/compare.js';
+import { renderCloseoutHtml, renderCloseoutMarkdown } from '../reports/history/closeout.js';
 import { artifacts, outcome, rate, report } from './history-helpers.js';
 import { EVIL, hostileCloseout, hostileSession } from './compare-helpers.js';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { analyzeCompare } from '../harness/compare.js';
-import { applyHolm, pairedTest, perQueryValues } from '../harness/compare-stats.js';
-import { parseSweep, sweepVariants } from '../harness/compare-variants.js';
+import { analyzeCompare } from '../history/compare.js';
+import { applyHolm, pairedTest, perQueryValues } from '../history/compare-stats.js';
+import { parseSweep, sweepVariants } from '../history/compare-variants.js';
 import { createPrng } from '../src/core/prng.js';
 import { outcome, report, rule } from './history-helpers.js';
 

@@ -1,12 +1,8 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  checkSnapshotChange,
-  resolveBaseline,
-  setSuiteBaseline,
-  showBaseline,
-  storedBaselineFor,
-} from '../harness/history-baseline.js';
+import { setSuiteBaseline, showBaseline } from '../history/baseline.js';
+import { resolveBaseline, storedBaselineFor } from '../harness/run-baseline.js';
+import { checkSnapshotChange } from '../src/snapshot/snapshot-change.js';
 import { RgateError } from '../src/core/errors.js';
 import type { FreezeHistoryEntry } from '../src/snapshot/index.js';
 import { SqliteRunStore } from '../src/store/index.js';

@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { diffReports } from '../harness/history-diff.js';
-import { asReport, historyFromStore } from '../harness/history.js';
+import { diffReports } from '../history/diff.js';
+import { asReport, historyFromStore } from '../history/trends.js';
 import { SqliteRunStore } from '../src/store/index.js';
 import { compiledCli } from './helpers/dist.js';
 

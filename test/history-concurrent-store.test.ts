@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { historyFromStore } from '../harness/history.js';
+import { historyFromStore } from '../history/trends.js';
 import { SqliteRunStore } from '../src/store/index.js';
 import { compiledCli } from './helpers/dist.js';
 

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { historyFromStore, sparkline, storedSuites } from '../harness/history.js';
-import { diffReports } from '../harness/history-diff.js';
+import { historyFromStore, sparkline, storedSuites } from '../history/trends.js';
+import { diffReports } from '../history/diff.js';
 import { SqliteRunStore } from '../src/store/index.js';
 import { artifacts, outcome, rate, report, rule, storeRun, tempDir } from './history-helpers.js';
 

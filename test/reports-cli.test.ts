@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { reportCommand } from '../src/cli/commands/report.js';
 import type { CliIo } from '../src/cli/command.js';
 import { runCli } from '../src/cli/program.js';
-import { renderJson } from '../reports/json.js';
+import { renderJson } from '../reports/run/json.js';
 import { sampleReport } from './fixtures/sample-report.js';
 
 function captureIo(cwd: string, color = false): CliIo & { stdout: string[]; stderr: string[] } {

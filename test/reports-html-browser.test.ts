@@ -10,9 +10,9 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { renderHtml } from '../reports/html.js';
+import { renderHtml } from '../reports/run/html.js';
 import { CHROMIUM_MISSING, launchChromium } from './helpers/chromium.js';
-import { renderJunit } from '../reports/junit.js';
+import { renderJunit } from '../reports/run/junit.js';
 import { HOSTILE, sampleGateCReport, sampleReport } from './fixtures/sample-report.js';
 
 const root = resolve(import.meta.dirname, '..');

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { renderJson, TOP_LEVEL_ORDER } from '../reports/json.js';
-import { renderJunit } from '../reports/junit.js';
-import { renderMarkdown } from '../reports/markdown.js';
-import { renderTerminal } from '../reports/terminal.js';
-import { renderHtml } from '../reports/html.js';
+import { renderJson, TOP_LEVEL_ORDER } from '../reports/run/json.js';
+import { renderJunit } from '../reports/run/junit.js';
+import { renderMarkdown } from '../reports/run/markdown.js';
+import { renderTerminal } from '../reports/run/terminal.js';
+import { renderHtml } from '../reports/run/html.js';
 import { separateTimingRules, TIMING_STUB_REASON } from '../gates/index.js';
 import { jsonForScript, mdEscape, terminalSafe, xmlEscape } from '../reports/escape.js';
 import type { Report } from '../src/core/report.js';

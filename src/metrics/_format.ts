@@ -1,4 +1,4 @@
-import { byteStringToText } from '../core/trec.js';
+import { byteStringToText } from '../trec/trec.js';
 import type { TrecEvalResult } from './_evaluate.js';
 
 /**

@@ -1,4 +1,4 @@
-import { DocTable, readQrelsFile, readRunFile } from '../core/trec.js';
+import { DocTable, readQrelsFile, readRunFile } from '../trec/trec.js';
 import { evaluateTrec } from './_evaluate.js';
 import { trecEvalJson } from './_format.js';
 import { parseMeasureArgs } from './_spec.js';

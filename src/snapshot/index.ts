@@ -38,3 +38,4 @@ export { importTrec, type TrecImportOptions } from './importers/trec.js';
 export { importSmart, type SmartImportOptions } from './importers/smart.js';
 export { importDir, type DirImportOptions } from './importers/dir.js';
 export type { ImportResult } from './importers/common.js';
+export { checkSnapshotChange, frozenConfigId, type SnapshotCheck } from './snapshot-change.js';

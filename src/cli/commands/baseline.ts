@@ -1,7 +1,7 @@
 import type { Argv } from 'yargs';
 import { EXIT, RgateError } from '../../core/errors.js';
-import { setSuiteBaseline, showBaseline } from '../../../harness/history-baseline.js';
-import { renderBaselineTerminal } from '../../../reports/compare/history.js';
+import { setSuiteBaseline, showBaseline } from '../../../history/baseline.js';
+import { renderBaselineTerminal } from '../../../reports/history/trends.js';
 import type { RgateCommand } from '../command.js';
 import { openStore, withStoreOptions, type StoreArgs } from './history.js';
 

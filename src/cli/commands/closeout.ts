@@ -4,13 +4,13 @@ import type { Argv } from 'yargs';
 import { EXIT, RgateError } from '../../core/errors.js';
 import { loadFixtureSet } from '../../snapshot/index.js';
 import { loadGatePolicy } from '../../../gates/index.js';
-import { buildCloseout } from '../../../harness/closeout.js';
-import { readResiduals, type ResidualRisk } from '../../../harness/closeout-residuals.js';
+import { buildCloseout } from '../../../history/closeout.js';
+import { readResiduals, type ResidualRisk } from '../../../history/closeout-residuals.js';
 import {
   renderCloseoutHtml,
   renderCloseoutJson,
   renderCloseoutMarkdown,
-} from '../../../reports/closeout/render.js';
+} from '../../../reports/history/closeout.js';
 import type { RgateCommand } from '../command.js';
 import { loadSuiteSpec, openStore, withStoreOptions, type StoreArgs } from './history.js';
 

@@ -3,21 +3,21 @@ import { join, relative, resolve } from 'node:path';
 import type { Argv } from 'yargs';
 import { EXIT, RgateError } from '../../core/errors.js';
 import type { PartialConfig } from '../../core/config-defaults.js';
-import { loadSession, runCompare, saveSession, type CompareSession } from '../../../harness/compare.js';
+import { loadSession, runCompare, saveSession, type CompareSession } from '../../../history/compare.js';
 import {
   parseSweep,
   splitVariantFlag,
   sweepVariants,
   type VariantSpec,
-} from '../../../harness/compare-variants.js';
+} from '../../../history/compare-variants.js';
 import { createProgress } from '../../../harness/progress.js';
 import {
   renderSessionHtml,
   renderSessionJson,
   renderSessionMarkdown,
   renderSessionTerminal,
-} from '../../../reports/compare/session.js';
-import { painter, safe } from '../../../reports/compare/shared.js';
+} from '../../../reports/history/compare.js';
+import { painter, safe } from '../../../reports/history/shared.js';
 import type { CliIo, RgateCommand } from '../command.js';
 import { newRunId, rgateVersion } from '../run-context.js';
 import { parseSetFlags } from '../set-flags.js';

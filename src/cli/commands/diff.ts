@@ -5,9 +5,9 @@ import { EXIT, RgateError } from '../../core/errors.js';
 import { readJsonFile } from '../../core/jsonl.js';
 import type { Report } from '../../core/report.js';
 import type { RunStore } from '../../store/index.js';
-import { asReport } from '../../../harness/history.js';
-import { diffReports } from '../../../harness/history-diff.js';
-import { renderDiffJson, renderDiffMarkdown, renderDiffTerminal } from '../../../reports/compare/history.js';
+import { asReport } from '../../../history/trends.js';
+import { diffReports } from '../../../history/diff.js';
+import { renderDiffJson, renderDiffMarkdown, renderDiffTerminal } from '../../../reports/history/trends.js';
 import type { CliIo, RgateCommand } from '../command.js';
 import { openStore, withStoreOptions, type StoreArgs } from './history.js';
 

@@ -4,13 +4,13 @@ import type { Argv } from 'yargs';
 import { EXIT, RgateError } from '../../core/errors.js';
 import { SqliteRunStore } from '../../store/index.js';
 import { loadRgateConfig, type SuiteSpec } from '../../systems/rgate-config.js';
-import { historyFromStore, storedSuites } from '../../../harness/history.js';
+import { historyFromStore, storedSuites } from '../../../history/trends.js';
 import {
   renderHistoryHtml,
   renderHistoryJson,
   renderHistoryMarkdown,
   renderHistoryTerminal,
-} from '../../../reports/compare/history.js';
+} from '../../../reports/history/trends.js';
 import type { CliIo, RgateCommand } from '../command.js';
 import { PACKAGE_ROOT } from '../run-context.js';
 

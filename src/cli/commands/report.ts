@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { Argv } from 'yargs';
-import { historyUpToRun } from '../../../harness/history-upto.js';
+import { historyUpToRun } from '../../../history/trends-up-to.js';
 import {
   assertValidReport,
   renderHtml,

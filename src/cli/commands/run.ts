@@ -7,7 +7,7 @@ import { MemoryRunStore, SqliteRunStore, type RunStore } from '../../store/index
 import { loadRgateConfig } from '../../systems/rgate-config.js';
 import { runSuite } from '../../../harness/run-suite.js';
 import { createProgress } from '../../../harness/progress.js';
-import { historyUpToRun } from '../../../harness/history-upto.js';
+import { historyUpToRun } from '../../../history/trends-up-to.js';
 import {
   renderHtml,
   renderJson,

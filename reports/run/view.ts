@@ -14,7 +14,7 @@ import {
   signedPct,
   TIMING_METRICS,
   withTimingRules,
-} from '../gates/index.js';
+} from '../../gates/index.js';
 import type {
   GateResult,
   MetricEntry,
@@ -22,8 +22,8 @@ import type {
   Report,
   RuleResult,
   RuleStatus,
-} from '../src/core/report.js';
-import { SELECTION_MODES, type MeasureValue } from '../src/core/types.js';
+} from '../../src/core/report.js';
+import { SELECTION_MODES, type MeasureValue } from '../../src/core/types.js';
 
 export interface MetricRow {
   /** metric id, with " vs baseline" for baseline rules */

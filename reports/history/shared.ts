@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { RgateError } from '../../src/core/errors.js';
 import { jsonForScript, terminalSafe } from '../escape.js';
-import { chartJsPath } from '../html.js';
+import { chartJsPath } from '../run/html.js';
 import { borderlessTable } from '../borderless-table.js';
 
 /** A borderless table with fixed widths, one space between columns. */

@@ -3,10 +3,10 @@
  * report's own gate, over the suite's earlier runs and this one (oldest -> newest), with the rule's
  * threshold as a dashed line. Pure over the report and a history document; the client script draws it.
  */
-import { pct, num, TIMING_METRICS } from '../gates/index.js';
-import { compareCodeUnits } from '../src/core/canonical-json.js';
-import type { Report, RuleResult } from '../src/core/report.js';
-import type { HistoryViewModel } from './compare/model.js';
+import { pct, num, TIMING_METRICS } from '../../gates/index.js';
+import { compareCodeUnits } from '../../src/core/canonical-json.js';
+import type { Report, RuleResult } from '../../src/core/report.js';
+import type { HistoryViewModel } from '../history/model.js';
 import { displayGate } from './view.js';
 
 /** What the client script reads for one trend chart (travels in the escaped JSON data block). */

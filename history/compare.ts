@@ -11,8 +11,8 @@ import type { PartialConfig } from '../src/core/config-defaults.js';
 import { MemoryRunStore } from '../src/store/memory-store.js';
 import type { RunStore } from '../src/store/types.js';
 import type { SuiteSpec } from '../src/systems/rgate-config.js';
-import { runSuite } from './run-suite.js';
-import type { Progress } from './progress.js';
+import { runSuite } from '../harness/run-suite.js';
+import type { Progress } from '../harness/progress.js';
 import {
   applyHolm,
   DEFAULT_PAIRED,
@@ -28,8 +28,8 @@ import {
   type TopFlip,
 } from './compare-stats.js';
 import { checkVariants, type SweepSpec, type VariantSpec } from './compare-variants.js';
-import { frozenConfigId } from './history-baseline.js';
-import { headline } from './history.js';
+import { frozenConfigId } from '../src/snapshot/index.js';
+import { headline } from './trends.js';
 
 export const COMPARE_SCHEMA_VERSION = 'rgate-compare/1';
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { RgateError } from './errors.js';
+import { RgateError } from '../core/errors.js';
 import {
   DocTable,
   byteStringToText,
@@ -162,8 +162,8 @@ describe('writeRun / runFromRows', () => {
 describe('readRunFile on two threads (the compiled worker in dist/)', () => {
   // The worker runs compiled JavaScript, so this exercises dist/ (built by `tsc -p .`, which
   // `npm test` runs first); the single-thread path above is the reference it must equal.
-  const distTrec = join(import.meta.dirname, '../../dist/src/core/trec.js');
-  const built = existsSync(join(import.meta.dirname, '../../dist/src/core/trec-worker.js'));
+  const distTrec = join(import.meta.dirname, '../../dist/src/trec/trec.js');
+  const built = existsSync(join(import.meta.dirname, '../../dist/src/trec/trec-worker.js'));
   type Mod = typeof import('./trec.js');
   const load = async (): Promise<Mod> => (await import(pathToFileURL(distTrec).href)) as Mod;
 

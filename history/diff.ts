@@ -6,7 +6,7 @@
 import { compareCodeUnits } from '../src/core/canonical-json.js';
 import type { ArtifactRefs, QueryOutcome, Report, Top1Judgment } from '../src/core/report.js';
 import type { SelectionMode } from '../src/core/types.js';
-import { headline, snapshotKey } from './history.js';
+import { headline, snapshotKey } from './trends.js';
 
 /** Differences smaller than this are float noise, not a change. */
 const EPS = 1e-9;

@@ -4,7 +4,7 @@
  * run finishing while another suite writes to the same store is not charted against newer runs).
  */
 import type { RunStore } from '../src/store/types.js';
-import { asReport, buildHistory, type HistoryView } from './history.js';
+import { asReport, buildHistory, type HistoryView } from './trends.js';
 
 /**
  * The trend window ending at `runId` (its newest `limit` runs of the same suite), or undefined when

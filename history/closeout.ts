@@ -18,11 +18,16 @@ import type {
   Verdict,
 } from '../src/core/report.js';
 import type { Observation } from '../src/core/types.js';
-import type { Freeze, FreezeHistoryEntry } from '../src/snapshot/index.js';
 import type { RunRow, RunStore } from '../src/store/types.js';
 import { evaluateGate } from '../gates/index.js';
-import { checkSnapshotChange, frozenConfigId, resolveBaseline } from './history-baseline.js';
-import { asReport } from './history.js';
+import {
+  checkSnapshotChange,
+  frozenConfigId,
+  type Freeze,
+  type FreezeHistoryEntry,
+} from '../src/snapshot/index.js';
+import { resolveBaseline } from '../harness/run-baseline.js';
+import { asReport } from './trends.js';
 import type { ResidualRisk } from './closeout-residuals.js';
 
 export const CLOSEOUT_SCHEMA_VERSION = 'rgate-closeout/1';

@@ -13,7 +13,7 @@ import { closeSync, existsSync, fstatSync, openSync, readSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import { basename } from 'node:path';
-import { RgateError } from './errors.js';
+import { RgateError } from '../core/errors.js';
 
 /** Intern table for docnos: id <-> byte string, looked up by the raw bytes without allocating. */
 export class DocTable {

@@ -3,8 +3,8 @@
  * one <testcase> per rule and per checklist item; a failed rule carries <failure message="..."> with
  * its numerator/denominator; a WATCH rule passes and says so in <system-out>.
  */
-import type { Report } from '../src/core/report.js';
-import { xmlEscape } from './escape.js';
+import type { Report } from '../../src/core/report.js';
+import { xmlEscape } from '../escape.js';
 import { displayGate, ruleRow } from './view.js';
 
 export function renderJunit(reports: Report | readonly Report[]): string {

@@ -5,10 +5,10 @@
  * sorted by code unit and arrays keep the order the harness gave them (already deterministic).
  * The same report always gives the same bytes.
  */
-import { assertValidReport } from '../gates/report-check.js';
-import { compareCodeUnits } from '../src/core/canonical-json.js';
-import { RgateError } from '../src/core/errors.js';
-import type { Report } from '../src/core/report.js';
+import { assertValidReport } from '../../gates/report-check.js';
+import { compareCodeUnits } from '../../src/core/canonical-json.js';
+import { RgateError } from '../../src/core/errors.js';
+import type { Report } from '../../src/core/report.js';
 
 export { assertValidReport };
 

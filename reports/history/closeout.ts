@@ -5,8 +5,8 @@
 import type { MetricEntry, RuleResult } from '../../src/core/report.js';
 import { measureSummary, num, pct } from '../../gates/format.js';
 import { mdCode, mdEscape } from '../escape.js';
-import type { CloseoutModel } from '../compare/model.js';
-import { barChart, chartBox, html, htmlPage, jsonDoc, type ChartSpec } from '../compare/shared.js';
+import type { CloseoutModel } from './model.js';
+import { barChart, chartBox, html, htmlPage, jsonDoc, type ChartSpec } from './shared.js';
 
 const RATE_LIKE =
   /rate|compliance|determinism|reporting|completeness|validity|recall|ndcg|map|P\.|recip|judged/;

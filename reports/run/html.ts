@@ -11,12 +11,12 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Handlebars from 'handlebars';
-import { ms, TIMING_METRICS } from '../gates/index.js';
-import { compareCodeUnits } from '../src/core/canonical-json.js';
-import { RgateError } from '../src/core/errors.js';
-import type { QueryOutcome, Report } from '../src/core/report.js';
-import type { HistoryViewModel } from './compare/model.js';
-import { jsonForScript } from './escape.js';
+import { ms, TIMING_METRICS } from '../../gates/index.js';
+import { compareCodeUnits } from '../../src/core/canonical-json.js';
+import { RgateError } from '../../src/core/errors.js';
+import type { QueryOutcome, Report } from '../../src/core/report.js';
+import type { HistoryViewModel } from '../history/model.js';
+import { jsonForScript } from '../escape.js';
 import { trendSection } from './html-trend.js';
 import {
   actualText,
@@ -38,10 +38,10 @@ export interface HtmlOptions {
   history?: HistoryViewModel | undefined;
 }
 
-/** Templates live next to the sources; from dist/reports/ they are found two levels up. */
+/** Templates live next to the sources; from dist/reports/run/ they are found three levels up. */
 function templatesDir(): string {
   const here = dirname(fileURLToPath(import.meta.url));
-  for (const dir of [join(here, 'templates'), join(here, '..', '..', 'reports', 'templates')]) {
+  for (const dir of [join(here, 'templates'), join(here, '..', '..', '..', 'reports', 'run', 'templates')]) {
     if (existsSync(join(dir, 'report.hbs'))) return dir;
   }
   throw new RgateError('internal', `report templates not found next to ${here}`, 'reinstall rgate');

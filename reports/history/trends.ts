@@ -20,7 +20,7 @@ import {
   type ChartSpec,
 } from './shared.js';
 import { mdCode, mdEscape } from '../escape.js';
-import { wrap } from '../terminal.js';
+import { wrap } from '../run/terminal.js';
 import { measureSummary } from '../../gates/format.js';
 
 export interface TerminalOpts {

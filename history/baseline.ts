@@ -1,0 +1,69 @@
+/**
+ * `rgate baseline set|show`: point a suite's baseline at a stored run, and show it.
+ */
+import { RgateError } from '../src/core/errors.js';
+import type { MetricEntry } from '../src/core/report.js';
+import type { RunRow, RunStore } from '../src/store/types.js';
+import { baselineRow } from '../harness/run-baseline.js';
+
+/**
+ * Point a suite's baseline at a run (default: its newest complete run). Only complete runs of the
+ * same suite qualify: an interrupted run is missing observations, a failed one has no measures.
+ */
+export function setSuiteBaseline(store: RunStore, suite: string, runId?: string, note?: string): RunRow {
+  let row: RunRow | undefined;
+  if (runId === undefined) {
+    row = store.listRuns({ suite }).find((r) => r.status === 'complete');
+    if (!row) {
+      throw new RgateError(
+        'usage',
+        `suite "${suite}" has no complete run in ${store.location}`,
+        `run it first: rgate run ${suite}`,
+      );
+    }
+  } else {
+    row = store.getRun(runId);
+    if (!row)
+      throw new RgateError(
+        'usage',
+        `no run ${runId} in ${store.location}`,
+        `list runs: rgate history ${suite}`,
+      );
+    if (row.suite !== suite) {
+      throw new RgateError(
+        'usage',
+        `run ${runId} belongs to suite "${row.suite}", not "${suite}"`,
+        `rgate baseline set ${row.suite} ${runId}`,
+      );
+    }
+    if (row.status !== 'complete') {
+      throw new RgateError(
+        'usage',
+        `run ${runId} is ${row.status}, not complete: it cannot be a baseline`,
+        `pick a complete run: rgate history ${suite}`,
+      );
+    }
+  }
+  store.setBaseline(suite, row.run_id, note);
+  return row;
+}
+
+export interface BaselineInfo {
+  suite: string;
+  run: RunRow;
+  note: string | null;
+  metrics: MetricEntry[];
+}
+
+/** What `rgate baseline show` prints. */
+export function showBaseline(store: RunStore, suite: string): BaselineInfo {
+  const found = baselineRow(store, suite);
+  if (!found) {
+    throw new RgateError(
+      'usage',
+      `suite "${suite}" has no baseline in ${store.location}`,
+      `set one: rgate baseline set ${suite} [run-id] --note "..."`,
+    );
+  }
+  return { suite, run: found.row, note: found.note, metrics: store.getMetrics(found.row.run_id) };
+}
