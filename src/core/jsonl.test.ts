@@ -1,5 +1,8 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseJsonl } from './jsonl.js';
+import { parseJsonl, readTextFile } from './jsonl.js';
 
 describe('parseJsonl', () => {
   it('numbers lines from 1 and skips blanks and CRLF', () => {
@@ -11,5 +14,22 @@ describe('parseJsonl', () => {
   });
   it('names the file and line of a broken line', () => {
     expect(() => parseJsonl('{"a":1}\n{oops}\n', 'q.jsonl')).toThrow(/^q\.jsonl:2: not valid JSON/);
+  });
+});
+
+describe('readTextFile', () => {
+  it('refuses invalid UTF-8 with the line and byte offset, instead of reading U+FFFD', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rgate-utf8-'));
+    const p = join(dir, 'config.json');
+    writeFileSync(
+      p,
+      Buffer.concat([Buffer.from('{\n  "k": "caf'), Buffer.from([0xe9]), Buffer.from('"\n}\n')]),
+    );
+    expect(() => readTextFile(p)).toThrow(
+      `${p}:2: not valid UTF-8 (byte 0xe9 at byte offset 13 of the file)`,
+    );
+    writeFileSync(p, '{\n  "k": "café"\n}\n');
+    expect(readTextFile(p)).toBe('{\n  "k": "café"\n}\n');
+    rmSync(dir, { recursive: true });
   });
 });

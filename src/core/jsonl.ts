@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { RgateError } from './errors.js';
+import { firstInvalidUtf8, lineAtByte } from './utf8.js';
 
 export interface JsonlLine {
   /** 1-based line number in the file */
@@ -59,9 +60,14 @@ export function readJsonFile(path: string): unknown {
   }
 }
 
+/**
+ * A whole UTF-8 text file. Invalid UTF-8 is refused with its line and byte offset: decoding would
+ * turn each bad byte into U+FFFD, and two different files would then read (and hash) the same.
+ */
 export function readTextFile(path: string): string {
+  let bytes: Buffer;
   try {
-    return readFileSync(path, 'utf8');
+    bytes = readFileSync(path);
   } catch (e) {
     const err = e as NodeJS.ErrnoException;
     if (err.code === 'ENOENT')
@@ -70,6 +76,15 @@ export function readTextFile(path: string): string {
       throw new RgateError('input_invalid', `${path}: is a directory, expected a file`);
     throw e;
   }
+  const bad = firstInvalidUtf8(bytes);
+  if (bad >= 0) {
+    throw new RgateError(
+      'input_invalid',
+      `${path}:${lineAtByte(bytes, bad)}: not valid UTF-8 (byte 0x${bytes[bad]!.toString(16).padStart(2, '0')} at byte offset ${bad} of the file)`,
+      'rgate reads UTF-8 text; re-encode the file (e.g. iconv -f latin1 -t utf-8) or remove the stray bytes',
+    );
+  }
+  return bytes.toString('utf8');
 }
 
 export function toJsonl(values: readonly unknown[]): string {

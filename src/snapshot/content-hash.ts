@@ -1,17 +1,18 @@
 import { createHash } from 'node:crypto';
 import { closeSync, openSync, readSync } from 'node:fs';
-import { StringDecoder } from 'node:string_decoder';
-import { canonicalJson } from '../core/canonical-json.js';
+import { canonicalJson, canonicalJsonText } from '../core/canonical-json.js';
 import { RgateError } from '../core/errors.js';
 import { sha256, sha256Stream, type Sha256 } from '../core/hash.js';
 import { readTextFile } from '../core/jsonl.js';
+import { firstInvalidUtf8, lineAtByte } from '../core/utf8.js';
 
 const CHUNK = 4 << 20;
 
 /**
  * Stream a JSONL file once: every non-blank line is parsed, handed to `onRecord` (validation,
- * normalisation) and its canonical JSON plus `\n` fed to one running sha256. Key order, CRLF vs LF,
- * a BOM, blank lines and trailing whitespace therefore never change the hash; any content change does.
+ * normalisation) and its canonical JSON text plus `\n` fed to one running sha256. Key order, CRLF vs
+ * LF, a BOM, blank lines and whitespace between JSON tokens or at line ends never change the hash;
+ * any other byte does (numbers and strings are hashed as spelled; invalid UTF-8 is refused).
  * Example: hashJsonlFile('fixtures/cacm/corpus.jsonl').sha256
  */
 export function hashJsonlFile(
@@ -26,8 +27,6 @@ export function hashJsonlFile(
   const h = sha256Stream();
   const fd = openExisting(path);
   const buf = Buffer.allocUnsafe(CHUNK);
-  const decoder = new StringDecoder('utf8');
-  let carry = '';
   let lineNo = 0;
   let records = 0;
   const handle = (raw: string): void => {
@@ -56,23 +55,43 @@ export function hashJsonlFile(
         'one JSON object per line',
       );
     onRecord?.(value, lineNo);
-    if (!trusted) h.update(canonicalJson(value) + '\n');
+    if (!trusted) h.update(canonicalLine(s, label, lineNo) + '\n');
     records++;
   };
+  // Whole lines are decoded at once, and only after their bytes proved to be UTF-8: a decoder
+  // would turn every invalid byte into U+FFFD, so two different files could hash the same.
+  let offset = 0;
+  const block = (bytes: Buffer): void => {
+    const bad = firstInvalidUtf8(bytes);
+    if (bad >= 0) {
+      const line = lineNo + lineAtByte(bytes, bad);
+      throw new RgateError(
+        'input_invalid',
+        `${label}:${line}: not valid UTF-8 (byte 0x${bytes[bad]!.toString(16).padStart(2, '0')} at byte offset ${offset + bad} of the file)`,
+        'JSONL files must be UTF-8; re-encode the file (e.g. iconv -f latin1 -t utf-8) or remove the stray bytes',
+      );
+    }
+    const text = bytes.toString('utf8');
+    let start = 0;
+    for (let nl = text.indexOf('\n'); nl >= 0; nl = text.indexOf('\n', start)) {
+      handle(text.slice(start, nl));
+      start = nl + 1;
+    }
+    if (start < text.length) handle(text.slice(start));
+    offset += bytes.length;
+  };
   try {
+    let carry: Buffer = Buffer.alloc(0);
     for (;;) {
       const n = readSync(fd, buf, 0, CHUNK, null);
       if (n === 0) break;
-      const text = carry + decoder.write(buf.subarray(0, n));
-      let start = 0;
-      for (let nl = text.indexOf('\n'); nl >= 0; nl = text.indexOf('\n', start)) {
-        handle(text.slice(start, nl));
-        start = nl + 1;
-      }
-      carry = text.slice(start);
+      const data = carry.length ? Buffer.concat([carry, buf.subarray(0, n)]) : buf.subarray(0, n);
+      const lastNl = data.lastIndexOf(0x0a);
+      if (lastNl >= 0) block(data.subarray(0, lastNl + 1));
+      // buf is reused by the next read: keep a copy of the unfinished line
+      carry = Buffer.from(data.subarray(lastNl + 1));
     }
-    carry += decoder.end();
-    if (carry.length > 0) handle(carry);
+    if (carry.length > 0) block(carry);
   } finally {
     closeSync(fd);
   }
@@ -125,4 +144,16 @@ function openExisting(path: string): number {
 
 function isJsonSpace(c: number): boolean {
   return c === 0x20 || c === 0x09 || c === 0x0d;
+}
+
+function canonicalLine(line: string, label: string, lineNo: number): string {
+  try {
+    return canonicalJsonText(line);
+  } catch (e) {
+    throw new RgateError(
+      'input_invalid',
+      `${label}:${lineNo}: ${(e as Error).message}`,
+      'a key may appear only once per object',
+    );
+  }
 }

@@ -1,0 +1,38 @@
+import { isUtf8 } from 'node:buffer';
+
+/** Offset of the first byte that breaks UTF-8 (overlongs, surrogates and > U+10FFFF included), or -1. */
+export function firstInvalidUtf8(b: Uint8Array): number {
+  if (isUtf8(b)) return -1;
+  const n = b.length;
+  let i = 0;
+  while (i < n) {
+    const c = b[i]!;
+    if (c < 0x80) {
+      i++;
+      continue;
+    }
+    let len: number;
+    let min: number;
+    if (c >= 0xc2 && c <= 0xdf) [len, min] = [2, 0x80];
+    else if (c >= 0xe0 && c <= 0xef) [len, min] = [3, 0x800];
+    else if (c >= 0xf0 && c <= 0xf4) [len, min] = [4, 0x10000];
+    else return i;
+    if (i + len > n) return i;
+    let cp = c & (0xff >> (len + 1));
+    for (let k = 1; k < len; k++) {
+      const d = b[i + k]!;
+      if ((d & 0xc0) !== 0x80) return i;
+      cp = (cp << 6) | (d & 0x3f);
+    }
+    if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return i;
+    i += len;
+  }
+  return -1;
+}
+
+/** The 1-based line of byte `offset` in `bytes` (lines end at LF). */
+export function lineAtByte(bytes: Uint8Array, offset: number): number {
+  let line = 1;
+  for (let i = 0; i < offset; i++) if (bytes[i] === 0x0a) line++;
+  return line;
+}
