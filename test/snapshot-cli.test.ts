@@ -1,4 +1,4 @@
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -198,5 +198,85 @@ describe('rgate import', () => {
     const r = await rgate(['import', 'trec', '--out', 'fixtures/x']);
     expect(r.code).toBe(2);
     expect(r.err).toContain('needs --topics');
+  });
+});
+
+describe('rgate import never destroys a set', () => {
+  const bytesOf = (dir: string): string[] =>
+    ['corpus.jsonl', 'queries.jsonl', 'config.json', 'freeze.json', 'PROVENANCE.md'].map((f) =>
+      readFileSync(join(dir, f), 'utf8'),
+    );
+  const tiny = (): string[] => {
+    writeFileSync(join(tmp, 'topics.txt'), '<top>\n<num> 1\n<title> memory allocation\n</top>\n');
+    writeFileSync(join(tmp, 'qrels.txt'), '1 0 CACM-1 1\n');
+    return ['import', 'trec', '--topics', 'topics.txt', '--qrels', 'qrels.txt'];
+  };
+
+  it('refuses an existing frozen set (exit 2, every file unchanged) unless --force with a version bump and reset note', async () => {
+    const dir = copySet('cacm', 'cacm-import');
+    const before = bytesOf(dir);
+    const plain = await rgate([...tiny(), '--out', 'fixtures/cacm-import']);
+    expect(plain.code).toBe(2);
+    expect(plain.err).toContain('already holds the frozen set cacm-fixture v1 (3204 documents, 64 queries)');
+    expect(plain.err).toContain('--force --version <next> --reset-note');
+    noStack(plain.err);
+    expect(bytesOf(dir)).toEqual(before);
+
+    const noBump = await rgate([...tiny(), '--out', 'fixtures/cacm-import', '--force']);
+    expect(noBump.code).toBe(2);
+    expect(noBump.err).toContain(
+      `${dir}: the corpus and the query set changed since cacm-fixture v1 was frozen`,
+    );
+    expect(noBump.err).toContain('nothing was replaced');
+    expect(noBump.err).not.toContain('.import-');
+    expect(bytesOf(dir)).toEqual(before);
+    expect(readdirSync(join(tmp, 'fixtures')).filter((n) => n.includes('.import-'))).toEqual([]);
+
+    const bumped = await rgate([
+      ...tiny(),
+      '--out',
+      'fixtures/cacm-import',
+      '--force',
+      '--version',
+      'v2',
+      '--reset-note',
+      'cut to one topic for a smoke test',
+    ]);
+    expect(bumped.code).toBe(0);
+    expect(bumped.out).toContain('frozen: cacm-fixture v2 (bumped)');
+    const freeze = JSON.parse(readFileSync(join(dir, 'freeze.json'), 'utf8')) as {
+      history: { version: string; reset_note?: string }[];
+    };
+    expect(freeze.history.map((h) => [h.version, h.reset_note ?? null])).toEqual([
+      ['v1', null],
+      ['v2', 'cut to one topic for a smoke test'],
+    ]);
+    expect((await rgate(['verify', 'fixtures/cacm-import'])).code).toBe(0);
+  });
+
+  it('refuses an existing unfrozen set unless --force; a bad source file replaces nothing', async () => {
+    const first = await rgate([...tiny(), '--out', 'fixtures/loose']);
+    expect(first.code).toBe(0);
+    const dir = join(tmp, 'fixtures', 'loose');
+    const before = ['corpus.jsonl', 'queries.jsonl'].map((f) => readFileSync(join(dir, f), 'utf8'));
+    const again = await rgate([...tiny(), '--out', 'fixtures/loose']);
+    expect(again.code).toBe(2);
+    expect(again.err).toContain('already holds a fixture set (corpus.jsonl, queries.jsonl, config.json)');
+    writeFileSync(join(tmp, 'bad-qrels.txt'), '1 0 CACM-1 high\n');
+    const bad = await rgate([
+      'import',
+      'trec',
+      '--topics',
+      'topics.txt',
+      '--qrels',
+      'bad-qrels.txt',
+      '--out',
+      'fixtures/loose',
+      '--force',
+    ]);
+    expect(bad.code).toBe(2);
+    expect(bad.err).toContain('bad-qrels.txt:1: relevance "high" must be an integer');
+    expect(['corpus.jsonl', 'queries.jsonl'].map((f) => readFileSync(join(dir, f), 'utf8'))).toEqual(before);
+    expect((await rgate([...tiny(), '--out', 'fixtures/loose', '--force'])).code).toBe(0);
   });
 });

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { RgateError } from './errors.js';
-import { firstInvalidUtf8, lineAtByte } from './utf8.js';
+import { assertUtf8 } from './utf8.js';
 
 export interface JsonlLine {
   /** 1-based line number in the file */
@@ -76,14 +76,7 @@ export function readTextFile(path: string): string {
       throw new RgateError('input_invalid', `${path}: is a directory, expected a file`);
     throw e;
   }
-  const bad = firstInvalidUtf8(bytes);
-  if (bad >= 0) {
-    throw new RgateError(
-      'input_invalid',
-      `${path}:${lineAtByte(bytes, bad)}: not valid UTF-8 (byte 0x${bytes[bad]!.toString(16).padStart(2, '0')} at byte offset ${bad} of the file)`,
-      'rgate reads UTF-8 text; re-encode the file (e.g. iconv -f latin1 -t utf-8) or remove the stray bytes',
-    );
-  }
+  assertUtf8(bytes, path);
   return bytes.toString('utf8');
 }
 

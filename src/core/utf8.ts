@@ -1,4 +1,5 @@
 import { isUtf8 } from 'node:buffer';
+import { RgateError } from './errors.js';
 
 /** Offset of the first byte that breaks UTF-8 (overlongs, surrogates and > U+10FFFF included), or -1. */
 export function firstInvalidUtf8(b: Uint8Array): number {
@@ -35,4 +36,18 @@ export function lineAtByte(bytes: Uint8Array, offset: number): number {
   let line = 1;
   for (let i = 0; i < offset; i++) if (bytes[i] === 0x0a) line++;
   return line;
+}
+
+/**
+ * Throw an input error naming `label`, the line and the byte offset when `bytes` is not UTF-8.
+ * `bytes` may be a block of a larger file: `startLine` and `startOffset` place it in the file.
+ */
+export function assertUtf8(bytes: Uint8Array, label: string, startLine = 1, startOffset = 0): void {
+  const bad = firstInvalidUtf8(bytes);
+  if (bad < 0) return;
+  throw new RgateError(
+    'input_invalid',
+    `${label}:${startLine - 1 + lineAtByte(bytes, bad)}: not valid UTF-8 (byte 0x${bytes[bad]!.toString(16).padStart(2, '0')} at byte offset ${startOffset + bad} of the file)`,
+    'rgate reads UTF-8 text; re-encode the file (e.g. iconv -f latin1 -t utf-8) or remove the stray bytes',
+  );
 }

@@ -4,7 +4,7 @@ import { canonicalJson, canonicalJsonText } from '../core/canonical-json.js';
 import { RgateError } from '../core/errors.js';
 import { sha256, sha256Stream, type Sha256 } from '../core/hash.js';
 import { readTextFile } from '../core/jsonl.js';
-import { firstInvalidUtf8, lineAtByte } from '../core/utf8.js';
+import { assertUtf8 } from '../core/utf8.js';
 
 const CHUNK = 4 << 20;
 
@@ -62,15 +62,7 @@ export function hashJsonlFile(
   // would turn every invalid byte into U+FFFD, so two different files could hash the same.
   let offset = 0;
   const block = (bytes: Buffer): void => {
-    const bad = firstInvalidUtf8(bytes);
-    if (bad >= 0) {
-      const line = lineNo + lineAtByte(bytes, bad);
-      throw new RgateError(
-        'input_invalid',
-        `${label}:${line}: not valid UTF-8 (byte 0x${bytes[bad]!.toString(16).padStart(2, '0')} at byte offset ${offset + bad} of the file)`,
-        'JSONL files must be UTF-8; re-encode the file (e.g. iconv -f latin1 -t utf-8) or remove the stray bytes',
-      );
-    }
+    assertUtf8(bytes, label, lineNo + 1, offset);
     const text = bytes.toString('utf8');
     let start = 0;
     for (let nl = text.indexOf('\n'); nl >= 0; nl = text.indexOf('\n', start)) {

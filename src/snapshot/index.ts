@@ -39,3 +39,4 @@ export { importSmart, type SmartImportOptions } from './importers/smart.js';
 export { importDir, type DirImportOptions } from './importers/dir.js';
 export type { ImportResult } from './importers/common.js';
 export { checkSnapshotChange, frozenConfigId, type SnapshotCheck } from './snapshot-change.js';
+export { importSafely, type ImportSafelyOptions, type ImportSafelyResult } from './import-safely.js';

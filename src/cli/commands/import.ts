@@ -10,8 +10,8 @@ import {
   importBeir,
   importDir,
   importSmart,
+  importSafely,
   importTrec,
-  writeFreeze,
   type ImportResult,
 } from '../../snapshot/index.js';
 import type { RgateCommand } from '../command.js';
@@ -36,6 +36,10 @@ interface ImportArgs {
   'record-kind'?: 'canonical' | 'tactical';
   ext?: string[];
   freeze?: boolean;
+  force?: boolean;
+  'follow-symlinks'?: boolean;
+  version?: string;
+  'reset-note'?: string;
   date?: string;
   json?: boolean;
 }
@@ -139,6 +143,26 @@ export const importCommand: RgateCommand<ImportArgs> = {
         describe: 'dir: file extensions to take (default .txt .md .html ...)',
       })
       .option('freeze', { type: 'boolean', default: false, describe: 'freeze the set right after importing' })
+      .option('force', {
+        type: 'boolean',
+        default: false,
+        describe: 'replace an existing set in --out (a frozen one also needs --version and --reset-note)',
+      })
+      // `--version` here is the fixture version, not rgate's own (as in `rgate freeze`)
+      .version(false)
+      .option('version', {
+        type: 'string',
+        describe: 'with --force on a frozen set: the new fixture version (higher than the frozen one)',
+      })
+      .option('reset-note', {
+        type: 'string',
+        describe: 'with --version: why the baseline moves (kept in freeze.json history)',
+      })
+      .option('follow-symlinks', {
+        type: 'boolean',
+        default: false,
+        describe: 'dir: take symlinked files from outside the tree (default: refuse them)',
+      })
       .option('date', { type: 'string', describe: 'with --freeze: frozen_on (default today, UTC)' })
       .option('json', { type: 'boolean', default: false, describe: 'print the import result as JSON' })
       .example(
@@ -160,6 +184,10 @@ export const importCommand: RgateCommand<ImportArgs> = {
       .example(
         'rgate import dir ./docs --out fixtures/project-docs --freeze',
         'snapshot a project tree and freeze it',
+      )
+      .example(
+        'rgate import trec ... --out fixtures/cacm --force --version v2 --reset-note "topics 65-70 added"',
+        'replace a frozen set on purpose: a version bump with its reset note',
       ),
   async handler(a, io) {
     const p = (v: string | undefined): string | undefined =>
@@ -170,73 +198,88 @@ export const importCommand: RgateCommand<ImportArgs> = {
       ? validateOrThrow(validateConfig, readJsonFile(p(a.config)!), { file: a.config })
       : undefined;
     const qrels = (a.qrels ?? []).map((q) => p(q)!);
-    const base = { out, command, ...(config ? { config } : {}) };
-    let r: ImportResult;
-    switch (a.kind) {
-      case 'beir': {
-        // `rgate import beir <folder>`: BEIR's own layout (corpus.jsonl?, queries.jsonl, qrels/*.tsv)
-        if (a.path) {
-          const folder = p(a.path)!;
-          if (!a.queries) a.queries = join(folder, 'queries.jsonl');
-          if (!a.corpus && existsSync(join(folder, 'corpus.jsonl'))) a.corpus = join(folder, 'corpus.jsonl');
-          if (qrels.length === 0 && existsSync(join(folder, 'qrels')))
-            for (const f of readdirSync(join(folder, 'qrels'))
-              .filter((n) => n.endsWith('.tsv'))
-              .sort())
-              qrels.push(join(folder, 'qrels', f));
+    const importInto = async (dir: string): Promise<ImportResult> => {
+      const base = { out: dir, command, ...(config ? { config } : {}) };
+      let r: ImportResult;
+      switch (a.kind) {
+        case 'beir': {
+          // `rgate import beir <folder>`: BEIR's own layout (corpus.jsonl?, queries.jsonl, qrels/*.tsv)
+          if (a.path) {
+            const folder = p(a.path)!;
+            if (!a.queries) a.queries = join(folder, 'queries.jsonl');
+            if (!a.corpus && existsSync(join(folder, 'corpus.jsonl')))
+              a.corpus = join(folder, 'corpus.jsonl');
+            if (qrels.length === 0 && existsSync(join(folder, 'qrels')))
+              for (const f of readdirSync(join(folder, 'qrels'))
+                .filter((n) => n.endsWith('.tsv'))
+                .sort())
+                qrels.push(join(folder, 'qrels', f));
+          }
+          r = importBeir({
+            ...base,
+            queries: p(need(a, 'queries'))!,
+            qrels,
+            ...(a.corpus ? { corpus: p(a.corpus)! } : {}),
+            onlyJudged: !!a['only-judged'],
+          });
+          break;
         }
-        r = importBeir({
-          ...base,
-          queries: p(need(a, 'queries'))!,
-          qrels,
-          ...(a.corpus ? { corpus: p(a.corpus)! } : {}),
-          onlyJudged: !!a['only-judged'],
-        });
-        break;
-      }
-      case 'trec':
-        r = await importTrec({
-          ...base,
-          topics: p(need(a, 'topics'))!,
-          qrels,
-          ...(a.docs ? { docs: p(a.docs)! } : {}),
-          ...(a['topic-field'] ? { topicField: a['topic-field'] } : {}),
-          ...(a['record-kind'] ? { kind: a['record-kind'] } : {}),
-        });
-        break;
-      case 'smart': {
-        if (qrels.length > 1) throw new RgateError('usage', 'rgate import smart takes one --qrels file');
-        const rg = a['reverse-grades'];
-        let reverse: number | 'max' | undefined;
-        if (rg !== undefined) {
-          reverse = rg === 'max' ? 'max' : Number(rg);
-          if (reverse !== 'max' && !(Number.isInteger(reverse) && reverse > 0))
-            throw new RgateError('usage', `--reverse-grades ${rg}: expected "max" or a positive integer`);
+        case 'trec':
+          r = await importTrec({
+            ...base,
+            topics: p(need(a, 'topics'))!,
+            qrels,
+            ...(a.docs ? { docs: p(a.docs)! } : {}),
+            ...(a['topic-field'] ? { topicField: a['topic-field'] } : {}),
+            ...(a['record-kind'] ? { kind: a['record-kind'] } : {}),
+          });
+          break;
+        case 'smart': {
+          if (qrels.length > 1) throw new RgateError('usage', 'rgate import smart takes one --qrels file');
+          const rg = a['reverse-grades'];
+          let reverse: number | 'max' | undefined;
+          if (rg !== undefined) {
+            reverse = rg === 'max' ? 'max' : Number(rg);
+            if (reverse !== 'max' && !(Number.isInteger(reverse) && reverse > 0))
+              throw new RgateError('usage', `--reverse-grades ${rg}: expected "max" or a positive integer`);
+          }
+          r = importSmart({
+            ...base,
+            queries: p(need(a, 'queries'))!,
+            ...(a.docs ? { docs: p(a.docs)! } : {}),
+            ...(qrels[0] ? { qrels: qrels[0] } : {}),
+            positionalQueryIds: !!a['positional-query-ids'],
+            ...(reverse !== undefined ? { reverseGrades: reverse } : {}),
+            negative: a.negative ?? 'drop',
+          });
+          break;
         }
-        r = importSmart({
-          ...base,
-          queries: p(need(a, 'queries'))!,
-          ...(a.docs ? { docs: p(a.docs)! } : {}),
-          ...(qrels[0] ? { qrels: qrels[0] } : {}),
-          positionalQueryIds: !!a['positional-query-ids'],
-          ...(reverse !== undefined ? { reverseGrades: reverse } : {}),
-          negative: a.negative ?? 'drop',
-        });
-        break;
+        case 'dir':
+          r = await importDir({
+            ...base,
+            path: p(a.path ?? a.docs ?? need(a, 'path'))!,
+            ...(a.queries ? { queries: p(a.queries)! } : {}),
+            ...(a['record-kind'] ? { kind: a['record-kind'] } : {}),
+            ...(a.ext
+              ? { extensions: a.ext.map((e) => (e.startsWith('.') ? e : `.${e}`).toLowerCase()) }
+              : {}),
+            followSymlinks: !!a['follow-symlinks'],
+          });
+          break;
       }
-      case 'dir':
-        r = await importDir({
-          ...base,
-          path: p(a.path ?? a.docs ?? need(a, 'path'))!,
-          ...(a.queries ? { queries: p(a.queries)! } : {}),
-          ...(a['record-kind'] ? { kind: a['record-kind'] } : {}),
-          ...(a.ext ? { extensions: a.ext.map((e) => (e.startsWith('.') ? e : `.${e}`).toLowerCase()) } : {}),
-        });
-        break;
-    }
-    const frozen = a.freeze
-      ? writeFreeze(out, { frozenOn: a.date ?? new Date().toISOString().slice(0, 10) })
-      : undefined;
+      return r;
+    };
+    const { result: r, frozen } = await importSafely(
+      out,
+      {
+        force: !!a.force,
+        freeze: !!a.freeze,
+        ...(a.version !== undefined ? { version: String(a.version) } : {}),
+        ...(a['reset-note'] !== undefined ? { resetNote: a['reset-note'] } : {}),
+        frozenOn: a.date ?? new Date().toISOString().slice(0, 10),
+      },
+      importInto,
+    );
     if (a.json) io.out(JSON.stringify({ ...r, ...(frozen ? { freeze: frozen.freeze } : {}) }, null, 2));
     else {
       const c = r.counts;

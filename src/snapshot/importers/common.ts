@@ -3,6 +3,7 @@ import { basename } from 'node:path';
 import { compareCodeUnits } from '../../core/canonical-json.js';
 import { RgateError } from '../../core/errors.js';
 import { sha256 } from '../../core/hash.js';
+import { assertUtf8 } from '../../core/utf8.js';
 import type { QueryRecord } from '../../core/types.js';
 
 /** What an importer did: the folder it wrote, counts, and notes worth reading (dropped lines, gaps). */
@@ -30,6 +31,7 @@ export function readSource(path: string): { text: string; info: SourceFile } {
       throw new RgateError('file_not_found', `${path}: no such file`);
     throw e;
   }
+  assertUtf8(buf, path);
   return { text: decodeUtf8(buf), info: sourceInfo(path, buf) };
 }
 

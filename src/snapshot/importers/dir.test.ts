@@ -1,4 +1,12 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { create } from 'tar';
@@ -74,5 +82,59 @@ describe('importDir (project_dir snapshot)', () => {
     await expect(importDir({ path: tree, out: join(dir, 'out2') })).rejects.toThrow(
       /notes\/a.txt and notes\/a.md both give the id "notes\/a"|notes\/a.md and .* both give the id/,
     );
+  });
+
+  describe('symlinks: the import stays inside its root', () => {
+    const base = join(dir, 'links');
+    const root = join(base, 'tree');
+    const outside = join(base, 'outside.md');
+    const setup = (): void => {
+      rmSync(base, { recursive: true, force: true });
+      mkdirSync(join(root, 'sub'), { recursive: true });
+      writeFileSync(join(root, 'a.md'), 'inside');
+      writeFileSync(outside, 'outside secret');
+    };
+
+    it('refuses a link out of the tree, naming it; --follow-symlinks takes it in', async () => {
+      setup();
+      symlinkSync(outside, join(root, 'sub', 'leak.md'));
+      await expect(importDir({ path: root, out: join(base, 'o1') })).rejects.toMatchObject({
+        code: 'input_invalid',
+        message: expect.stringContaining(`symlink out of the tree (sub/leak.md -> ${outside})`),
+      });
+      await importDir({ path: root, out: join(base, 'o2'), followSymlinks: true });
+      expect(read(join(base, 'o2')).map((d) => [d.id, d.text])).toEqual([
+        ['a', 'inside'],
+        ['sub/leak', 'outside secret'],
+      ]);
+    });
+
+    it('follows a link that stays inside the tree', async () => {
+      setup();
+      symlinkSync(join(root, 'a.md'), join(root, 'sub', 'alias.md'));
+      await importDir({ path: root, out: join(base, 'o3') });
+      expect(read(join(base, 'o3')).map((d) => d.id)).toEqual(['a', 'sub/alias']);
+    });
+
+    it('a dangling link and a link loop are clear errors, not internal ones', async () => {
+      setup();
+      symlinkSync(join(root, 'gone.md'), join(root, 'dangling.md'));
+      await expect(importDir({ path: root, out: join(base, 'o4') })).rejects.toMatchObject({
+        code: 'input_invalid',
+        message: expect.stringContaining('dangling symlink (dangling.md -> '),
+      });
+      setup();
+      symlinkSync(root, join(root, 'sub', 'back'));
+      await expect(importDir({ path: root, out: join(base, 'o5') })).rejects.toMatchObject({
+        code: 'input_invalid',
+        message: expect.stringContaining('symlink loop (sub/back -> '),
+      });
+      setup();
+      symlinkSync(join(root, 'self.md'), join(root, 'self.md'));
+      await expect(importDir({ path: root, out: join(base, 'o6') })).rejects.toMatchObject({
+        code: 'input_invalid',
+        message: expect.stringContaining('symlink loop (self.md -> '),
+      });
+    });
   });
 });

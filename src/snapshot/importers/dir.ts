@@ -16,6 +16,8 @@ export interface DirImportOptions {
   queries?: string;
   kind?: RecordKind;
   extensions?: string[];
+  /** take symlinked files from outside the tree too (default: refuse them) */
+  followSymlinks?: boolean;
   config?: PartialConfig;
   command?: string;
 }
@@ -28,7 +30,7 @@ export async function importDir(o: DirImportOptions): Promise<ImportResult> {
   const sources: SourceFile[] = [];
   const notes: string[] = [];
   const exts = o.extensions ?? DOCUMENT_EXTENSIONS;
-  const tree = await readDocumentTree(o.path, exts);
+  const tree = await readDocumentTree(o.path, exts, { followSymlinks: o.followSymlinks ?? false });
   sources.push(tree.source);
   const corpus = documentRecords(tree.docs, o.kind ?? 'canonical', basename(o.path));
   notes.push(

@@ -1,4 +1,4 @@
-import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { lstatSync, readFileSync, readdirSync, readlinkSync, realpathSync, statSync } from 'node:fs';
 import { extname, join, relative, sep } from 'node:path';
 import { list } from 'tar';
 import { canonicalJson, compareCodeUnits } from '../../core/canonical-json.js';
@@ -32,6 +32,7 @@ export function isTarGz(path: string): boolean {
 export async function readDocumentTree(
   path: string,
   extensions: readonly string[] = DOCUMENT_EXTENSIONS,
+  opts: { followSymlinks?: boolean } = {},
 ): Promise<{ docs: RawDocument[]; source: SourceFile }> {
   const want = (rel: string): boolean => extensions.includes(extname(rel).toLowerCase());
   let st;
@@ -43,7 +44,8 @@ export async function readDocumentTree(
   const docs: RawDocument[] = [];
   let source: SourceFile;
   if (st.isDirectory()) {
-    walk(path, path, docs, want);
+    const realRoot = realpathSync(path);
+    walk(path, path, docs, want, opts.followSymlinks ?? false, realRoot, new Set([realRoot]));
     docs.sort((a, b) => compareCodeUnits(a.rel, b.rel));
     const listing = docs.map((d) => ({ path: d.rel, sha256: sha256(d.bytes) }));
     source = {
@@ -75,14 +77,66 @@ export async function readDocumentTree(
   return { docs, source };
 }
 
-function walk(root: string, dir: string, out: RawDocument[], want: (rel: string) => boolean): void {
+/**
+ * Walk a tree without leaving it: a symlink whose target lies outside the root is refused (an
+ * outside file would enter the corpus, possibly twice) unless `followSymlinks`; a dangling link and a
+ * link loop are errors naming the link. Links inside the root are followed; a directory reached
+ * twice (by a link loop) is refused rather than walked again.
+ */
+function walk(
+  root: string,
+  dir: string,
+  out: RawDocument[],
+  want: (rel: string) => boolean,
+  follow: boolean,
+  realRoot: string,
+  onPath: Set<string>,
+): void {
   for (const name of readdirSync(dir).sort(compareCodeUnits)) {
     if (name.startsWith('.') || name === 'node_modules') continue;
     const p = join(dir, name);
-    const st = statSync(p);
-    if (st.isDirectory()) walk(root, p, out, want);
-    else if (st.isFile()) {
-      const rel = relative(root, p).split(sep).join('/');
+    const rel = relative(root, p).split(sep).join('/');
+    let st = lstatSync(p);
+    if (st.isSymbolicLink()) {
+      const target = readlinkSync(p);
+      let real: string;
+      try {
+        real = realpathSync(p);
+      } catch (e) {
+        const code = (e as NodeJS.ErrnoException).code;
+        if (code === 'ELOOP')
+          throw new RgateError(
+            'input_invalid',
+            `${p}: symlink loop (${rel} -> ${target})`,
+            'remove or fix the link',
+          );
+        throw new RgateError(
+          'input_invalid',
+          `${p}: dangling symlink (${rel} -> ${target} does not exist)`,
+          'remove the link, or point it at an existing file inside the tree',
+        );
+      }
+      const inside = real === realRoot || real.startsWith(realRoot + sep);
+      if (!inside && !follow)
+        throw new RgateError(
+          'input_invalid',
+          `${p}: symlink out of the tree (${rel} -> ${real})`,
+          'import stays inside its root; pass --follow-symlinks to take linked files from outside it',
+        );
+      st = statSync(p);
+      if (st.isDirectory() && onPath.has(real))
+        throw new RgateError(
+          'input_invalid',
+          `${p}: symlink loop (${rel} -> ${target} leads back to ${real})`,
+          'remove or fix the link',
+        );
+    }
+    if (st.isDirectory()) {
+      const real = realpathSync(p);
+      onPath.add(real);
+      walk(root, p, out, want, follow, realRoot, onPath);
+      onPath.delete(real);
+    } else if (st.isFile()) {
       if (want(rel)) out.push({ rel, bytes: readFileSync(p), mtime: st.mtime.toISOString() });
     }
   }
