@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { builtinModules } from 'node:module';
-import { join, relative, resolve, dirname, sep, posix } from 'node:path';
+import { join, relative, resolve, sep, posix } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 /**
