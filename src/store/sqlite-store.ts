@@ -64,15 +64,19 @@ export class SqliteRunStore implements RunStore {
   constructor(path: string) {
     this.location = path;
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-    this.db = new Database(path, { timeout: 15_000 });
-    this.db.pragma('journal_mode = WAL');
-    this.db.pragma('synchronous = NORMAL');
-    this.db.pragma('foreign_keys = ON');
-    this.db.pragma('busy_timeout = 15000');
-    migrate(this.db);
-    this.insertObs = this.db.prepare(
-      'INSERT OR REPLACE INTO observations (run_id, replay, query_id, ok, fingerprint, json) VALUES (?, ?, ?, ?, ?, ?)',
-    );
+    try {
+      this.db = new Database(path, { timeout: 15_000 });
+      this.db.pragma('journal_mode = WAL');
+      this.db.pragma('synchronous = NORMAL');
+      this.db.pragma('foreign_keys = ON');
+      this.db.pragma('busy_timeout = 15000');
+      migrate(this.db);
+      this.insertObs = this.db.prepare(
+        'INSERT OR REPLACE INTO observations (run_id, replay, query_id, ok, fingerprint, json) VALUES (?, ?, ?, ?, ?, ?)',
+      );
+    } catch (e) {
+      throw unusableStore(path, e);
+    }
   }
 
   beginRun(meta: RunMeta): void {
@@ -218,4 +222,26 @@ function toRow(r: RunRecord): RunRow {
     verdict: r.verdict,
     observation_count: r.observation_count,
   };
+}
+
+/**
+ * SQLite's own codes for a file that is not a usable history (not a database, damaged, a folder,
+ * unreadable) become an input error naming the file; anything else stays internal.
+ */
+function unusableStore(path: string, e: unknown): unknown {
+  const code = (e as { code?: string }).code ?? '';
+  const why: Record<string, string> = {
+    SQLITE_NOTADB: 'is not an SQLite database',
+    SQLITE_CORRUPT: 'is a damaged SQLite database',
+    SQLITE_CANTOPEN: 'cannot be opened (a folder, or no permission)',
+    SQLITE_READONLY: 'is read-only',
+    SQLITE_PERM: 'cannot be opened (no permission)',
+  };
+  const reason = why[code] ?? (code.startsWith('SQLITE_CORRUPT') ? why.SQLITE_CORRUPT : undefined);
+  if (!reason) return e;
+  return new RgateError(
+    'input_invalid',
+    `run history ${path} ${reason} (${(e as Error).message})`,
+    'point --store at another file, or move this one aside to start a new history',
+  );
 }

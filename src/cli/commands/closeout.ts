@@ -13,6 +13,7 @@ import {
 } from '../../../reports/history/closeout.js';
 import type { RgateCommand } from '../command.js';
 import { loadSuiteSpec, openStore, withStoreOptions, type StoreArgs } from './history.js';
+import { outDirOf } from '../out-dir.js';
 
 interface CloseoutArgs extends StoreArgs {
   suite: string;
@@ -82,7 +83,8 @@ export const closeoutCommand: RgateCommand<CloseoutArgs> = {
     }
     const dir = resolve(
       io.cwd,
-      args.out ?? join(args['out-dir'], 'closeout', `${args.suite}-${doc.run.run_id}`),
+      args.out ??
+        join(outDirOf(io, args['out-dir'], args.config), 'closeout', `${args.suite}-${doc.run.run_id}`),
     );
     mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, 'closeout.md'), renderCloseoutMarkdown(doc));

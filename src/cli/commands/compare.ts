@@ -1,5 +1,5 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { join, relative } from 'node:path';
 import type { Argv } from 'yargs';
 import { EXIT, RgateError } from '../../core/errors.js';
 import type { PartialConfig } from '../../core/config-defaults.js';
@@ -22,6 +22,7 @@ import type { CliIo, RgateCommand } from '../command.js';
 import { newRunId, rgateVersion } from '../run-context.js';
 import { parseSetFlags } from '../set-flags.js';
 import { loadSuiteSpec, openStore, withStoreOptions, type StoreArgs } from './history.js';
+import { outDirOf } from '../out-dir.js';
 
 interface CompareArgs extends StoreArgs {
   suite?: string;
@@ -203,7 +204,7 @@ export const compareCommand: RgateCommand<CompareArgs> = {
       } finally {
         store.close();
       }
-      const dir = resolve(io.cwd, args['out-dir'], 'compare', sessionId);
+      const dir = join(outDirOf(io, args['out-dir'], args.config), 'compare', sessionId);
       mkdirSync(dir, { recursive: true });
       writeFileSync(join(dir, 'session.json'), renderSessionJson(session));
       writeFileSync(join(dir, 'session.md'), renderSessionMarkdown(session));

@@ -13,30 +13,24 @@ import {
 } from '../../../reports/history/trends.js';
 import type { CliIo, RgateCommand } from '../command.js';
 import { PACKAGE_ROOT } from '../run-context.js';
+import { OUT_DIR_HELP, outDirOf, storePathOf } from '../out-dir.js';
 
 /** Options every history-store command shares (history, diff, baseline, compare, closeout). */
 export interface StoreArgs {
-  'out-dir': string;
+  'out-dir'?: string;
   store?: string;
+  config?: string;
 }
 
 export function withStoreOptions(y: Argv): Argv {
   return y
-    .option('out-dir', {
-      type: 'string',
-      default: '.rgate',
-      describe: 'where history.sqlite and written documents live',
-    })
+    .option('out-dir', { type: 'string', describe: OUT_DIR_HELP })
     .option('store', { type: 'string', describe: 'run history file (default <out-dir>/history.sqlite)' });
-}
-
-export function storePath(io: CliIo, args: StoreArgs): string {
-  return resolve(io.cwd, args.store ?? join(args['out-dir'], 'history.sqlite'));
 }
 
 /** Open the run history read/write; a missing file is a usage error here (nothing has run yet). */
 export function openStore(io: CliIo, args: StoreArgs, mustExist = true): SqliteRunStore {
-  const path = storePath(io, args);
+  const path = storePathOf(io, args);
   // opening would create an empty store; reading commands say instead that nothing has run yet
   if (mustExist && !existsSync(path)) {
     throw new RgateError(
@@ -138,7 +132,10 @@ export const historyCommand: RgateCommand<HistoryArgs> = {
               ? renderHistoryHtml(views[0]!)
               : views.map((v) => renderHistoryTerminal(v, { color: io.color })).join('\n');
       const out =
-        args.output ?? (format === 'html' ? join(args['out-dir'], `history-${suites[0]}.html`) : undefined);
+        args.output ??
+        (format === 'html'
+          ? join(outDirOf(io, args['out-dir'], args.config), `history-${suites[0]}.html`)
+          : undefined);
       if (out) {
         const file = resolve(io.cwd, out);
         mkdirSync(dirname(file), { recursive: true });

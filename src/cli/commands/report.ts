@@ -13,21 +13,24 @@ import { EXIT, RgateError } from '../../core/errors.js';
 import type { Report } from '../../core/report.js';
 import { SqliteRunStore } from '../../store/index.js';
 import type { RgateCommand } from '../command.js';
+import { OUT_DIR_HELP, outDirOf, storePathOf } from '../out-dir.js';
 
 interface ReportArgs {
   run: string;
   format: ReportFormat;
   out?: string;
+  'out-dir'?: string;
+  store?: string;
 }
 
-/** A run id names `.rgate/runs/<run-id>/report.json` under the cwd; anything with a slash or .json is a path. */
-export function resolveReportPath(target: string, cwd: string): string {
+/** A run id names `<out-dir>/runs/<run-id>/report.json`; anything with a slash or .json is a path. */
+export function resolveReportPath(target: string, cwd: string, outDir: string): string {
   const asPath = resolve(cwd, target);
   if (target.endsWith('.json') || target.includes('/') || target.includes('\\')) {
     if (existsSync(asPath) && statSync(asPath).isDirectory()) return join(asPath, 'report.json');
     return asPath;
   }
-  return join(cwd, '.rgate', 'runs', target, 'report.json');
+  return join(outDir, 'runs', target, 'report.json');
 }
 
 /** Read and schema-check a report file; mistakes are the user's (exit 2) and name the JSON path. */
@@ -62,10 +65,9 @@ export function readReportFile(file: string): Report {
 
 /**
  * The HTML report's trend charts: the run's suite history up to that run, when the project's
- * `.rgate/history.sqlite` exists and knows the run; undefined otherwise (never creates a store).
+ * history file exists and knows the run; undefined otherwise (never creates a store).
  */
-function storedHistory(report: Report, cwd: string) {
-  const path = join(cwd, '.rgate', 'history.sqlite');
+function storedHistory(report: Report, path: string) {
   if (!existsSync(path)) return undefined;
   const store = new SqliteRunStore(path);
   try {
@@ -84,7 +86,7 @@ export const reportCommand: RgateCommand<ReportArgs> = {
       .positional('run', {
         type: 'string',
         demandOption: true,
-        describe: 'a run id (.rgate/runs/<run-id>/report.json) or the path of a report.json',
+        describe: 'a run id (<out-dir>/runs/<run-id>/report.json) or the path of a report.json',
       })
       .option('format', {
         alias: 'f',
@@ -93,6 +95,11 @@ export const reportCommand: RgateCommand<ReportArgs> = {
         describe: 'output format',
       })
       .option('out', { alias: 'o', type: 'string', describe: 'write to this file instead of stdout' })
+      .option('out-dir', { type: 'string', describe: OUT_DIR_HELP })
+      .option('store', {
+        type: 'string',
+        describe: 'run history file for the HTML trend (default <out-dir>/history.sqlite)',
+      })
       .example('rgate report <run-id>', 'print a stored run in the terminal')
       .example(
         'rgate report last/report.json --format html --out report.html',
@@ -101,11 +108,11 @@ export const reportCommand: RgateCommand<ReportArgs> = {
       .example('rgate report <run-id> -f md', 'Markdown for a CI step summary')
       .example('rgate report <run-id> -f junit -o junit.xml', 'JUnit XML for CI test tabs'),
   async handler(args, io) {
-    const report = readReportFile(resolveReportPath(args.run, io.cwd));
+    const report = readReportFile(resolveReportPath(args.run, io.cwd, outDirOf(io, args['out-dir'])));
     // colour only for a terminal on stdout; never into a file
     const text =
       args.format === 'html'
-        ? renderHtml(report, { history: storedHistory(report, io.cwd) })
+        ? renderHtml(report, { history: storedHistory(report, storePathOf(io, args)) })
         : renderReport(report, args.format, {
             color: args.format === 'terminal' && !args.out && io.color,
           });

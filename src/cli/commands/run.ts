@@ -15,6 +15,7 @@ import {
   renderMarkdown,
   renderTerminal,
 } from '../../../reports/index.js';
+import { outDirOf } from '../out-dir.js';
 import type { CliIo, RgateCommand } from '../command.js';
 import { newRunId, PACKAGE_ROOT, rgateVersion } from '../run-context.js';
 import { parseSetFlags } from '../set-flags.js';
@@ -29,7 +30,7 @@ interface RunArgs {
   seed?: number;
   'trec-run'?: string;
   json?: boolean;
-  'out-dir': string;
+  'out-dir'?: string;
   store?: string | false;
   baseline?: string;
   set?: string[];
@@ -68,8 +69,7 @@ export const runCommand: RgateCommand<RunArgs> = {
       })
       .option('out-dir', {
         type: 'string',
-        default: '.rgate',
-        describe: 'where runs/<run-id>/ and history.sqlite go',
+        describe: 'where runs/<run-id>/ and history.sqlite go (default: .rgate/ beside rgate.config.json)',
       })
       .option('store', {
         describe: 'run history file (default <out-dir>/history.sqlite); --no-store keeps it in memory',
@@ -118,12 +118,12 @@ async function runHandler(args: RunArgs, io: CliIo): Promise<number> {
       );
     }
   }
-  const outDir = resolve(io.cwd, args['out-dir']);
+  const outDir = outDirOf(io, args['out-dir'], configPath);
   const store: RunStore =
     args.store === false
       ? new MemoryRunStore()
       : new SqliteRunStore(
-          resolve(io.cwd, typeof args.store === 'string' ? args.store : join(outDir, 'history.sqlite')),
+          typeof args.store === 'string' ? resolve(io.cwd, args.store) : join(outDir, 'history.sqlite'),
         );
   const overrides = parseSetFlags(args.set ?? []);
   const baseline = args.baseline ? baselineFromReportFile(resolve(io.cwd, args.baseline)) : undefined;
