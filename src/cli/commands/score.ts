@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import type { Argv } from 'yargs';
 import { EXIT, RgateError } from '../../core/errors.js';
 import { DocTable, readQrelsFile, readRunFile } from '../../trec/trec.js';
@@ -125,8 +126,9 @@ export const scoreCommand: RgateCommand<ScoreArgs> = {
     const raw = args.measure === undefined ? ['official'] : ([] as string[]).concat(args.measure);
     const { specs, runid } = parseMeasureArgs(raw);
     const docs = new DocTable();
-    const qrels = readQrelsFile(qrelsPath, docs);
-    const run = readRunFile(runPath);
+    // relative paths are the user's, from the cwd the command runs in (as for every command)
+    const qrels = readQrelsFile(resolve(io.cwd, qrelsPath), docs);
+    const run = readRunFile(resolve(io.cwd, runPath));
     const result = evaluateTrec(qrels, run, specs, {
       relevanceLevel: level,
       averageComplete: Boolean(args.complete),
