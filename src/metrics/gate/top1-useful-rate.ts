@@ -1,3 +1,4 @@
+import { isSemanticWin } from '../../core/query-values.js';
 import { perQueryRate } from './_values.js';
 import type { GateMeasure } from './_types.js';
 
@@ -14,7 +15,8 @@ export const top1UsefulRate: GateMeasure = {
       perQueryRate(this.id, ctx, (q) => {
         if (ctx.isProbe(q) || !ctx.hasJudgment(q)) return null;
         const o = ctx.first(q);
-        return Boolean(o?.ok && o.selection_mode === 'semantic' && ctx.judgeTop1(q, o).judgment === 'useful');
+        // judgeTop1 calls an errored request 'error', so a win is always a successful answer
+        return isSemanticWin(ctx.judgeTop1(q, o).judgment, o?.selection_mode);
       }),
     ];
   },
