@@ -3,8 +3,8 @@ import { resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runSuite, type RunOutcome } from '../harness/run-suite.js';
 import { outcomeValues } from '../src/core/query-values.js';
-import type { RateValue } from '../src/core/types.js';
-import { computeRunMeasures, type RunMeasures } from '../src/metrics/index.js';
+import type { Observation, RateValue } from '../src/core/types.js';
+import { computeRunMeasures, hasSelectionFields, type RunMeasures } from '../src/metrics/index.js';
 import { MemoryRunStore } from '../src/store/memory-store.js';
 import type { SuiteSpec } from '../src/systems/rgate-config.js';
 
@@ -133,5 +133,59 @@ describe.each(['semantic', 'context-load'])('per-query gate values on a real %s 
           expect(read[id], `${q.query_id} ${id}`).toBe(measured);
       }
     }
+  });
+
+  it('the checklist counts responses with selection fields by the two measures it joins', () => {
+    const obs = r.outcome.observations;
+    const n = obs.filter(hasSelectionFields).length;
+    const item = r.outcome.report.gate.checklist.find((c) => c.id === 'selection_fields_on_every_response');
+    // only the semantic gate lists the item; the context-load gate does not ask for it
+    if (name === 'semantic') expect(item?.evidence).toContain(`${n}/${obs.length} responses`);
+    else expect(item).toBeUndefined();
+    const [complete] = total(r.measured, 'source_trace_completeness');
+    const [reported] = total(r.measured, 'selection_mode_reporting');
+    expect(n).toBeLessThanOrEqual(Math.min(complete, reported));
+  });
+});
+
+describe('hasSelectionFields: the checklist item is selection_mode_reporting AND source_trace_completeness', () => {
+  const base: Observation = {
+    query_id: 'q',
+    replay: 1,
+    ok: true,
+    selection_mode: 'semantic',
+    selected_id: 'r1',
+    source_path: 'a.md',
+    ranked: [],
+    fallback: { triggered: false },
+    usage: { files: 1, chars: 1, tokens: 1 },
+    latency_ms: 1,
+    contract: { name: 'memory-cli-v1', valid: true, errors: [] },
+    fingerprint: 'f',
+  };
+  it.each([
+    ['a semantic selection with its path', {}, true],
+    [
+      'a well-formed no_match',
+      {
+        selection_mode: 'no_match',
+        selected_id: undefined,
+        source_path: undefined,
+        no_match_reason: 'below confidence_min',
+      },
+      true,
+    ],
+    ['no selection_mode', { selection_mode: undefined }, false],
+    ['an unknown selection_mode', { selection_mode: 'guess' }, false],
+    ['an empty source_path', { source_path: '' }, false],
+    [
+      'a no_match without its reason',
+      { selection_mode: 'no_match', selected_id: undefined, source_path: undefined },
+      false,
+    ],
+    ['a no_match that still selected something', { selection_mode: 'no_match', no_match_reason: 'x' }, true],
+    ['an errored request carrying the fields', { ok: false }, false],
+  ] as const)('%s', (_, over, expected) => {
+    expect(hasSelectionFields({ ...base, ...over } as Observation)).toBe(expected);
   });
 });

@@ -14,5 +14,6 @@ export * from './_types.js';
 export { computeRunMeasures, type RunMeasuresInput, type RunMeasures } from './_run-measures.js';
 export { GATE_MEASURES, GATE_METRIC_IDS } from './gate/registry.js';
 export type { GateMeasure, GateValues, QueryCounts } from './gate/_types.js';
+export { hasSelectionFields } from './gate/source-trace-completeness.js';
 export { isKnownMetricId, knownMetricIds } from './_known.js';
 export { score, type ScoreOptions, type ScoreResult } from './_score.js';
