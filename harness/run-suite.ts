@@ -11,7 +11,7 @@ import {
   type Report,
 } from '../src/core/report.js';
 import type { Observation, QueryRecord, RetrievalConfig } from '../src/core/types.js';
-import { computeRunMeasures } from '../src/metrics/index.js';
+import { computeRunMeasures, hasSelectionFields } from '../src/metrics/index.js';
 import { checkSnapshotChange, loadFixtureSet, type PinnedSuite } from '../src/snapshot/index.js';
 import type { RunStore } from '../src/store/types.js';
 import { createSystem } from '../src/systems/index.js';
@@ -307,11 +307,7 @@ function checklistEvidence(
   replayIdentical: boolean,
   artifacts: ArtifactRefs,
 ) {
-  let complete = 0;
-  for (const o of observations) {
-    if (o.selection_mode && o.selected_id !== undefined && o.source_path !== undefined) complete++;
-    else if (o.selection_mode === 'no_match' && o.no_match_reason) complete++;
-  }
+  const complete = observations.filter(hasSelectionFields).length;
   const fallbacks = observations.filter((o) => o.fallback.triggered);
   return {
     pinned: Boolean(artifacts.corpus_id && artifacts.query_set_id && artifacts.config_id),

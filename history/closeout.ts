@@ -18,6 +18,7 @@ import type {
   Verdict,
 } from '../src/core/report.js';
 import type { Observation } from '../src/core/types.js';
+import { hasSelectionFields } from '../src/metrics/index.js';
 import type { RunRow, RunStore } from '../src/store/types.js';
 import { evaluateGate } from '../gates/index.js';
 import {
@@ -117,12 +118,7 @@ function sameSnapshot(a: ArtifactRefs, b: ArtifactRefs): boolean {
 
 /** Count responses carrying the selection fields, the evidence the seed 001 checklist asks for. */
 function selectionFieldEvidence(observations: readonly Observation[]) {
-  let numerator = 0;
-  for (const o of observations) {
-    if (o.selection_mode && o.selected_id !== undefined && o.source_path !== undefined) numerator++;
-    else if (o.selection_mode === 'no_match' && o.no_match_reason) numerator++;
-  }
-  return { numerator, denominator: observations.length };
+  return { numerator: observations.filter(hasSelectionFields).length, denominator: observations.length };
 }
 
 /**

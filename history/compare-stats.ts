@@ -6,6 +6,7 @@
  */
 import { compareCodeUnits } from '../src/core/canonical-json.js';
 import { deriveSeed } from '../src/core/prng.js';
+import { outcomeValues } from '../src/core/query-values.js';
 import type { QueryOutcome, Top1Judgment } from '../src/core/report.js';
 import { holmAdjust, pairedBootstrapMeanCi, pairedRandomizationP } from '../src/stats/index.js';
 
@@ -16,23 +17,16 @@ export const TIE_EPS = 1e-9;
 export type PerQueryValues = Record<string, Record<string, number>>;
 
 /**
- * The per-query value of each measure that decomposes per query, from a report's QueryOutcomes:
- * top-1 useful (1/0 over judged benchmark queries; `top1_useful_rate` also needs a semantic
- * selection, as the gate measure does), probe expectation met (1/0), replay determinism (1/0),
- * and every per-query ranking measure (`ndcg_cut.5`, `recall.10`, ...).
+ * The per-query value of each measure that decomposes per query, from a report's QueryOutcomes: the
+ * query-level gate measures as src/core/query-values.ts reads them (top-1 useful over benchmark
+ * queries whose top-1 is judged, probe expectation met, replay determinism), and every per-query
+ * ranking measure (`ndcg_cut.5`, `recall.10`, ...).
  */
 export function perQueryValues(queries: readonly QueryOutcome[]): PerQueryValues {
   const out: PerQueryValues = {};
   const put = (metric: string, q: string, v: number) => ((out[metric] ??= {})[q] = v);
   for (const q of queries) {
-    if (q.kind === 'benchmark' && q.top1 !== 'unjudged') {
-      const useful = q.top1 === 'useful';
-      put('top1_useful_rate', q.query_id, useful && q.actual.selection_mode === 'semantic' ? 1 : 0);
-      put('top1_useful_any_mode', q.query_id, useful ? 1 : 0);
-    }
-    if (q.kind === 'probe' && q.expectation_met !== undefined)
-      put('fallback_expectation_met', q.query_id, q.expectation_met ? 1 : 0);
-    put('replay_determinism', q.query_id, q.deterministic ? 1 : 0);
+    for (const [m, v] of Object.entries(outcomeValues(q))) put(m, q.query_id, v);
     for (const [m, v] of Object.entries(q.measures ?? {})) if (Number.isFinite(v)) put(m, q.query_id, v);
   }
   return out;

@@ -14,6 +14,7 @@ import Handlebars from 'handlebars';
 import { ms, TIMING_METRICS } from '../../gates/index.js';
 import { compareCodeUnits } from '../../src/core/canonical-json.js';
 import { RgateError } from '../../src/core/errors.js';
+import { outcomeValues } from '../../src/core/query-values.js';
 import type { QueryOutcome, Report } from '../../src/core/report.js';
 import type { HistoryViewModel } from '../history/model.js';
 import { jsonForScript } from '../escape.js';
@@ -83,10 +84,11 @@ const cspHash = (s: string) => `'sha256-${createHash('sha256').update(s, 'utf8')
 
 type QueryStatus = 'hit' | 'miss' | 'error';
 
+/** A hit counts in the numerator of the query's headline gate measure. */
 function queryStatus(q: QueryOutcome): QueryStatus {
   if (!q.actual.ok) return 'error';
-  if (q.kind === 'probe') return q.expectation_met ? 'hit' : 'miss';
-  return q.top1 === 'useful' && q.actual.selection_mode === 'semantic' ? 'hit' : 'miss';
+  const v = outcomeValues(q);
+  return (q.kind === 'probe' ? v.fallback_expectation_met : v.top1_useful_rate) === 1 ? 'hit' : 'miss';
 }
 
 function uniqueSorted(xs: string[]): string[] {

@@ -23,6 +23,7 @@ import type {
   RuleResult,
   RuleStatus,
 } from '../../src/core/report.js';
+import { outcomeValues } from '../../src/core/query-values.js';
 import { SELECTION_MODES, type MeasureValue } from '../../src/core/types.js';
 
 export interface MetricRow {
@@ -173,7 +174,7 @@ export function selectionModeRows(report: Report): ModeRow[] {
     const key = q.actual.ok ? (q.actual.selection_mode ?? 'no_match') : 'error';
     const row = rows[keys.indexOf(key)] ?? rows[rows.length - 1]!;
     row.queries++;
-    if (q.top1 === 'useful') row.useful++;
+    if (outcomeValues(q).top1_useful_any_mode === 1) row.useful++;
     else row.not_useful++;
   }
   return rows.filter((r) => r.queries > 0 || r.mode === 'semantic');
@@ -208,7 +209,8 @@ export function whyFailing(q: QueryOutcome): string {
   const why: string[] = [];
   if (!q.actual.ok) why.push('error');
   else if (q.kind === 'benchmark') {
-    if (q.top1 === 'useful' && q.actual.selection_mode !== 'semantic') why.push('useful only via fallback');
+    const v = outcomeValues(q);
+    if (v.top1_useful_any_mode === 1 && v.top1_useful_rate === 0) why.push('useful only via fallback');
     else if (q.top1 === 'not_useful') why.push('top-1 not useful');
     else if (q.top1 === 'unjudged') why.push('top-1 unjudged');
     else if (q.top1 === 'no_answer') why.push('no answer');

@@ -11,12 +11,11 @@ import { RgateError } from '../core/errors.js';
 import { evaluateTrec } from './_evaluate.js';
 import { parseRankingMetricId, type MeasureSpec } from './_spec.js';
 import { GateContext } from './gate/_context.js';
-import { expectationMet } from './gate/fallback-expectation-met.js';
 import { latencyQuantiles } from './gate/latency.js';
 import { GATE_MEASURES } from './gate/registry.js';
-import { replayDeterministic } from './gate/replay-determinism.js';
 import { leakedTagsOf } from './gate/sensitive-leak-rate.js';
-import { mean, rate } from './gate/_values.js';
+import type { GateValues } from './gate/_types.js';
+import { aggregate, mean, rate } from './gate/_values.js';
 
 export interface RunMeasuresInput {
   queries: readonly QueryRecord[];
@@ -31,6 +30,11 @@ export interface RunMeasuresInput {
 
 export interface RunMeasures {
   metrics: MetricEntry[];
+  /**
+   * Every gate metric's per-query values (query-set order), from which its entry in `metrics` was
+   * aggregated. Not part of the report: the QueryOutcomes carry what report readers need.
+   */
+  gate: GateValues[];
   queries: QueryOutcome[];
   breakdowns: Breakdown[];
   /** keys 'all', 'profile:small', ... (timing-dependent, so reported apart) */
@@ -125,7 +129,15 @@ function rankingMeasures(ctx: GateContext, input: RunMeasuresInput): RankingResu
 
 export function computeRunMeasures(input: RunMeasuresInput): RunMeasures {
   const ctx = new GateContext(input);
-  const metrics: MetricEntry[] = GATE_MEASURES.flatMap((m) => m.compute(ctx));
+  const metrics: MetricEntry[] = [];
+  const gate: GateValues[] = [];
+  for (const m of GATE_MEASURES) {
+    for (const values of m.perQuery(ctx)) {
+      gate.push(values);
+      metrics.push({ id: values.id, value: aggregate(values, input.seed), help: m.help });
+    }
+  }
+  const gateById = new Map(gate.map((v) => [v.id, v]));
   const ranking = rankingMeasures(ctx, input);
   for (const id of ranking.ids) {
     const values = [...(ranking.perQuery.get(id)?.values() ?? [])];
@@ -136,15 +148,32 @@ export function computeRunMeasures(input: RunMeasuresInput): RunMeasures {
     });
   }
 
-  const queries: QueryOutcome[] = ctx.queries.map((q) => queryOutcome(ctx, q, ranking));
-  const breakdowns = buildBreakdowns(ctx, queries, ranking, input.seed);
-  return { metrics, queries, breakdowns, latency: latencyQuantiles(ctx) };
+  const queries: QueryOutcome[] = ctx.queries.map((q) => queryOutcome(ctx, q, ranking, gateById));
+  const breakdowns = buildBreakdowns(ctx, queries, ranking, gateById, input.seed);
+  return { metrics, gate, queries, breakdowns, latency: latencyQuantiles(ctx) };
 }
 
-function queryOutcome(ctx: GateContext, q: QueryRecord, ranking: RankingResult): QueryOutcome {
+/** A query-level gate measure's value for one query (null: not counted). */
+function queryValue(gate: ReadonlyMap<string, GateValues>, id: string, q: QueryRecord): 0 | 1 | null {
+  const v = gate.get(id);
+  if (v?.kind !== 'query_rate') throw new RgateError('internal', `${id} is not a rate over queries`);
+  return v.perQuery.get(q.query_id) ?? null;
+}
+
+/**
+ * One query as the report shows it. expectation_met and deterministic are the gate measures'
+ * per-query values, so whoever reads them from a report reads the measure, not a restatement.
+ */
+function queryOutcome(
+  ctx: GateContext,
+  q: QueryRecord,
+  ranking: RankingResult,
+  gate: ReadonlyMap<string, GateValues>,
+): QueryOutcome {
   const o = ctx.first(q);
   const verdict = ctx.judgeTop1(q, o);
   const probe = ctx.isProbe(q);
+  const met = queryValue(gate, 'fallback_expectation_met', q);
   const leaked = leakedTagsOf(ctx, q);
   const measures: Record<string, number> = {};
   for (const id of ranking.ids) {
@@ -175,40 +204,39 @@ function queryOutcome(ctx: GateContext, q: QueryRecord, ranking: RankingResult):
     expected,
     actual,
     top1: verdict.judgment,
-    ...(probe ? { expectation_met: expectationMet(ctx, q, o) } : {}),
-    deterministic: replayDeterministic(ctx, q),
+    ...(met !== null ? { expectation_met: met === 1 } : {}),
+    deterministic: queryValue(gate, 'replay_determinism', q) === 1,
     ...(leaked.length ? { leaked_tags: leaked } : {}),
     ...(Object.keys(measures).length ? { measures } : {}),
   };
 }
 
-/** Metrics of one breakdown row: how many queries, top-1 usefulness, errors, ranking means. */
+/**
+ * Metrics of one breakdown row: how many queries, top-1 usefulness, errors, ranking means. The gate
+ * metrics are their measures' per-query values aggregated over the row's queries.
+ */
 function rowMetrics(
   ctx: GateContext,
   rows: readonly QueryRecord[],
   outcomes: ReadonlyMap<string, QueryOutcome>,
   ranking: RankingResult,
+  gate: ReadonlyMap<string, GateValues>,
   seed: number,
   key: string,
 ): Record<string, MeasureValue> {
-  const judged = rows.filter((q) => !ctx.isProbe(q) && ctx.hasJudgment(q));
-  const probes = rows.filter((q) => ctx.isProbe(q));
-  const requests = rows.flatMap((q) => ctx.all(q));
+  const ids = new Set(rows.map((q) => q.query_id));
+  const over = (id: string): MeasureValue => aggregate(gate.get(id)!, seed, ids);
+  // top1_unjudged shares top1_useful_any_mode's denominator: the queries that measure counts
+  const counted = rows.filter((q) => queryValue(gate, 'top1_useful_any_mode', q) !== null);
   const m: Record<string, MeasureValue> = {
     queries: rate(rows.length, ctx.queries.length),
-    top1_useful_any_mode: rate(
-      judged.filter((q) => outcomes.get(q.query_id)?.top1 === 'useful').length,
-      judged.length,
-    ),
+    top1_useful_any_mode: over('top1_useful_any_mode'),
     top1_unjudged: rate(
-      judged.filter((q) => outcomes.get(q.query_id)?.top1 === 'unjudged').length,
-      judged.length,
+      counted.filter((q) => outcomes.get(q.query_id)?.top1 === 'unjudged').length,
+      counted.length,
     ),
-    fallback_expectation_met: rate(
-      probes.filter((q) => outcomes.get(q.query_id)?.expectation_met === true).length,
-      probes.length,
-    ),
-    error_rate: rate(requests.filter((o) => !o.ok).length, requests.length),
+    fallback_expectation_met: over('fallback_expectation_met'),
+    error_rate: over('error_rate'),
   };
   for (const id of ranking.ids) {
     const per = ranking.perQuery.get(id);
@@ -229,6 +257,7 @@ function buildBreakdowns(
   ctx: GateContext,
   outcomes: readonly QueryOutcome[],
   ranking: RankingResult,
+  gate: ReadonlyMap<string, GateValues>,
   seed: number,
 ): Breakdown[] {
   const byId = new Map(outcomes.map((o) => [o.query_id, o]));
@@ -247,7 +276,7 @@ function buildBreakdowns(
     by,
     rows: [...g.keys()].sort(compareCodeUnits).map((key) => ({
       key,
-      metrics: rowMetrics(ctx, g.get(key)!, byId, ranking, seed, `${by}:${key}`),
+      metrics: rowMetrics(ctx, g.get(key)!, byId, ranking, gate, seed, `${by}:${key}`),
     })),
   });
   const modeKeys = (q: QueryRecord): string[] => {

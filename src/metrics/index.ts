@@ -13,6 +13,7 @@ export { formatFixed4, renderTrecEval, trecEvalJson, trecLine } from './_format.
 export * from './_types.js';
 export { computeRunMeasures, type RunMeasuresInput, type RunMeasures } from './_run-measures.js';
 export { GATE_MEASURES, GATE_METRIC_IDS } from './gate/registry.js';
-export type { GateMeasure } from './gate/_types.js';
+export type { GateMeasure, GateValues, QueryCounts } from './gate/_types.js';
+export { hasSelectionFields } from './gate/source-trace-completeness.js';
 export { isKnownMetricId, knownMetricIds } from './_known.js';
 export { score, type ScoreOptions, type ScoreResult } from './_score.js';

@@ -5,7 +5,6 @@
  */
 import { compareCodeUnits } from '../../core/canonical-json.js';
 import type { CorpusRecord, Observation, QueryRecord, RankedItem, SelectionMode } from '../../core/types.js';
-import { SELECTION_MODES } from '../../core/types.js';
 import type { Top1Judgment } from '../../core/report.js';
 
 export interface GateInput {
@@ -154,10 +153,6 @@ export class GateContext {
 
   isFallbackMode(m: SelectionMode | undefined): boolean {
     return m !== undefined && FALLBACK_MODES.includes(m);
-  }
-
-  isValidMode(m: unknown): m is SelectionMode {
-    return typeof m === 'string' && (SELECTION_MODES as readonly string[]).includes(m);
   }
 
   /** A request took a fallback: flagged by the system, or answered in a fallback mode. */

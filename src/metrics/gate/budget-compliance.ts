@@ -1,5 +1,5 @@
 import type { Observation } from '../../core/types.js';
-import { rate } from './_values.js';
+import { perRequestRate } from './_values.js';
 import type { GateMeasure } from './_types.js';
 
 /** Budget lines an answer breaks (empty = within every budget that applied). */
@@ -25,9 +25,7 @@ export const budgetCompliance: GateMeasure = {
     'numerator: requests answered successfully within every budget that applied to them (usage.files <= ' +
     'max_files, usage.tokens <= tokens, each emitted item chars <= max_chars_per_file); denominator: ' +
     'requests, all replays, errored ones included.',
-  compute(ctx) {
-    let num = 0;
-    for (const o of ctx.observations) if (o.ok && budgetViolations(o).length === 0) num++;
-    return [{ id: this.id, value: rate(num, ctx.observations.length), help: this.help }];
+  perQuery(ctx) {
+    return [perRequestRate(this.id, ctx, (o) => o.ok && budgetViolations(o).length === 0)];
   },
 };

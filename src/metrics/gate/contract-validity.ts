@@ -1,4 +1,4 @@
-import { rate } from './_values.js';
+import { perRequestRate } from './_values.js';
 import type { GateMeasure } from './_types.js';
 
 export const contractValidity: GateMeasure = {
@@ -6,9 +6,7 @@ export const contractValidity: GateMeasure = {
   help:
     "numerator: requests answered successfully with a response valid against the system's response contract; " +
     'denominator: requests, all replays, errored ones included.',
-  compute(ctx) {
-    let num = 0;
-    for (const o of ctx.observations) if (o.ok && o.contract.valid) num++;
-    return [{ id: this.id, value: rate(num, ctx.observations.length), help: this.help }];
+  perQuery(ctx) {
+    return [perRequestRate(this.id, ctx, (o) => o.ok && o.contract.valid)];
   },
 };

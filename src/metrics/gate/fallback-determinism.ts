@@ -1,6 +1,6 @@
 import { canonicalJson } from '../../core/canonical-json.js';
 import type { Observation } from '../../core/types.js';
-import { rate } from './_values.js';
+import { perQueryRate } from './_values.js';
 import type { GateMeasure } from './_types.js';
 
 /** The parts of an answer that make up its fallback outcome. */
@@ -22,18 +22,16 @@ export const fallbackDeterminism: GateMeasure = {
     'identical in every replay, with every replay observed and none errored; denominator: queries that took a ' +
     'fallback (fallback.triggered or a fallback selection mode) in any replay, plus queries with an errored ' +
     'replay. Source: seed 001 v1 ("fallback outcome identical for same input/corpus/config").',
-  compute(ctx) {
-    let num = 0;
-    let den = 0;
-    for (const q of ctx.queries) {
-      const obs = ctx.all(q);
-      const errored = obs.some((o) => !o.ok);
-      if (!errored && !obs.some((o) => ctx.tookFallback(o))) continue;
-      den++;
-      if (errored || obs.length < ctx.input.replays) continue;
-      const first = fallbackOutcome(obs[0]!);
-      if (obs.every((o) => fallbackOutcome(o) === first)) num++;
-    }
-    return [{ id: this.id, value: rate(num, den), help: this.help }];
+  perQuery(ctx) {
+    return [
+      perQueryRate(this.id, ctx, (q) => {
+        const obs = ctx.all(q);
+        const errored = obs.some((o) => !o.ok);
+        if (!errored && !obs.some((o) => ctx.tookFallback(o))) return null;
+        if (errored || obs.length < ctx.input.replays) return false;
+        const first = fallbackOutcome(obs[0]!);
+        return obs.every((o) => fallbackOutcome(o) === first);
+      }),
+    ];
   },
 };

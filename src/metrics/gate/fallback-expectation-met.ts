@@ -1,10 +1,10 @@
 import type { QueryRecord, Observation } from '../../core/types.js';
 import type { GateContext } from './_context.js';
-import { rate } from './_values.js';
+import { perQueryRate } from './_values.js';
 import type { GateMeasure } from './_types.js';
 
 /** Did a probe query's replay-1 answer meet its expectation? */
-export function expectationMet(ctx: GateContext, q: QueryRecord, o: Observation | undefined): boolean {
+function expectationMet(ctx: GateContext, q: QueryRecord, o: Observation | undefined): boolean {
   if (!o || !o.ok) return false;
   const e = q.expect ?? {};
   if (e.no_match === true && (o.selection_mode !== 'no_match' || Boolean(o.selected_id))) return false;
@@ -23,14 +23,9 @@ export const fallbackExpectationMet: GateMeasure = {
     '"no_match" and nothing selected) and, where the query has a judgment, a useful selected record; ' +
     'denominator: probe queries (expect.selection_mode a fallback mode or no_match, or expect.no_match true). ' +
     'Errored requests stay in the denominator and fail.',
-  compute(ctx) {
-    let num = 0;
-    let den = 0;
-    for (const q of ctx.queries) {
-      if (!ctx.isProbe(q)) continue;
-      den++;
-      if (expectationMet(ctx, q, ctx.first(q))) num++;
-    }
-    return [{ id: this.id, value: rate(num, den), help: this.help }];
+  perQuery(ctx) {
+    return [
+      perQueryRate(this.id, ctx, (q) => (ctx.isProbe(q) ? expectationMet(ctx, q, ctx.first(q)) : null)),
+    ];
   },
 };

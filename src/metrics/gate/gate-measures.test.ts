@@ -143,6 +143,60 @@ describe('computeRunMeasures: gate measures count what DESIGN.md says', () => {
     expect(byId(r.metrics, 'top1_useful_rate').help).toMatch(/numerator: .*denominator: /);
   });
 
+  it("each gate metric is the sum of its measure's per-query values", () => {
+    expect(r.gate.map((v) => v.id)).toEqual(r.metrics.slice(0, r.gate.length).map((m) => m.id));
+    for (const v of r.gate) {
+      expect([...v.perQuery.keys()], v.id).toEqual(queries.map((q) => q.query_id));
+      const value = byId(r.metrics, v.id).value;
+      if (v.kind === 'mean') {
+        const samples = [...v.perQuery.values()].flat();
+        expect(value.kind === 'mean' && [value.n, value.mean], v.id).toEqual([
+          samples.length,
+          samples.reduce((s, x) => s + x, 0) / samples.length,
+        ]);
+        continue;
+      }
+      let num = 0;
+      let den = 0;
+      for (const part of v.perQuery.values()) {
+        if (typeof part === 'object' && part !== null) {
+          num += part.numerator;
+          den += part.denominator;
+        } else if (part !== null) {
+          num += part;
+          den += 1;
+        }
+      }
+      expect(counts(r.metrics, v.id), v.id).toEqual([num, den]);
+    }
+  });
+
+  it('per-query values: 0/1 or null over queries, own counts over requests', () => {
+    const of = (id: string) => Object.fromEntries(r.gate.find((v) => v.id === id)!.perQuery);
+    // b4 has no judgment, probes are not benchmark queries; b6's top-1 is unjudged, b2 won by fallback
+    expect(of('top1_useful_rate')).toEqual({
+      b1: 1,
+      b2: 0,
+      b3: 1,
+      b4: null,
+      b5: 0,
+      p1: null,
+      p2: null,
+      b6: 0,
+    });
+    expect(of('top1_useful_any_mode')).toMatchObject({ b2: 1, b6: 0 });
+    expect(of('fallback_expectation_met')).toMatchObject({ b1: null, p1: 1, p2: 1 });
+    expect(of('sensitive_leak_rate')).toMatchObject({ b1: null, b3: 1 });
+    // b4 replay 2 reports another path; b5 replay 1 errored; p2 selected nothing
+    expect(of('source_trace_resolvable')).toMatchObject({
+      b4: { numerator: 1, denominator: 2 },
+      b5: { numerator: 1, denominator: 2 },
+      p2: { numerator: 0, denominator: 0 },
+    });
+    expect(of('judged@10')).toMatchObject({ b1: { numerator: 2, denominator: 10 } });
+    expect(of('budget_usage.tokens')).toMatchObject({ b1: [50, 50], b5: [50] });
+  });
+
   it('per-query outcomes list unjudged top-1s, errors, probes and leaks', () => {
     const q = new Map(r.queries.map((x) => [x.query_id, x]));
     expect(q.get('b6')!.top1).toBe('unjudged');

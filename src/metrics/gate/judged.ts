@@ -1,4 +1,4 @@
-import { rate } from './_values.js';
+import { perQueryCounts } from './_values.js';
 import type { GateMeasure } from './_types.js';
 
 export const JUDGED_K = 10;
@@ -10,13 +10,14 @@ export const judgedAtK: GateMeasure = {
     '(a qrels line of any grade, useful_ids, useful_paths, or the query has include rules); denominator: ' +
     `${JUDGED_K} positions per query (short or errored rankings count their empty positions as unjudged). ` +
     'A low value means the other numbers rest on few judgments.',
-  compute(ctx) {
-    let num = 0;
-    for (const q of ctx.queries) {
-      const o = ctx.first(q);
-      if (!o?.ok) continue;
-      for (const item of o.ranked.slice(0, JUDGED_K)) if (ctx.covers(q, item)) num++;
-    }
-    return [{ id: this.id, value: rate(num, JUDGED_K * ctx.queries.length), help: this.help }];
+  perQuery(ctx) {
+    return [
+      perQueryCounts(this.id, ctx, (q) => {
+        const o = ctx.first(q);
+        let numerator = 0;
+        if (o?.ok) for (const item of o.ranked.slice(0, JUDGED_K)) if (ctx.covers(q, item)) numerator++;
+        return { numerator, denominator: JUDGED_K };
+      }),
+    ];
   },
 };

@@ -1,5 +1,5 @@
 import type { CorpusRecord, RankedItem } from '../../core/types.js';
-import { rate } from './_values.js';
+import { perRequestRate } from './_values.js';
 import type { GateMeasure } from './_types.js';
 
 const num = (v: number | undefined): number => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
@@ -57,9 +57,9 @@ export const orderingCompliance: GateMeasure = {
     'desc, evidence_score desc, captured_at desc from the corpus, source_path asc, id asc; items without a ' +
     'score_breakdown: score desc only); denominator: requests, all replays, errored ones included. Source: ' +
     'seed 000 (context-load v0).',
-  compute(ctx) {
-    let n = 0;
-    for (const o of ctx.observations) if (o.ok && firstOrderingViolation(o.ranked, ctx.corpusById) < 0) n++;
-    return [{ id: this.id, value: rate(n, ctx.observations.length), help: this.help }];
+  perQuery(ctx) {
+    return [
+      perRequestRate(this.id, ctx, (o) => o.ok && firstOrderingViolation(o.ranked, ctx.corpusById) < 0),
+    ];
   },
 };

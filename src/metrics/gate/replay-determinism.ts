@@ -1,9 +1,9 @@
 import type { QueryRecord } from '../../core/types.js';
 import type { GateContext } from './_context.js';
-import { rate } from './_values.js';
+import { perQueryRate } from './_values.js';
 import type { GateMeasure } from './_types.js';
 
-export function replayDeterministic(ctx: GateContext, q: QueryRecord): boolean {
+function replayDeterministic(ctx: GateContext, q: QueryRecord): boolean {
   const obs = ctx.all(q);
   if (obs.length < ctx.input.replays || obs.length === 0 || obs.some((o) => !o.ok)) return false;
   return obs.every((o) => o.fingerprint === obs[0]!.fingerprint);
@@ -14,9 +14,7 @@ export const replayDeterminism: GateMeasure = {
   help:
     'numerator: queries whose answer fingerprint is identical in every replay (all replays observed, none ' +
     'errored); denominator: queries of the query set.',
-  compute(ctx) {
-    let num = 0;
-    for (const q of ctx.queries) if (replayDeterministic(ctx, q)) num++;
-    return [{ id: this.id, value: rate(num, ctx.queries.length), help: this.help }];
+  perQuery(ctx) {
+    return [perQueryRate(this.id, ctx, (q) => replayDeterministic(ctx, q))];
   },
 };

@@ -1,5 +1,12 @@
-import { rate } from './_values.js';
+import type { Observation } from '../../core/types.js';
+import { SELECTION_MODES } from '../../core/types.js';
+import { perRequestRate } from './_values.js';
 import type { GateMeasure } from './_types.js';
+
+/** A request answered successfully with one of the contract's selection modes. */
+export function reportsSelectionMode(o: Observation): boolean {
+  return o.ok && (SELECTION_MODES as readonly unknown[]).includes(o.selection_mode);
+}
 
 export const selectionModeReporting: GateMeasure = {
   id: 'selection_mode_reporting',
@@ -7,9 +14,7 @@ export const selectionModeReporting: GateMeasure = {
     'numerator: requests (every replay) answered successfully with a valid selection_mode (semantic, ' +
     'fallback_exact_key, fallback_path_priority, no_match); denominator: requests, all replays, errored ' +
     'ones included. Source: seed 001 v1.',
-  compute(ctx) {
-    let num = 0;
-    for (const o of ctx.observations) if (o.ok && ctx.isValidMode(o.selection_mode)) num++;
-    return [{ id: this.id, value: rate(num, ctx.observations.length), help: this.help }];
+  perQuery(ctx) {
+    return [perRequestRate(this.id, ctx, reportsSelectionMode)];
   },
 };

@@ -1,6 +1,6 @@
 import type { QueryRecord } from '../../core/types.js';
 import type { GateContext } from './_context.js';
-import { rate } from './_values.js';
+import { perQueryRate } from './_values.js';
 import type { GateMeasure } from './_types.js';
 
 /** Excluded tags returned for a query in any replay (sorted, unique). */
@@ -17,15 +17,13 @@ export const sensitiveLeakRate: GateMeasure = {
     'numerator: queries where any returned item, in any replay, carries a tag the query excludes ' +
     '(must_exclude_tags_all; item tags or its corpus record tags), plus queries with an errored request ' +
     '(no leak-free answer was shown); denominator: queries with exclusion rules. Lower is better.',
-  compute(ctx) {
-    let num = 0;
-    let den = 0;
-    for (const q of ctx.queries) {
-      if ((q.must_exclude_tags_all?.length ?? 0) === 0) continue;
-      den++;
-      const obs = ctx.all(q);
-      if (obs.length === 0 || obs.some((o) => !o.ok) || leakedTagsOf(ctx, q).length > 0) num++;
-    }
-    return [{ id: this.id, value: rate(num, den), help: this.help }];
+  perQuery(ctx) {
+    return [
+      perQueryRate(this.id, ctx, (q) => {
+        if ((q.must_exclude_tags_all?.length ?? 0) === 0) return null;
+        const obs = ctx.all(q);
+        return obs.length === 0 || obs.some((o) => !o.ok) || leakedTagsOf(ctx, q).length > 0;
+      }),
+    ];
   },
 };

@@ -1,11 +1,21 @@
 import type { Observation } from '../../core/types.js';
-import { rate } from './_values.js';
+import { perRequestRate } from './_values.js';
 import type { GateMeasure } from './_types.js';
+import { reportsSelectionMode } from './selection-mode-reporting.js';
 
-export function traceComplete(o: Observation): boolean {
+function traceComplete(o: Observation): boolean {
   if (!o.ok) return false;
   if (o.selected_id && o.source_path) return true;
   return o.selection_mode === 'no_match' && !o.selected_id && Boolean(o.no_match_reason);
+}
+
+/**
+ * Seed 001's checklist item "every response includes selection_mode, selected_id and source_path":
+ * a request that passes both selection_mode_reporting and this measure. The harness and the closeout
+ * count the checklist's evidence with this, so the item and the two measures cannot disagree.
+ */
+export function hasSelectionFields(o: Observation): boolean {
+  return reportsSelectionMode(o) && traceComplete(o);
 }
 
 export const sourceTraceCompleteness: GateMeasure = {
@@ -14,9 +24,7 @@ export const sourceTraceCompleteness: GateMeasure = {
     'numerator: requests answered with a non-empty selected_id and source_path, or a well-formed no_match ' +
     '(selection_mode "no_match", nothing selected, a non-empty reason); denominator: requests, all replays, ' +
     'errored ones included. Source: seed 001 v1.',
-  compute(ctx) {
-    let num = 0;
-    for (const o of ctx.observations) if (traceComplete(o)) num++;
-    return [{ id: this.id, value: rate(num, ctx.observations.length), help: this.help }];
+  perQuery(ctx) {
+    return [perRequestRate(this.id, ctx, traceComplete)];
   },
 };

@@ -1,4 +1,4 @@
-import { rate } from './_values.js';
+import { perQueryRate } from './_values.js';
 import type { GateMeasure } from './_types.js';
 
 export const top1UsefulAnyMode: GateMeasure = {
@@ -7,14 +7,11 @@ export const top1UsefulAnyMode: GateMeasure = {
     'numerator: benchmark queries whose replay-1 top-1 is judged useful, whatever the selection mode ' +
     '(semantic, fallback, or none reported); denominator: benchmark queries with at least one judgment. ' +
     'Errored requests stay in the denominator and are not useful.',
-  compute(ctx) {
-    let num = 0;
-    let den = 0;
-    for (const q of ctx.queries) {
-      if (ctx.isProbe(q) || !ctx.hasJudgment(q)) continue;
-      den++;
-      if (ctx.judgeTop1(q, ctx.first(q)).judgment === 'useful') num++;
-    }
-    return [{ id: this.id, value: rate(num, den), help: this.help }];
+  perQuery(ctx) {
+    return [
+      perQueryRate(this.id, ctx, (q) =>
+        ctx.isProbe(q) || !ctx.hasJudgment(q) ? null : ctx.judgeTop1(q, ctx.first(q)).judgment === 'useful',
+      ),
+    ];
   },
 };

@@ -1,4 +1,5 @@
-import { rate } from './_values.js';
+import { isSemanticWin } from '../../core/query-values.js';
+import { perQueryRate } from './_values.js';
 import type { GateMeasure } from './_types.js';
 
 /** Seed 001 "Top-1 Useful Rate": semantic wins only. */
@@ -9,15 +10,14 @@ export const top1UsefulRate: GateMeasure = {
     'useful AND was selected with selection_mode "semantic"; denominator: benchmark queries (expectation not a ' +
     'fallback mode or no_match) with at least one judgment (qrels, useful_ids, useful_paths, or an include rule). ' +
     'An errored or timed-out request stays in the denominator and is not useful. Source: seed 001 v1.',
-  compute(ctx) {
-    let num = 0;
-    let den = 0;
-    for (const q of ctx.queries) {
-      if (ctx.isProbe(q) || !ctx.hasJudgment(q)) continue;
-      den++;
-      const o = ctx.first(q);
-      if (o?.ok && o.selection_mode === 'semantic' && ctx.judgeTop1(q, o).judgment === 'useful') num++;
-    }
-    return [{ id: this.id, value: rate(num, den), help: this.help }];
+  perQuery(ctx) {
+    return [
+      perQueryRate(this.id, ctx, (q) => {
+        if (ctx.isProbe(q) || !ctx.hasJudgment(q)) return null;
+        const o = ctx.first(q);
+        // judgeTop1 calls an errored request 'error', so a win is always a successful answer
+        return isSemanticWin(ctx.judgeTop1(q, o).judgment, o?.selection_mode);
+      }),
+    ];
   },
 };

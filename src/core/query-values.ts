@@ -1,0 +1,55 @@
+/**
+ * A report's queries read as values of the query-level gate measures. The gate measures decide each
+ * query with the predicates here and write what they read into its QueryOutcome (top1,
+ * actual.selection_mode, expectation_met, deterministic), so renderers and comparisons take a query's
+ * value from `outcomeValues` instead of restating a measure's rule. Types are structural (anything
+ * shaped like a QueryOutcome), so report readers in every layer can use them.
+ */
+
+/** Seed 001's top-1 success: judged useful and selected semantically (a fallback rescue does not count). */
+export function isSemanticWin(top1: string, selectionMode: string | undefined): boolean {
+  return top1 === 'useful' && selectionMode === 'semantic';
+}
+
+/** The fields of a QueryOutcome the query-level gate measures are read from. */
+export interface OutcomeFacts {
+  kind: 'benchmark' | 'probe';
+  top1: string;
+  actual: { selection_mode?: string | undefined };
+  expectation_met?: boolean | undefined;
+  deterministic: boolean;
+}
+
+/** 1: in the measure's numerator; 0: in its denominator only; absent: not counted (see outcomeValues). */
+export interface OutcomeValues {
+  top1_useful_rate?: 0 | 1;
+  top1_useful_any_mode?: 0 | 1;
+  fallback_expectation_met?: 0 | 1;
+  replay_determinism: 0 | 1;
+}
+
+/**
+ * One query's value for each query-level gate measure, as far as its QueryOutcome tells. Exact for
+ * fallback_expectation_met (probes) and replay_determinism (every query). The two top-1 rates count
+ * benchmark queries whose top-1 is judged; their measures also count a judged query whose top-1 no
+ * judgment covers (as 0) and skip a query with no judgment at all, and a report does not record
+ * which queries have judgments. Keys come in the order written here (a comparison's per-query
+ * document keeps it).
+ */
+export function outcomeValues(q: OutcomeFacts): OutcomeValues {
+  const bit = (b: boolean): 0 | 1 => (b ? 1 : 0);
+  const top1 =
+    q.kind === 'benchmark' && q.top1 !== 'unjudged'
+      ? {
+          top1_useful_rate: bit(isSemanticWin(q.top1, q.actual.selection_mode)),
+          top1_useful_any_mode: bit(q.top1 === 'useful'),
+        }
+      : {};
+  return {
+    ...top1,
+    ...(q.kind === 'probe' && q.expectation_met !== undefined
+      ? { fallback_expectation_met: bit(q.expectation_met) }
+      : {}),
+    replay_determinism: bit(q.deterministic),
+  };
+}
