@@ -52,11 +52,24 @@ export interface RunSuiteOptions {
     reset_note?: string;
   };
   rgateVersion?: string;
+  /** when the run finished, for the store's `finished_at` (default: the wall clock; never in a report) */
+  finishedAt?: () => string;
+  /** stop after this many failed requests in a row while none has succeeded yet (system down) */
+  systemDownAfter?: number;
+}
+
+/** The system under test answered nothing: every request so far failed. */
+export interface SystemDown {
+  failed_requests: number;
+  planned_requests: number;
+  first_error: { kind: string; message: string };
 }
 
 export interface RunOutcome {
   report: Report;
   interrupted: boolean;
+  /** set when no request succeeded (the run stopped early once `systemDownAfter` failed in a row) */
+  system_down?: SystemDown;
   observations: Observation[];
   suite: PinnedSuite;
   config: RetrievalConfig;
@@ -64,11 +77,15 @@ export interface RunOutcome {
 
 export const DEFAULT_REPLAYS = 5;
 export const DEFAULT_SEED = 20261122;
+export const DEFAULT_SYSTEM_DOWN_AFTER = 10;
 
 /**
  * The main job: load the frozen fixture set (verifying its freeze), replay every query R times in
  * seeded shuffled orders, store each Observation as it arrives, compute the measures, evaluate the
  * gate and assemble the report. Errors of the system under test are recorded, never thrown.
+ * The run's whole life in the store is here: begun before the first request, finished with its
+ * report (complete, interrupted, or failed when the system answered nothing), and marked failed if
+ * anything throws after it began, so no run is left "running" by a caller that forgot it.
  */
 export async function runSuite(opts: RunSuiteOptions): Promise<RunOutcome> {
   const now = opts.now ?? (() => 0);
@@ -104,118 +121,173 @@ export async function runSuite(opts: RunSuiteOptions): Promise<RunOutcome> {
     settings,
   });
 
-  const system = createSystem(opts.spec.system, {
-    corpus: suite.corpus,
-    config,
-    dir: suite.dir,
-    baseDir: opts.root,
-  });
-  const observations: Observation[] = [];
-  const orderSeeds: number[] = [];
+  const finishedAt = opts.finishedAt ?? (() => new Date().toISOString());
+  let outcome: RunOutcome;
   try {
-    await system.start();
-    for (let r = 1; r <= replays; r++) {
-      if (opts.signal?.aborted) break;
-      if (r > 1 && restart) await system.restart();
-      const orderSeed = deriveSeed(seed, `replay-${r}`);
-      orderSeeds.push(orderSeed);
-      const order = shuffled(suite.queries, createPrng(orderSeed));
-      progress.start(`${opts.name} replay ${r}/${replays}`, order.length);
-      await runPool(
-        order,
-        concurrency,
-        async (q) => {
-          const o = await observe(system, q, r, config, suite.dir, now);
-          observations.push(o);
-          opts.store.addObservation(opts.runId, o);
-          progress.tick(o.ok);
-        },
-        opts.signal,
-      );
-      progress.finish();
-    }
-  } finally {
-    await system.close();
+    outcome = await replayAndReport();
+  } catch (e) {
+    opts.store.finishRun(opts.runId, { status: 'failed', finished_at: finishedAt(), metrics: [] });
+    throw e;
   }
-  const interrupted = Boolean(opts.signal?.aborted);
-  // Arrival order depends on concurrency and timing; nothing downstream may see it.
-  observations.sort((a, b) => a.replay - b.replay || compareCodeUnits(a.query_id, b.query_id));
-
-  const measured = computeRunMeasures({
-    queries: suite.queries,
-    corpus: suite.corpus,
-    observations,
-    replays,
-    relevanceLevel,
-    seed,
-    rankingMeasures: opts.spec.ranking_measures ?? defaultRankingMeasures(config),
+  const { report } = outcome;
+  opts.store.finishRun(opts.runId, {
+    status: outcome.interrupted ? 'interrupted' : outcome.system_down ? 'failed' : 'complete',
+    finished_at: finishedAt(),
+    gate_id: report.gate.gate_id,
+    verdict: report.gate.verdict,
+    metrics: report.metrics,
+    report,
   });
-  const proof = buildReplayProof(observations, { replays, seed, orderSeeds });
+  return outcome;
 
-  const evaluated = policy
-    ? evaluateGate(policy, {
-        metrics: measured.metrics,
-        latency: measured.latency,
-        query_count: suite.queries.length,
-        replays,
-        artifacts,
-        ...(baseline ? { baseline: { metrics: baseline.metrics, source: baseline.source } } : {}),
-        checklist_evidence: checklistEvidence(observations, proof.identical, artifacts),
-      })
-    : noGate(measured.metrics);
-  // Latency rules read the wall clock: their measured values move to the timing section.
-  const { gate, timing_rules } = separateTimingRules(evaluated);
-  if (interrupted) {
-    gate.verdict = 'FAIL';
-    gate.reasons = [
-      `run interrupted: ${observations.length} of ${replays * suite.queries.length} requests observed`,
-      ...gate.reasons,
-    ];
-  }
+  async function replayAndReport(): Promise<RunOutcome> {
+    const system = createSystem(opts.spec.system, {
+      corpus: suite.corpus,
+      config,
+      dir: suite.dir,
+      baseDir: opts.root,
+    });
+    const observations: Observation[] = [];
+    const orderSeeds: number[] = [];
+    const downAfter = opts.systemDownAfter ?? DEFAULT_SYSTEM_DOWN_AFTER;
+    const planned = replays * suite.queries.length;
+    // a system that is down, missing or crashing on start fails every request: stop after a bounded
+    // number instead of waiting out every timeout, and say so (exit 3 in the CLI)
+    const stopDown = new AbortController();
+    const signal = opts.signal ? AbortSignal.any([opts.signal, stopDown.signal]) : stopDown.signal;
+    let succeeded = 0;
+    let failedInRow = 0;
+    try {
+      await system.start();
+      for (let r = 1; r <= replays; r++) {
+        if (signal.aborted) break;
+        if (r > 1 && restart) await system.restart();
+        const orderSeed = deriveSeed(seed, `replay-${r}`);
+        orderSeeds.push(orderSeed);
+        const order = shuffled(suite.queries, createPrng(orderSeed));
+        progress.start(`${opts.name} replay ${r}/${replays}`, order.length);
+        await runPool(
+          order,
+          concurrency,
+          async (q) => {
+            const o = await observe(system, q, r, config, suite.dir, now);
+            observations.push(o);
+            opts.store.addObservation(opts.runId, o);
+            progress.tick(o.ok);
+            if (o.ok) {
+              succeeded++;
+              failedInRow = 0;
+            } else {
+              failedInRow++;
+              if (succeeded === 0 && failedInRow >= downAfter) stopDown.abort();
+            }
+          },
+          signal,
+        );
+        progress.finish();
+      }
+    } finally {
+      await system.close();
+    }
+    const interrupted = Boolean(opts.signal?.aborted);
 
-  const failing = measured.queries.filter(
-    (q) =>
-      q.top1 !== 'useful' ||
-      q.expectation_met === false ||
-      !q.deterministic ||
-      (q.leaked_tags?.length ?? 0) > 0,
-  );
-  const report: Report = {
-    schema_version: REPORT_SCHEMA_VERSION,
-    suite: opts.name,
-    system: { name: systemName(opts.spec), kind: opts.spec.system.type, contract: system.contract },
-    artifacts,
-    settings,
-    gate,
-    metrics: measured.metrics,
-    breakdowns: measured.breakdowns,
-    failing_queries: failing,
-    queries: measured.queries,
-    replay_proof: proof,
-    ...(baseline
+    // Arrival order depends on concurrency and timing; nothing downstream may see it.
+    observations.sort((a, b) => a.replay - b.replay || compareCodeUnits(a.query_id, b.query_id));
+    // the first error in that order, not in arrival order, so the report names the same one every time
+    const firstFailure = succeeded === 0 ? observations.find((o) => !o.ok) : undefined;
+    const down: SystemDown | undefined = firstFailure
       ? {
-          baseline: {
-            source: baseline.source,
-            ...(baseline.run_id ? { run_id: baseline.run_id } : {}),
-            ...(baseline.artifacts ? { artifacts: baseline.artifacts } : {}),
-            ...(baseline.reset_note ? { reset_note: baseline.reset_note } : {}),
+          failed_requests: observations.length,
+          planned_requests: planned,
+          first_error: {
+            kind: firstFailure.error?.kind ?? 'error',
+            message: firstFailure.error?.message ?? '',
           },
         }
-      : {}),
-    environment: {
-      run_id: opts.runId,
-      started_at: opts.startedAt,
-      rgate_version: opts.rgateVersion ?? '0.0.0',
-      node: process.version,
-      platform: `${process.platform}-${process.arch}`,
-    },
-    timing: {
-      wall_ms: Math.round(now() - t0),
-      latency_ms: measured.latency,
-      ...(timing_rules.length ? { timing_rules } : {}),
-    },
-  };
-  return { report, interrupted, observations, suite, config };
+      : undefined;
+
+    const measured = computeRunMeasures({
+      queries: suite.queries,
+      corpus: suite.corpus,
+      observations,
+      replays,
+      relevanceLevel,
+      seed,
+      rankingMeasures: opts.spec.ranking_measures ?? defaultRankingMeasures(config),
+    });
+    const proof = buildReplayProof(observations, { replays, seed, orderSeeds });
+
+    const evaluated = policy
+      ? evaluateGate(policy, {
+          metrics: measured.metrics,
+          latency: measured.latency,
+          query_count: suite.queries.length,
+          replays,
+          artifacts,
+          ...(baseline ? { baseline: { metrics: baseline.metrics, source: baseline.source } } : {}),
+          checklist_evidence: checklistEvidence(observations, proof.identical, artifacts),
+        })
+      : noGate(measured.metrics);
+    // Latency rules read the wall clock: their measured values move to the timing section.
+    const { gate, timing_rules } = separateTimingRules(evaluated);
+    if (down) {
+      gate.verdict = 'FAIL';
+      gate.reasons = [
+        `system under test down: ${down.failed_requests === planned ? 'all' : `the first ${down.failed_requests} of ${planned}`} requests failed, none succeeded (first error: ${down.first_error.kind}: ${down.first_error.message})`,
+        ...gate.reasons,
+      ];
+    } else if (interrupted) {
+      gate.verdict = 'FAIL';
+      gate.reasons = [
+        `run interrupted: ${observations.length} of ${replays * suite.queries.length} requests observed`,
+        ...gate.reasons,
+      ];
+    }
+
+    const failing = measured.queries.filter(
+      (q) =>
+        q.top1 !== 'useful' ||
+        q.expectation_met === false ||
+        !q.deterministic ||
+        (q.leaked_tags?.length ?? 0) > 0,
+    );
+    const report: Report = {
+      schema_version: REPORT_SCHEMA_VERSION,
+      suite: opts.name,
+      system: { name: systemName(opts.spec), kind: opts.spec.system.type, contract: system.contract },
+      artifacts,
+      settings,
+      gate,
+      metrics: measured.metrics,
+      breakdowns: measured.breakdowns,
+      failing_queries: failing,
+      queries: measured.queries,
+      replay_proof: proof,
+      ...(baseline
+        ? {
+            baseline: {
+              source: baseline.source,
+              ...(baseline.run_id ? { run_id: baseline.run_id } : {}),
+              ...(baseline.artifacts ? { artifacts: baseline.artifacts } : {}),
+              ...(baseline.reset_note ? { reset_note: baseline.reset_note } : {}),
+            },
+          }
+        : {}),
+      environment: {
+        run_id: opts.runId,
+        started_at: opts.startedAt,
+        rgate_version: opts.rgateVersion ?? '0.0.0',
+        node: process.version,
+        platform: `${process.platform}-${process.arch}`,
+      },
+      timing: {
+        wall_ms: Math.round(now() - t0),
+        latency_ms: measured.latency,
+        ...(timing_rules.length ? { timing_rules } : {}),
+      },
+    };
+    return { report, interrupted, observations, suite, config, ...(down ? { system_down: down } : {}) };
+  }
 }
 
 async function observe(

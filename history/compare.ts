@@ -235,15 +235,16 @@ export async function runCompare(opts: CompareOptions): Promise<CompareSession> 
       ...(opts.progress ? { progress: opts.progress } : {}),
       ...(opts.signal ? { signal: opts.signal } : {}),
       ...(opts.rgateVersion ? { rgateVersion: opts.rgateVersion } : {}),
+      finishedAt: () => opts.createdAt,
     });
-    store.finishRun(runId, {
-      status: outcome.interrupted ? 'interrupted' : 'complete',
-      finished_at: opts.createdAt,
-      gate_id: outcome.report.gate.gate_id,
-      verdict: outcome.report.gate.verdict,
-      metrics: outcome.report.metrics,
-      report: outcome.report,
-    });
+    if (outcome.system_down) {
+      const d = outcome.system_down;
+      throw new RgateError(
+        'sut_error',
+        `comparison stopped at variant ${i + 1} of ${opts.variants.length} ("${spec.label}"): the system under test is down (${d.failed_requests} requests failed, none succeeded; first error: ${d.first_error.kind}: ${d.first_error.message})`,
+        'start the system (or fix its command) and run the comparison again',
+      );
+    }
     if (outcome.interrupted) {
       throw new RgateError(
         'usage',

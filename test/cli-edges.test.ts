@@ -117,3 +117,29 @@ describe('.rgate/ lives beside rgate.config.json', () => {
     expect(existsSync(join(sub, 'here', 'history.sqlite'))).toBe(true);
   });
 });
+
+describe('exit codes as documented', () => {
+  it('a system that is down: the run stops early, says so, and exits 3 (not a gate FAIL of 1)', async () => {
+    const proj = join(tmp, 'down');
+    mkdirSync(proj, { recursive: true });
+    const config = {
+      suites: {
+        dead: {
+          fixture: join(REPO, 'fixtures', 'context-load'),
+          system: { type: 'command', argv: [join(proj, 'missing-retriever'), '{query}'], contract: 'rgate' },
+          gate: null,
+          replays: 5,
+        },
+      },
+    };
+    writeFileSync(join(proj, 'rgate.config.json'), JSON.stringify(config));
+    const o = io(proj);
+    expect(await runCli(['run', 'dead'], o)).toBe(3);
+    const err = o.stderr.join('\n');
+    expect(err).toContain(
+      'suite dead: the system under test is down: 10 of 630 requests failed and none succeeded',
+    );
+    expect(err).toContain('missing-retriever');
+    expect(o.stdout.join('\n')).toContain('system under test down');
+  });
+});

@@ -174,4 +174,85 @@ describe('runSuite against real systems under test', () => {
     expect(outcome.report.gate.reasons[0]).toMatch(/^run interrupted/);
     store.close();
   });
+
+  describe('a system that answers nothing', () => {
+    const queries = Array.from({ length: 15 }, (_, i) => `question ${i}`);
+
+    it('missing binary: stops after 10 failed requests in a row, names the first error, stores the run as failed', async () => {
+      const root = fixture(queries);
+      const store = new MemoryRunStore();
+      const outcome = await run(
+        root,
+        suite({ type: 'command', argv: [join(root, 'no-such-retriever'), '{query}'], contract: 'rgate' }),
+        store,
+      );
+      expect(outcome.system_down).toMatchObject({ failed_requests: 10, planned_requests: 45 });
+      expect(outcome.observations).toHaveLength(10);
+      expect(outcome.report.gate.verdict).toBe('FAIL');
+      expect(outcome.report.gate.reasons[0]).toMatch(
+        /^system under test down: the first 10 of 45 requests failed, none succeeded \(first error: \w+: .*no-such-retriever/,
+      );
+      expect(store.getRun('run-1')).toMatchObject({ status: 'failed', verdict: 'FAIL' });
+    });
+
+    it('an HTTP service that is not listening: the same, without waiting out 45 requests', async () => {
+      const root = fixture(queries);
+      const outcome = await run(
+        root,
+        suite({
+          type: 'http',
+          url: 'http://127.0.0.1:9/retrieve',
+          contract: 'context-pack',
+        } as SuiteSpec['system']),
+      );
+      expect(outcome.system_down?.failed_requests).toBe(10);
+      expect(outcome.report.gate.reasons[0]).toContain('none succeeded');
+    });
+
+    it('one success is enough to run everything: a flaky system is gated, not declared down', async () => {
+      const root = fixture(['alpha', 'crash', 'crash', 'beta']);
+      const outcome = await run(
+        root,
+        suite(
+          {
+            type: 'command',
+            argv: [process.execPath, join(SUT, 'flaky.mjs'), '{query_id}', '{query}'],
+            contract: 'rgate',
+          },
+          { replays: 1 },
+        ),
+        new MemoryRunStore(),
+      );
+      expect(outcome.system_down).toBeUndefined();
+      expect(outcome.observations).toHaveLength(4);
+    });
+  });
+
+  describe('the run lifecycle lives in runSuite', () => {
+    it('begins and finishes its own run: complete, with the report, and no caller bookkeeping', async () => {
+      const root = fixture(['alpha', 'beta']);
+      const store = new MemoryRunStore();
+      await run(root, suite({ type: 'builtin', mode: 'semantic' }, { replays: 2 }), store);
+      const row = store.getRun('run-1');
+      expect(row).toMatchObject({ status: 'complete' });
+      expect(row?.finished_at).not.toBeNull();
+      expect(store.getMetrics('run-1').length).toBeGreaterThan(0);
+    });
+
+    it('marks the run failed when something throws after it began, and rethrows', async () => {
+      const root = fixture(['alpha', 'beta', 'gamma']);
+      class BrokenStore extends MemoryRunStore {
+        added = 0;
+        override addObservation(runId: string, o: Observation): void {
+          if (++this.added === 3) throw new Error('disk full');
+          super.addObservation(runId, o);
+        }
+      }
+      const store = new BrokenStore();
+      await expect(run(root, suite({ type: 'builtin', mode: 'semantic' }), store)).rejects.toThrow(
+        'disk full',
+      );
+      expect(store.getRun('run-1')).toMatchObject({ status: 'failed', verdict: null });
+    });
+  });
 });

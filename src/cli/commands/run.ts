@@ -137,6 +137,7 @@ async function runHandler(args: RunArgs, io: CliIo): Promise<number> {
   process.on('SIGINT', onSigint);
   const verdicts: Verdict[] = [];
   const reports: Report[] = [];
+  let systemDown = false;
   try {
     for (const name of names) {
       const spec = config.suites[name]!;
@@ -164,14 +165,6 @@ async function runHandler(args: RunArgs, io: CliIo): Promise<number> {
         rgateVersion: rgateVersion(),
       });
       const report = outcome.report;
-      store.finishRun(runId, {
-        status: outcome.interrupted ? 'interrupted' : 'complete',
-        finished_at: new Date().toISOString(),
-        gate_id: report.gate.gate_id,
-        verdict: report.gate.verdict,
-        metrics: report.metrics,
-        report,
-      });
       const runDir = join(outDir, 'runs', runId);
       mkdirSync(runDir, { recursive: true });
       writeFileSync(join(runDir, 'report.json'), renderJson(report));
@@ -193,6 +186,13 @@ async function runHandler(args: RunArgs, io: CliIo): Promise<number> {
       }
       reports.push(report);
       verdicts.push(report.gate.verdict);
+      if (outcome.system_down) {
+        const d = outcome.system_down;
+        io.err(
+          `rgate: suite ${name}: the system under test is down: ${d.failed_requests} of ${d.planned_requests} requests failed and none succeeded, so the run stopped (first error: ${d.first_error.kind}: ${d.first_error.message})`,
+        );
+        systemDown = true;
+      }
       if (outcome.interrupted) {
         io.err(
           `rgate: run ${runId} interrupted: ${outcome.observations.length} observations kept in ${store.location}`,
@@ -211,5 +211,7 @@ async function runHandler(args: RunArgs, io: CliIo): Promise<number> {
         ? renderJson(reports[0]!)
         : JSON.stringify(reports.map((r) => JSON.parse(renderJson(r)))),
     );
+  // a system that answered nothing is not a gate verdict on it: exit 3, as documented
+  if (systemDown) return EXIT.internal;
   return verdicts.includes('FAIL') ? EXIT.gateFail : EXIT.ok;
 }
