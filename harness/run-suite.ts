@@ -147,7 +147,6 @@ export async function runSuite(opts: RunSuiteOptions): Promise<RunOutcome> {
       dir: suite.dir,
       baseDir: opts.root,
     });
-    const observations: Observation[] = [];
     const orderSeeds: number[] = [];
     const downAfter = opts.systemDownAfter ?? DEFAULT_SYSTEM_DOWN_AFTER;
     const planned = replays * suite.queries.length;
@@ -171,7 +170,6 @@ export async function runSuite(opts: RunSuiteOptions): Promise<RunOutcome> {
           concurrency,
           async (q) => {
             const o = await observe(system, q, r, config, suite.dir, now);
-            observations.push(o);
             opts.store.addObservation(opts.runId, o);
             progress.tick(o.ok);
             if (o.ok) {
@@ -191,8 +189,12 @@ export async function runSuite(opts: RunSuiteOptions): Promise<RunOutcome> {
     }
     const interrupted = Boolean(opts.signal?.aborted);
 
-    // Arrival order depends on concurrency and timing; nothing downstream may see it.
-    observations.sort((a, b) => a.replay - b.replay || compareCodeUnits(a.query_id, b.query_id));
+    // Observations live in the store while the run replays, so memory stays flat however long the
+    // run; they are read back once, here. Arrival order depends on concurrency and timing; nothing
+    // downstream may see it.
+    const observations = opts.store
+      .getObservations(opts.runId)
+      .sort((a, b) => a.replay - b.replay || compareCodeUnits(a.query_id, b.query_id));
     // the first error in that order, not in arrival order, so the report names the same one every time
     const firstFailure = succeeded === 0 ? observations.find((o) => !o.ok) : undefined;
     const down: SystemDown | undefined = firstFailure

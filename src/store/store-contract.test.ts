@@ -195,6 +195,48 @@ describe('SqliteRunStore migrations', () => {
     s.close();
   });
 
+  it('keeps observations and reports deflated, and still reads rows an older rgate wrote as text', () => {
+    const d = mkdtempSync(join(tmpdir(), 'rgate-store-'));
+    dirs.push(d);
+    const path = join(d, 'h.sqlite');
+    const s = new SqliteRunStore(path);
+    s.beginRun({ run_id: 'r1', suite: 'x', started_at: 't', artifacts: {}, settings: {} });
+    const obs = {
+      query_id: 'q1',
+      replay: 1,
+      ok: true,
+      fingerprint: 'f',
+      ranked: Array.from({ length: 10 }, (_, i) => ({
+        id: `doc-${i}`,
+        source_path: `docs/doc-${i}.md`,
+        score: 10 - i,
+      })),
+    };
+    s.addObservation('r1', obs as never);
+    s.finishRun('r1', {
+      status: 'complete',
+      finished_at: 't2',
+      metrics: [],
+      report: { big: 'x'.repeat(5000) },
+    });
+    s.close();
+    const db = new Database(path);
+    const row = db.prepare('SELECT json FROM observations').get() as { json: unknown };
+    expect(Buffer.isBuffer(row.json)).toBe(true);
+    expect((row.json as Buffer).length).toBeLessThan(JSON.stringify(obs).length / 2);
+    const report = db.prepare('SELECT report_json FROM runs').get() as { report_json: unknown };
+    expect((report.report_json as Buffer).length).toBeLessThan(200);
+    // a row as an older rgate wrote it: plain JSON text
+    db.prepare("UPDATE observations SET json = ? WHERE query_id = 'q1'").run(
+      JSON.stringify({ ...obs, fingerprint: 'old' }),
+    );
+    db.close();
+    const again = new SqliteRunStore(path);
+    expect(again.getObservations('r1')).toEqual([{ ...obs, fingerprint: 'old' }]);
+    expect(again.getReport('r1')).toEqual({ big: 'x'.repeat(5000) });
+    again.close();
+  });
+
   it('refuses a store written by a newer rgate', () => {
     const d = mkdtempSync(join(tmpdir(), 'rgate-store-'));
     dirs.push(d);
