@@ -16,22 +16,25 @@ interface Layer {
 }
 const ALL = ['*'];
 const RULES: Record<string, Layer> = {
-  'src/core': { layers: [], packages: [] },
-  'src/trec': { layers: ['src/core'], packages: [] },
-  'src/contracts': { layers: ['src/core'], packages: ['ajv', 'ajv-formats'] },
+  // every document's schema and type, declared once: the bottom layer everyone may read
+  'src/documents': { layers: [], packages: ['@sinclair/typebox'] },
+  'src/core': { layers: ['src/documents'], packages: [] },
+  'src/trec': { layers: ['src/documents', 'src/core'], packages: [] },
+  'src/contracts': { layers: ['src/documents', 'src/core'], packages: ['ajv', 'ajv-formats'] },
   // tar: importing .tar.gz document collections (DESIGN.md amended: a well-kept library beats a hand parser)
-  'src/snapshot': { layers: ['src/core', 'src/contracts'], packages: ['tar'] },
+  'src/snapshot': { layers: ['src/documents', 'src/core', 'src/contracts'], packages: ['tar'] },
   // stemmer: the Porter stemmer package the engine issue allows
-  'src/engine': { layers: ['src/core'], packages: ['stemmer'] },
-  'src/systems': { layers: ['src/core', 'src/contracts', 'src/engine'], packages: [] },
+  'src/engine': { layers: ['src/documents', 'src/core'], packages: ['stemmer'] },
+  'src/systems': { layers: ['src/documents', 'src/core', 'src/contracts', 'src/engine'], packages: [] },
   // stats: rates and means carry Wilson / bootstrap intervals (DESIGN.md amended)
-  'src/metrics': { layers: ['src/core', 'src/stats', 'src/trec'], packages: [] },
-  'src/stats': { layers: ['src/core'], packages: [] },
-  'src/store': { layers: ['src/core'], packages: ['better-sqlite3'] },
+  'src/metrics': { layers: ['src/documents', 'src/core', 'src/stats', 'src/trec'], packages: [] },
+  'src/stats': { layers: ['src/documents', 'src/core'], packages: [] },
+  'src/store': { layers: ['src/documents', 'src/core'], packages: ['better-sqlite3'] },
   'src/cli': { layers: ALL, packages: ALL },
   'src/index.ts': { layers: ALL, packages: ALL },
   harness: {
     layers: [
+      'src/documents',
       'src/core',
       'src/contracts',
       'src/snapshot',
@@ -46,6 +49,7 @@ const RULES: Record<string, Layer> = {
   },
   history: {
     layers: [
+      'src/documents',
       'src/core',
       'src/contracts',
       'src/snapshot',
@@ -59,8 +63,11 @@ const RULES: Record<string, Layer> = {
     ],
     packages: [],
   },
-  gates: { layers: ['src/core', 'src/metrics', 'src/contracts'], packages: [] },
-  reports: { layers: ['src/core', 'gates'], packages: ['handlebars', 'chart.js', 'cli-table3'] },
+  gates: { layers: ['src/documents', 'src/core', 'src/metrics', 'src/contracts'], packages: [] },
+  reports: {
+    layers: ['src/documents', 'src/core', 'gates'],
+    packages: ['handlebars', 'chart.js', 'cli-table3'],
+  },
   benchmarks: { layers: ALL, packages: ALL },
   test: { layers: ALL, packages: ALL },
 };
