@@ -1,25 +1,28 @@
 import { describe, expect, it } from 'vitest';
-import { configSchema } from './config.js';
-import { corpusRecordSchema } from './corpus.js';
-import { freezeSchema } from './freeze.js';
-import { gatePolicySchema } from './gate-policy.js';
-import { beirQuerySchema, queryRecordSchema } from './query-set.js';
-import { reportSchema } from './report-schema.js';
-import { rgateConfigSchema } from './rgate-config.js';
+import {
+  BeirQueryLineSchema,
+  ConfigFileSchema,
+  CorpusLineSchema,
+  FreezeSchema,
+  GatePolicySchema,
+  QueryRecordSchema,
+  ReportSchema,
+  RgateConfigFileSchema,
+} from '../documents/index.js';
 
 /**
  * The published JSON Schemas, pinned: what a file must look like is a promise to users (and ajv's
  * messages follow from it), so a change here must be a deliberate snapshot update.
  */
 const SCHEMAS = {
-  reportSchema,
-  corpusRecordSchema,
-  queryRecordSchema,
-  beirQuerySchema,
-  configSchema,
-  freezeSchema,
-  gatePolicySchema,
-  rgateConfigSchema,
+  reportSchema: ReportSchema,
+  corpusRecordSchema: CorpusLineSchema,
+  queryRecordSchema: QueryRecordSchema,
+  beirQuerySchema: BeirQueryLineSchema,
+  configSchema: ConfigFileSchema,
+  freezeSchema: FreezeSchema,
+  gatePolicySchema: GatePolicySchema,
+  rgateConfigSchema: RgateConfigFileSchema,
 };
 
 describe('published JSON Schemas', () => {

@@ -1,10 +1,5 @@
-import {
-  compareCodeUnits,
-  sha256,
-  type CorpusRecord,
-  type FallbackStage,
-  type RetrievalConfig,
-} from '../core/index.js';
+import type { CorpusRecord, FallbackStage, RetrievalConfig } from '../documents/index.js';
+import { compareCodeUnits, sha256 } from '../core/index.js';
 import { bagOfWords } from './bm25-index.js';
 import type { IndexedCorpus } from './indexed-corpus.js';
 import {

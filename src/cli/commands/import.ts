@@ -1,7 +1,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Argv } from 'yargs';
-import type { PartialConfig } from '../../core/config-defaults.js';
+import type { PartialConfig } from '../../documents/index.js';
 import { EXIT, RgateError } from '../../core/errors.js';
 import { readJsonFile } from '../../core/jsonl.js';
 import { validateOrThrow } from '../../contracts/ajv.js';

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { Argv } from 'yargs';
 import { resolveConfig } from '../../core/config-defaults.js';
 import { EXIT, RgateError } from '../../core/errors.js';
-import type { Profile, RetrievalConfig, WeightingMode } from '../../core/types.js';
+import type { Profile, RetrievalConfig, WeightingMode } from '../../documents/index.js';
 import {
   createEngine,
   type ContextLoadRequest,

@@ -4,9 +4,15 @@
  * "is this top-1 useful".
  */
 import { compareCodeUnits } from '../../core/canonical-json.js';
-import type { CorpusRecord, Observation, QueryRecord, RankedItem, SelectionMode } from '../../core/types.js';
-import { SELECTION_MODES } from '../../core/types.js';
-import type { Top1Judgment } from '../../core/report.js';
+import {
+  SELECTION_MODES,
+  type CorpusRecord,
+  type Observation,
+  type QueryRecord,
+  type RankedItem,
+  type SelectionMode,
+  type Top1Judgment,
+} from '../../documents/index.js';
 
 export interface GateInput {
   queries: readonly QueryRecord[];

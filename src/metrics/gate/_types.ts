@@ -1,4 +1,4 @@
-import type { MetricEntry } from '../../core/report.js';
+import type { MetricEntry } from '../../documents/index.js';
 import type { GateContext } from './_context.js';
 
 /** A gate measure: one file, one object; `compute` returns its metric entries (most have one). */

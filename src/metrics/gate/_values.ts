@@ -1,5 +1,5 @@
 /** Value builders for gate measures: rates with Wilson intervals, means with bootstrap intervals. */
-import type { MeanValue, QuantileValue, RateValue } from '../../core/types.js';
+import type { MeanValue, QuantileValue, RateValue } from '../../documents/index.js';
 import { bootstrapMeanCi } from '../../stats/bootstrap.js';
 import { wilsonInterval } from '../../stats/wilson-interval.js';
 

@@ -3,7 +3,7 @@ import {
   type ContextLoadV0Entry,
   type ContextLoadV0Response,
 } from '../../contracts/responses/context-load-v0.js';
-import type { RankedItem } from '../../core/types.js';
+import type { RankedItem } from '../../documents/index.js';
 import { estimateTokens, type ResponseNormalizer } from './types.js';
 
 /** Levels that mean "no fallback happened": the first stage of restricted -> relaxed -> unrestricted, or none. */

@@ -1,6 +1,6 @@
 import { formatAjvErrors } from '../../contracts/ajv.js';
 import { looksLikeErrorEnvelope, validateErrorEnvelope } from '../../contracts/responses/error-envelope.js';
-import type { ObservationError } from '../../core/types.js';
+import type { ObservationError } from '../../documents/index.js';
 import { contextLoadV0Normalizer } from './context-load-v0.js';
 import { contextPackNormalizer } from './context-pack.js';
 import { memoryCliV1Normalizer } from './memory-cli-v1.js';
