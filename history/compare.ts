@@ -32,9 +32,7 @@ import {
 } from './compare-stats.js';
 import { checkVariants, type VariantSpec } from './compare-variants.js';
 import { frozenConfigId } from '../src/snapshot/index.js';
-import { headline } from './trends.js';
-
-const LOWER_IS_BETTER = new Set(['error_rate', 'sensitive_leak_rate', 'latency_ms']);
+import { betterOf, headline } from './trends.js';
 
 /** Gate measures first (in DESIGN.md order), then ranking measures by id. */
 const METRIC_ORDER = [
@@ -75,8 +73,7 @@ export function analyzeCompare(input: AnalyzeInput): CompareSession {
   const opOf = new Map<string, 'min' | 'max'>();
   for (const r of first.gate.rules)
     if (r.metric !== 'query_count' && !opOf.has(r.metric)) opOf.set(r.metric, r.op);
-  const better = (m: string): 'higher' | 'lower' =>
-    opOf.get(m) === 'max' || (!opOf.has(m) && LOWER_IS_BETTER.has(m)) ? 'lower' : 'higher';
+  const better = (m: string) => betterOf(m, opOf.get(m));
 
   const variants: CompareVariant[] = input.variants.map((v, i) => ({
     id: `v${i + 1}`,

@@ -8,6 +8,7 @@ import { RgateError } from '../src/core/errors.js';
 import {
   REPORT_SCHEMA_VERSION,
   type ArtifactRefs,
+  type Better,
   type HistoryRun,
   type HistoryView,
   type MeasureValue,
@@ -22,6 +23,11 @@ import type { RunStore } from '../src/store/types.js';
 
 /** Metrics where a smaller number is the better one (independent of any gate rule). */
 const LOWER_IS_BETTER = new Set(['error_rate', 'sensitive_leak_rate', 'latency_ms']);
+
+/** Which way a metric improves: as its gate rule states it (a max rule: lower), else by what it counts. */
+export function betterOf(metric: string, op: 'min' | 'max' | undefined): Better {
+  return op === 'max' || (op === undefined && LOWER_IS_BETTER.has(metric)) ? 'lower' : 'higher';
+}
 
 const SPARK = '▁▂▃▄▅▆▇█';
 
@@ -133,8 +139,7 @@ export function buildHistory(
       });
     }
     const op = gateDir.get(id);
-    const better: 'higher' | 'lower' =
-      op === 'max' || (op === undefined && LOWER_IS_BETTER.has(id)) ? 'lower' : 'higher';
+    const better = betterOf(id, op);
     const measured = points.filter((p) => p.value !== null);
     const last = points[points.length - 1];
     const prev = points[points.length - 2];
@@ -173,12 +178,7 @@ function gateOrder(rules: HistoryOptions['gateRules'], id: string): number {
   return i < 0 ? Number.MAX_SAFE_INTEGER : i;
 }
 
-function metricAlarm(
-  id: string,
-  prev: TrendPoint,
-  cur: TrendPoint,
-  better: 'higher' | 'lower',
-): string | null {
+function metricAlarm(id: string, prev: TrendPoint, cur: TrendPoint, better: Better): string | null {
   if (cur.value === null)
     return prev.value === null ? null : `${id}: not measured in ${cur.run_id} (was ${fmt(prev.value)})`;
   if (prev.value === null || !prev.interval) return null;

@@ -14,5 +14,5 @@ export * from './_types.js';
 export { computeRunMeasures, type RunMeasuresInput, type RunMeasures } from './_run-measures.js';
 export { GATE_MEASURES, GATE_METRIC_IDS } from './gate/registry.js';
 export type { GateMeasure } from './gate/_types.js';
-export { isKnownMetricId, knownMetricIds } from './_known.js';
+export { isKnownMetricId, knownMetricIds, TIMING_METRICS } from './_known.js';
 export { score, type ScoreOptions, type ScoreResult } from './_score.js';

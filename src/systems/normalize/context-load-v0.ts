@@ -27,7 +27,6 @@ function entryChars(e: ContextLoadV0Entry): number {
  * attempts = the stages listed in `fallback_attempts`.
  */
 export const contextLoadV0Normalizer: ResponseNormalizer<ContextLoadV0Response> = {
-  name: 'context-load-v0',
   validate: validateContextLoadV0,
   crossCheck(p) {
     const n = (p.entries ?? p.files ?? []).length;
