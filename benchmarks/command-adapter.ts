@@ -11,7 +11,7 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { resolveConfig } from '../src/core/config-defaults.js';
-import type { QueryRecord } from '../src/core/types.js';
+import type { QueryRecord } from '../src/documents/index.js';
 import { createSystem, type CommandAdapter, type RequestContext } from '../src/systems/index.js';
 import { isMain, ROOT, writeBenchResult, type BenchResult } from './_common.js';
 

@@ -30,7 +30,7 @@
 import Database from 'better-sqlite3';
 import { resolveConfig } from '../src/core/config-defaults.js';
 import { createPrng, type Prng } from '../src/core/prng.js';
-import type { CorpusRecord } from '../src/core/types.js';
+import type { CorpusRecord } from '../src/documents/index.js';
 import { createEngine, type Engine } from '../src/engine/index.js';
 import { isMain, writeBenchResult, type BenchResult } from './_common.js';
 

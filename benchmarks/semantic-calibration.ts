@@ -29,7 +29,7 @@
  */
 import { join } from 'node:path';
 import { resolveConfig } from '../src/core/config-defaults.js';
-import type { CorpusRecord, QueryRecord } from '../src/core/types.js';
+import type { CorpusRecord, QueryRecord } from '../src/documents/index.js';
 import {
   createEngine,
   createHashedEmbedder,

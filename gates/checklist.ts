@@ -4,8 +4,13 @@
  * definitions (every rate recomputed from its numerator and denominator), 3. fallback ordering and
  * determinism evidenced, 4. every response carries selection_mode, selected_id and source_path.
  */
-import type { ChecklistItemId, GateChecklistEntry } from '../src/contracts/gate-policy.js';
-import type { ArtifactRefs, ChecklistItem, MetricEntry } from '../src/core/report.js';
+import type {
+  ArtifactRefs,
+  ChecklistItem,
+  ChecklistItemId,
+  GateChecklistEntry,
+  MetricEntry,
+} from '../src/documents/index.js';
 
 export interface Count {
   numerator: number;

@@ -1,8 +1,13 @@
 import { resolve } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { ArtifactRefs, MetricEntry } from '../src/core/report.js';
-import type { MeasureValue, QuantileValue, RateValue } from '../src/core/types.js';
+import type {
+  ArtifactRefs,
+  MeasureValue,
+  MetricEntry,
+  QuantileValue,
+  RateValue,
+} from '../src/documents/index.js';
 import { evaluateGate, type GateInput } from './evaluate.js';
 import { loadGatePolicy } from './policy.js';
 

@@ -4,17 +4,19 @@
  * minimum is never a pass); WATCH if a met rule sits inside its watch band or a warn-level rule
  * misses (WATCH still passes CI); else PASS. Reasons are sentences that show what was counted.
  */
-import type { GateChecklistEntry, GatePolicy, GateRule } from '../src/contracts/gate-policy.js';
-import { compareCodeUnits } from '../src/core/canonical-json.js';
 import type {
   ArtifactRefs,
+  GateChecklistEntry,
+  GatePolicy,
   GateResult,
+  GateRule,
+  MeasureValue,
   MetricEntry,
   RuleResult,
   RuleStatus,
   Verdict,
-} from '../src/core/report.js';
-import type { MeasureValue } from '../src/core/types.js';
+} from '../src/documents/index.js';
+import { compareCodeUnits } from '../src/core/canonical-json.js';
 import { evaluateChecklist, type ChecklistEvidence } from './checklist.js';
 import { ms, num, pct, pctAgainst, signedNum, signedPct } from './format.js';
 import { TIMING_METRICS } from './metric-ids.js';

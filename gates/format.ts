@@ -2,7 +2,7 @@
  * Number formatting shared by gate reasons and every renderer, so a number reads the same everywhere.
  * Pure and locale-independent (no toLocaleString: output must not depend on the machine).
  */
-import type { MeasureValue } from '../src/core/types.js';
+import type { MeasureValue } from '../src/documents/index.js';
 
 /** 0.8 -> "80.0%". */
 export function pct(x: number, digits = 1): string {

@@ -6,7 +6,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import { validateOrThrow } from '../src/contracts/ajv.js';
-import { validateGatePolicySchema, type GatePolicy } from '../src/contracts/gate-policy.js';
+import type { GatePolicy } from '../src/documents/index.js';
+import { validateGatePolicySchema } from '../src/contracts/gate-policy.js';
 import { RgateError } from '../src/core/errors.js';
 import { isGateMetricId, TIMING_METRICS } from './metric-ids.js';
 

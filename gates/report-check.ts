@@ -3,9 +3,9 @@
  * gates/ but not src/contracts/, and gates/ already reads the contracts.
  */
 import { formatAjvErrors } from '../src/contracts/ajv.js';
-import { validateReportSchema } from '../src/contracts/report-schema.js';
+import type { Report } from '../src/documents/index.js';
+import { validateReportSchema } from '../src/contracts/report.js';
 import { RgateError } from '../src/core/errors.js';
-import type { Report } from '../src/core/report.js';
 
 /** Throws RgateError('internal') naming the JSON paths when a value does not match the report schema. */
 export function assertValidReport(report: unknown, where = 'report'): asserts report is Report {

@@ -5,7 +5,7 @@
  * moves the full results to `timing.timing_rules`, where the report keeps run-dependent values.
  * Renderers put the full results back in place (`withTimingRules`).
  */
-import type { GateResult, RuleResult } from '../src/core/report.js';
+import type { GateResult, RuleResult } from '../src/documents/index.js';
 import { ruleLabel } from './evaluate.js';
 import { TIMING_METRICS } from './metric-ids.js';
 

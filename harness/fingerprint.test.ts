@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Observation } from '../src/core/types.js';
+import type { Observation } from '../src/documents/index.js';
 import { fingerprint, firstDifference, fingerprintInput } from './fingerprint.js';
 import { buildReplayProof } from './replay-proof.js';
 

@@ -1,6 +1,6 @@
 import { canonicalJson } from '../src/core/canonical-json.js';
 import { sha256 } from '../src/core/hash.js';
-import type { Observation } from '../src/core/types.js';
+import type { Observation } from '../src/documents/index.js';
 
 /**
  * The deterministic part of an Observation: what must be identical when the same query is replayed

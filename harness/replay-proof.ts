@@ -1,7 +1,6 @@
 import { canonicalJson, compareCodeUnits } from '../src/core/canonical-json.js';
 import { sha256 } from '../src/core/hash.js';
-import type { ReplayDivergence, ReplayProof } from '../src/core/report.js';
-import type { Observation } from '../src/core/types.js';
+import type { Observation, ReplayDivergence, ReplayProof } from '../src/documents/index.js';
 import { fingerprintInput, firstDifference } from './fingerprint.js';
 
 /**

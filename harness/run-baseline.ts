@@ -3,11 +3,9 @@
  * replays anything, so a refused baseline loses no work.
  */
 import { RgateError } from '../src/core/errors.js';
-import type { GatePolicy } from '../src/contracts/gate-policy.js';
-import type { ArtifactRefs, MetricEntry } from '../src/core/report.js';
-import type { Freeze } from '../src/snapshot/index.js';
+import type { ArtifactRefs, Freeze, GatePolicy, MetricEntry, RunRow } from '../src/documents/index.js';
 import { checkSnapshotChange } from '../src/snapshot/index.js';
-import type { RunRow, RunStore } from '../src/store/types.js';
+import type { RunStore } from '../src/store/types.js';
 
 /** What `runSuite({baseline})` takes, read from the store. */
 export interface ResolvedBaseline {

@@ -1,24 +1,27 @@
 import { canonicalJson, compareCodeUnits } from '../src/core/canonical-json.js';
-import { resolveConfig, type PartialConfig } from '../src/core/config-defaults.js';
-import { sha256 } from '../src/core/hash.js';
-import { createPrng, deriveSeed, shuffled } from '../src/core/prng.js';
 import {
   REPORT_SCHEMA_VERSION,
   type ArtifactRefs,
   type ChecklistItem,
+  type GatePolicy,
   type GateResult,
   type MetricEntry,
+  type Observation,
+  type PartialConfig,
+  type QueryRecord,
   type Report,
-} from '../src/core/report.js';
-import type { Observation, QueryRecord, RetrievalConfig } from '../src/core/types.js';
+  type RetrievalConfig,
+  type SuiteSpec,
+} from '../src/documents/index.js';
+import { resolveConfig } from '../src/core/config-defaults.js';
+import { sha256 } from '../src/core/hash.js';
+import { createPrng, deriveSeed, shuffled } from '../src/core/prng.js';
 import { computeRunMeasures, hasSelectionFields } from '../src/metrics/index.js';
 import { checkSnapshotChange, loadFixtureSet, type PinnedSuite } from '../src/snapshot/index.js';
 import type { RunStore } from '../src/store/types.js';
 import { createSystem } from '../src/systems/index.js';
-import type { SuiteSpec } from '../src/systems/rgate-config.js';
 import type { SystemAdapter } from '../src/systems/types.js';
 import { evaluateGate, loadGatePolicy, separateTimingRules } from '../gates/index.js';
-import type { GatePolicy } from '../src/contracts/gate-policy.js';
 import { storedBaselineFor } from './run-baseline.js';
 import { fingerprint } from './fingerprint.js';
 import { runPool } from './pool.js';

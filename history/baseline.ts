@@ -2,8 +2,8 @@
  * `rgate baseline set|show`: point a suite's baseline at a stored run, and show it.
  */
 import { RgateError } from '../src/core/errors.js';
-import type { MetricEntry } from '../src/core/report.js';
-import type { RunRow, RunStore } from '../src/store/types.js';
+import type { BaselineInfo, RunRow } from '../src/documents/index.js';
+import type { RunStore } from '../src/store/types.js';
 import { baselineRow } from '../harness/run-baseline.js';
 
 /**
@@ -46,13 +46,6 @@ export function setSuiteBaseline(store: RunStore, suite: string, runId?: string,
   }
   store.setBaseline(suite, row.run_id, note);
   return row;
-}
-
-export interface BaselineInfo {
-  suite: string;
-  run: RunRow;
-  note: string | null;
-  metrics: MetricEntry[];
 }
 
 /** What `rgate baseline show` prints. */

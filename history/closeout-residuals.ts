@@ -5,16 +5,7 @@
 import { basename } from 'node:path';
 import { RgateError } from '../src/core/errors.js';
 import { readJsonFile } from '../src/core/jsonl.js';
-
-export interface ResidualRisk {
-  id: string;
-  risk: string;
-  owner: string;
-  /** YYYY-MM-DD */
-  due: string;
-  mitigation?: string;
-  severity?: string;
-}
+import type { ResidualRisk } from '../src/documents/index.js';
 
 const HINT =
   'each residual is {"id": "R1", "risk": "...", "owner": "name", "due": "YYYY-MM-DD", "mitigation"?: "...", "severity"?: "..."}';

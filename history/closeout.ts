@@ -6,94 +6,28 @@
  * written when any of that binding cannot be shown.
  */
 import { RgateError } from '../src/core/errors.js';
-import type { GatePolicy } from '../src/contracts/gate-policy.js';
-import type {
-  ArtifactRefs,
-  ChecklistItem,
-  MetricEntry,
-  QueryOutcome,
-  ReplayDivergence,
-  Report,
-  RuleResult,
-  Verdict,
-} from '../src/core/report.js';
-import type { Observation } from '../src/core/types.js';
 import { hasSelectionFields } from '../src/metrics/index.js';
-import type { RunRow, RunStore } from '../src/store/types.js';
-import { evaluateGate } from '../gates/index.js';
 import {
-  checkSnapshotChange,
-  frozenConfigId,
+  CLOSEOUT_SCHEMA_VERSION,
+  type ArtifactRefs,
+  type CloseoutDoc,
   type Freeze,
-  type FreezeHistoryEntry,
-} from '../src/snapshot/index.js';
+  type GatePolicy,
+  type Observation,
+  type ResidualRisk,
+  type RunRow,
+} from '../src/documents/index.js';
+import type { RunStore } from '../src/store/types.js';
+import { evaluateGate } from '../gates/index.js';
+import { checkSnapshotChange, frozenConfigId } from '../src/snapshot/index.js';
 import { resolveBaseline } from '../harness/run-baseline.js';
 import { asReport } from './trends.js';
-import type { ResidualRisk } from './closeout-residuals.js';
-
-export const CLOSEOUT_SCHEMA_VERSION = 'rgate-closeout/1';
 
 export const SIGN_OFF_ROLES: readonly string[] = [
   'Retrieval owner',
   'Gate C reviewer',
   'Governance approver',
 ];
-
-export interface CloseoutDoc {
-  schema: typeof CLOSEOUT_SCHEMA_VERSION;
-  suite: string;
-  /** PASS/WATCH: ready to close; FAIL: the document says what blocks it */
-  ready: boolean;
-  gate: {
-    gate_id: string;
-    version: string;
-    description: string;
-    source?: string;
-    verdict: Verdict;
-    rules: RuleResult[];
-    reasons: string[];
-    checklist: ChecklistItem[];
-  };
-  freeze: {
-    verified: true;
-    artifact_id: string;
-    version: string;
-    frozen_on: string;
-    seal: string;
-    files: { part: 'corpus' | 'query_set' | 'config'; file: string; id: string; sha256: string }[];
-    rules: string[];
-    history: FreezeHistoryEntry[];
-  };
-  run: {
-    run_id: string;
-    started_at: string;
-    system: Report['system'];
-    settings: Report['settings'];
-    artifacts: ArtifactRefs;
-  };
-  baseline: {
-    run_id: string;
-    started_at: string | null;
-    note: string | null;
-    version: string;
-    artifacts: ArtifactRefs;
-    version_changed: boolean;
-    reset_note: string | null;
-  } | null;
-  determinism: {
-    replays: number;
-    seed: number;
-    identical: boolean;
-    rollups: string[];
-    divergent: ReplayDivergence[];
-    replay_determinism: MetricEntry | null;
-    fallback_determinism: MetricEntry | null;
-  };
-  budget: { budget_compliance: MetricEntry | null; rule: RuleResult | null };
-  failing_queries: QueryOutcome[];
-  residuals: ResidualRisk[];
-  sign_off: { role: string }[];
-}
 
 export interface CloseoutInput {
   suite: string;

@@ -7,14 +7,18 @@
 import { compareCodeUnits } from '../src/core/canonical-json.js';
 import { deriveSeed } from '../src/core/prng.js';
 import { outcomeValues } from '../src/core/query-values.js';
-import type { QueryOutcome, Top1Judgment } from '../src/core/report.js';
+import type {
+  MetricWinner,
+  PairedSettings,
+  PairedTest,
+  PerQueryValues,
+  QueryOutcome,
+  TopFlip,
+} from '../src/documents/index.js';
 import { holmAdjust, pairedBootstrapMeanCi, pairedRandomizationP } from '../src/stats/index.js';
 
 /** Deltas smaller than this are ties (float noise in ranking measures). */
 export const TIE_EPS = 1e-9;
-
-/** metric id -> query id -> per-query value */
-export type PerQueryValues = Record<string, Record<string, number>>;
 
 /**
  * The per-query value of each measure that decomposes per query, from a report's QueryOutcomes: the
@@ -30,34 +34,6 @@ export function perQueryValues(queries: readonly QueryOutcome[]): PerQueryValues
     for (const [m, v] of Object.entries(q.measures ?? {})) if (Number.isFinite(v)) put(m, q.query_id, v);
   }
   return out;
-}
-
-export interface PairedTest {
-  metric: string;
-  /** variant ids: the delta is b - a */
-  a: string;
-  b: string;
-  /** queries measured in both */
-  n: number;
-  mean_a: number | null;
-  mean_b: number | null;
-  mean_delta: number | null;
-  ci95: [number, number] | null;
-  p_value: number | null;
-  /** Holm-adjusted over every test of the session */
-  p_holm: number | null;
-  significant: boolean;
-  /** b better / equal / worse, per query */
-  wins: number;
-  ties: number;
-  losses: number;
-}
-
-export interface PairedSettings {
-  seed: number;
-  alpha: number;
-  resamples: number;
-  permutations: number;
 }
 
 export const DEFAULT_PAIRED: Omit<PairedSettings, 'seed'> = {
@@ -150,15 +126,6 @@ export function applyHolm(tests: PairedTest[], alpha: number): PairedTest[] {
   return out;
 }
 
-export interface MetricWinner {
-  metric: string;
-  /** the variant with the best mean over the queries every variant measured */
-  best: string | null;
-  /** named only when `best` beats every other variant with a Holm-significant test */
-  winner: string | null;
-  reason: string;
-}
-
 /**
  * Per metric: the best variant by mean, and whether it is distinguishable from every other one.
  * `means` are per variant id over a common query set; `tests` hold every pair once (either order).
@@ -218,15 +185,6 @@ export function nameWinners(
 export function fmtP(p: number): string {
   if (p < 0.0001) return '<0.0001';
   return p.toFixed(4);
-}
-
-export interface TopFlip {
-  query_id: string;
-  text: string;
-  a: { selected: string | null; top1: Top1Judgment };
-  b: { selected: string | null; top1: Top1Judgment };
-  /** useful -> not: 'worse'; not -> useful: 'better'; otherwise 'changed' */
-  direction: 'better' | 'worse' | 'changed';
 }
 
 /** Queries whose top-1 record differs between two variants' reports. */

@@ -3,7 +3,7 @@
  * separated by spaces, form one variant) or one per grid point of `--sweep key=start:stop:step`.
  */
 import { RgateError } from '../src/core/errors.js';
-import type { PartialConfig } from '../src/core/config-defaults.js';
+import type { PartialConfig, SweepSpec } from '../src/documents/index.js';
 
 export interface VariantSpec {
   /** what the user typed, normalised: "weighting_mode=uniform" or "bm25.k1=0.9" */
@@ -11,11 +11,6 @@ export interface VariantSpec {
   overrides: PartialConfig;
   /** the grid value of a sweep point */
   sweep_value?: number;
-}
-
-export interface SweepSpec {
-  key: string;
-  values: number[];
 }
 
 /** A sweep never runs more points than this: a grid is for a handful of values, not a search. */

@@ -6,11 +6,19 @@
  */
 import { compareCodeUnits } from '../src/core/canonical-json.js';
 import { RgateError } from '../src/core/errors.js';
-import type { ArtifactRefs, Report, Verdict } from '../src/core/report.js';
-import type { PartialConfig } from '../src/core/config-defaults.js';
+import {
+  COMPARE_SCHEMA_VERSION,
+  type ArtifactRefs,
+  type CompareSession,
+  type CompareVariant,
+  type PairedSettings,
+  type PairedTest,
+  type Report,
+  type SuiteSpec,
+  type SweepSpec,
+} from '../src/documents/index.js';
 import { MemoryRunStore } from '../src/store/memory-store.js';
 import type { RunStore } from '../src/store/types.js';
-import type { SuiteSpec } from '../src/systems/rgate-config.js';
 import { runSuite } from '../harness/run-suite.js';
 import type { Progress } from '../harness/progress.js';
 import {
@@ -21,71 +29,10 @@ import {
   pairUp,
   perQueryValues,
   topFlips,
-  type MetricWinner,
-  type PairedSettings,
-  type PairedTest,
-  type PerQueryValues,
-  type TopFlip,
 } from './compare-stats.js';
-import { checkVariants, type SweepSpec, type VariantSpec } from './compare-variants.js';
+import { checkVariants, type VariantSpec } from './compare-variants.js';
 import { frozenConfigId } from '../src/snapshot/index.js';
-import { headline } from './trends.js';
-
-export const COMPARE_SCHEMA_VERSION = 'rgate-compare/1';
-
-export interface CompareAggregate {
-  metric: string;
-  kind: 'rate' | 'mean' | 'quantiles';
-  value: number | null;
-  numerator?: number;
-  denominator?: number;
-}
-
-export interface CompareVariant {
-  /** v1, v2, ... in the order given; v1 is the reference */
-  id: string;
-  label: string;
-  overrides: PartialConfig;
-  sweep_value?: number;
-  run_id: string;
-  config_id: string;
-  config_sha256: string;
-  verdict: Verdict;
-  /** every measure of the variant's report (headline value) */
-  aggregates: CompareAggregate[];
-  per_query: PerQueryValues;
-}
-
-export interface CompareFlips {
-  a: string;
-  b: string;
-  queries: TopFlip[];
-}
-
-export interface CompareSession {
-  schema: typeof COMPARE_SCHEMA_VERSION;
-  suite: string;
-  kind: 'variants' | 'sweep';
-  sweep?: SweepSpec;
-  /** the pinned snapshot every variant ran on (config as frozen, before overrides) */
-  artifacts: ArtifactRefs;
-  settings: PairedSettings & { replays: number; pairs: 'all' };
-  reference: string;
-  /** metrics named by the suite's gate rules (what the sweep chart plots) */
-  gate_metrics: string[];
-  /** metrics compared per query, with the direction that counts as better */
-  metrics: { id: string; better: 'higher' | 'lower' }[];
-  variants: CompareVariant[];
-  /** every pair of variants x every metric, Holm-corrected together */
-  tests: PairedTest[];
-  winners: MetricWinner[];
-  /** top-1 flips of every variant against the reference */
-  flips: CompareFlips[];
-  /** the only fields that differ between two sessions of the same inputs */
-  environment: { session_id: string; created_at: string };
-}
-
-const LOWER_IS_BETTER = new Set(['error_rate', 'sensitive_leak_rate', 'latency_ms']);
+import { betterOf, headline } from './trends.js';
 
 /** Gate measures first (in DESIGN.md order), then ranking measures by id. */
 const METRIC_ORDER = [
@@ -126,8 +73,7 @@ export function analyzeCompare(input: AnalyzeInput): CompareSession {
   const opOf = new Map<string, 'min' | 'max'>();
   for (const r of first.gate.rules)
     if (r.metric !== 'query_count' && !opOf.has(r.metric)) opOf.set(r.metric, r.op);
-  const better = (m: string): 'higher' | 'lower' =>
-    opOf.get(m) === 'max' || (!opOf.has(m) && LOWER_IS_BETTER.has(m)) ? 'lower' : 'higher';
+  const better = (m: string) => betterOf(m, opOf.get(m));
 
   const variants: CompareVariant[] = input.variants.map((v, i) => ({
     id: `v${i + 1}`,

@@ -4,48 +4,18 @@
  * deterministic, or its ranking measures only went down; improvements are the mirror image.
  */
 import { compareCodeUnits } from '../src/core/canonical-json.js';
-import type { ArtifactRefs, QueryOutcome, Report, Top1Judgment } from '../src/core/report.js';
-import type { SelectionMode } from '../src/core/types.js';
+import type {
+  MeasureDelta,
+  QueryChange,
+  QueryOutcome,
+  Report,
+  RunDiff,
+  Top1Judgment,
+} from '../src/documents/index.js';
 import { headline, snapshotKey } from './trends.js';
 
 /** Differences smaller than this are float noise, not a change. */
 const EPS = 1e-9;
-
-export interface MeasureDelta {
-  measure: string;
-  a: number | null;
-  b: number | null;
-  delta: number | null;
-}
-
-export interface QueryChange {
-  query_id: string;
-  text: string;
-  class: 'regression' | 'improvement' | 'mixed' | 'neutral';
-  /** one line per change, e.g. "top-1 useful -> not_useful" */
-  changes: string[];
-  top1: [Top1Judgment, Top1Judgment];
-  selected_id: [string | null, string | null];
-  selection_mode: [SelectionMode | null, SelectionMode | null];
-  measures: MeasureDelta[];
-}
-
-export interface RunDiff {
-  a: { run_id: string; artifacts: ArtifactRefs; verdict: string };
-  b: { run_id: string; artifacts: ArtifactRefs; verdict: string };
-  same_snapshot: boolean;
-  metrics: MeasureDelta[];
-  regressions: QueryChange[];
-  improvements: QueryChange[];
-  /** every query whose selected top-1 record changed (whatever its judgment) */
-  changed_top1: QueryChange[];
-  changed_selection_mode: QueryChange[];
-  /** changed in both directions at once, or changed without a better/worse reading */
-  other_changes: QueryChange[];
-  only_in_a: string[];
-  only_in_b: string[];
-  unchanged: number;
-}
 
 const RANK: Record<Top1Judgment, number> = { useful: 2, not_useful: 1, unjudged: 1, no_answer: 0, error: 0 };
 

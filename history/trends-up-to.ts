@@ -4,7 +4,8 @@
  * run finishing while another suite writes to the same store is not charted against newer runs).
  */
 import type { RunStore } from '../src/store/types.js';
-import { asReport, buildHistory, type HistoryView } from './trends.js';
+import type { HistoryView } from '../src/documents/index.js';
+import { asReport, buildHistory } from './trends.js';
 
 /**
  * The trend window ending at `runId` (its newest `limit` runs of the same suite), or undefined when

@@ -8,66 +8,26 @@ import { RgateError } from '../src/core/errors.js';
 import {
   REPORT_SCHEMA_VERSION,
   type ArtifactRefs,
+  type Better,
+  type HistoryRun,
+  type HistoryView,
+  type MeasureValue,
   type MetricEntry,
+  type MetricTrend,
   type Report,
+  type RunRow,
+  type TrendPoint,
   type Verdict,
-} from '../src/core/report.js';
-import type { MeasureValue } from '../src/core/types.js';
-import type { RunRow, RunStore } from '../src/store/types.js';
-
-export interface TrendPoint {
-  run_id: string;
-  started_at: string;
-  /** the headline number: a rate, a mean, or p95 for quantiles; null when not measured */
-  value: number | null;
-  numerator?: number;
-  denominator?: number;
-  /** Wilson 95% (rates) or bootstrap 95% (means) of this run */
-  interval: [number, number] | null;
-  verdict: Verdict | null;
-  /** the pinned snapshot differs from the previous point's: values on either side are not comparable */
-  snapshot_changed: boolean;
-}
-
-export interface MetricTrend {
-  metric: string;
-  kind: MeasureValue['kind'];
-  /** named by a rule of the latest run's gate */
-  gate_metric: boolean;
-  /** 'lower' for error/leak/latency style metrics and for gate rules stated as a max */
-  better: 'higher' | 'lower';
-  /** oldest -> newest */
-  points: TrendPoint[];
-  sparkline: string;
-  latest: number | null;
-  /** latest minus the previous point's value; null without two measured points */
-  delta: number | null;
-  /** why this metric alarms at the newest run, or null */
-  alarm: string | null;
-}
-
-export interface HistoryRun {
-  run_id: string;
-  started_at: string;
-  status: RunRow['status'];
-  gate_id: string | null;
-  verdict: Verdict | null;
-  version: string | null;
-}
-
-export interface HistoryView {
-  suite: string;
-  /** complete runs in the trend, oldest -> newest */
-  runs: HistoryRun[];
-  /** runs left out of the trend (running, interrupted, failed) */
-  skipped: HistoryRun[];
-  trends: MetricTrend[];
-  /** every alarm of the newest run, metric alarms and a worsened verdict */
-  alarms: string[];
-}
+} from '../src/documents/index.js';
+import type { RunStore } from '../src/store/types.js';
 
 /** Metrics where a smaller number is the better one (independent of any gate rule). */
 const LOWER_IS_BETTER = new Set(['error_rate', 'sensitive_leak_rate', 'latency_ms']);
+
+/** Which way a metric improves: as its gate rule states it (a max rule: lower), else by what it counts. */
+export function betterOf(metric: string, op: 'min' | 'max' | undefined): Better {
+  return op === 'max' || (op === undefined && LOWER_IS_BETTER.has(metric)) ? 'lower' : 'higher';
+}
 
 const SPARK = '▁▂▃▄▅▆▇█';
 
@@ -179,8 +139,7 @@ export function buildHistory(
       });
     }
     const op = gateDir.get(id);
-    const better: 'higher' | 'lower' =
-      op === 'max' || (op === undefined && LOWER_IS_BETTER.has(id)) ? 'lower' : 'higher';
+    const better = betterOf(id, op);
     const measured = points.filter((p) => p.value !== null);
     const last = points[points.length - 1];
     const prev = points[points.length - 2];
@@ -219,12 +178,7 @@ function gateOrder(rules: HistoryOptions['gateRules'], id: string): number {
   return i < 0 ? Number.MAX_SAFE_INTEGER : i;
 }
 
-function metricAlarm(
-  id: string,
-  prev: TrendPoint,
-  cur: TrendPoint,
-  better: 'higher' | 'lower',
-): string | null {
+function metricAlarm(id: string, prev: TrendPoint, cur: TrendPoint, better: Better): string | null {
   if (cur.value === null)
     return prev.value === null ? null : `${id}: not measured in ${cur.run_id} (was ${fmt(prev.value)})`;
   if (prev.value === null || !prev.interval) return null;

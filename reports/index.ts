@@ -1,5 +1,5 @@
 /** Renderers: each `(report, opts?) => string`; the CLI writes the files. */
-import type { Report } from '../src/core/report.js';
+import type { Report } from '../src/documents/index.js';
 import { renderHtml } from './run/html.js';
 import { renderJson } from './run/json.js';
 import { renderJunit } from './run/junit.js';

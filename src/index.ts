@@ -1,5 +1,6 @@
 /** rgate as a library: everything a team needs to gate retrieval from its own test suite. */
 export * from './core/index.js';
+export * from './documents/index.js';
 export * from './engine/index.js';
 export {
   createSystem,
@@ -17,20 +18,23 @@ export {
   resolveGatePath,
   SUITE_DEFAULTS,
   type SystemAdapter,
-  type SystemSpec,
-  type BuiltinSystemSpec,
-  type CommandSystemSpec,
-  type HttpSystemSpec,
   type RequestContext,
   type RawObservation,
   type SuiteContext,
   type NormalizedResponse,
   type LoadedRgateConfig,
-  type RgateConfigFile,
-  type SuiteSpec,
 } from './systems/index.js';
-export { rgateConfigSchema } from './contracts/rgate-config.js';
-export { RESPONSE_CONTRACTS } from './contracts/responses/index.js';
+// the published JSON Schemas under the names they have always had
+export {
+  RgateConfigFileSchema as rgateConfigSchema,
+  GatePolicySchema as gatePolicySchema,
+  ReportSchema as reportSchema,
+  CorpusLineSchema as corpusRecordSchema,
+  QueryRecordSchema as queryRecordSchema,
+  ConfigFileSchema as configSchema,
+  FreezeSchema as freezeSchema,
+  type RunRow as StoredRun,
+} from './documents/index.js';
 export {
   evaluateGate,
   loadGatePolicy,
@@ -38,9 +42,6 @@ export {
   type GateInput,
   type ChecklistEvidence,
 } from '../gates/index.js';
-export type { GatePolicy, GateRule } from './contracts/gate-policy.js';
-export { gatePolicySchema } from './contracts/gate-policy.js';
-export { reportSchema } from './contracts/report-schema.js';
 export {
   renderReport,
   renderTerminal,
@@ -69,15 +70,9 @@ export {
   type PinnedSuite,
   type VerifyResult,
   type ArtifactIds,
-  type Freeze,
-  type FreezeHistoryEntry,
   type WriteFreezeOptions,
   type ImportResult,
 } from './snapshot/index.js';
-export { corpusRecordSchema } from './contracts/corpus.js';
-export { queryRecordSchema } from './contracts/query-set.js';
-export { configSchema } from './contracts/config.js';
-export { freezeSchema } from './contracts/freeze.js';
 export {
   DocTable,
   readQrelsFile,
@@ -130,31 +125,23 @@ export {
 } from '../harness/run-suite.js';
 export { buildReplayProof } from '../harness/replay-proof.js';
 export { fingerprint } from '../harness/fingerprint.js';
-export { MemoryRunStore, SqliteRunStore, type RunStore, type RunRow as StoredRun } from './store/index.js';
-export {
-  historyFromStore,
-  buildHistory,
-  sparkline,
-  type HistoryView,
-  type MetricTrend,
-} from '../history/trends.js';
+export { MemoryRunStore, SqliteRunStore, type RunStore } from './store/index.js';
+export { historyFromStore, buildHistory, sparkline } from '../history/trends.js';
 export { setSuiteBaseline, showBaseline } from '../history/baseline.js';
 export { resolveBaseline, storedBaselineFor, type ResolvedBaseline } from '../harness/run-baseline.js';
 export { checkSnapshotChange } from './snapshot/snapshot-change.js';
-export { diffReports, type RunDiff, type QueryChange } from '../history/diff.js';
+export { diffReports } from '../history/diff.js';
 export {
   runCompare,
   analyzeCompare,
   saveSession,
   loadSession,
-  COMPARE_SCHEMA_VERSION,
-  type CompareSession,
   type CompareOptions,
 } from '../history/compare.js';
-export { parseSweep, sweepVariants, type VariantSpec, type SweepSpec } from '../history/compare-variants.js';
-export { perQueryValues, pairedTest, applyHolm, type PairedTest } from '../history/compare-stats.js';
-export { buildCloseout, CLOSEOUT_SCHEMA_VERSION, type CloseoutDoc } from '../history/closeout.js';
-export { parseResiduals, readResiduals, type ResidualRisk } from '../history/closeout-residuals.js';
+export { parseSweep, sweepVariants, type VariantSpec } from '../history/compare-variants.js';
+export { perQueryValues, pairedTest, applyHolm } from '../history/compare-stats.js';
+export { buildCloseout } from '../history/closeout.js';
+export { parseResiduals, readResiduals } from '../history/closeout-residuals.js';
 export {
   renderSessionTerminal,
   renderSessionJson,

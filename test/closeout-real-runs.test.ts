@@ -10,7 +10,7 @@ import { loadGatePolicy } from '../gates/index.js';
 import { renderCloseoutMarkdown } from '../reports/history/closeout.js';
 import { loadFixtureSet, writeFreeze } from '../src/snapshot/index.js';
 import { SqliteRunStore, type RunStore } from '../src/store/index.js';
-import type { SuiteSpec } from '../src/systems/rgate-config.js';
+import type { SuiteSpec } from '../src/documents/index.js';
 import { tempDir } from './history-helpers.js';
 
 /**

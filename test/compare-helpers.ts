@@ -1,6 +1,6 @@
 /** Hostile documents for the comparison and closeout renderer tests (shared with the browser test). */
-import { analyzeCompare, type CompareSession } from '../history/compare.js';
-import type { CloseoutDoc } from '../history/closeout.js';
+import type { CloseoutDoc, CompareSession } from '../src/documents/index.js';
+import { analyzeCompare } from '../history/compare.js';
 import { artifacts, outcome, rate, report, rule } from './history-helpers.js';
 
 export const EVIL = '</script><script>alert(1)</script> @here [x](http://evil) \u001b[2J';

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { CompareSession } from '../history/compare.js';
+import type { CompareSession } from '../src/documents/index.js';
 import type { CliIo } from '../src/cli/command.js';
 import { runCli } from '../src/cli/program.js';
 import { tempDir } from './history-helpers.js';

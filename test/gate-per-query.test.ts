@@ -3,10 +3,9 @@ import { resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runSuite, type RunOutcome } from '../harness/run-suite.js';
 import { outcomeValues } from '../src/core/query-values.js';
-import type { Observation, RateValue } from '../src/core/types.js';
+import type { Observation, RateValue, SuiteSpec } from '../src/documents/index.js';
 import { computeRunMeasures, hasSelectionFields, type RunMeasures } from '../src/metrics/index.js';
 import { MemoryRunStore } from '../src/store/memory-store.js';
-import type { SuiteSpec } from '../src/systems/rgate-config.js';
 
 /**
  * Gate measures return per-query values and the run's metrics are aggregated from them; report

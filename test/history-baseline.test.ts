@@ -4,7 +4,7 @@ import { setSuiteBaseline, showBaseline } from '../history/baseline.js';
 import { resolveBaseline, storedBaselineFor } from '../harness/run-baseline.js';
 import { checkSnapshotChange } from '../src/snapshot/snapshot-change.js';
 import { RgateError } from '../src/core/errors.js';
-import type { FreezeHistoryEntry } from '../src/snapshot/index.js';
+import type { FreezeHistoryEntry } from '../src/documents/index.js';
 import { SqliteRunStore } from '../src/store/index.js';
 import { artifacts, outcome, rate, report, storeRun, tempDir } from './history-helpers.js';
 

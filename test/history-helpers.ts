@@ -1,6 +1,6 @@
 /**
  * Builders for the history / compare / closeout tests: reports shaped exactly like the runner's
- * (src/core/report.ts), with the per-query outcomes a test plants.
+ * (src/documents/report.ts), with the per-query outcomes a test plants.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,7 +13,7 @@ import {
   type Report,
   type RuleResult,
   type Verdict,
-} from '../src/core/report.js';
+} from '../src/documents/index.js';
 import type { RunStore } from '../src/store/types.js';
 
 export function artifacts(version = 'v1', over: Partial<ArtifactRefs> = {}): ArtifactRefs {

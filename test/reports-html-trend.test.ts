@@ -18,7 +18,7 @@ import { renderJson } from '../reports/run/json.js';
 import type { CliIo } from '../src/cli/command.js';
 import { reportCommand } from '../src/cli/commands/report.js';
 import { runCli } from '../src/cli/program.js';
-import type { Report } from '../src/core/report.js';
+import type { Report } from '../src/documents/index.js';
 import { SqliteRunStore } from '../src/store/index.js';
 import { storeRun } from './history-helpers.js';
 import { sampleReport, type Variant } from './fixtures/sample-report.js';

@@ -10,7 +10,7 @@ import { join, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runSuite } from '../harness/run-suite.js';
 import { renderHtml, renderJson, renderJunit, renderMarkdown, renderTerminal } from '../reports/index.js';
-import type { Report } from '../src/core/report.js';
+import type { Report } from '../src/documents/index.js';
 import { writeFreeze } from '../src/snapshot/index.js';
 import { MemoryRunStore } from '../src/store/index.js';
 

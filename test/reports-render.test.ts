@@ -6,7 +6,7 @@ import { renderTerminal } from '../reports/run/terminal.js';
 import { renderHtml } from '../reports/run/html.js';
 import { separateTimingRules, TIMING_STUB_REASON } from '../gates/index.js';
 import { jsonForScript, mdEscape, terminalSafe, xmlEscape } from '../reports/escape.js';
-import type { Report } from '../src/core/report.js';
+import type { Report } from '../src/documents/index.js';
 import { HOSTILE, sampleGateCReport, sampleReport, type Variant } from './fixtures/sample-report.js';
 
 const VARIANTS: Variant[] = ['pass', 'watch', 'fail'];

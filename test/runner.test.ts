@@ -3,10 +3,9 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runSuite } from '../harness/run-suite.js';
-import type { Observation } from '../src/core/types.js';
+import type { Observation, SuiteSpec } from '../src/documents/index.js';
 import { writeFreeze } from '../src/snapshot/index.js';
 import { MemoryRunStore, SqliteRunStore, type RunStore } from '../src/store/index.js';
-import type { SuiteSpec } from '../src/systems/rgate-config.js';
 
 const SUT = resolve(import.meta.dirname, 'sut', 'runner');
 const dirs: string[] = [];

@@ -4,7 +4,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
-import type { QueryRecord, RetrievalConfig } from '../src/core/index.js';
+import type { QueryRecord, RetrievalConfig } from '../src/documents/index.js';
 import type { RawObservation, RequestContext, SystemAdapter } from '../src/systems/index.js';
 
 export interface Subject {

@@ -2,10 +2,9 @@
  * The Gate C closeout document (seed 000) as Markdown (for the review PR / wiki) and as one
  * self-contained HTML page, plus its JSON. Renderers return strings; `rgate closeout` writes them.
  */
-import type { MetricEntry, RuleResult } from '../../src/core/report.js';
+import type { CloseoutDoc as CloseoutModel, MetricEntry, RuleResult } from '../../src/documents/index.js';
 import { measureSummary, num, pct } from '../../gates/format.js';
 import { mdCode, mdEscape } from '../escape.js';
-import type { CloseoutModel } from './model.js';
 import { barChart, chartBox, html, htmlPage, jsonDoc, type ChartSpec } from './shared.js';
 
 const RATE_LIKE =

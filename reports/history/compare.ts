@@ -3,7 +3,10 @@
  * HTML page (per-metric delta chart; for a sweep, each gate metric charted over the grid).
  * The terminal shows every variant against the reference; JSON, Markdown and HTML have every pair.
  */
-import type { CompareSessionModel, PairedTestView } from './model.js';
+import type {
+  CompareSession as CompareSessionModel,
+  PairedTest as PairedTestView,
+} from '../../src/documents/index.js';
 import {
   barChart,
   chartBox,

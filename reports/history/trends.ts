@@ -2,7 +2,12 @@
  * `rgate history` and `rgate diff` renderings: terminal (80 columns), JSON, Markdown, and an HTML
  * page with one trend chart per gate metric. Renderers return strings; the CLI prints or writes.
  */
-import type { BaselineInfoModel, HistoryViewModel, QueryChangeView, RunDiffModel } from './model.js';
+import type {
+  BaselineInfo as BaselineInfoModel,
+  HistoryView as HistoryViewModel,
+  QueryChange as QueryChangeView,
+  RunDiff as RunDiffModel,
+} from '../../src/documents/index.js';
 import {
   chartBox,
   finish,

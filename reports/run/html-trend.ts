@@ -5,8 +5,7 @@
  */
 import { pct, num, TIMING_METRICS } from '../../gates/index.js';
 import { compareCodeUnits } from '../../src/core/canonical-json.js';
-import type { Report, RuleResult } from '../../src/core/report.js';
-import type { HistoryViewModel } from '../history/model.js';
+import type { HistoryView as HistoryViewModel, Report, RuleResult } from '../../src/documents/index.js';
 import { displayGate } from './view.js';
 
 /** What the client script reads for one trend chart (travels in the escaped JSON data block). */

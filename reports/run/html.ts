@@ -15,8 +15,7 @@ import { ms, TIMING_METRICS } from '../../gates/index.js';
 import { compareCodeUnits } from '../../src/core/canonical-json.js';
 import { RgateError } from '../../src/core/errors.js';
 import { outcomeValues } from '../../src/core/query-values.js';
-import type { QueryOutcome, Report } from '../../src/core/report.js';
-import type { HistoryViewModel } from '../history/model.js';
+import type { HistoryView as HistoryViewModel, QueryOutcome, Report } from '../../src/documents/index.js';
 import { jsonForScript } from '../escape.js';
 import { trendSection } from './html-trend.js';
 import {

@@ -8,7 +8,7 @@
 import { assertValidReport } from '../../gates/report-check.js';
 import { compareCodeUnits } from '../../src/core/canonical-json.js';
 import { RgateError } from '../../src/core/errors.js';
-import type { Report } from '../../src/core/report.js';
+import type { Report } from '../../src/documents/index.js';
 
 export { assertValidReport };
 

@@ -3,7 +3,7 @@
  * one <testcase> per rule and per checklist item; a failed rule carries <failure message="..."> with
  * its numerator/denominator; a WATCH rule passes and says so in <system-out>.
  */
-import type { Report } from '../../src/core/report.js';
+import type { Report } from '../../src/documents/index.js';
 import { xmlEscape } from '../escape.js';
 import { displayGate, ruleRow } from './view.js';
 

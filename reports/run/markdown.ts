@@ -3,7 +3,7 @@
  * failing queries (folded), replay proof, artifact ids. Every value from the run is escaped
  * (mdEscape / mdCode): a query text cannot inject HTML, links, table cells or @mentions.
  */
-import type { Report } from '../../src/core/report.js';
+import type { Report } from '../../src/documents/index.js';
 import { mdCode, mdEscape } from '../escape.js';
 import {
   actualText,

@@ -3,7 +3,7 @@
  * threshold / status), checklist, selection modes, failing queries, replay proof, artifact ids.
  * Every line fits 80 columns; colour only when the caller says so (it decides NO_COLOR / TTY).
  */
-import type { Report, Verdict } from '../../src/core/report.js';
+import type { Report, Verdict } from '../../src/documents/index.js';
 import { terminalSafe } from '../escape.js';
 import { borderlessTable as table } from '../borderless-table.js';
 import {

@@ -15,16 +15,17 @@ import {
   TIMING_METRICS,
   withTimingRules,
 } from '../../gates/index.js';
-import type {
-  GateResult,
-  MetricEntry,
-  QueryOutcome,
-  Report,
-  RuleResult,
-  RuleStatus,
-} from '../../src/core/report.js';
+import {
+  SELECTION_MODES,
+  type GateResult,
+  type MeasureValue,
+  type MetricEntry,
+  type QueryOutcome,
+  type Report,
+  type RuleResult,
+  type RuleStatus,
+} from '../../src/documents/index.js';
 import { outcomeValues } from '../../src/core/query-values.js';
-import { SELECTION_MODES, type MeasureValue } from '../../src/core/types.js';
 
 export interface MetricRow {
   /** metric id, with " vs baseline" for baseline rules */

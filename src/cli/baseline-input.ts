@@ -1,6 +1,6 @@
 import { RgateError } from '../core/errors.js';
 import { readJsonFile } from '../core/jsonl.js';
-import type { Report } from '../core/report.js';
+import type { Report } from '../documents/index.js';
 
 /** A previous report.json as the baseline for `vs_baseline` rules. */
 export function baselineFromReportFile(path: string) {

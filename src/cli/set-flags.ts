@@ -1,5 +1,5 @@
 import { RgateError } from '../core/errors.js';
-import type { PartialConfig } from '../core/config-defaults.js';
+import type { PartialConfig } from '../documents/index.js';
 
 /**
  * `--set key=value` flags into a nested config override: dotted keys nest (`bm25.k1=1.2`); values

@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { compareCodeUnits } from '../core/canonical-json.js';
-import type { Observation } from '../core/types.js';
+import type { Observation } from '../documents/index.js';
 
 /**
  * Replay 1's rankings as a TREC run (`qid Q0 docno rank score tag`), in the order the system returned

@@ -1,4 +1,4 @@
-import type { RetrievalConfig } from './types.js';
+import type { PartialConfig, RetrievalConfig } from '../documents/index.js';
 
 /**
  * Defaults for every config key, so a config snapshot may state only what it changes. The resolved
@@ -18,11 +18,6 @@ export const DEFAULT_CONFIG: RetrievalConfig = {
   as_of: '1970-01-01T00:00:00Z',
   freshness_half_life_days: 90,
 };
-
-type DeepPartial<T> = {
-  [K in keyof T]?: T[K] extends object ? (T[K] extends unknown[] ? T[K] : DeepPartial<T[K]>) : T[K];
-};
-export type PartialConfig = DeepPartial<RetrievalConfig>;
 
 /** Deep-merge overrides onto a base config (plain objects merge, everything else replaces). Never mutates. */
 export function resolveConfig(

@@ -3,6 +3,4 @@ export * from './canonical-json.js';
 export * from './hash.js';
 export * from './prng.js';
 export * from './jsonl.js';
-export * from './types.js';
-export * from './report.js';
 export * from './config-defaults.js';

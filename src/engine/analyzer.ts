@@ -1,5 +1,5 @@
 import { stemmer } from 'stemmer';
-import type { AnalyzerConfig } from '../core/index.js';
+import type { AnalyzerConfig } from '../documents/index.js';
 import { LUCENE_ENGLISH_STOPWORDS } from './stopwords.js';
 import { tokenize } from './tokenize.js';
 

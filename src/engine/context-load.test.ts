@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { CorpusRecord } from '../core/types.js';
+import type { CorpusRecord } from '../documents/index.js';
 import { createEngine } from './engine.js';
 import { PROFILE_DEFAULTS, WEIGHT_PRESETS } from './profiles.js';
 import { cfg, rec } from './test-helpers.js';

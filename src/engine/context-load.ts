@@ -1,10 +1,10 @@
 import {
-  compareCodeUnits,
-  sha256,
+  FALLBACK_STAGES,
   type CorpusRecord,
   type FallbackStage,
   type RetrievalConfig,
-} from '../core/index.js';
+} from '../documents/index.js';
+import { compareCodeUnits, sha256 } from '../core/index.js';
 import { bagOfWords } from './bm25-index.js';
 import type { IndexedCorpus } from './indexed-corpus.js';
 import {
@@ -169,7 +169,7 @@ export function contextLoad(
 
   const query = bagOfWords(ic.analyzer.analyze(req.task));
   const scored = ic.index.scoreAll(query);
-  const stages: FallbackStage[] = ['restricted', 'relaxed', 'unrestricted'];
+  const stages: readonly FallbackStage[] = FALLBACK_STAGES;
   const asOf = Date.parse(config.as_of);
   const halfLifeMs = config.freshness_half_life_days * MS_PER_DAY;
 

@@ -1,4 +1,4 @@
-import type { CorpusRecord, RetrievalConfig } from '../core/index.js';
+import type { CorpusRecord, RetrievalConfig } from '../documents/index.js';
 import { bagOfWords } from './bm25-index.js';
 import { contextLoad } from './context-load.js';
 import { createTfidfHashedEmbedder } from './hashed-embedder.js';

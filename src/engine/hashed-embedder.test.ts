@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { CorpusRecord } from '../core/types.js';
+import type { CorpusRecord } from '../documents/index.js';
 import { createEngine } from './engine.js';
 import { createHashedEmbedder, createTfidfHashedEmbedder, TFIDF_DEFAULTS } from './hashed-embedder.js';
 import { cfg, rec } from './test-helpers.js';

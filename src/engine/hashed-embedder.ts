@@ -1,4 +1,4 @@
-import type { AnalyzerConfig } from '../core/index.js';
+import type { AnalyzerConfig } from '../documents/index.js';
 import { createAnalyzer, type Analyzer } from './analyzer.js';
 import { fnv1a32 } from './fnv1a.js';
 import { tokenize } from './tokenize.js';

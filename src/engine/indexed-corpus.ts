@@ -1,4 +1,5 @@
-import { compareCodeUnits, RgateError, type CorpusRecord, type RetrievalConfig } from '../core/index.js';
+import type { CorpusRecord, RetrievalConfig } from '../documents/index.js';
+import { compareCodeUnits, RgateError } from '../core/index.js';
 import { createAnalyzer, type Analyzer } from './analyzer.js';
 import { Bm25Index } from './bm25-index.js';
 import { TermDictionary } from './term-dictionary.js';

@@ -1,4 +1,4 @@
-import type { Profile, WeightingMode } from '../core/index.js';
+import type { Profile, WeightingMode } from '../documents/index.js';
 
 /**
  * What `retrieval_profile` changes (context-load v0). A larger profile looks at a deeper candidate

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { validateMemoryCliV1 } from '../contracts/responses/memory-cli-v1.js';
 import { validateRetrievalResultV1 } from '../contracts/responses/retrieval-result-v1.js';
-import type { CorpusRecord } from '../core/types.js';
+import type { CorpusRecord } from '../documents/index.js';
 import { createEngine } from './engine.js';
 import { createHashedEmbedder } from './hashed-embedder.js';
 import { clampK, mentions } from './semantic.js';

@@ -1,4 +1,5 @@
-import { compareCodeUnits, sha256, type CorpusRecord, type RetrievalConfig } from '../core/index.js';
+import type { CorpusRecord, RetrievalConfig } from '../documents/index.js';
+import { compareCodeUnits, sha256 } from '../core/index.js';
 import type { IndexedCorpus } from './indexed-corpus.js';
 import { indexText } from './indexed-corpus.js';
 import { TopK } from './top-k.js';

@@ -1,5 +1,5 @@
-import { resolveConfig, type PartialConfig } from '../core/config-defaults.js';
-import type { CorpusRecord, RetrievalConfig } from '../core/types.js';
+import type { CorpusRecord, PartialConfig, RetrievalConfig } from '../documents/index.js';
+import { resolveConfig } from '../core/config-defaults.js';
 
 /** Shared builders for the engine's tests (not exported from index.ts). */
 export function rec(id: string, text: string, extra: Partial<CorpusRecord> = {}): CorpusRecord {

@@ -5,7 +5,7 @@ import type {
   RetrievalConfig,
   SelectionMode,
   WeightingMode,
-} from '../core/index.js';
+} from '../documents/index.js';
 
 /**
  * Public types of the reference engine (src/engine). The `builtin` adapter in src/systems builds against

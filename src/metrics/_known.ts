@@ -3,15 +3,18 @@ import { parseRankingMetricId } from './_spec.js';
 import { GATE_METRIC_IDS } from './gate/registry.js';
 import { RANKING_MEASURES } from './registry.js';
 
-/** Timing measures live in the report's timing section; gate rules may still name them. */
-const TIMING_IDS = ['latency_ms'];
+/**
+ * Metrics that read timing (wall-clock dependent): they live in the report's timing section, and a
+ * gate rule naming one is re-stated there. Gate rules may still name them.
+ */
+export const TIMING_METRICS: readonly string[] = ['latency_ms'];
 
 /**
  * Can a gate rule name this metric? Gate measures, `latency_ms`, and any ranking measure with valid
  * parameters that yields one value (`map`, `ndcg_cut.5`, `P.10`, `ndcg.1=3,2=9`).
  */
 export function isKnownMetricId(id: string): boolean {
-  if (GATE_METRIC_IDS.includes(id) || TIMING_IDS.includes(id)) return true;
+  if (GATE_METRIC_IDS.includes(id) || TIMING_METRICS.includes(id)) return true;
   const spec = parseRankingMetricId(id);
   if (!spec || spec.names.length !== 1) return false;
   // P alone means all nine cutoffs; a rule must name one: P.10
@@ -24,5 +27,5 @@ export function knownMetricIds(): string[] {
     const spec = parseRankingMetricId(m.id)!;
     return spec.names.map((n) => (n.startsWith(`${m.id}_`) ? `${m.id}.${n.slice(m.id.length + 1)}` : n));
   });
-  return [...new Set([...GATE_METRIC_IDS, ...TIMING_IDS, ...ranking])].sort(compareCodeUnits);
+  return [...new Set([...GATE_METRIC_IDS, ...TIMING_METRICS, ...ranking])].sort(compareCodeUnits);
 }

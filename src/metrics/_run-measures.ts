@@ -4,9 +4,16 @@
  */
 import { compareCodeUnits } from '../core/canonical-json.js';
 import { deriveSeed } from '../core/prng.js';
-import type { Breakdown, MetricEntry, QueryOutcome } from '../core/report.js';
+import type {
+  Breakdown,
+  CorpusRecord,
+  MeasureValue,
+  MetricEntry,
+  Observation,
+  QueryOutcome,
+  QueryRecord,
+} from '../documents/index.js';
 import { DocTable, qrelsFromEntries, runFromRows } from '../trec/trec.js';
-import type { CorpusRecord, MeasureValue, Observation, QueryRecord } from '../core/types.js';
 import { RgateError } from '../core/errors.js';
 import { evaluateTrec } from './_evaluate.js';
 import { parseRankingMetricId, type MeasureSpec } from './_spec.js';

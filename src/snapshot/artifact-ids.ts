@@ -1,7 +1,6 @@
 import { basename, join, resolve } from 'node:path';
 import type { Sha256 } from '../core/hash.js';
-import type { CorpusRecord, QueryRecord, RetrievalConfig } from '../core/types.js';
-import type { Freeze } from '../contracts/freeze.js';
+import type { CorpusRecord, Freeze, QueryRecord, RetrievalConfig } from '../documents/index.js';
 import type { KnownHashes } from './content-hash.js';
 import { countJudgments, readConfigFile, readCorpusFile, readQuerySetFile } from './read-artifacts.js';
 import { FIXTURE_FILES, type ArtifactIds } from './types.js';

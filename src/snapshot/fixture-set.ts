@@ -2,14 +2,18 @@ import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'no
 import { basename, isAbsolute, join, resolve } from 'node:path';
 import { canonicalJson } from '../core/canonical-json.js';
 import { RgateError } from '../core/errors.js';
-import type { PartialConfig } from '../core/config-defaults.js';
-import type { ArtifactRefs } from '../core/report.js';
-import type { CorpusRecord, QueryRecord } from '../core/types.js';
-import type { CorpusLine } from '../contracts/corpus.js';
+import {
+  FREEZE_SCHEMA_VERSION,
+  type ArtifactRefs,
+  type CorpusLine,
+  type CorpusRecord,
+  type Freeze,
+  type PartialConfig,
+  type QueryRecord,
+} from '../documents/index.js';
 import { readArtifacts, UNFROZEN_VERSION } from './artifact-ids.js';
 import { FREEZE_RULES, hasFreeze, readFreeze, sealOf } from './freeze-file.js';
 import { assertVerified, compareWithFreeze } from './freeze-verify.js';
-import { FREEZE_SCHEMA_VERSION, type Freeze } from '../contracts/freeze.js';
 import { FIXTURE_FILES, type PinnedSuite } from './types.js';
 
 /**

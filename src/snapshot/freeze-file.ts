@@ -5,7 +5,8 @@ import { RgateError } from '../core/errors.js';
 import { sha256 } from '../core/hash.js';
 import { readJsonFile } from '../core/jsonl.js';
 import { validateOrThrow } from '../contracts/ajv.js';
-import { FREEZE_SCHEMA_VERSION, validateFreeze, type Freeze } from '../contracts/freeze.js';
+import { FREEZE_SCHEMA_VERSION, type Freeze } from '../documents/index.js';
+import { validateFreeze } from '../contracts/freeze.js';
 import { FIXTURE_FILES } from './types.js';
 
 /** The freeze rules written into every freeze.json (seed 000 "Fixture Freeze Binding"). */

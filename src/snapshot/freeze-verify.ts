@@ -3,7 +3,7 @@ import { RgateError } from '../core/errors.js';
 import { readConfigFile } from './read-artifacts.js';
 import { hashJsonlFile, sha256FileSync } from './content-hash.js';
 import { readFreeze } from './freeze-file.js';
-import type { Freeze } from '../contracts/freeze.js';
+import type { Freeze } from '../documents/index.js';
 import { FIXTURE_FILES, type FileCheck, type VerifyResult } from './types.js';
 
 /**

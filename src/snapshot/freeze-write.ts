@@ -1,6 +1,6 @@
 import { basename, join, resolve } from 'node:path';
 import { RgateError } from '../core/errors.js';
-import { FREEZE_SCHEMA_VERSION, type Freeze, type FreezeHistoryEntry } from '../contracts/freeze.js';
+import { FREEZE_SCHEMA_VERSION, type Freeze, type FreezeHistoryEntry } from '../documents/index.js';
 import { readArtifacts } from './artifact-ids.js';
 import { sha256FileSync } from './content-hash.js';
 import { FREEZE_RULES, hasFreeze, readFreeze, sealOf, writeFreezeFile } from './freeze-file.js';

@@ -1,5 +1,4 @@
-import type { CorpusRecord } from '../core/types.js';
-import type { CorpusLine } from '../contracts/corpus.js';
+import type { CorpusLine, CorpusRecord } from '../documents/index.js';
 
 /**
  * A validated corpus line (rgate or BEIR shape) as a CorpusRecord: `_id` becomes `id`;

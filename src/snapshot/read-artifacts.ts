@@ -3,7 +3,7 @@ import { resolveConfig } from '../core/config-defaults.js';
 import { RgateError } from '../core/errors.js';
 import type { Sha256 } from '../core/hash.js';
 import { readJsonFile } from '../core/jsonl.js';
-import type { CorpusRecord, QueryRecord, RetrievalConfig } from '../core/types.js';
+import type { CorpusRecord, QueryRecord, RetrievalConfig } from '../documents/index.js';
 import { validateOrThrow } from '../contracts/ajv.js';
 import { validateConfig } from '../contracts/config.js';
 import { corpusLineId, validateCorpusLine } from '../contracts/corpus.js';

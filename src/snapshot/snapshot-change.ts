@@ -4,8 +4,7 @@
  */
 import { compareCodeUnits } from '../core/canonical-json.js';
 import { RgateError } from '../core/errors.js';
-import type { ArtifactRefs } from '../core/report.js';
-import type { FreezeHistoryEntry } from '../contracts/freeze.js';
+import type { ArtifactRefs, FreezeHistoryEntry } from '../documents/index.js';
 import { compareVersions } from './version.js';
 
 export type SnapshotCheck = { same: true } | { same: false; reset_note: string; steps: FreezeHistoryEntry[] };

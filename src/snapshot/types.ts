@@ -1,8 +1,4 @@
-import type { ArtifactRefs } from '../core/report.js';
-import type { CorpusRecord, QueryRecord, RetrievalConfig } from '../core/types.js';
-import type { Freeze } from '../contracts/freeze.js';
-
-export type { Freeze, FreezeHistoryEntry } from '../contracts/freeze.js';
+import type { ArtifactRefs, CorpusRecord, Freeze, QueryRecord, RetrievalConfig } from '../documents/index.js';
 
 /** The fixed file names of a fixture set folder `fixtures/<set>/`. */
 export const FIXTURE_FILES = {

@@ -1,7 +1,6 @@
-import type { MetricEntry } from '../core/report.js';
-import type { Observation } from '../core/types.js';
+import type { MetricEntry, Observation, RunMeta, RunRow } from '../documents/index.js';
 import { compareCodeUnits } from '../core/canonical-json.js';
-import type { CompareSessionRow, RunMeta, RunResult, RunRow, RunStore } from './types.js';
+import type { CompareSessionRow, RunResult, RunStore } from './types.js';
 
 interface MemRun {
   row: RunRow;

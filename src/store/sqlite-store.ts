@@ -3,10 +3,9 @@ import { mkdirSync } from 'node:fs';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { dirname } from 'node:path';
 import { RgateError } from '../core/errors.js';
-import type { MetricEntry, Verdict } from '../core/report.js';
-import type { Observation } from '../core/types.js';
+import type { MetricEntry, Observation, RunMeta, RunRow, RunStatus, Verdict } from '../documents/index.js';
 import { MIGRATIONS } from './migrations.js';
-import type { CompareSessionRow, RunMeta, RunResult, RunRow, RunStatus, RunStore } from './types.js';
+import type { CompareSessionRow, RunResult, RunStore } from './types.js';
 
 interface RunRecord {
   run_id: string;

@@ -1,24 +1,4 @@
-import type { MetricEntry, Verdict } from '../core/report.js';
-import type { Observation } from '../core/types.js';
-
-export type RunStatus = 'running' | 'complete' | 'interrupted' | 'failed';
-
-export interface RunMeta {
-  run_id: string;
-  suite: string;
-  started_at: string;
-  /** canonical JSON of the ArtifactRefs, so runs on different snapshots are never compared by accident */
-  artifacts: unknown;
-  settings: unknown;
-}
-
-export interface RunRow extends RunMeta {
-  status: RunStatus;
-  finished_at: string | null;
-  gate_id: string | null;
-  verdict: Verdict | null;
-  observation_count: number;
-}
+import type { MetricEntry, Observation, RunMeta, RunRow, RunStatus, Verdict } from '../documents/index.js';
 
 /** A stored tuning comparison (`rgate compare`), listed without its document. */
 export interface CompareSessionRow {

@@ -1,8 +1,8 @@
-import type { CorpusRecord, QueryRecord, RetrievalConfig } from '../core/types.js';
+import type { BuiltinMode, CorpusRecord, QueryRecord, RetrievalConfig } from '../documents/index.js';
 import { createEngine, type Engine } from '../engine/index.js';
 import { failedResponse, normalizeResponse, type NormalizedResponse } from './normalize/index.js';
 import { toRawObservation } from './observation.js';
-import type { BuiltinMode, RawObservation, RequestContext, SystemAdapter } from './types.js';
+import type { RawObservation, RequestContext, SystemAdapter } from './types.js';
 
 const CONTRACT_OF: Record<BuiltinMode, string> = {
   bm25: 'rgate',

@@ -1,5 +1,5 @@
 import { isAbsolute, resolve } from 'node:path';
-import type { QueryRecord, RetrievalConfig } from '../core/types.js';
+import type { CommandSystemSpec, QueryRecord, RetrievalConfig } from '../documents/index.js';
 import { JsonLinesWorker, type WorkerReply } from './json-lines-worker.js';
 import {
   failedResponse,
@@ -16,7 +16,6 @@ import { RgateError } from '../core/errors.js';
 import {
   DEFAULT_MAX_OUTPUT_BYTES,
   DEFAULT_TIMEOUT_MS,
-  type CommandSystemSpec,
   type RawObservation,
   type RequestContext,
   type SystemAdapter,

@@ -1,13 +1,12 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { RetrievalQuery } from '../contracts/responses/context-pack.js';
-import type { QueryRecord } from '../core/types.js';
+import type { HttpSystemSpec, QueryRecord } from '../documents/index.js';
 import { failedResponse, normalizeResponse, type NormalizedResponse } from './normalize/index.js';
 import { toRawObservation } from './observation.js';
 import {
   DEFAULT_MAX_OUTPUT_BYTES,
   DEFAULT_TIMEOUT_MS,
-  type HttpSystemSpec,
   type RawObservation,
   type RequestContext,
   type SystemAdapter,

@@ -4,7 +4,8 @@ import { CommandAdapter } from './command-adapter.js';
 import { HttpAdapter } from './http-adapter.js';
 import { RgateError } from '../core/errors.js';
 import { CONTRACT_NAMES, isKnownContract } from './normalize/index.js';
-import type { SuiteContext, SystemAdapter, SystemSpec } from './types.js';
+import type { SystemSpec } from '../documents/index.js';
+import type { SuiteContext, SystemAdapter } from './types.js';
 
 export * from './types.js';
 export { BuiltinAdapter } from './builtin-adapter.js';
@@ -28,8 +29,6 @@ export {
   SUITE_DEFAULTS,
   RGATE_CONFIG_FILE,
   type LoadedRgateConfig,
-  type RgateConfigFile,
-  type SuiteSpec,
 } from './rgate-config.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { QueryRecord } from '../core/types.js';
+import type { QueryRecord } from '../documents/index.js';
 import type { NormalizedResponse } from './normalize/index.js';
 import type { RawObservation, RequestContext } from './types.js';
 

@@ -1,6 +1,6 @@
 import { canonicalJson } from '../core/canonical-json.js';
 import { RgateError } from '../core/errors.js';
-import type { QueryRecord, RetrievalConfig } from '../core/types.js';
+import type { QueryRecord, RetrievalConfig } from '../documents/index.js';
 
 /** Values the argv template may use. */
 export interface PlaceholderValues {

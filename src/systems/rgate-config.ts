@@ -1,10 +1,9 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { formatAjvErrors } from '../contracts/ajv.js';
-import { validateRgateConfig, type RgateConfigFile, type SuiteSpec } from '../contracts/rgate-config.js';
+import type { RgateConfigFile, SuiteSpec } from '../documents/index.js';
+import { validateRgateConfig } from '../contracts/rgate-config.js';
 import { RgateError } from '../core/errors.js';
-
-export type { RgateConfigFile, SuiteSpec } from '../contracts/rgate-config.js';
 
 export const RGATE_CONFIG_FILE = 'rgate.config.json';
 

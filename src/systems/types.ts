@@ -1,4 +1,10 @@
-import type { CorpusRecord, Observation, QueryRecord, RetrievalConfig } from '../core/index.js';
+import type {
+  CorpusRecord,
+  Observation,
+  QueryRecord,
+  RetrievalConfig,
+  SystemSpec,
+} from '../documents/index.js';
 
 /** What the harness hands an adapter with each request. */
 export interface RequestContext {
@@ -19,7 +25,7 @@ export type RawObservation = Omit<Observation, 'fingerprint' | 'replay'>;
  */
 export interface SystemAdapter {
   readonly name: string;
-  readonly kind: 'builtin' | 'command' | 'http';
+  readonly kind: SystemSpec['type'];
   /** the response contract the adapter validates against (see CONTRACT_NAMES) */
   readonly contract: string;
   start(): Promise<void>;
@@ -29,58 +35,6 @@ export interface SystemAdapter {
   /** afterwards no process or socket of the adapter is left */
   close(): Promise<void>;
 }
-
-export type BuiltinMode = 'bm25' | 'context-load' | 'semantic';
-
-export interface BuiltinSystemSpec {
-  type: 'builtin';
-  /** defaults to the suite config's `mode` */
-  mode?: BuiltinMode;
-}
-
-export interface CommandSystemSpec {
-  type: 'command';
-  /** argv template; argv[0] is resolved on PATH. No shell is involved, so placeholders cannot inject. */
-  argv: string[];
-  /** keep one process per concurrency slot speaking JSON lines instead of spawning per query */
-  worker?: boolean;
-  /** response contract name (see CONTRACT_NAMES) */
-  contract: string;
-  /** per request; default 30000 */
-  timeout_ms?: number;
-  /** stdout cap per response; default 16 MiB */
-  max_output_bytes?: number;
-  /** the child's whole environment is PATH (from rgate's own environment) plus these */
-  env?: Record<string, string>;
-  /** working directory; relative to the rgate.config.json folder; default that folder */
-  cwd?: string;
-  /**
-   * per-query mode: who forks the commands. `auto` (default): a small Perl spawn server when perl is on
-   * PATH (much cheaper per call than node's fork), else node's child_process. `perl` / `node` force one.
-   */
-  launcher?: 'auto' | 'python' | 'perl' | 'node';
-}
-
-export interface HttpSystemSpec {
-  type: 'http';
-  /** endpoint receiving `POST` with a RetrievalQuery (seed 004) body */
-  url: string;
-  /** default `context-pack` */
-  contract?: string;
-  /** RetrievalQuery `filters` sent with every request (seed 004: repo, tenant, run_id ...) */
-  filters?: Record<string, string>;
-  /** RetrievalQuery `overlay_policy`; default `include` */
-  overlay_policy?: 'include' | 'skip';
-  /** RetrievalQuery `transport`; default `direct` */
-  transport?: 'direct' | 'gateway';
-  /** per request; default 30000 */
-  timeout_ms?: number;
-  headers?: Record<string, string>;
-  /** response body cap; default 16 MiB */
-  max_output_bytes?: number;
-}
-
-export type SystemSpec = BuiltinSystemSpec | CommandSystemSpec | HttpSystemSpec;
 
 /** What createSystem needs from the pinned suite. */
 export interface SuiteContext {

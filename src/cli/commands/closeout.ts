@@ -5,7 +5,8 @@ import { EXIT, RgateError } from '../../core/errors.js';
 import { loadFixtureSet } from '../../snapshot/index.js';
 import { loadGatePolicy } from '../../../gates/index.js';
 import { buildCloseout } from '../../../history/closeout.js';
-import { readResiduals, type ResidualRisk } from '../../../history/closeout-residuals.js';
+import type { ResidualRisk } from '../../documents/index.js';
+import { readResiduals } from '../../../history/closeout-residuals.js';
 import {
   renderCloseoutHtml,
   renderCloseoutJson,

@@ -2,8 +2,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { Argv } from 'yargs';
 import { EXIT, RgateError } from '../../core/errors.js';
-import type { PartialConfig } from '../../core/config-defaults.js';
-import { loadSession, runCompare, saveSession, type CompareSession } from '../../../history/compare.js';
+import type { CompareSession, PartialConfig } from '../../documents/index.js';
+import { loadSession, runCompare, saveSession } from '../../../history/compare.js';
 import {
   parseSweep,
   splitVariantFlag,

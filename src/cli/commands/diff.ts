@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import type { Argv } from 'yargs';
 import { EXIT, RgateError } from '../../core/errors.js';
 import { readJsonFile } from '../../core/jsonl.js';
-import type { Report } from '../../core/report.js';
+import type { Report } from '../../documents/index.js';
 import type { RunStore } from '../../store/index.js';
 import { asReport } from '../../../history/trends.js';
 import { diffReports } from '../../../history/diff.js';

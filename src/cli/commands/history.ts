@@ -3,7 +3,8 @@ import { dirname, join, relative, resolve } from 'node:path';
 import type { Argv } from 'yargs';
 import { EXIT, RgateError } from '../../core/errors.js';
 import { SqliteRunStore } from '../../store/index.js';
-import { loadRgateConfig, type SuiteSpec } from '../../systems/rgate-config.js';
+import type { SuiteSpec } from '../../documents/index.js';
+import { loadRgateConfig } from '../../systems/rgate-config.js';
 import { historyFromStore, storedSuites } from '../../../history/trends.js';
 import {
   renderHistoryHtml,

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Argv } from 'yargs';
-import type { PartialConfig } from '../../core/config-defaults.js';
+import { RECORD_KINDS, type PartialConfig } from '../../documents/index.js';
 import { EXIT, RgateError } from '../../core/errors.js';
 import { readJsonFile } from '../../core/jsonl.js';
 import { validateOrThrow } from '../../contracts/ajv.js';
@@ -134,7 +134,7 @@ export const importCommand: RgateCommand<ImportArgs> = {
         describe: 'smart: negative codes',
       })
       .option('record-kind', {
-        choices: ['canonical', 'tactical'] as const,
+        choices: RECORD_KINDS,
         describe: 'dir/trec: corpus record kind',
       })
       .option('ext', {

@@ -10,7 +10,7 @@ import {
   type ReportFormat,
 } from '../../../reports/index.js';
 import { EXIT, RgateError } from '../../core/errors.js';
-import type { Report } from '../../core/report.js';
+import type { Report } from '../../documents/index.js';
 import { SqliteRunStore } from '../../store/index.js';
 import type { RgateCommand } from '../command.js';
 import { OUT_DIR_HELP, outDirOf, storePathOf } from '../out-dir.js';

@@ -3,7 +3,14 @@ import { join } from 'node:path';
 import type { Argv } from 'yargs';
 import { resolveConfig } from '../../core/config-defaults.js';
 import { EXIT, RgateError } from '../../core/errors.js';
-import type { Profile, RetrievalConfig, WeightingMode } from '../../core/types.js';
+import {
+  PROFILES,
+  RETRIEVAL_MODES,
+  WEIGHTING_MODES,
+  type Profile,
+  type RetrievalConfig,
+  type WeightingMode,
+} from '../../documents/index.js';
 import {
   createEngine,
   type ContextLoadRequest,
@@ -47,7 +54,7 @@ export const retrieveCommand: RgateCommand<RetrieveArgs> = {
       })
       .option('task', { type: 'string', demandOption: true, describe: 'the query / context-load task text' })
       .option('mode', {
-        choices: ['bm25', 'context-load', 'semantic'] as const,
+        choices: RETRIEVAL_MODES,
         describe: 'engine path (default: the set config `mode`)',
       })
       .option('view', {
@@ -55,9 +62,9 @@ export const retrieveCommand: RgateCommand<RetrieveArgs> = {
         default: 'memory-cli-v1' as const,
         describe: 'semantic mode: selection answer or the top-K retrieval-result-v1 view',
       })
-      .option('profile', { choices: ['small', 'medium', 'large'] as const, describe: 'retrieval_profile' })
+      .option('profile', { choices: PROFILES, describe: 'retrieval_profile' })
       .option('weighting-mode', {
-        choices: ['uniform', 'evidence_outcome_bias'] as const,
+        choices: WEIGHTING_MODES,
         describe: 'weighting_mode',
       })
       .option('k', { type: 'number', describe: 'results (bm25 depth; semantic K, clamped to 10..15)' })

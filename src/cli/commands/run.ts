@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import type { Argv } from 'yargs';
 import { EXIT, RgateError } from '../../core/errors.js';
-import type { Report, Verdict } from '../../core/report.js';
+import type { Report, Verdict } from '../../documents/index.js';
 import { MemoryRunStore, SqliteRunStore, type RunStore } from '../../store/index.js';
 import { loadRgateConfig } from '../../systems/rgate-config.js';
 import { runSuite } from '../../../harness/run-suite.js';

@@ -1,5 +1,5 @@
 import type { ValidateFunction } from 'ajv/dist/2020.js';
-import { SELECTION_MODES, type SelectionMode } from '../../core/types.js';
+import { SELECTION_MODES, type SelectionMode } from '../../documents/index.js';
 import { compileSchema } from '../ajv.js';
 
 /**

@@ -4,8 +4,14 @@
  * "is this top-1 useful".
  */
 import { compareCodeUnits } from '../../core/canonical-json.js';
-import type { CorpusRecord, Observation, QueryRecord, RankedItem, SelectionMode } from '../../core/types.js';
-import type { Top1Judgment } from '../../core/report.js';
+import {
+  type CorpusRecord,
+  type Observation,
+  type QueryRecord,
+  type RankedItem,
+  type SelectionMode,
+  type Top1Judgment,
+} from '../../documents/index.js';
 
 export interface GateInput {
   queries: readonly QueryRecord[];

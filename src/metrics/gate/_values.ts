@@ -11,7 +11,7 @@ import type {
   QuantileValue,
   QueryRecord,
   RateValue,
-} from '../../core/types.js';
+} from '../../documents/index.js';
 import { bootstrapMeanCi } from '../../stats/bootstrap.js';
 import { wilsonInterval } from '../../stats/wilson-interval.js';
 import type { GateContext } from './_context.js';

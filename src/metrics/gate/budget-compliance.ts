@@ -1,4 +1,4 @@
-import type { Observation } from '../../core/types.js';
+import type { Observation } from '../../documents/index.js';
 import { perRequestRate } from './_values.js';
 import type { GateMeasure } from './_types.js';
 

@@ -1,5 +1,5 @@
 import { canonicalJson } from '../../core/canonical-json.js';
-import type { Observation } from '../../core/types.js';
+import type { Observation } from '../../documents/index.js';
 import { perQueryRate } from './_values.js';
 import type { GateMeasure } from './_types.js';
 

@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import type { MetricEntry } from '../../core/report.js';
+import type {
+  CorpusRecord,
+  MetricEntry,
+  Observation,
+  QueryRecord,
+  RateValue,
+} from '../../documents/index.js';
 import { DocTable, parseQrels, parseRun, writeRun } from '../../trec/trec.js';
-import type { CorpusRecord, Observation, QueryRecord, RateValue } from '../../core/types.js';
 import { evaluateTrec } from '../_evaluate.js';
 import { computeRunMeasures } from '../_run-measures.js';
 import { parseMeasureArgs } from '../_spec.js';

@@ -1,4 +1,4 @@
-import type { MeasureValue } from '../../core/types.js';
+import type { MeasureValue } from '../../documents/index.js';
 import type { GateContext } from './_context.js';
 import { quantiles } from './_values.js';
 

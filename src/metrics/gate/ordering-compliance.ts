@@ -1,4 +1,4 @@
-import type { CorpusRecord, RankedItem } from '../../core/types.js';
+import type { CorpusRecord, RankedItem } from '../../documents/index.js';
 import { perRequestRate } from './_values.js';
 import type { GateMeasure } from './_types.js';
 

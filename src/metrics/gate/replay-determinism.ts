@@ -1,4 +1,4 @@
-import type { QueryRecord } from '../../core/types.js';
+import type { QueryRecord } from '../../documents/index.js';
 import type { GateContext } from './_context.js';
 import { perQueryRate } from './_values.js';
 import type { GateMeasure } from './_types.js';

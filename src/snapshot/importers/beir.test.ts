@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { QueryRecord } from '../../core/types.js';
+import type { QueryRecord } from '../../documents/index.js';
 import { parseBeirQrels } from './common.js';
 import { importBeir } from './beir.js';
 

@@ -1,9 +1,8 @@
 import { basename, extname } from 'node:path';
-import type { PartialConfig } from '../../core/config-defaults.js';
+import type { CorpusLine, PartialConfig, QueryRecord } from '../../documents/index.js';
 import { parseJsonl } from '../../core/jsonl.js';
-import type { QueryRecord } from '../../core/types.js';
 import { validateOrThrow } from '../../contracts/ajv.js';
-import { corpusLineId, validateCorpusLine, type CorpusLine } from '../../contracts/corpus.js';
+import { corpusLineId, validateCorpusLine } from '../../contracts/corpus.js';
 import { RgateError } from '../../core/errors.js';
 import { validateBeirQueryLine } from '../../contracts/query-set.js';
 import { writeFixtureSet } from '../fixture-set.js';

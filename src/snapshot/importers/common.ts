@@ -4,7 +4,7 @@ import { compareCodeUnits } from '../../core/canonical-json.js';
 import { RgateError } from '../../core/errors.js';
 import { sha256 } from '../../core/hash.js';
 import { assertUtf8 } from '../../core/utf8.js';
-import type { QueryRecord } from '../../core/types.js';
+import type { QueryRecord } from '../../documents/index.js';
 
 /** What an importer did: the folder it wrote, counts, and notes worth reading (dropped lines, gaps). */
 export interface ImportResult {

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { create } from 'tar';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { CorpusRecord } from '../../core/types.js';
+import type { CorpusRecord } from '../../documents/index.js';
 import { sha256 } from '../../core/hash.js';
 import { importDir } from './dir.js';
 

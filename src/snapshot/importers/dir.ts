@@ -1,7 +1,6 @@
 import { basename } from 'node:path';
-import type { PartialConfig } from '../../core/config-defaults.js';
+import type { PartialConfig, QueryRecord, RecordKind } from '../../documents/index.js';
 import { parseJsonl } from '../../core/jsonl.js';
-import type { QueryRecord, RecordKind } from '../../core/types.js';
 import { validateOrThrow } from '../../contracts/ajv.js';
 import { validateQueryLine } from '../../contracts/query-set.js';
 import { writeFixtureSet } from '../fixture-set.js';

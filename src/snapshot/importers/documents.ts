@@ -4,8 +4,7 @@ import { list } from 'tar';
 import { canonicalJson, compareCodeUnits } from '../../core/canonical-json.js';
 import { RgateError } from '../../core/errors.js';
 import { sha256 } from '../../core/hash.js';
-import type { RecordKind } from '../../core/types.js';
-import type { CorpusLine } from '../../contracts/corpus.js';
+import type { CorpusLine, RecordKind } from '../../documents/index.js';
 import { sourceInfo, type SourceFile } from './common.js';
 import { htmlToText, markdownTitle } from './html-text.js';
 

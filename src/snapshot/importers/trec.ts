@@ -1,8 +1,6 @@
 import { basename } from 'node:path';
-import type { PartialConfig } from '../../core/config-defaults.js';
+import type { CorpusLine, PartialConfig, QueryRecord, RecordKind } from '../../documents/index.js';
 import { RgateError } from '../../core/errors.js';
-import type { QueryRecord, RecordKind } from '../../core/types.js';
-import type { CorpusLine } from '../../contracts/corpus.js';
 import { writeFixtureSet } from '../fixture-set.js';
 import { DEFAULT_IMPORT_CONFIG } from './beir.js';
 import {

@@ -3,7 +3,7 @@ import {
   type ContextLoadV0Entry,
   type ContextLoadV0Response,
 } from '../../contracts/responses/context-load-v0.js';
-import type { RankedItem } from '../../core/types.js';
+import type { RankedItem } from '../../documents/index.js';
 import { estimateTokens, type ResponseNormalizer } from './types.js';
 
 /** Levels that mean "no fallback happened": the first stage of restricted -> relaxed -> unrestricted, or none. */
@@ -27,7 +27,6 @@ function entryChars(e: ContextLoadV0Entry): number {
  * attempts = the stages listed in `fallback_attempts`.
  */
 export const contextLoadV0Normalizer: ResponseNormalizer<ContextLoadV0Response> = {
-  name: 'context-load-v0',
   validate: validateContextLoadV0,
   crossCheck(p) {
     const n = (p.entries ?? p.files ?? []).length;

@@ -13,7 +13,6 @@ function itemId(it: ContextPackResponse['items'][number]): string {
  * when reported, else ceil(chars / 4).
  */
 export const contextPackNormalizer: ResponseNormalizer<ContextPackResponse> = {
-  name: 'context-pack',
   validate: validateContextPack,
   crossCheck(p) {
     const out: string[] = [];

@@ -1,6 +1,10 @@
 import { formatAjvErrors } from '../../contracts/ajv.js';
 import { looksLikeErrorEnvelope, validateErrorEnvelope } from '../../contracts/responses/error-envelope.js';
-import type { ObservationError } from '../../core/types.js';
+import {
+  RESPONSE_CONTRACTS,
+  type ObservationError,
+  type ResponseContractName,
+} from '../../documents/index.js';
 import { contextLoadV0Normalizer } from './context-load-v0.js';
 import { contextPackNormalizer } from './context-pack.js';
 import { memoryCliV1Normalizer } from './memory-cli-v1.js';
@@ -11,18 +15,21 @@ import type { NormalizedResponse, ResponseNormalizer } from './types.js';
 export type { NormalizedResponse, ResponseNormalizer } from './types.js';
 export { estimateTokens } from './types.js';
 
-const NORMALIZERS: readonly ResponseNormalizer<never>[] = [
-  rgateNormalizer,
-  contextLoadV0Normalizer,
-  memoryCliV1Normalizer,
-  retrievalResultV1Normalizer,
-  contextPackNormalizer,
-] as unknown as readonly ResponseNormalizer<never>[];
+// keyed by the contract names: a contract without its normalizer does not compile
+const NORMALIZERS = {
+  rgate: rgateNormalizer,
+  'context-load-v0': contextLoadV0Normalizer,
+  'memory-cli-v1': memoryCliV1Normalizer,
+  'retrieval-result-v1': retrievalResultV1Normalizer,
+  'context-pack': contextPackNormalizer,
+} satisfies Record<ResponseContractName, unknown> as unknown as Readonly<
+  Record<ResponseContractName, ResponseNormalizer<never>>
+>;
 
 /** Response contracts rgate understands (`trec`-style `{results:[{id,score}]}` is part of `rgate`). */
-export const CONTRACT_NAMES: readonly string[] = NORMALIZERS.map((n) => n.name);
+export const CONTRACT_NAMES: readonly string[] = RESPONSE_CONTRACTS;
 
-export function isKnownContract(name: string): boolean {
+export function isKnownContract(name: string): name is ResponseContractName {
   return CONTRACT_NAMES.includes(name);
 }
 
@@ -48,7 +55,7 @@ export function failedResponse(
  * breaking the contract becomes `ok:false`, kind `contract_invalid`, with the ajv lines.
  */
 export function normalizeResponse(contract: string, payload: unknown): NormalizedResponse {
-  const n = NORMALIZERS.find((x) => x.name === contract);
+  const n = isKnownContract(contract) ? NORMALIZERS[contract] : undefined;
   if (!n) {
     return failedResponse(contract, {
       kind: 'unknown_contract',

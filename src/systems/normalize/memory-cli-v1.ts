@@ -8,7 +8,6 @@ import type { ResponseNormalizer } from './types.js';
  * chars = tokens = 0.
  */
 export const memoryCliV1Normalizer: ResponseNormalizer<MemoryCliV1Response> = {
-  name: 'memory-cli-v1',
   validate: validateMemoryCliV1,
   toObservation(p) {
     const mode = p.selection_mode;

@@ -10,7 +10,6 @@ import { estimateTokens, type ResponseNormalizer } from './types.js';
  * `text_content` lengths, tokens = ceil(chars / 4).
  */
 export const retrievalResultV1Normalizer: ResponseNormalizer<RetrievalResultV1Response> = {
-  name: 'retrieval-result-v1',
   validate: validateRetrievalResultV1,
   crossCheck(p) {
     const out: string[] = [];

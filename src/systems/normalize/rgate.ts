@@ -7,7 +7,6 @@ import { estimateTokens, type ResponseNormalizer } from './types.js';
  * selected_id / source_path default to the top-ranked item unless the answer is no_match.
  */
 export const rgateNormalizer: ResponseNormalizer<RgateResponse> = {
-  name: 'rgate',
   validate: validateRgateResponse,
   crossCheck(p) {
     return p.ranked && p.results ? ['/results: must not be given together with ranked'] : [];

@@ -24,7 +24,6 @@ export interface Validator<T> {
 
 /** One response contract: its ajv validator, checks JSON Schema cannot express, and the mapping to an Observation. */
 export interface ResponseNormalizer<T> {
-  readonly name: string;
   readonly validate: Validator<T>;
   /** cross-field rules (`/selected_count: must equal ...`), as ajv-style `/path: message` lines */
   crossCheck?(payload: T): string[];

@@ -1,0 +1,96 @@
+/**
+ * `rgate compare`: every variant of a suite's config run on the same pinned snapshot and seed, and
+ * each per-query metric compared pairwise. The run store keeps the session, so `rgate compare
+ * --list` / `--show` find it again.
+ */
+import { Type, type Static } from '@sinclair/typebox';
+import { ArtifactRefsSchema } from './artifact-refs.js';
+import { BetterSchema } from './better.js';
+import { VerdictSchema } from './gate-result.js';
+import { Closed, Const, OrNull, StringEnum, StringMap } from './keywords.js';
+import { MeasureKindSchema } from './measure-value.js';
+import { MetricWinnerSchema, PairedSettingsSchema, PairedTestSchema } from './paired-test.js';
+import { Top1JudgmentSchema } from './query-outcome.js';
+import { PartialConfigSchema } from './retrieval-config.js';
+
+export const COMPARE_SCHEMA_VERSION = 'rgate-compare/1';
+
+const count = Type.Integer({ minimum: 0 });
+
+/** A sweep's grid: one config key and the values it takes. */
+export const SweepSpecSchema = Closed({ key: Type.String(), values: Type.Array(Type.Number()) });
+export type SweepSpec = Static<typeof SweepSpecSchema>;
+
+/** metric id -> query id -> per-query value */
+export const PerQueryValuesSchema = StringMap(StringMap(Type.Number()));
+export type PerQueryValues = Static<typeof PerQueryValuesSchema>;
+
+export const CompareAggregateSchema = Closed({
+  metric: Type.String(),
+  kind: MeasureKindSchema,
+  value: OrNull(Type.Number()),
+  numerator: Type.Optional(count),
+  denominator: Type.Optional(count),
+});
+export type CompareAggregate = Static<typeof CompareAggregateSchema>;
+
+export const CompareVariantSchema = Closed({
+  /** v1, v2, ... in the order given; v1 is the reference */
+  id: Type.String(),
+  label: Type.String(),
+  overrides: PartialConfigSchema,
+  /** the grid value of a sweep point */
+  sweep_value: Type.Optional(Type.Number()),
+  run_id: Type.String(),
+  config_id: Type.String(),
+  config_sha256: Type.String(),
+  verdict: VerdictSchema,
+  /** every measure of the variant's report (headline value) */
+  aggregates: Type.Array(CompareAggregateSchema),
+  per_query: PerQueryValuesSchema,
+});
+export type CompareVariant = Static<typeof CompareVariantSchema>;
+
+const FlipSideSchema = Closed({ selected: OrNull(Type.String()), top1: Top1JudgmentSchema });
+
+/** A query whose top-1 record differs between two variants. */
+export const TopFlipSchema = Closed({
+  query_id: Type.String(),
+  text: Type.String(),
+  a: FlipSideSchema,
+  b: FlipSideSchema,
+  /** useful -> not: 'worse'; not -> useful: 'better'; otherwise 'changed' */
+  direction: StringEnum(['better', 'worse', 'changed']),
+});
+export type TopFlip = Static<typeof TopFlipSchema>;
+
+export const CompareFlipsSchema = Closed({
+  a: Type.String(),
+  b: Type.String(),
+  queries: Type.Array(TopFlipSchema),
+});
+export type CompareFlips = Static<typeof CompareFlipsSchema>;
+
+export const CompareSessionSchema = Closed({
+  schema: Const(COMPARE_SCHEMA_VERSION),
+  suite: Type.String(),
+  kind: StringEnum(['variants', 'sweep']),
+  sweep: Type.Optional(SweepSpecSchema),
+  /** the pinned snapshot every variant ran on (config as frozen, before overrides) */
+  artifacts: ArtifactRefsSchema,
+  settings: Closed({ ...PairedSettingsSchema.properties, replays: count, pairs: Const('all') }),
+  reference: Type.String(),
+  /** metrics named by the suite's gate rules (what the sweep chart plots) */
+  gate_metrics: Type.Array(Type.String()),
+  /** metrics compared per query, with the direction that counts as better */
+  metrics: Type.Array(Closed({ id: Type.String(), better: BetterSchema })),
+  variants: Type.Array(CompareVariantSchema),
+  /** every pair of variants x every metric, Holm-corrected together */
+  tests: Type.Array(PairedTestSchema),
+  winners: Type.Array(MetricWinnerSchema),
+  /** top-1 flips of every variant against the reference */
+  flips: Type.Array(CompareFlipsSchema),
+  /** the only fields that differ between two sessions of the same inputs */
+  environment: Closed({ session_id: Type.String(), created_at: Type.String() }),
+});
+export type CompareSession = Static<typeof CompareSessionSchema>;

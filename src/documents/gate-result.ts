@@ -1,0 +1,57 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { Closed, Pair, OrNull, StringEnum } from './keywords.js';
+import { QuantileNameSchema } from './measure-value.js';
+
+export const VERDICTS = ['PASS', 'WATCH', 'FAIL'] as const;
+export const VerdictSchema = StringEnum(VERDICTS);
+export type Verdict = Static<typeof VerdictSchema>;
+
+export const RuleStatusSchema = StringEnum(['pass', 'watch', 'fail']);
+export type RuleStatus = Static<typeof RuleStatusSchema>;
+
+const count = Type.Integer({ minimum: 0 });
+
+/** One gate rule as evaluated: what was compared with what, and why it passed, watched or failed. */
+export const RuleResultSchema = Closed({
+  metric: Type.String(),
+  /** min: observed must be >= threshold; max: observed must be <= threshold */
+  op: StringEnum(['min', 'max']),
+  threshold: Type.Number(),
+  /** the compared number: a rate, a mean, a quantile, or a ratio/delta against the baseline */
+  observed: OrNull(Type.Number()),
+  numerator: Type.Optional(count),
+  denominator: Type.Optional(count),
+  n: Type.Optional(count),
+  watch_band: Type.Optional(Pair(Type.Number())),
+  baseline: Type.Optional(
+    Closed({
+      value: OrNull(Type.Number()),
+      source: Type.String(),
+      comparison: StringEnum(['uplift', 'not_below', 'delta']),
+    }),
+  ),
+  /** timing rules: the order statistic compared and, with per 'profile', that every profile was checked */
+  quantile: Type.Optional(QuantileNameSchema),
+  per: Type.Optional(StringEnum(['profile'])),
+  status: RuleStatusSchema,
+  reason: Type.String(),
+});
+export type RuleResult = Static<typeof RuleResultSchema>;
+
+export const ChecklistItemSchema = Closed({
+  id: Type.String(),
+  text: Type.String(),
+  ok: Type.Boolean(),
+  evidence: Type.String(),
+});
+export type ChecklistItem = Static<typeof ChecklistItemSchema>;
+
+export const GateResultSchema = Closed({
+  gate_id: Type.String(),
+  gate_version: Type.String(),
+  verdict: VerdictSchema,
+  rules: Type.Array(RuleResultSchema),
+  reasons: Type.Array(Type.String()),
+  checklist: Type.Array(ChecklistItemSchema),
+});
+export type GateResult = Static<typeof GateResultSchema>;

@@ -1,0 +1,64 @@
+/** `rgate history`: per-metric trends over a suite's stored runs, with the newest run's alarms. */
+import { Type, type Static } from '@sinclair/typebox';
+import { BetterSchema } from './better.js';
+import { VerdictSchema } from './gate-result.js';
+import { Closed, OrNull, Pair } from './keywords.js';
+import { MeasureKindSchema } from './measure-value.js';
+import { RunStatusSchema } from './run-row.js';
+
+const count = Type.Integer({ minimum: 0 });
+
+export const TrendPointSchema = Closed({
+  run_id: Type.String(),
+  started_at: Type.String(),
+  /** the headline number: a rate, a mean, or p95 for quantiles; null when not measured */
+  value: OrNull(Type.Number()),
+  numerator: Type.Optional(count),
+  denominator: Type.Optional(count),
+  /** Wilson 95% (rates) or bootstrap 95% (means) of this run */
+  interval: OrNull(Pair(Type.Number())),
+  verdict: OrNull(VerdictSchema),
+  /** the pinned snapshot differs from the previous point's: values on either side are not comparable */
+  snapshot_changed: Type.Boolean(),
+});
+export type TrendPoint = Static<typeof TrendPointSchema>;
+
+export const MetricTrendSchema = Closed({
+  metric: Type.String(),
+  kind: MeasureKindSchema,
+  /** named by a rule of the latest run's gate */
+  gate_metric: Type.Boolean(),
+  /** 'lower' for error/leak/latency style metrics and for gate rules stated as a max */
+  better: BetterSchema,
+  /** oldest -> newest */
+  points: Type.Array(TrendPointSchema),
+  sparkline: Type.String(),
+  latest: OrNull(Type.Number()),
+  /** latest minus the previous point's value; null without two measured points */
+  delta: OrNull(Type.Number()),
+  /** why this metric alarms at the newest run, or null */
+  alarm: OrNull(Type.String()),
+});
+export type MetricTrend = Static<typeof MetricTrendSchema>;
+
+export const HistoryRunSchema = Closed({
+  run_id: Type.String(),
+  started_at: Type.String(),
+  status: RunStatusSchema,
+  gate_id: OrNull(Type.String()),
+  verdict: OrNull(VerdictSchema),
+  version: OrNull(Type.String()),
+});
+export type HistoryRun = Static<typeof HistoryRunSchema>;
+
+export const HistoryViewSchema = Closed({
+  suite: Type.String(),
+  /** complete runs in the trend, oldest -> newest */
+  runs: Type.Array(HistoryRunSchema),
+  /** runs left out of the trend (running, interrupted, failed) */
+  skipped: Type.Array(HistoryRunSchema),
+  trends: Type.Array(MetricTrendSchema),
+  /** every alarm of the newest run, metric alarms and a worsened verdict */
+  alarms: Type.Array(Type.String()),
+});
+export type HistoryView = Static<typeof HistoryViewSchema>;

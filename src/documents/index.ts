@@ -1,0 +1,34 @@
+/**
+ * Every document rgate reads or writes, declared once: a TypeBox schema per document, its JSON
+ * Schema for ajv (src/contracts compiles the ones that check input), and its TypeScript type
+ * derived from that same schema. The bottom layer: imports nothing of the project.
+ */
+export * from './artifact-refs.js';
+export * from './baseline-info.js';
+export * from './beir-query-line.js';
+export * from './better.js';
+export * from './closeout.js';
+export * from './compare-session.js';
+export * from './corpus-record.js';
+export * from './fallback-stage.js';
+export * from './freeze.js';
+export * from './gate-policy.js';
+export * from './gate-result.js';
+export * from './history-view.js';
+export * from './measure-value.js';
+export * from './metric-entry.js';
+export * from './observation.js';
+export * from './paired-test.js';
+export * from './profile.js';
+export * from './query-outcome.js';
+export * from './query-record.js';
+export * from './replay-proof.js';
+export * from './report.js';
+export * from './residual-risk.js';
+export * from './response-contract.js';
+export * from './retrieval-config.js';
+export * from './rgate-config.js';
+export * from './run-diff.js';
+export * from './run-row.js';
+export * from './selection-mode.js';
+export * from './system-spec.js';

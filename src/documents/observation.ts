@@ -1,0 +1,51 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { Closed, StringMap } from './keywords.js';
+import { ProfileSchema } from './profile.js';
+import { BudgetsSchema } from './retrieval-config.js';
+import { SelectionModeSchema } from './selection-mode.js';
+
+export const RankedItemSchema = Closed({
+  id: Type.String(),
+  source_path: Type.String(),
+  score: Type.Number(),
+  score_breakdown: Type.Optional(StringMap(Type.Number())),
+  tags: Type.Optional(Type.Array(Type.String())),
+  /** characters of the item that were emitted (after truncation) */
+  chars: Type.Optional(Type.Number()),
+});
+export type RankedItem = Static<typeof RankedItemSchema>;
+
+export const ObservationErrorSchema = Closed({
+  /** e.g. timeout, crash, non_json, contract_invalid, http_status, spawn_failed, embedding_dimension_mismatch */
+  kind: Type.String(),
+  message: Type.String(),
+  stderr: Type.Optional(Type.String()),
+});
+export type ObservationError = Static<typeof ObservationErrorSchema>;
+
+/** One request of one replay, normalised from whatever the system under test answered. */
+export const ObservationSchema = Closed({
+  query_id: Type.String(),
+  replay: Type.Integer({ minimum: 1 }),
+  ok: Type.Boolean(),
+  error: Type.Optional(ObservationErrorSchema),
+  selection_mode: Type.Optional(SelectionModeSchema),
+  selected_id: Type.Optional(Type.String()),
+  source_path: Type.Optional(Type.String()),
+  /** a no_match answer that states its reason */
+  no_match_reason: Type.Optional(Type.String()),
+  ranked: Type.Array(RankedItemSchema),
+  fallback: Closed({
+    triggered: Type.Boolean(),
+    stage: Type.Optional(Type.String()),
+    attempts: Type.Optional(Type.Array(Type.String())),
+  }),
+  usage: Closed({ files: Type.Number(), chars: Type.Number(), tokens: Type.Number() }),
+  latency_ms: Type.Number({ minimum: 0 }),
+  contract: Closed({ name: Type.String(), valid: Type.Boolean(), errors: Type.Array(Type.String()) }),
+  /** budgets that applied to this request (so budget compliance can be checked after the fact) */
+  budgets: Type.Optional(BudgetsSchema),
+  profile: Type.Optional(ProfileSchema),
+  fingerprint: Type.String(),
+});
+export type Observation = Static<typeof ObservationSchema>;

@@ -1,0 +1,41 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { Closed, StringEnum, StringMap } from './keywords.js';
+import { ProfileSchema } from './profile.js';
+import { SelectionModeSchema } from './selection-mode.js';
+
+export const Top1JudgmentSchema = StringEnum(['useful', 'not_useful', 'unjudged', 'error', 'no_answer']);
+export type Top1Judgment = Static<typeof Top1JudgmentSchema>;
+
+const strings = Type.Array(Type.String());
+
+/** One query, as the report shows it (replay 1 for the answer, all replays for stability). */
+export const QueryOutcomeSchema = Closed({
+  query_id: Type.String(),
+  text: Type.String(),
+  profile: Type.Optional(ProfileSchema),
+  kind: StringEnum(['benchmark', 'probe']),
+  tags: Type.Optional(strings),
+  expected: Closed({
+    selection_mode: Type.Optional(SelectionModeSchema),
+    no_match: Type.Optional(Type.Boolean()),
+    useful_ids: Type.Optional(strings),
+    useful_paths: Type.Optional(strings),
+  }),
+  actual: Closed({
+    ok: Type.Boolean(),
+    error: Type.Optional(Type.String()),
+    selection_mode: Type.Optional(SelectionModeSchema),
+    selected_id: Type.Optional(Type.String()),
+    source_path: Type.Optional(Type.String()),
+    top_ids: strings,
+    fallback_stage: Type.Optional(Type.String()),
+  }),
+  top1: Top1JudgmentSchema,
+  /** probe queries: did the answer meet the expectation */
+  expectation_met: Type.Optional(Type.Boolean()),
+  deterministic: Type.Boolean(),
+  leaked_tags: Type.Optional(strings),
+  /** per-query ranking measures, e.g. {"ndcg_cut.5": 0.63} */
+  measures: Type.Optional(StringMap(Type.Number())),
+});
+export type QueryOutcome = Static<typeof QueryOutcomeSchema>;

@@ -1,0 +1,29 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { Closed } from './keywords.js';
+
+const strings = Type.Array(Type.String());
+
+export const ReplayDivergenceSchema = Closed({
+  query_id: Type.String(),
+  /** JSON path of the first field that differs, e.g. "/ranked/3/id" */
+  field: Type.String(),
+  /** replay numbers grouped by the fingerprint they produced */
+  groups: Type.Array(
+    Closed({ fingerprint: Type.String(), replays: Type.Array(Type.Integer({ minimum: 0 })) }),
+  ),
+});
+export type ReplayDivergence = Static<typeof ReplayDivergenceSchema>;
+
+/** Evidence that every replay produced the same answers, or where they parted. */
+export const ReplayProofSchema = Closed({
+  replays: Type.Integer({ minimum: 0 }),
+  seed: Type.Integer(),
+  /** the query order seed of each replay */
+  order_seeds: Type.Array(Type.Integer()),
+  /** sha256 over the sorted (query_id, fingerprint) pairs of each replay */
+  rollups: strings,
+  identical: Type.Boolean(),
+  per_query: Type.Array(Closed({ query_id: Type.String(), fingerprints: strings })),
+  divergent: Type.Array(ReplayDivergenceSchema),
+});
+export type ReplayProof = Static<typeof ReplayProofSchema>;

@@ -1,0 +1,84 @@
+/**
+ * The run report: what the harness produces, the gate evaluator reads and every renderer draws.
+ * Deterministic sections first; `environment` and `timing` hold everything that may differ between
+ * two runs of the same inputs (ids, clocks, latencies), so the rest is byte-identical.
+ */
+import { Type, type Static } from '@sinclair/typebox';
+import { ArtifactRefsSchema } from './artifact-refs.js';
+import { GateResultSchema, RuleResultSchema } from './gate-result.js';
+import { Closed, Const, StringMap, WithDefs } from './keywords.js';
+import { MeasureValueSchema } from './measure-value.js';
+import { BreakdownSchema, MetricEntrySchema } from './metric-entry.js';
+import { QueryOutcomeSchema } from './query-outcome.js';
+import { ReplayProofSchema } from './replay-proof.js';
+
+export const REPORT_SCHEMA_VERSION = 'rgate-report/1';
+
+const count = Type.Integer({ minimum: 0 });
+
+/** The system under test, as the report names it. */
+export const ReportSystemSchema = Closed({
+  name: Type.String(),
+  kind: Type.String(),
+  contract: Type.String(),
+});
+
+/** How the run was made: replays, concurrency, seed, relevance level. */
+export const RunSettingsSchema = Closed({
+  replays: count,
+  concurrency: count,
+  seed: Type.Integer(),
+  relevance_level: Type.Integer(),
+  restart_between_replays: Type.Boolean(),
+});
+
+const report = Closed(
+  {
+    schema_version: Const(REPORT_SCHEMA_VERSION),
+    suite: Type.String(),
+    system: ReportSystemSchema,
+    artifacts: ArtifactRefsSchema,
+    settings: RunSettingsSchema,
+    gate: GateResultSchema,
+    metrics: Type.Array(MetricEntrySchema),
+    breakdowns: Type.Array(BreakdownSchema),
+    failing_queries: Type.Array(QueryOutcomeSchema),
+    queries: Type.Array(QueryOutcomeSchema),
+    replay_proof: ReplayProofSchema,
+    /** baseline comparisons and reset notes, when the gate used a baseline */
+    baseline: Type.Optional(
+      Closed({
+        run_id: Type.Optional(Type.String()),
+        source: Type.String(),
+        artifacts: Type.Optional(ArtifactRefsSchema),
+        reset_note: Type.Optional(Type.String()),
+      }),
+    ),
+    environment: Closed({
+      run_id: Type.String(),
+      started_at: Type.String(),
+      rgate_version: Type.String(),
+      node: Type.String(),
+      platform: Type.String(),
+    }),
+    timing: Closed({
+      wall_ms: Type.Number({ minimum: 0 }),
+      latency_ms: StringMap(MeasureValueSchema),
+      /** gate rules that read timing-dependent metrics (latency) are re-stated here */
+      timing_rules: Type.Optional(Type.Array(RuleResultSchema)),
+    }),
+  },
+  {
+    $schema: 'https://json-schema.org/draft/2020-12/schema',
+    $id: 'https://rgate.dev/schemas/report.json',
+    title: 'rgate run report',
+  },
+);
+
+export const ReportSchema = WithDefs(report, {
+  measureValue: MeasureValueSchema,
+  artifacts: ArtifactRefsSchema,
+  rule: RuleResultSchema,
+  query: QueryOutcomeSchema,
+});
+export type Report = Static<typeof ReportSchema>;

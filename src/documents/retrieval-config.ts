@@ -1,0 +1,100 @@
+import {
+  KindGuard,
+  Type,
+  type Static,
+  type TObject,
+  type TOptional,
+  type TProperties,
+  type TSchema,
+} from '@sinclair/typebox';
+import { Closed, StringEnum } from './keywords.js';
+import { ProfileSchema } from './profile.js';
+
+export const RETRIEVAL_MODES = ['bm25', 'context-load', 'semantic'] as const;
+/** Which engine path answers: plain BM25 ranking, context-load v0, or semantic selection v1. */
+export const RetrievalModeSchema = StringEnum(RETRIEVAL_MODES);
+export type RetrievalMode = Static<typeof RetrievalModeSchema>;
+
+export const WEIGHTING_MODES = ['uniform', 'evidence_outcome_bias'] as const;
+export const WeightingModeSchema = StringEnum(WEIGHTING_MODES);
+export type WeightingMode = Static<typeof WeightingModeSchema>;
+
+const posInt = Type.Integer({ minimum: 1 });
+const unit = Type.Number({ minimum: 0, maximum: 1 });
+
+export const AnalyzerConfigSchema = Closed({
+  lowercase: Type.Boolean(),
+  stopwords: Type.Boolean(),
+  stemmer: StringEnum(['porter', 'none']),
+});
+export type AnalyzerConfig = Static<typeof AnalyzerConfigSchema>;
+
+/** Per-request limits: what a context-load answer may use. */
+export const BudgetsSchema = Closed({
+  max_files: Type.Optional(posInt),
+  max_chars_per_file: Type.Optional(posInt),
+  tokens: Type.Optional(posInt),
+});
+export type Budgets = Static<typeof BudgetsSchema>;
+
+/** The retrieval config snapshot of a fixture set, resolved: every field has its value. */
+export const RetrievalConfigSchema = Closed({
+  mode: RetrievalModeSchema,
+  retrieval_profile: ProfileSchema,
+  weighting_mode: WeightingModeSchema,
+  /** results per query (bm25 mode: ranking depth; semantic: K, clamped to 10..15) */
+  k: posInt,
+  budgets: BudgetsSchema,
+  fallback: Closed({ enabled: Type.Boolean() }),
+  semantic: Closed({ confidence_min: unit, ambiguity_margin: unit }),
+  embedding: Closed({ dimensions: posInt }),
+  bm25: Closed({
+    k1: Type.Number({ minimum: 0 }),
+    b: unit,
+    /** optional (engine): 'lucene' (default; Anserini/Lucene >= 8 BM25) or 'fts5' (SQLite FTS5 bm25()) */
+    formula: Type.Optional(StringEnum(['lucene', 'fts5'])),
+    /** optional (engine): 'exact' document lengths (default) or Lucene's lossy one-byte length norm */
+    length_norm: Type.Optional(StringEnum(['exact', 'lucene'])),
+  }),
+  analyzer: AnalyzerConfigSchema,
+  /** freshness is measured from this instant, never the wall clock (ISO-8601) */
+  as_of: Type.String({ format: 'date-time' }),
+  /** freshness half-life in days */
+  freshness_half_life_days: Type.Number({ exclusiveMinimum: 0 }),
+  /**
+   * optional (engine): records carrying any of these tags are never returned by context-load or
+   * semantic selection (default when absent: secret, credential, pii; [] disables the policy)
+   */
+  sensitive_tags: Type.Optional(Type.Array(Type.String({ minLength: 1 }), { uniqueItems: true })),
+});
+export type RetrievalConfig = Static<typeof RetrievalConfigSchema>;
+
+type AllOptional<T extends TSchema> =
+  T extends TObject<infer Q extends TProperties> ? TObject<{ [J in keyof Q]: TOptional<Q[J]> }> : T;
+type Overrides<P extends TProperties> = { [K in keyof P]: TOptional<AllOptional<P[K]>> };
+
+/** Every field optional, and every object field's own fields too: what a layer over the defaults states. */
+function overrides<P extends TProperties>(properties: P): Overrides<P> {
+  const out: Record<string, TSchema> = {};
+  for (const [key, schema] of Object.entries(properties))
+    out[key] = Type.Optional(KindGuard.IsObject(schema) ? Type.Partial(schema) : schema);
+  return out as Overrides<P>;
+}
+
+/**
+ * A partial RetrievalConfig: config.json of a fixture set, a suite's `config`, a `--set`. Anything left
+ * out takes DEFAULT_CONFIG's value (src/core/config-defaults.ts `resolveConfig`); the resolved config
+ * is hashed. `$schema` lets an editor find this schema.
+ */
+export const PartialConfigSchema = Closed({
+  $schema: Type.Optional(Type.String()),
+  ...overrides(RetrievalConfigSchema.properties),
+});
+export type PartialConfig = Static<typeof PartialConfigSchema>;
+
+/** config.json of a fixture set, as published. */
+export const ConfigFileSchema = Closed(PartialConfigSchema.properties, {
+  $schema: 'https://json-schema.org/draft/2020-12/schema',
+  $id: 'https://rgate.dev/schemas/config.json',
+  title: 'rgate retrieval config (partial; defaults fill the rest)',
+});

@@ -1,0 +1,97 @@
+/**
+ * A system under test, as rgate.config.json declares it and createSystem builds it. One shape per
+ * `type`; the schema picks the shape by `type` with if/then, so a mistake is reported against the
+ * fields of the system meant (a oneOf would report every shape's complaints at once).
+ */
+import { Type, type Static, type TObject, type TUnsafe } from '@sinclair/typebox';
+import { Closed, Const, StringEnum, StringMap } from './keywords.js';
+import { RESPONSE_CONTRACTS } from './response-contract.js';
+import { RetrievalModeSchema } from './retrieval-config.js';
+
+const posInt = Type.Integer({ minimum: 1 });
+// typed string, not the enum: a system built in code may name any contract, and createSystem
+// refuses an unknown one with the list of known ones
+const contract = Type.Unsafe<string>({ enum: [...RESPONSE_CONTRACTS] });
+
+export const BuiltinModeSchema = RetrievalModeSchema;
+export type BuiltinMode = Static<typeof BuiltinModeSchema>;
+
+export const BuiltinSystemSpecSchema = Closed({
+  type: Const('builtin'),
+  /** defaults to the suite config's `mode` */
+  mode: Type.Optional(BuiltinModeSchema),
+});
+export type BuiltinSystemSpec = Static<typeof BuiltinSystemSpecSchema>;
+
+export const CommandSystemSpecSchema = Closed({
+  type: Const('command'),
+  /** argv template; argv[0] is resolved on PATH. No shell is involved, so placeholders cannot inject. */
+  argv: Type.Array(Type.String(), { minItems: 1 }),
+  /** keep one process per concurrency slot speaking JSON lines instead of spawning per query */
+  worker: Type.Optional(Type.Boolean()),
+  /** response contract name (see CONTRACT_NAMES) */
+  contract,
+  /** per request; default 30000 */
+  timeout_ms: Type.Optional(posInt),
+  /** stdout cap per response; default 16 MiB */
+  max_output_bytes: Type.Optional(posInt),
+  /** the child's whole environment is PATH (from rgate's own environment) plus these */
+  env: Type.Optional(StringMap(Type.String())),
+  /** working directory; relative to the rgate.config.json folder; default that folder */
+  cwd: Type.Optional(Type.String({ minLength: 1 })),
+  /**
+   * per-query mode: who forks the commands. `auto` (default): a small Perl spawn server when perl is on
+   * PATH (much cheaper per call than node's fork), else node's child_process. `perl` / `node` force one.
+   */
+  launcher: Type.Optional(StringEnum(['auto', 'python', 'perl', 'node'])),
+});
+export type CommandSystemSpec = Static<typeof CommandSystemSpecSchema>;
+
+export const HttpSystemSpecSchema = Closed({
+  type: Const('http'),
+  /** endpoint receiving `POST` with a RetrievalQuery (seed 004) body */
+  url: Type.String({ pattern: '^https?://' }),
+  /** default `context-pack` */
+  contract: Type.Optional(contract),
+  /** per request; default 30000 */
+  timeout_ms: Type.Optional(posInt),
+  /** response body cap; default 16 MiB */
+  max_output_bytes: Type.Optional(posInt),
+  headers: Type.Optional(StringMap(Type.String())),
+  /** RetrievalQuery `filters` sent with every request (seed 004: repo, tenant, run_id ...) */
+  filters: Type.Optional(StringMap(Type.String())),
+  /** RetrievalQuery `overlay_policy`; default `include` */
+  overlay_policy: Type.Optional(StringEnum(['include', 'skip'])),
+  /** RetrievalQuery `transport`; default `direct` */
+  transport: Type.Optional(StringEnum(['direct', 'gateway'])),
+});
+export type HttpSystemSpec = Static<typeof HttpSystemSpecSchema>;
+
+/** One object whose `type` picks which of `shapes` it must be. */
+function ByType<T extends TObject[]>(shapes: [...T]): TUnsafe<Static<T[number]>> {
+  const tagOf = (shape: TObject) => (shape.properties['type'] as unknown as { const: string }).const;
+  return Type.Unsafe<Static<T[number]>>({
+    type: 'object',
+    required: ['type'],
+    properties: { type: { enum: shapes.map(tagOf) } },
+    allOf: shapes.map((shape) => {
+      // `type` is required and checked above; the branch states only the rest
+      const required = (shape.required ?? []).filter((key) => key !== 'type');
+      return {
+        if: { properties: { type: { const: tagOf(shape) } } },
+        then: {
+          ...(required.length > 0 ? { required } : {}),
+          properties: shape.properties,
+          additionalProperties: false,
+        },
+      };
+    }),
+  });
+}
+
+export const SystemSpecSchema = ByType([
+  BuiltinSystemSpecSchema,
+  CommandSystemSpecSchema,
+  HttpSystemSpecSchema,
+]);
+export type SystemSpec = Static<typeof SystemSpecSchema>;
