@@ -55,8 +55,9 @@ export interface CommandSystemSpec {
   /** working directory; relative to the rgate.config.json folder; default that folder */
   cwd?: string;
   /**
-   * per-query mode: who forks the commands. `auto` (default): a small Perl spawn server when perl is on
-   * PATH (much cheaper per call than node's fork), else node's child_process. `perl` / `node` force one.
+   * @deprecated Ignored: per-query mode always uses node's child_process.spawn. Still accepted (any of
+   * the old values) so configs written when Python and Perl spawn servers existed stay valid; for
+   * speed, use `worker: true` (docs/DECISIONS.md, "Systems").
    */
   launcher?: 'auto' | 'python' | 'perl' | 'node';
 }
