@@ -14,10 +14,11 @@ import {
   pidAlive,
   recordedPids,
   type Subject,
+  type SubjectFactory,
 } from './systems-contract-suite.js';
 
 const SUT = resolve(import.meta.dirname, 'sut');
-// generous: a normal answer must never time out on a loaded CI machine; only the hanging SUTs wait it out
+// generous: a normal answer must never time out on a loaded CI machine (the hang tests ask for a short one)
 const TIMEOUT_MS = 5000;
 
 const queries: QueryRecord[] = ['alpha', 'beta gamma', 'delta', 'epsilon', 'zeta', 'eta'].map((t, i) => ({
@@ -34,8 +35,8 @@ function checkSutAnswer(
   expect(o.selected_id).toBe(`hit-${q.query_id}`);
 }
 
-function commandSubject(worker: boolean): () => Promise<Subject> {
-  return async () => {
+function commandSubject(worker: boolean): SubjectFactory {
+  return async ({ timeoutMs = TIMEOUT_MS } = {}) => {
     const pidDir = mkdtempSync(join(tmpdir(), 'rgate-sut-pids-'));
     const config = resolveConfig({ mode: 'bm25', k: 10 });
     const argv = worker
@@ -47,7 +48,7 @@ function commandSubject(worker: boolean): () => Promise<Subject> {
         argv,
         worker,
         contract: 'rgate',
-        timeout_ms: TIMEOUT_MS,
+        timeout_ms: timeoutMs,
         max_output_bytes: 64 * 1024,
         env: { SUT_PID_DIR: pidDir },
       },
@@ -63,6 +64,7 @@ function commandSubject(worker: boolean): () => Promise<Subject> {
       crashStderr: worker ? 'fatal error in handler' : 'segfault-like failure',
       queries,
       checkAnswer: checkSutAnswer,
+      sutPids: () => recordedPids(pidDir),
       async leftovers() {
         const left: string[] = adapter.workerPids().map((p) => `worker ${p} still tracked`);
         // SUT processes (recorded by the SUT itself) and rgate's own helpers (workers)
@@ -84,7 +86,7 @@ function commandSubject(worker: boolean): () => Promise<Subject> {
   };
 }
 
-async function httpSubject(): Promise<Subject> {
+const httpSubject: SubjectFactory = async ({ timeoutMs = TIMEOUT_MS } = {}) => {
   const sut = await startHttpSut();
   const config = resolveConfig({ mode: 'bm25', k: 10, budgets: { tokens: 1200 } });
   const adapter = createSystem(
@@ -92,7 +94,7 @@ async function httpSubject(): Promise<Subject> {
       type: 'http',
       url: sut.url,
       contract: 'rgate',
-      timeout_ms: TIMEOUT_MS,
+      timeout_ms: timeoutMs,
       max_output_bytes: 64 * 1024,
       filters: { repo: 'rgate' },
     },
@@ -116,7 +118,7 @@ async function httpSubject(): Promise<Subject> {
         filters: { repo: 'rgate' },
         overlay_policy: 'include',
         transport: 'direct',
-        budgets: { tokens: 1200, latency_ms: TIMEOUT_MS },
+        budgets: { tokens: 1200, latency_ms: timeoutMs },
       });
     },
     async leftovers() {
@@ -127,7 +129,7 @@ async function httpSubject(): Promise<Subject> {
       await sut.close();
     },
   };
-}
+};
 
 const corpus: CorpusRecord[] = [
   {
