@@ -1,13 +1,12 @@
 // The adapter contract suite run against every adapter: builtin (three modes), command per-query,
 // command worker, http. Real subprocesses (test/sut/*.mjs) and a real HTTP server on 127.0.0.1.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { CorpusRecord, QueryRecord } from '../src/documents/index.js';
 import { resolveConfig } from '../src/core/index.js';
 import { createSystem, type CommandAdapter, type HttpAdapter } from '../src/systems/index.js';
-import { findPerl, findPython } from '../src/systems/spawn-server.js';
 import { startHttpSut } from './sut/http-sut.js';
 import {
   adapterContractSuite,
@@ -16,10 +15,11 @@ import {
   pidAlive,
   recordedPids,
   type Subject,
+  type SubjectFactory,
 } from './systems-contract-suite.js';
 
 const SUT = resolve(import.meta.dirname, 'sut');
-// generous: a normal answer must never time out on a loaded CI machine; only the hanging SUTs wait it out
+// generous: a normal answer must never time out on a loaded CI machine (the hang tests ask for a short one)
 const TIMEOUT_MS = 5000;
 
 const queries: QueryRecord[] = ['alpha', 'beta gamma', 'delta', 'epsilon', 'zeta', 'eta'].map((t, i) => ({
@@ -36,11 +36,8 @@ function checkSutAnswer(
   expect(o.selected_id).toBe(`hit-${q.query_id}`);
 }
 
-function commandSubject(
-  worker: boolean,
-  launcher: 'python' | 'perl' | 'node' = 'node',
-): () => Promise<Subject> {
-  return async () => {
+function commandSubject(worker: boolean): SubjectFactory {
+  return async ({ timeoutMs = TIMEOUT_MS } = {}) => {
     const pidDir = mkdtempSync(join(tmpdir(), 'rgate-sut-pids-'));
     const config = resolveConfig({ mode: 'bm25', k: 10 });
     const argv = worker
@@ -51,15 +48,13 @@ function commandSubject(
         type: 'command',
         argv,
         worker,
-        ...(worker ? {} : { launcher }),
         contract: 'rgate',
-        timeout_ms: TIMEOUT_MS,
+        timeout_ms: timeoutMs,
         max_output_bytes: 64 * 1024,
         env: { SUT_PID_DIR: pidDir },
       },
       { corpus: [], config, dir: pidDir },
     ) as CommandAdapter;
-    if (!worker) expect(adapter.launcher).toBe(launcher);
     return {
       adapter,
       config,
@@ -70,11 +65,12 @@ function commandSubject(
       crashStderr: worker ? 'fatal error in handler' : 'segfault-like failure',
       queries,
       checkAnswer: checkSutAnswer,
+      sutPids: () => recordedPids(pidDir),
       async leftovers() {
         const left: string[] = adapter.workerPids().map((p) => `worker ${p} still tracked`);
-        // SUT processes (recorded by the SUT itself) and rgate's own helpers (workers, spawn server)
+        // SUT processes (recorded by the SUT itself) and rgate's own helpers (workers)
         const pids = (): number[] => [...recordedPids(pidDir), ...adapter.helperPids()];
-        if (worker || launcher !== 'node') expect(adapter.helperPids().length).toBeGreaterThan(0);
+        if (worker) expect(adapter.helperPids().length).toBeGreaterThan(0);
         const gone = await eventually(() => pids().every((p) => !pidAlive(p)));
         if (!gone)
           left.push(
@@ -91,7 +87,7 @@ function commandSubject(
   };
 }
 
-async function httpSubject(): Promise<Subject> {
+const httpSubject: SubjectFactory = async ({ timeoutMs = TIMEOUT_MS } = {}) => {
   const sut = await startHttpSut();
   const config = resolveConfig({ mode: 'bm25', k: 10, budgets: { tokens: 1200 } });
   const adapter = createSystem(
@@ -99,7 +95,7 @@ async function httpSubject(): Promise<Subject> {
       type: 'http',
       url: sut.url,
       contract: 'rgate',
-      timeout_ms: TIMEOUT_MS,
+      timeout_ms: timeoutMs,
       max_output_bytes: 64 * 1024,
       filters: { repo: 'rgate' },
     },
@@ -123,7 +119,7 @@ async function httpSubject(): Promise<Subject> {
         filters: { repo: 'rgate' },
         overlay_policy: 'include',
         transport: 'direct',
-        budgets: { tokens: 1200, latency_ms: TIMEOUT_MS },
+        budgets: { tokens: 1200, latency_ms: timeoutMs },
       });
     },
     async leftovers() {
@@ -134,7 +130,7 @@ async function httpSubject(): Promise<Subject> {
       await sut.close();
     },
   };
-}
+};
 
 const corpus: CorpusRecord[] = [
   {
@@ -211,22 +207,9 @@ describe('adapter contract: builtin context-load', () =>
 describe('adapter contract: builtin semantic', () => adapterContractSuite(builtinSubject('semantic')));
 
 describe('adapter contract: command, per query (node spawn)', () => {
-  adapterContractSuite(commandSubject(false, 'node'));
-  misbehaviourSuite(commandSubject(false, 'node'));
+  adapterContractSuite(commandSubject(false));
+  misbehaviourSuite(commandSubject(false));
 });
-
-describe.skipIf(findPerl() === undefined)('adapter contract: command, per query (perl spawn server)', () => {
-  adapterContractSuite(commandSubject(false, 'perl'));
-  misbehaviourSuite(commandSubject(false, 'perl'));
-});
-
-describe.skipIf(findPython() === undefined)(
-  'adapter contract: command, per query (python spawn server)',
-  () => {
-    adapterContractSuite(commandSubject(false, 'python'));
-    misbehaviourSuite(commandSubject(false, 'python'));
-  },
-);
 
 describe('adapter contract: command, JSON-lines worker', () => {
   adapterContractSuite(commandSubject(true));
@@ -241,14 +224,8 @@ describe('adapter contract: http', () => {
 describe('command adapter: a program that cannot be started', () => {
   const config = resolveConfig({ mode: 'bm25', k: 10 });
   const ctx = { replay: 1, config, fixtureDir: '.' };
-  const variants: Array<[string, { worker?: boolean; launcher?: 'python' | 'perl' | 'node' }]> = [
-    ['per query, node spawn', { launcher: 'node' }],
-    ...(findPython()
-      ? [['per query, python spawn server', { launcher: 'python' }] as [string, { launcher: 'python' }]]
-      : []),
-    ...(findPerl()
-      ? [['per query, perl spawn server', { launcher: 'perl' }] as [string, { launcher: 'perl' }]]
-      : []),
+  const variants: Array<[string, { worker?: boolean }]> = [
+    ['per query, node spawn', {}],
     ['worker', { worker: true }],
   ];
   for (const [label, opts] of variants) {
@@ -278,36 +255,28 @@ describe('command adapter: a program that cannot be started', () => {
 
 describe('command adapter, per query: a query holding a NUL character', () => {
   const config = resolveConfig({ mode: 'bm25', k: 10 });
-  const launchers: Array<'node' | 'perl' | 'python'> = [
-    'node',
-    ...(findPerl() ? (['perl'] as const) : []),
-    ...(findPython() ? (['python'] as const) : []),
-  ];
-  for (const launcher of launchers) {
-    it(`${launcher}: is refused for that request (never split into two arguments), the next works`, async () => {
-      const adapter = createSystem(
-        {
-          type: 'command',
-          argv: [process.execPath, join(SUT, 'cli.mjs'), '{query_id}', '{query}'],
-          contract: 'rgate',
-          launcher,
-        },
-        { corpus: [], config, dir: '.' },
-      );
-      try {
-        await adapter.start();
-        const ctx = { replay: 1, config, fixtureDir: '.' };
-        const bad = await adapter.request({ query_id: 'n', text: 'a\u0000--evil' }, ctx);
-        expect(bad.error?.kind).toBe('spawn_failed');
-        expect(bad.error?.message).toContain('NUL');
-        const good = await adapter.request({ query_id: 'g', text: 'fine' }, ctx);
-        expect(good.ok).toBe(true);
-        expect(good.ranked[0]?.source_path).toBe('fine');
-      } finally {
-        await adapter.close();
-      }
-    });
-  }
+  it('is refused for that request (never split into two arguments), the next works', async () => {
+    const adapter = createSystem(
+      {
+        type: 'command',
+        argv: [process.execPath, join(SUT, 'cli.mjs'), '{query_id}', '{query}'],
+        contract: 'rgate',
+      },
+      { corpus: [], config, dir: '.' },
+    );
+    try {
+      await adapter.start();
+      const ctx = { replay: 1, config, fixtureDir: '.' };
+      const bad = await adapter.request({ query_id: 'n', text: 'a\u0000--evil' }, ctx);
+      expect(bad.error?.kind).toBe('spawn_failed');
+      expect(bad.error?.message).toContain('NUL');
+      const good = await adapter.request({ query_id: 'g', text: 'fine' }, ctx);
+      expect(good.ok).toBe(true);
+      expect(good.ranked[0]?.source_path).toBe('fine');
+    } finally {
+      await adapter.close();
+    }
+  });
 });
 
 describe('command adapter, worker: protocol breaks', () => {
@@ -329,72 +298,33 @@ describe('command adapter, worker: protocol breaks', () => {
   });
 });
 
-describe('command adapter, per query: a python3 and perl that cannot run the spawn server', () => {
-  it('auto mode falls back to node spawn and the request still succeeds', async () => {
-    const fake = mkdtempSync(join(tmpdir(), 'rgate-fake-perl-'));
-    writeFileSync(join(fake, 'perl'), '#!/bin/sh\necho "fake perl refuses" >&2\nexit 3\n', { mode: 0o755 });
-    writeFileSync(join(fake, 'python3'), '#!/bin/sh\necho "fake python refuses" >&2\nexit 3\n', {
-      mode: 0o755,
-    });
-    const config = resolveConfig({ mode: 'bm25', k: 10 });
-    const adapter = createSystem(
-      {
-        type: 'command',
-        argv: [process.execPath, join(SUT, 'cli.mjs'), '{query_id}', '{query}'],
-        contract: 'rgate',
-        env: { PATH: `${fake}:${process.env['PATH'] ?? ''}` },
-      },
-      { corpus: [], config, dir: '.' },
-    ) as CommandAdapter;
-    try {
-      expect(adapter.launcher).toBe('python');
-      // start() waits for the launcher's ready line; a launcher that dies instead must not hang it
-      await adapter.start();
-      const o = await adapter.request(
-        { query_id: 'f', text: 'fallback' },
-        { replay: 1, config, fixtureDir: '.' },
-      );
-      expect(o.ok).toBe(true);
-      expect(o.ranked[0]?.source_path).toBe('fallback');
-      expect(adapter.launcher).toBe('node');
-    } finally {
-      await adapter.close();
-      rmSync(fake, { recursive: true, force: true });
-    }
-  });
-});
-
-describe.each([
-  ['perl', findPerl()],
-  ['python', findPython()],
-] as const)('%s spawn server: many quick processes in a row', (launcher, found) => {
-  it.skipIf(found === undefined)(
-    'every exit is noticed (a lost SIGCHLD would surface as a timeout)',
-    async () => {
-      const config = resolveConfig({ mode: 'bm25', k: 10 });
+describe('command adapter, per query: the retired launcher option', () => {
+  const config = resolveConfig({ mode: 'bm25', k: 10 });
+  for (const launcher of ['auto', 'python', 'perl', 'node'] as const) {
+    it(`"launcher": "${launcher}" is still accepted; node spawns, no helper process, none needed on PATH`, async () => {
       const adapter = createSystem(
         {
           type: 'command',
-          argv: ['printf', '%s', '{"ranked":[{"id":"{query_id}","score":1}]}'],
+          argv: [process.execPath, join(SUT, 'cli.mjs'), '{query_id}', '{query}'],
           contract: 'rgate',
           launcher,
-          timeout_ms: 5000,
+          // neither python3 nor perl can be found: asking for one used to be a config error
+          env: { PATH: '/nonexistent' },
         },
         { corpus: [], config, dir: '.' },
-      );
+      ) as CommandAdapter;
       try {
         await adapter.start();
-        const ctx = { replay: 1, config, fixtureDir: '.' };
-        const kinds = new Map<string, number>();
-        for (let i = 0; i < 300; i++) {
-          const o = await adapter.request({ query_id: `q${i}`, text: 'x' }, ctx);
-          const k = o.ok && o.ranked[0]?.id === `q${i}` ? 'ok' : (o.error?.kind ?? 'wrong');
-          kinds.set(k, (kinds.get(k) ?? 0) + 1);
-        }
-        expect(Object.fromEntries(kinds)).toEqual({ ok: 300 });
+        const o = await adapter.request(
+          { query_id: 'l', text: launcher },
+          { replay: 1, config, fixtureDir: '.' },
+        );
+        expect(o.ok).toBe(true);
+        expect(o.ranked[0]?.source_path).toBe(launcher);
+        expect(adapter.helperPids()).toEqual([]);
       } finally {
         await adapter.close();
       }
-    },
-  );
+    });
+  }
 });

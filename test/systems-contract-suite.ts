@@ -3,7 +3,7 @@
 // SUT follows test/sut/behaviour.mjs (the query text picks the misbehaviour).
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import type { QueryRecord, RetrievalConfig } from '../src/documents/index.js';
 import type { RawObservation, RequestContext, SystemAdapter } from '../src/systems/index.js';
 
@@ -22,12 +22,20 @@ export interface Subject {
   /** queries answered normally, and a check of one answer */
   queries: QueryRecord[];
   checkAnswer(q: QueryRecord, o: RawObservation): void;
+  /** pids the SUT processes recorded so far (their own and their children's), if they run as processes */
+  sutPids?(): number[];
   /** after close(): descriptions of anything left behind (live pids, open sockets) */
   leftovers(): Promise<string[]>;
   dispose(): Promise<void>;
 }
 
-export type SubjectFactory = () => Promise<Subject>;
+/** `timeoutMs`: the adapter's per-request timeout; by default a generous one no normal answer nears. */
+export type SubjectFactory = (o?: { timeoutMs?: number }) => Promise<Subject>;
+
+/** Least timeout of the hang tests (see misbehaviourSuite). */
+const HANG_TIMEOUT_FLOOR_MS = 400;
+/** The hang tests' timeout, as a multiple of a normal first answer on this machine. */
+const HANG_TIMEOUT_FACTOR = 8;
 
 function ctx(s: Subject, replay = 1): RequestContext {
   return { replay, config: s.config, fixtureDir: s.fixtureDir };
@@ -131,6 +139,21 @@ export function adapterContractSuite(factory: SubjectFactory): void {
 
 /** Misbehaving systems: every failure is a recorded error on that request; the adapter carries on. */
 export function misbehaviourSuite(factory: SubjectFactory): void {
+  // A hang test waits out the timeout, so it is short here while the SUT hangs for good (until
+  // killed). The same adapter must still give a normal answer within it, process start included,
+  // on however loaded a machine: so it is a multiple of a normal first answer timed just before.
+  let hangTimeoutMs = HANG_TIMEOUT_FLOOR_MS;
+  beforeAll(async () => {
+    await withSubject(factory, async (s) => {
+      const t0 = performance.now();
+      const o = await s.adapter.request(s.queries[0] as QueryRecord, ctx(s));
+      expect(o.ok).toBe(true);
+      const ms = performance.now() - t0;
+      hangTimeoutMs = Math.max(HANG_TIMEOUT_FLOOR_MS, Math.ceil(HANG_TIMEOUT_FACTOR * ms));
+    });
+  });
+  const hanging = (): Promise<Subject> => factory({ timeoutMs: hangTimeoutMs });
+
   const cases: Array<[string, string, (s: Subject) => string]> = [
     ['crashing', 'crash', (s) => s.crashKind],
     ['hanging (timeout, killed)', 'hang', () => 'timeout'],
@@ -141,7 +164,7 @@ export function misbehaviourSuite(factory: SubjectFactory): void {
   ];
   for (const [label, text, kind] of cases) {
     it(`a SUT ${label} yields error kind per request, never an exception, and the next request works`, async () => {
-      await withSubject(factory, async (s) => {
+      await withSubject(text === 'hang' ? hanging : factory, async (s) => {
         const bad = await s.adapter.request(q(`bad-${text}`, text), ctx(s));
         expect(bad.ok).toBe(false);
         expect(bad.error?.kind).toBe(kind(s));
@@ -162,9 +185,11 @@ export function misbehaviourSuite(factory: SubjectFactory): void {
   }
 
   it('a hung SUT with a child process: the whole process group is killed', async () => {
-    await withSubject(factory, async (s) => {
+    await withSubject(hanging, async (s) => {
       const o = await s.adapter.request(q('h', 'hang-with-child'), ctx(s));
       expect(o.error?.kind).toBe('timeout');
+      // the child was started before the timeout hit, so the leftovers check below proves it was killed
+      if (s.sutPids) expect(s.sutPids().length).toBeGreaterThanOrEqual(2);
     });
   });
 

@@ -91,6 +91,24 @@ describe('rgate.config.json', () => {
     }
   });
 
+  it('a command system written for the retired spawn servers still loads, whatever its launcher', () => {
+    const launchers = ['auto', 'python', 'perl', 'node'];
+    write(
+      JSON.stringify({
+        suites: Object.fromEntries(
+          launchers.map((l) => [l, { ...suite, system: { ...suite.system, launcher: l } }]),
+        ),
+      }),
+    );
+    const loaded = loadRgateConfig(dir)!;
+    expect(Object.keys(loaded.config.suites).sort()).toEqual([...launchers].sort());
+    for (const l of launchers) {
+      const spec = loaded.config.suites[l]!.system;
+      expect(spec).toMatchObject({ launcher: l });
+      expect(() => createSystem(spec, { corpus: [], config: resolveConfig({}), dir })).not.toThrow();
+    }
+  });
+
   it('bad JSON names the file, line and column', () => {
     const p = write('{\n  "suites": {\n    "a": { "fixture": "cacm", }\n  }\n}\n');
     const f = failure(() => loadRgateConfig(dir));

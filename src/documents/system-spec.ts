@@ -40,8 +40,9 @@ export const CommandSystemSpecSchema = Closed({
   /** working directory; relative to the rgate.config.json folder; default that folder */
   cwd: Type.Optional(Type.String({ minLength: 1 })),
   /**
-   * per-query mode: who forks the commands. `auto` (default): a small Perl spawn server when perl is on
-   * PATH (much cheaper per call than node's fork), else node's child_process. `perl` / `node` force one.
+   * @deprecated Ignored: per-query mode always uses node's child_process.spawn. Still accepted (any of
+   * the old values) so configs written when Python and Perl spawn servers existed stay valid; for
+   * speed, use `worker: true` (docs/DECISIONS.md, "Systems").
    */
   launcher: Type.Optional(StringEnum(['auto', 'python', 'perl', 'node'])),
 });

@@ -11,8 +11,6 @@ import { toRawObservation } from './observation.js';
 import { checkArgvTemplate, expandArgv, placeholderValues } from './placeholders.js';
 import { childEnv } from './process-group.js';
 import { runOnce, type RunOnceResult } from './run-once.js';
-import { findPerl, findPython, SPAWN_SERVER_FAILED, SpawnServer, type Launcher } from './spawn-server.js';
-import { RgateError } from '../core/errors.js';
 import {
   DEFAULT_MAX_OUTPUT_BYTES,
   DEFAULT_TIMEOUT_MS,
@@ -76,8 +74,10 @@ export function workerRequestBody(q: QueryRecord, ctx: RequestContext): Record<s
 }
 
 /**
- * The `command` adapter: any CLI. Per-query mode spawns the argv template for every request (parallel
- * requests are parallel processes). Worker mode keeps a pool of JSON-lines workers, one per concurrent
+ * The `command` adapter: any CLI. Per-query mode spawns the argv template for every request with node's
+ * child_process.spawn (parallel requests are parallel processes); that costs about 2x a shell loop per
+ * call, and worker mode, which spawns nothing per request, is the answer when that matters (the spawn
+ * servers that once narrowed the gap lost to it: docs/DECISIONS.md, "Systems"). Worker mode keeps a pool of JSON-lines workers, one per concurrent
  * request (the pool grows to the caller's concurrency, each worker has one request in flight), so a
  * worker never has to multiplex. A dead worker is replaced by a fresh one on the next request.
  */
@@ -92,9 +92,6 @@ export class CommandAdapter implements SystemAdapter {
   private idle: JsonLinesWorker[] = [];
   private readonly all = new Set<JsonLinesWorker>();
   private closing: Promise<void>[] = [];
-  /** per-query mode: the spawn server's interpreter, when one is used */
-  private spawner: Launcher | undefined;
-  private server: SpawnServer | undefined;
   private readonly helpers: number[] = [];
 
   constructor(
@@ -110,27 +107,10 @@ export class CommandAdapter implements SystemAdapter {
     this.maxOutputBytes = spec.max_output_bytes ?? DEFAULT_MAX_OUTPUT_BYTES;
     this.env = childEnv(spec.env);
     this.cwd = spec.cwd ? (isAbsolute(spec.cwd) ? spec.cwd : resolve(baseDir, spec.cwd)) : baseDir;
-    this.spawner = spec.worker ? undefined : chooseLauncher(spec.launcher ?? 'auto', this.env['PATH'] ?? '');
-  }
-
-  /** which launcher per-query mode uses: a spawn server (`python`, `perl`) or `node` (child_process.spawn) */
-  get launcher(): 'python' | 'perl' | 'node' {
-    return this.spawner?.kind ?? 'node';
   }
 
   async start(): Promise<void> {
-    // workers start lazily, one per concurrent request; the spawn server starts now so the first
-    // request does not pay for it
-    if (this.spawner && !this.spec.worker) await this.spawnServer().warm();
-  }
-
-  private spawnServer(): SpawnServer {
-    this.server ??= new SpawnServer(this.spawner as Launcher, {
-      env: this.env,
-      cwd: this.cwd,
-      onLaunch: (pid) => this.helpers.push(pid),
-    });
-    return this.server;
+    // nothing to start ahead: workers start lazily, one per concurrent request
   }
 
   /** pids of live worker processes (tests check none is left after close) */
@@ -138,7 +118,7 @@ export class CommandAdapter implements SystemAdapter {
     return [...this.all].map((w) => w.pid).filter((p): p is number => p !== undefined);
   }
 
-  /** pids of every long-lived process this adapter ever started (workers, spawn servers), for leak checks */
+  /** pids of every long-lived process this adapter ever started (its workers), for leak checks */
   helperPids(): number[] {
     return [...this.helpers];
   }
@@ -165,24 +145,15 @@ export class CommandAdapter implements SystemAdapter {
         message: `argument ${nul} contains a NUL character, which a process argument cannot carry`,
       });
     }
-    const limits = { timeoutMs: this.timeoutMs, maxOutputBytes: this.maxOutputBytes };
-    if (this.spawner) {
-      const server = this.spawnServer();
-      const r = await server.run(argv, limits);
-      if (
-        r.kind === 'spawn_failed' &&
-        r.message.startsWith(SPAWN_SERVER_FAILED) &&
-        (this.spec.launcher ?? 'auto') === 'auto'
-      ) {
-        // the launcher itself cannot run here (auto mode): fall back to node's spawn for good
-        this.spawner = undefined;
-        this.server = undefined;
-        this.closing.push(server.close());
-      } else {
-        return fromRun(this.contract, r);
-      }
-    }
-    return fromRun(this.contract, await runOnce(argv, { env: this.env, cwd: this.cwd, ...limits }));
+    return fromRun(
+      this.contract,
+      await runOnce(argv, {
+        env: this.env,
+        cwd: this.cwd,
+        timeoutMs: this.timeoutMs,
+        maxOutputBytes: this.maxOutputBytes,
+      }),
+    );
   }
 
   private async viaWorker(q: QueryRecord, ctx: RequestContext): Promise<NormalizedResponse> {
@@ -232,31 +203,11 @@ export class CommandAdapter implements SystemAdapter {
   }
 
   async close(): Promise<void> {
-    const server = this.server;
-    this.server = undefined;
     const workers = [...this.all];
     const closing = this.closing;
     this.all.clear();
     this.idle = [];
     this.closing = [];
-    await Promise.all([...workers.map((w) => w.close()), ...closing, server?.close()]);
+    await Promise.all([...workers.map((w) => w.close()), ...closing]);
   }
-}
-
-/**
- * The per-query launcher: `auto` prefers python3 (posix_spawn, cheapest), then perl (fork/exec),
- * then node's own spawn. Asking for one that is not on PATH is a config error.
- */
-function chooseLauncher(asked: 'auto' | 'python' | 'perl' | 'node', path: string): Launcher | undefined {
-  if (asked === 'node') return undefined;
-  const python = asked === 'perl' ? undefined : findPython(path);
-  if (python) return { kind: 'python', path: python };
-  const perl = asked === 'python' ? undefined : findPerl(path);
-  if (perl) return { kind: 'perl', path: perl };
-  if (asked === 'auto') return undefined;
-  throw new RgateError(
-    'config_invalid',
-    `system/launcher: "${asked}" was asked for but no ${asked === 'python' ? 'python3' : 'perl'} is on PATH`,
-    'use "launcher": "auto" (falls back to node) or "node"',
-  );
 }
