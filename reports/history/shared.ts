@@ -7,6 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
+import Handlebars from 'handlebars';
 import { RgateError } from '../../src/core/errors.js';
 import { jsonForScript, terminalSafe } from '../escape.js';
 import { chartJsPath } from '../run/html.js';
@@ -75,14 +76,12 @@ export class SafeHtml {
   }
 }
 
-export function escapeHtml(s: string): string {
-  return s
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&#39;');
-}
+/**
+ * Handlebars' own escaper, so these pages and the run report spell entities alike (it also escapes
+ * `=` and backtick, which matter in unquoted attributes) and the pages can move to handlebars
+ * templates without a byte changing.
+ */
+export const escapeHtml: (s: string) => string = Handlebars.Utils.escapeExpression;
 
 type HtmlValue = SafeHtml | string | number | boolean | null | undefined | readonly HtmlValue[];
 
