@@ -65,7 +65,7 @@ function assets(opts: HtmlOptions): { template: Handlebars.TemplateDelegate; cli
     const dir = templatesDir();
     const hb = Handlebars.create();
     compiled = hb.compile(readFileSync(join(dir, 'report.hbs'), 'utf8'), { strict: true, noEscape: false });
-    clientJs = readFileSync(join(dir, 'report-client.hbs'), 'utf8');
+    clientJs = readFileSync(join(dir, 'report-client.js'), 'utf8');
   }
   const path = opts.chartJsPath ?? chartJsPath();
   let chart = chartJsCache.get(path);
