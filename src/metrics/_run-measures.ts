@@ -5,7 +5,7 @@
 import { compareCodeUnits } from '../core/canonical-json.js';
 import { deriveSeed } from '../core/prng.js';
 import type { Breakdown, MetricEntry, QueryOutcome } from '../core/report.js';
-import { DocTable, qrelsFromEntries, runFromRows } from '../trec/trec.js';
+import { DocTable, qrelsFromEntries, runFromRows } from '../trec/index.js';
 import type { CorpusRecord, MeasureValue, Observation, QueryRecord } from '../core/types.js';
 import { RgateError } from '../core/errors.js';
 import { evaluateTrec } from './_evaluate.js';

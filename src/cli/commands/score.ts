@@ -1,6 +1,6 @@
 import type { Argv } from 'yargs';
 import { EXIT, RgateError } from '../../core/errors.js';
-import { DocTable, readQrelsFile, readRunFile } from '../../trec/trec.js';
+import { DocTable, readQrelsFile, readRunFile } from '../../trec/index.js';
 import {
   evaluateTrec,
   MEASURE_BUNDLES,

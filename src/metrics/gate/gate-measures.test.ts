@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { MetricEntry } from '../../core/report.js';
-import { DocTable, parseQrels, parseRun, writeRun } from '../../trec/trec.js';
+import { DocTable, parseQrels, parseRun, writeRun } from '../../trec/index.js';
 import type { CorpusRecord, Observation, QueryRecord, RateValue } from '../../core/types.js';
 import { evaluateTrec } from '../_evaluate.js';
 import { computeRunMeasures } from '../_run-measures.js';
