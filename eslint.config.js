@@ -1,6 +1,9 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+/** Client scripts the HTML pages inline (the templates folders of reports), run by a browser, not node. */
+const BROWSER_SCRIPTS = 'reports/*/templates/*.js';
+
 export default tseslint.config(
   {
     ignores: [
@@ -27,6 +30,7 @@ export default tseslint.config(
   },
   {
     files: ['**/*.js', '**/*.mjs', '**/*.cjs'],
+    ignores: [BROWSER_SCRIPTS],
     languageOptions: {
       globals: {
         process: 'readonly',
@@ -40,6 +44,14 @@ export default tseslint.config(
         Buffer: 'readonly',
         URL: 'readonly',
       },
+    },
+  },
+  {
+    // inlined into the HTML report as a classic <script>, beside chart.js's UMD global
+    files: [BROWSER_SCRIPTS],
+    languageOptions: {
+      sourceType: 'script',
+      globals: { document: 'readonly', Chart: 'readonly' },
     },
   },
 );

@@ -128,7 +128,7 @@ export async function run(): Promise<BenchResult> {
     // the same scoring through the library (readers + measures only), without the CLI's start-up
     const lib = (f: string): string => pathToFileURL(join(root, 'dist/src', f)).href;
     const script = [
-      `import { DocTable, readQrelsFile, readRunFile } from '${lib('trec/trec.js')}';`,
+      `import { DocTable, readQrelsFile, readRunFile } from '${lib('trec/index.js')}';`,
       `import { evaluateTrec, parseMeasureArgs, renderTrecEval } from '${lib('metrics/index.js')}';`,
       `const docs = new DocTable();`,
       `const qrels = readQrelsFile(${JSON.stringify(files.qrels)}, docs);`,

@@ -6,7 +6,8 @@ import { renderJunit } from './run/junit.js';
 import { renderMarkdown } from './run/markdown.js';
 import { renderTerminal } from './run/terminal.js';
 
-export { renderHtml, chartJsPath, type HtmlOptions } from './run/html.js';
+export { renderHtml, type HtmlOptions } from './run/html.js';
+export { chartJsPath } from './templates.js';
 export { renderJson, assertValidReport } from './run/json.js';
 export { renderJunit } from './run/junit.js';
 export { renderMarkdown, type MarkdownOptions } from './run/markdown.js';

@@ -85,7 +85,7 @@ export {
   type Qrels,
   type TrecRun,
   type RunRow,
-} from './trec/trec.js';
+} from './trec/index.js';
 export {
   score,
   type ScoreOptions,

@@ -43,7 +43,7 @@ describe('comparison renderers', () => {
     expect(page).toContain('&lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt;');
     expect(page.match(/<script/g)!.length).toBe(3); // data block, chart.js, client
     expect(page).not.toMatch(/<script[^>]+src=/);
-    expect(page).toContain('script-src &#39;sha256-');
+    expect(page).toContain('script-src &#x27;sha256-');
     expect(page).toContain('<canvas id="deltas"');
   });
 

@@ -141,7 +141,7 @@ describe('the trend section in the HTML', () => {
     expect(trend.map((t) => t.metric)).toEqual(GATE_METRICS);
     expect(trend[0]!.values).toEqual([45 / 50, 41 / 50, 38 / 50]);
     expect(trend[0]!.other_snapshot).toEqual([true, false, false]);
-    const client = readFileSync(join(root, 'reports', 'run', 'templates', 'report-client.hbs'), 'utf8');
+    const client = readFileSync(join(root, 'reports', 'run', 'templates', 'report-client.js'), 'utf8');
     const hash = createHash('sha256').update(client, 'utf8').digest('base64');
     // the CSP sits in an attribute: handlebars writes ' and = as entities
     const csp = html.match(/http-equiv="Content-Security-Policy" content="([^"]*)"/)![1]!;

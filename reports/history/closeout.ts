@@ -5,7 +5,7 @@
 import type { CloseoutDoc as CloseoutModel, MetricEntry, RuleResult } from '../../src/documents/index.js';
 import { measureSummary, num, pct } from '../../gates/format.js';
 import { mdCode, mdEscape } from '../escape.js';
-import { barChart, chartBox, html, htmlPage, jsonDoc, type ChartSpec } from './shared.js';
+import { barChart, jsonDoc, renderPage, type ChartSpec } from './shared.js';
 
 const RATE_LIKE =
   /rate|compliance|determinism|reporting|completeness|validity|recall|ndcg|map|P\.|recip|judged/;
@@ -188,177 +188,91 @@ function closeoutCharts(c: CloseoutModel): ChartSpec[] {
   ];
 }
 
+/** What closeout.hbs draws: every value already a display string. */
+function closeoutHtmlView(c: CloseoutModel) {
+  return {
+    suite: c.suite,
+    verdict: c.gate.verdict,
+    gate_id: c.gate.gate_id,
+    gate_version: c.gate.version,
+    ready: c.ready,
+    reasons: c.gate.reasons,
+    freeze: {
+      artifact_id: c.freeze.artifact_id,
+      version: c.freeze.version,
+      frozen_on: c.freeze.frozen_on,
+      seal: c.freeze.seal,
+      files: c.freeze.files,
+      history: c.freeze.history.map((h) => ({
+        version: h.version,
+        frozen_on: h.frozen_on,
+        reset_note: h.reset_note ?? '',
+      })),
+    },
+    run: {
+      run_id: c.run.run_id,
+      started_at: c.run.started_at,
+      system_name: c.run.system.name,
+      system_kind: c.run.system.kind,
+      system_contract: c.run.system.contract,
+      replays: c.run.settings.replays,
+      seed: c.run.settings.seed,
+    },
+    baseline: c.baseline
+      ? {
+          run_id: c.baseline.run_id,
+          version: c.baseline.version,
+          note: c.baseline.note ?? '',
+          version_changed: c.baseline.version_changed,
+          reset_note: c.baseline.reset_note ?? '',
+        }
+      : null,
+    rules: c.gate.rules.map((r) => ({
+      metric: r.metric,
+      against_baseline: Boolean(r.baseline),
+      target: target(r),
+      observed: observed(r),
+      status: r.status,
+      status_text: r.status.toUpperCase(),
+      reason: r.reason,
+    })),
+    checklist: c.gate.checklist.map((i) => ({ ok: i.ok, text: i.text, evidence: i.evidence })),
+    determinism: {
+      replays: c.determinism.replays,
+      seed: c.determinism.seed,
+      identical: c.determinism.identical,
+      replay_determinism: metricText(c.determinism.replay_determinism),
+      fallback_determinism: metricText(c.determinism.fallback_determinism),
+      rollups: c.determinism.rollups,
+      divergent: c.determinism.divergent.map((d) => ({ query_id: d.query_id, field: d.field })),
+    },
+    budget: {
+      compliance: metricText(c.budget.budget_compliance),
+      rule: c.budget.rule
+        ? { status: c.budget.rule.status.toUpperCase(), reason: c.budget.rule.reason }
+        : null,
+    },
+    failing_queries: c.failing_queries.map((q) => ({
+      query_id: q.query_id,
+      text: q.text,
+      top1: q.top1,
+      expectation_missed: q.expectation_met === false,
+      deterministic: q.deterministic,
+      mode: q.actual.selection_mode ?? '-',
+      selected: q.actual.selected_id ?? '(none)',
+    })),
+    residuals: c.residuals.map((r) => ({
+      id: r.id,
+      risk: r.risk,
+      severity: r.severity ?? '',
+      owner: r.owner,
+      due: r.due,
+      mitigation: r.mitigation ?? '',
+    })),
+    sign_off: c.sign_off,
+  };
+}
+
 export function renderCloseoutHtml(c: CloseoutModel): string {
-  const charts = closeoutCharts(c);
-  const body = html`<h1>Gate C closeout: ${c.suite}</h1>
-    <div class="banner ${c.gate.verdict}">
-      ${c.gate.verdict} · ${c.gate.gate_id} v${c.gate.version} ·
-      ${c.ready ? 'ready to close once signed off' : 'not ready to close'}
-    </div>
-    <ul>
-      ${c.gate.reasons.map((r) => html`<li>${r}</li>`)}
-    </ul>
-    <h2>1. Fixture freeze binding (verified)</h2>
-    <p>
-      Artifact <code>${c.freeze.artifact_id}</code> version <code>${c.freeze.version}</code>, frozen on
-      ${c.freeze.frozen_on}; seal <code>${c.freeze.seal}</code>. Every file was re-hashed when this closeout
-      was written and matches freeze.json.
-    </p>
-    <table>
-      <thead>
-        <tr>
-          <th>part</th>
-          <th>file</th>
-          <th>id</th>
-          <th>sha256</th>
-        </tr>
-      </thead>
-      <tbody>
-        ${c.freeze.files.map(
-          (f) =>
-            html`<tr>
-              <td>${f.part}</td>
-              <td><code>${f.file}</code></td>
-              <td><code>${f.id}</code></td>
-              <td><code>${f.sha256}</code></td>
-            </tr>`,
-        )}
-      </tbody>
-    </table>
-    <p>Version history:</p>
-    <ul>
-      ${c.freeze.history.map((h) => html`<li><code>${h.version}</code> (${h.frozen_on})${h.reset_note ? html`: reset note: ${h.reset_note}` : ''}</li>`)}
-    </ul>
-    <h2>2. Evaluated run and baseline</h2>
-    <p>
-      Run <code>${c.run.run_id}</code> started ${c.run.started_at}: ${c.run.system.name}
-      (${c.run.system.kind}, ${c.run.system.contract}), ${c.run.settings.replays} replays, seed
-      ${c.run.settings.seed}.
-    </p>
-    ${
-      c.baseline
-        ? html`<p>
-              Baseline run <code>${c.baseline.run_id}</code> on fixture version
-              <code>${c.baseline.version}</code>${c.baseline.note ? html`: ${c.baseline.note}` : ''}.
-            </p>
-            ${c.baseline.version_changed ? html`<p class="watch">Baseline reset note (fixture ${c.baseline.version} → ${c.freeze.version}): ${c.baseline.reset_note ?? ''}</p>` : html`<p>Same frozen fixture version as the baseline: no reset note required.</p>`}`
-        : html`<p>No baseline: this gate has no baseline rules.</p>`
-    }
-    <h2>3. Observed vs target</h2>
-    <div class="charts">${charts.map(chartBox)}</div>
-    <table>
-      <thead>
-        <tr>
-          <th>rule</th>
-          <th>target</th>
-          <th>observed</th>
-          <th>status</th>
-          <th>reason</th>
-        </tr>
-      </thead>
-      <tbody>
-        ${c.gate.rules.map(
-          (r) =>
-            html`<tr>
-              <td><code>${r.metric}${r.baseline ? ' vs baseline' : ''}</code></td>
-              <td>${target(r)}</td>
-              <td>${observed(r)}</td>
-              <td class="${r.status}">${r.status.toUpperCase()}</td>
-              <td>${r.reason}</td>
-            </tr>`,
-        )}
-      </tbody>
-    </table>
-    ${
-      c.gate.checklist.length
-        ? html`<ul>
-            ${c.gate.checklist.map((i) => html`<li class="${i.ok ? 'pass' : 'fail'}">${i.ok ? '☑' : '☐'} ${i.text}: <span class="muted">${i.evidence}</span></li>`)}
-          </ul>`
-        : ''
-    }
-    <h2>4. Determinism proof</h2>
-    <p>
-      ${c.determinism.replays} replays (seed ${c.determinism.seed}):
-      ${c.determinism.identical ? 'identical fingerprints in every replay' : `${c.determinism.divergent.length} queries diverged`}.
-      Replay determinism ${metricText(c.determinism.replay_determinism)}; fallback determinism
-      ${metricText(c.determinism.fallback_determinism)}.
-    </p>
-    <ol>
-      ${c.determinism.rollups.map((h) => html`<li><code>${h}</code></li>`)}
-    </ol>
-    ${
-      c.determinism.divergent.length
-        ? html`<ul>
-            ${c.determinism.divergent.map((d) => html`<li><code>${d.query_id}</code> first differs at <code>${d.field}</code></li>`)}
-          </ul>`
-        : ''
-    }
-    <h2>5. Budget compliance</h2>
-    <p>
-      ${metricText(c.budget.budget_compliance)}${c.budget.rule ? ` (rule ${c.budget.rule.status.toUpperCase()}: ${c.budget.rule.reason})` : ''}
-    </p>
-    <h2>6. Failing queries (${c.failing_queries.length})</h2>
-    ${
-      c.failing_queries.length
-        ? html`<table>
-            <thead>
-              <tr>
-                <th>query</th>
-                <th>text</th>
-                <th>top-1</th>
-                <th>mode</th>
-                <th>selected</th>
-              </tr>
-            </thead>
-            <tbody>
-              ${c.failing_queries.map(
-                (q) =>
-                  html`<tr>
-                    <td><code>${q.query_id}</code></td>
-                    <td>${q.text}</td>
-                    <td>
-                      ${q.top1}${q.expectation_met === false ? ', expectation missed' : ''}${q.deterministic ? '' : ', nondeterministic'}
-                    </td>
-                    <td>${q.actual.selection_mode ?? '-'}</td>
-                    <td><code>${q.actual.selected_id ?? '(none)'}</code></td>
-                  </tr>`,
-              )}
-            </tbody>
-          </table>`
-        : html`<p>None.</p>`
-    }
-    <h2>7. Residual risks (${c.residuals.length})</h2>
-    ${
-      c.residuals.length
-        ? html`<table>
-            <thead>
-              <tr>
-                <th>id</th>
-                <th>risk</th>
-                <th>owner</th>
-                <th>due</th>
-                <th>mitigation</th>
-              </tr>
-            </thead>
-            <tbody>
-              ${c.residuals.map(
-                (r) =>
-                  html`<tr>
-                    <td>${r.id}</td>
-                    <td>${r.risk}${r.severity ? ` (${r.severity})` : ''}</td>
-                    <td>${r.owner}</td>
-                    <td>${r.due}</td>
-                    <td>${r.mitigation ?? ''}</td>
-                  </tr>`,
-              )}
-            </tbody>
-          </table>`
-        : html`<p>None recorded.</p>`
-    }
-    <h2>8. Sign-off</h2>
-    <div class="sign">
-      <strong>role</strong><strong>name</strong><strong>date</strong><strong>decision</strong>
-      ${c.sign_off.map((s) => html`<span>${s.role}</span><span class="line"></span><span class="line"></span><span>☐ approve ☐ reject</span>`)}
-    </div>`;
-  return htmlPage(`Gate C closeout: ${c.suite}`, body, charts);
+  return renderPage('closeout', `Gate C closeout: ${c.suite}`, closeoutHtmlView(c), closeoutCharts(c));
 }

@@ -9,17 +9,15 @@ import type {
 } from '../../src/documents/index.js';
 import {
   barChart,
-  chartBox,
   finish,
   fit,
-  html,
-  htmlPage,
   interval,
   jsonDoc,
   lineChart,
   n4,
   painter,
   pValue,
+  renderPage,
   safe,
   signed,
   table,
@@ -222,139 +220,65 @@ export function sessionCharts(s: CompareSessionModel): ChartSpec[] {
   return charts;
 }
 
+/** What compare.hbs draws: every value already a display string. */
+function sessionHtmlView(s: CompareSessionModel) {
+  return {
+    session_id: s.environment.session_id,
+    suite: s.suite,
+    compared: s.kind === 'sweep' ? `grid points of ${s.sweep?.key ?? '?'}` : 'variants',
+    seed: s.settings.seed,
+    replays: s.settings.replays,
+    alpha: s.settings.alpha,
+    query_set_id: s.artifacts.query_set_id,
+    corpus_id: s.artifacts.corpus_id,
+    winner_count: s.winners.filter((w) => w.winner).length,
+    variants: s.variants.map((v) => ({
+      id: v.id,
+      reference: v.id === s.reference,
+      label: v.label,
+      verdict: v.verdict,
+      config_id: v.config_id,
+    })),
+    winners: s.winners.map((w) => ({
+      metric: w.metric,
+      best: w.best ?? '-',
+      has_winner: Boolean(w.winner),
+      winner: w.winner ?? 'none',
+      reason: w.reason,
+    })),
+    tests: s.tests.map((t) => ({
+      metric: t.metric,
+      a: t.a,
+      b: t.b,
+      n: t.n,
+      mean_a: n4(t.mean_a),
+      mean_b: n4(t.mean_b),
+      mean_delta: signed(t.mean_delta),
+      ci95: interval(t.ci95),
+      p_value: pValue(t.p_value),
+      significant: t.significant,
+      p_holm: pValue(t.p_holm),
+      wins: t.wins,
+      ties: t.ties,
+      losses: t.losses,
+    })),
+    flips: s.flips.map((f) => ({
+      a: f.a,
+      b: f.b,
+      queries: f.queries.map((q) => ({
+        query_id: q.query_id,
+        text: q.text,
+        a: { selected: q.a.selected ?? '(none)', top1: q.a.top1 },
+        b: { selected: q.b.selected ?? '(none)', top1: q.b.top1 },
+        direction_class: q.direction === 'better' ? 'pass' : q.direction === 'worse' ? 'fail' : '',
+        direction: q.direction,
+      })),
+    })),
+  };
+}
+
 export function renderSessionHtml(s: CompareSessionModel): string {
-  const charts = sessionCharts(s);
-  const winners = s.winners.filter((w) => w.winner);
-  const body = html`<h1>Comparison ${s.environment.session_id}</h1>
-    <p class="muted">
-      suite ${s.suite} · ${s.variants.length}
-      ${s.kind === 'sweep' ? `grid points of ${s.sweep?.key ?? '?'}` : 'variants'} · seed ${s.settings.seed} ·
-      ${s.settings.replays} replays · <code>${s.artifacts.query_set_id}</code> ·
-      <code>${s.artifacts.corpus_id}</code>
-    </p>
-    <div class="banner ${winners.length ? 'PASS' : 'INFO'}">
-      ${winners.length ? `${winners.length} metric(s) with a distinguishable winner` : 'No distinguishable winner on any metric'}
-      (Holm-corrected, alpha ${s.settings.alpha})
-    </div>
-    <h2>Variants</h2>
-    <table>
-      <thead>
-        <tr>
-          <th>id</th>
-          <th>variant</th>
-          <th>verdict</th>
-          <th>config id</th>
-        </tr>
-      </thead>
-      <tbody>
-        ${s.variants.map(
-          (v) =>
-            html`<tr>
-              <td>${v.id}${v.id === s.reference ? ' (reference)' : ''}</td>
-              <td><code>${v.label}</code></td>
-              <td class="${v.verdict}">${v.verdict}</td>
-              <td><code>${v.config_id}</code></td>
-            </tr>`,
-        )}
-      </tbody>
-    </table>
-    <h2>Charts</h2>
-    <div class="charts">${charts.map(chartBox)}</div>
-    <h2>Winners</h2>
-    <table>
-      <thead>
-        <tr>
-          <th>metric</th>
-          <th>best mean</th>
-          <th>winner</th>
-          <th>why</th>
-        </tr>
-      </thead>
-      <tbody>
-        ${s.winners.map(
-          (w) =>
-            html`<tr>
-              <td><code>${w.metric}</code></td>
-              <td>${w.best ?? '-'}</td>
-              <td class="${w.winner ? 'sig' : ''}">${w.winner ?? 'none'}</td>
-              <td>${w.reason}</td>
-            </tr>`,
-        )}
-      </tbody>
-    </table>
-    <h2>Paired tests (all pairs, Holm over ${s.tests.length} tests)</h2>
-    <table>
-      <thead>
-        <tr>
-          <th>metric</th>
-          <th>A</th>
-          <th>B</th>
-          <th>n</th>
-          <th>mean A</th>
-          <th>mean B</th>
-          <th>Δ mean</th>
-          <th>95% CI</th>
-          <th>p</th>
-          <th>Holm p</th>
-          <th>W/T/L</th>
-        </tr>
-      </thead>
-      <tbody>
-        ${s.tests.map(
-          (t) =>
-            html`<tr>
-              <td><code>${t.metric}</code></td>
-              <td>${t.a}</td>
-              <td>${t.b}</td>
-              <td class="num">${t.n}</td>
-              <td class="num">${n4(t.mean_a)}</td>
-              <td class="num">${n4(t.mean_b)}</td>
-              <td class="num">${signed(t.mean_delta)}</td>
-              <td class="num">${interval(t.ci95)}</td>
-              <td class="num">${pValue(t.p_value)}</td>
-              <td class="num ${t.significant ? 'sig' : ''}">${pValue(t.p_holm)}</td>
-              <td class="num">${t.wins}/${t.ties}/${t.losses}</td>
-            </tr>`,
-        )}
-      </tbody>
-    </table>
-    ${s.flips.map(
-      (f) =>
-        html`<h2>Top-1 flips ${f.a} → ${f.b} (${f.queries.length})</h2>
-          <table>
-            <thead>
-              <tr>
-                <th>query</th>
-                <th>text</th>
-                <th>${f.a} top-1</th>
-                <th>${f.b} top-1</th>
-                <th>direction</th>
-              </tr>
-            </thead>
-            <tbody>
-              ${f.queries.map(
-                (q) =>
-                  html`<tr>
-                    <td><code>${q.query_id}</code></td>
-                    <td>${q.text}</td>
-                    <td><code>${q.a.selected ?? '(none)'}</code> ${q.a.top1}</td>
-                    <td><code>${q.b.selected ?? '(none)'}</code> ${q.b.top1}</td>
-                    <td class="${q.direction === 'better' ? 'pass' : q.direction === 'worse' ? 'fail' : ''}">
-                      ${q.direction}
-                    </td>
-                  </tr>`,
-              )}
-              ${
-                f.queries.length
-                  ? ''
-                  : html`<tr>
-                      <td colspan="5">none: every query kept its top-1</td>
-                    </tr>`
-              }
-            </tbody>
-          </table>`,
-    )}`;
-  return htmlPage(`rgate compare: ${s.suite}`, body, charts);
+  return renderPage('compare', `rgate compare: ${s.suite}`, sessionHtmlView(s), sessionCharts(s));
 }
 
 /** One line for `rgate compare --list`. */

@@ -9,15 +9,13 @@ import type {
   RunDiff as RunDiffModel,
 } from '../../src/documents/index.js';
 import {
-  chartBox,
   finish,
   fit,
-  html,
-  htmlPage,
   jsonDoc,
   lineChart,
   n4,
   painter,
+  renderPage,
   safe,
   signed,
   table,
@@ -145,67 +143,32 @@ export function historyCharts(h: HistoryViewModel): ChartSpec[] {
   }));
 }
 
+/** What history.hbs draws: every value already a display string. */
+function historyHtmlView(h: HistoryViewModel) {
+  return {
+    suite: h.suite,
+    run_count: h.runs.length,
+    alarms: h.alarms,
+    trends: h.trends.map((t) => ({
+      metric: t.metric,
+      gate_metric: t.gate_metric,
+      sparkline: t.sparkline,
+      latest: pointText(t.latest, t.kind),
+      delta: signed(t.delta),
+      alarm: t.alarm ?? '',
+    })),
+    runs: h.runs.map((r) => ({
+      run_id: r.run_id,
+      started_at: r.started_at,
+      version: r.version ?? '-',
+      verdict_class: r.verdict ?? '',
+      verdict: r.verdict ?? '-',
+    })),
+  };
+}
+
 export function renderHistoryHtml(h: HistoryViewModel): string {
-  const charts = historyCharts(h);
-  const body = html`<h1>History of suite ${h.suite}</h1>
-    <p class="muted">${h.runs.length} complete run(s), oldest to newest.</p>
-    ${
-      h.alarms.length
-        ? html`<div class="banner FAIL">${h.alarms.length} regression alarm(s)</div>
-            <ul>
-              ${h.alarms.map((a) => html`<li class="alarm">${a}</li>`)}
-            </ul>`
-        : html`<div class="banner PASS">No regression alarm at the newest run</div>`
-    }
-    <h2>Gate metrics over time</h2>
-    <div class="charts">${charts.map(chartBox)}</div>
-    <h2>Trends</h2>
-    <table>
-      <thead>
-        <tr>
-          <th>metric</th>
-          <th>trend</th>
-          <th>latest</th>
-          <th>Δ prev</th>
-          <th>alarm</th>
-        </tr>
-      </thead>
-      <tbody>
-        ${h.trends.map(
-          (t) =>
-            html`<tr>
-              <td><code>${t.metric}</code>${t.gate_metric ? ' (gate)' : ''}</td>
-              <td>${t.sparkline}</td>
-              <td class="num">${pointText(t.latest, t.kind)}</td>
-              <td class="num">${signed(t.delta)}</td>
-              <td class="alarm">${t.alarm ?? ''}</td>
-            </tr>`,
-        )}
-      </tbody>
-    </table>
-    <h2>Runs</h2>
-    <table>
-      <thead>
-        <tr>
-          <th>run</th>
-          <th>started</th>
-          <th>fixture version</th>
-          <th>verdict</th>
-        </tr>
-      </thead>
-      <tbody>
-        ${h.runs.map(
-          (r) =>
-            html`<tr>
-              <td><code>${r.run_id}</code></td>
-              <td>${r.started_at}</td>
-              <td>${r.version ?? '-'}</td>
-              <td class="${r.verdict ?? ''}">${r.verdict ?? '-'}</td>
-            </tr>`,
-        )}
-      </tbody>
-    </table>`;
-  return htmlPage(`rgate history: ${h.suite}`, body, charts);
+  return renderPage('history', `rgate history: ${h.suite}`, historyHtmlView(h), historyCharts(h));
 }
 
 // ---- diff ---------------------------------------------------------------------------------------

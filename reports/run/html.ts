@@ -1,22 +1,16 @@
 /**
  * The HTML report: one self-contained file (styles, chart.js and the client script inlined; no
- * network) rendered with handlebars from reports/templates. Hostile text from corpora and queries
- * only reaches the page through `{{ }}` (HTML-escaped) or the JSON data block (jsonForScript), and a
- * Content-Security-Policy allows exactly the two inline scripts by hash, so even a missed escape
- * could not run a planted `<script>`.
+ * network) rendered from reports/run/templates/report.hbs in the environment of reports/templates.ts.
+ * Hostile text from corpora and queries only reaches the page through `{{ }}` (HTML-escaped) or the
+ * JSON data block (jsonForScript), and a Content-Security-Policy allows exactly the two inline
+ * scripts by hash, so even a missed escape could not run a planted `<script>`.
  */
-import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import Handlebars from 'handlebars';
 import { ms, TIMING_METRICS } from '../../gates/index.js';
 import { compareCodeUnits } from '../../src/core/canonical-json.js';
-import { RgateError } from '../../src/core/errors.js';
 import { outcomeValues } from '../../src/core/query-values.js';
 import type { HistoryView as HistoryViewModel, QueryOutcome, Report } from '../../src/documents/index.js';
 import { jsonForScript } from '../escape.js';
+import { chartJs, clientScript, cspHash, template } from '../templates.js';
 import { trendSection } from './html-trend.js';
 import {
   actualText,
@@ -37,49 +31,6 @@ export interface HtmlOptions {
    */
   history?: HistoryViewModel | undefined;
 }
-
-/** Templates live next to the sources; from dist/reports/run/ they are found three levels up. */
-function templatesDir(): string {
-  const here = dirname(fileURLToPath(import.meta.url));
-  for (const dir of [join(here, 'templates'), join(here, '..', '..', '..', 'reports', 'run', 'templates')]) {
-    if (existsSync(join(dir, 'report.hbs'))) return dir;
-  }
-  throw new RgateError('internal', `report templates not found next to ${here}`, 'reinstall rgate');
-}
-
-/**
- * chart.js's package exports do not expose dist/chart.umd.js, so resolve the package entry
- * (dist/chart.cjs) and take the UMD build beside it.
- */
-export function chartJsPath(): string {
-  const entry = createRequire(import.meta.url).resolve('chart.js');
-  return join(dirname(entry), 'chart.umd.js');
-}
-
-let compiled: Handlebars.TemplateDelegate | undefined;
-let clientJs: string | undefined;
-const chartJsCache = new Map<string, string>();
-
-function assets(opts: HtmlOptions): { template: Handlebars.TemplateDelegate; client: string; chart: string } {
-  if (!compiled || clientJs === undefined) {
-    const dir = templatesDir();
-    const hb = Handlebars.create();
-    compiled = hb.compile(readFileSync(join(dir, 'report.hbs'), 'utf8'), { strict: true, noEscape: false });
-    clientJs = readFileSync(join(dir, 'report-client.hbs'), 'utf8');
-  }
-  const path = opts.chartJsPath ?? chartJsPath();
-  let chart = chartJsCache.get(path);
-  if (chart === undefined) {
-    if (!existsSync(path)) throw new RgateError('internal', `chart.js not found at ${path}`, 'run npm ci');
-    chart = readFileSync(path, 'utf8');
-    // inlined verbatim: it must not be able to close its own <script> element
-    if (/<\/script|<!--/i.test(chart)) throw new RgateError('internal', `${path} cannot be inlined safely`);
-    chartJsCache.set(path, chart);
-  }
-  return { template: compiled, client: clientJs, chart };
-}
-
-const cspHash = (s: string) => `'sha256-${createHash('sha256').update(s, 'utf8').digest('base64')}'`;
 
 type QueryStatus = 'hit' | 'miss' | 'error';
 
@@ -212,7 +163,9 @@ export function htmlView(report: Report, history?: HistoryViewModel) {
 
 /** Render the self-contained HTML report. Example: writeFileSync('report.html', renderHtml(report)) */
 export function renderHtml(report: Report, opts: HtmlOptions = {}): string {
-  const { template, client, chart } = assets(opts);
+  const page = template('run', 'report');
+  const chart = chartJs(opts.chartJsPath);
+  const client = clientScript('run', 'report-client.js');
   const view = htmlView(report, opts.history);
   const csp = [
     "default-src 'none'",
@@ -222,5 +175,5 @@ export function renderHtml(report: Report, opts: HtmlOptions = {}): string {
     "base-uri 'none'",
     "form-action 'none'",
   ].join('; ');
-  return template({ ...view, csp, dataJson: jsonForScript(view.data), chartJs: chart, clientJs: client });
+  return page({ ...view, csp, dataJson: jsonForScript(view.data), chartJs: chart, clientJs: client });
 }

@@ -6,7 +6,7 @@ import {
   type QrelsQuery,
   type RunQuery,
   type TrecRun,
-} from '../trec/trec.js';
+} from '../trec/index.js';
 import type { MeasureSpec } from './_spec.js';
 import { REL_NONPOOL, REL_UNJUDGED, type AggregateContext, type JudgedRanking } from './_types.js';
 

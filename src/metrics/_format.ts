@@ -1,4 +1,4 @@
-import { byteStringToText } from '../trec/trec.js';
+import { byteStringToText } from '../trec/index.js';
 import type { TrecEvalResult } from './_evaluate.js';
 
 /**

@@ -13,7 +13,7 @@ import type {
   QueryOutcome,
   QueryRecord,
 } from '../documents/index.js';
-import { DocTable, qrelsFromEntries, runFromRows } from '../trec/trec.js';
+import { DocTable, qrelsFromEntries, runFromRows } from '../trec/index.js';
 import { RgateError } from '../core/errors.js';
 import { evaluateTrec } from './_evaluate.js';
 import { parseRankingMetricId, type MeasureSpec } from './_spec.js';

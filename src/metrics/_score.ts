@@ -1,4 +1,4 @@
-import { DocTable, readQrelsFile, readRunFile } from '../trec/trec.js';
+import { DocTable, readQrelsFile, readRunFile } from '../trec/index.js';
 import { evaluateTrec } from './_evaluate.js';
 import { trecEvalJson } from './_format.js';
 import { parseMeasureArgs } from './_spec.js';

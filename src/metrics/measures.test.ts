@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DocTable, parseQrels, parseRun } from '../trec/trec.js';
+import { DocTable, parseQrels, parseRun } from '../trec/index.js';
 import { evaluateTrec } from './_evaluate.js';
 import { formatFixed4 } from './_format.js';
 import { parseMeasureArgs } from './_spec.js';

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DocTable, readQrelsFile, readRunFile } from '../trec/trec.js';
+import { DocTable, readQrelsFile, readRunFile } from '../trec/index.js';
 import { evaluateTrec } from './_evaluate.js';
 import { formatFixed4 } from './_format.js';
 import { parseMeasureArgs } from './_spec.js';

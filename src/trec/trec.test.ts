@@ -16,7 +16,7 @@ import {
   runDocno,
   runFromRows,
   writeRun,
-} from './trec.js';
+} from './index.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'rgate-trec-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -162,9 +162,9 @@ describe('writeRun / runFromRows', () => {
 describe('readRunFile on two threads (the compiled worker in dist/)', () => {
   // The worker runs compiled JavaScript, so this exercises dist/ (built by `tsc -p .`, which
   // `npm test` runs first); the single-thread path above is the reference it must equal.
-  const distTrec = join(import.meta.dirname, '../../dist/src/trec/trec.js');
-  const built = existsSync(join(import.meta.dirname, '../../dist/src/trec/trec-worker.js'));
-  type Mod = typeof import('./trec.js');
+  const distTrec = join(import.meta.dirname, '../../dist/src/trec/index.js');
+  const built = existsSync(join(import.meta.dirname, '../../dist/src/trec/run-read-worker.js'));
+  type Mod = typeof import('./index.js');
   const load = async (): Promise<Mod> => (await import(pathToFileURL(distTrec).href)) as Mod;
 
   it.skipIf(!built)(

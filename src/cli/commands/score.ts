@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import type { Argv } from 'yargs';
 import { EXIT, RgateError } from '../../core/errors.js';
-import { DocTable, readQrelsFile, readRunFile } from '../../trec/trec.js';
+import { DocTable, readQrelsFile, readRunFile } from '../../trec/index.js';
 import {
   evaluateTrec,
   MEASURE_BUNDLES,

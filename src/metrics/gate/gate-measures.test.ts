@@ -6,7 +6,7 @@ import type {
   QueryRecord,
   RateValue,
 } from '../../documents/index.js';
-import { DocTable, parseQrels, parseRun, writeRun } from '../../trec/trec.js';
+import { DocTable, parseQrels, parseRun, writeRun } from '../../trec/index.js';
 import { evaluateTrec } from '../_evaluate.js';
 import { computeRunMeasures } from '../_run-measures.js';
 import { parseMeasureArgs } from '../_spec.js';

@@ -5,7 +5,8 @@
  */
 import { closeSync, openSync } from 'node:fs';
 import { workerData } from 'node:worker_threads';
-import { feedRange, RegionFull, RunBuilder, type WorkerJob, type WorkerReply } from './trec.js';
+import { feedRange, RegionFull, RunBuilder } from './run-parse.js';
+import type { WorkerJob, WorkerReply } from './run-read.js';
 
 const job = workerData as WorkerJob;
 // running: from now on the main thread waits for the reply instead of giving up on a silent worker

@@ -1,0 +1,129 @@
+import { hashBytes, latin1 } from './bytes.js';
+
+/** Intern table for docnos: id <-> byte string, looked up by the raw bytes without allocating. */
+export class DocTable {
+  /** id -> latin1 byte string, made on first request (most ids are only ever compared as bytes) */
+  private readonly cache: (string | undefined)[] = [];
+  private count = 0;
+  private slots = new Int32Array(1 << 16).fill(-1);
+  private mask = (1 << 16) - 1;
+  private arena = new Uint8Array(1 << 20);
+  private arenaUsed = 0;
+  private offsets: Int32Array = new Int32Array(1 << 12);
+  private lengths: Int32Array = new Int32Array(1 << 12);
+  private hashes: Int32Array = new Int32Array(1 << 12);
+
+  get size(): number {
+    return this.count;
+  }
+
+  /** hashBytes of an id's bytes. */
+  hashOf(id: number): number {
+    return this.hashes[id] as number;
+  }
+
+  /** Do the bytes of id equal buf[start, end)? */
+  equalsBytes(id: number, buf: Uint8Array, start: number, end: number): boolean {
+    const len = end - start;
+    if (this.lengths[id] !== len) return false;
+    const off = this.offsets[id] as number;
+    for (let k = 0; k < len; k++) if (this.arena[off + k] !== buf[start + k]) return false;
+    return true;
+  }
+
+  /** The latin1 byte string of an id. */
+  stringOf(id: number): string {
+    let v = this.cache[id];
+    if (v === undefined) {
+      const off = this.offsets[id] as number;
+      v = latin1(this.arena, off, off + (this.lengths[id] as number));
+      this.cache[id] = v;
+    }
+    return v;
+  }
+
+  /** Intern bytes buf[start, end) and return the id. */
+  intern(buf: Uint8Array, start: number, end: number): number {
+    const h = hashBytes(buf, start, end);
+    const slot = this.probe(buf, start, end, h);
+    return slot >= 0 ? (this.slots[slot] as number) : this.add(buf, start, end, h, ~slot);
+  }
+
+  /** The id of bytes buf[start, end) whose hashBytes is h, or -1 when they were never interned. */
+  find(buf: Uint8Array, start: number, end: number, h: number): number {
+    const slot = this.probe(buf, start, end, h);
+    return slot >= 0 ? (this.slots[slot] as number) : -1;
+  }
+
+  /** The slot holding these bytes, or ~(the empty slot where they would go). */
+  private probe(buf: Uint8Array, start: number, end: number, h: number): number {
+    const len = end - start;
+    let slot = h & this.mask;
+    for (;;) {
+      const id = this.slots[slot] as number;
+      if (id < 0) break;
+      if (this.hashes[id] === h && this.lengths[id] === len) {
+        const off = this.offsets[id] as number;
+        let same = true;
+        for (let k = 0; k < len; k++) {
+          if (this.arena[off + k] !== buf[start + k]) {
+            same = false;
+            break;
+          }
+        }
+        if (same) return slot;
+      }
+      slot = (slot + 1) & this.mask;
+    }
+    return ~slot;
+  }
+
+  /** Intern a latin1 byte string (see byteString). */
+  internString(s: string): number {
+    const b = Buffer.from(s, 'latin1');
+    return this.intern(b, 0, b.length);
+  }
+
+  private add(buf: Uint8Array, start: number, end: number, h: number, slot: number): number {
+    const id = this.count;
+    const len = end - start;
+    if (id >= this.offsets.length) {
+      const n = this.offsets.length * 2;
+      this.offsets = grow32(this.offsets, n);
+      this.lengths = grow32(this.lengths, n);
+      this.hashes = grow32(this.hashes, n);
+    }
+    if (this.arenaUsed + len > this.arena.length) {
+      const next = new Uint8Array(Math.max(this.arena.length * 2, this.arenaUsed + len));
+      next.set(this.arena.subarray(0, this.arenaUsed));
+      this.arena = next;
+    }
+    this.arena.set(buf.subarray(start, end), this.arenaUsed);
+    this.offsets[id] = this.arenaUsed;
+    this.lengths[id] = len;
+    this.hashes[id] = h;
+    this.arenaUsed += len;
+    this.count++;
+    this.slots[slot] = id;
+    // keep the load factor under 1/2 so probes stay short
+    if (this.count * 2 > this.slots.length) this.rehash();
+    return id;
+  }
+
+  private rehash(): void {
+    const size = this.slots.length * 2;
+    this.slots = new Int32Array(size).fill(-1);
+    this.mask = size - 1;
+    for (let id = 0; id < this.count; id++) {
+      let slot = (this.hashes[id] as number) & this.mask;
+      while ((this.slots[slot] as number) >= 0) slot = (slot + 1) & this.mask;
+      this.slots[slot] = id;
+    }
+  }
+}
+
+function grow32(a: Int32Array, n: number): Int32Array {
+  const b = new Int32Array(n);
+  b.set(a);
+  return b;
+}

@@ -1,0 +1,153 @@
+/** TREC qrels (`qid iter docno rel`), from a file or from judgments in memory. */
+import { closeSync, fstatSync, readSync } from 'node:fs';
+import { basename } from 'node:path';
+import { RgateError } from '../core/errors.js';
+import * as bytes from './bytes.js';
+import { byteOrder, byteStringToText, latin1, parseInteger, sameBytes } from './bytes.js';
+import { DocTable } from './doc-table.js';
+import { inputError, openFile } from './input.js';
+
+// module-local copies: splitFields reads them per byte (run-parse.ts says why that matters)
+const { SP, TAB, NL, CR } = bytes;
+
+/** C isspace minus newline: space, \t, \v, \f, \r */
+function isBlank(c: number): boolean {
+  return c === SP || c === TAB || c === CR || c === 11 || c === 12;
+}
+
+/** Judgments of one query: parallel arrays in file order. */
+export interface QrelsQuery {
+  qid: string;
+  docs: Int32Array;
+  rels: Int32Array;
+}
+
+export interface Qrels {
+  /** qids sorted by bytes (trec_eval's query order) */
+  qids: string[];
+  byQid: Map<string, QrelsQuery>;
+  docs: DocTable;
+}
+
+const QRELS_HINT = 'a qrels line is: <qid> <iteration> <docno> <integer relevance>, e.g. "301 0 FBIS3-10 1"';
+
+/** Field boundaries of one line, filled by splitFields (reused, so no allocation per line). */
+const fieldStart = new Int32Array(8);
+const fieldEnd = new Int32Array(8);
+
+/** Split buf[start, end) on blanks into up to `max` fields; returns how many were found (max+1 = more). */
+function splitFields(buf: Uint8Array, start: number, end: number, max: number): number {
+  let n = 0;
+  let i = start;
+  while (i < end) {
+    while (i < end && isBlank(buf[i] as number)) i++;
+    if (i >= end) break;
+    if (n === max) return max + 1;
+    fieldStart[n] = i;
+    while (i < end && !isBlank(buf[i] as number)) i++;
+    fieldEnd[n] = i;
+    n++;
+  }
+  return n;
+}
+
+/**
+ * Parse TREC qrels: `qid iter docno rel` per line; blank lines and lines starting with `#` are skipped.
+ * Relevance must be an integer (negative = in the pool but unjudged, as in trec_eval). A docno judged
+ * twice for one query is an error (trec_eval refuses it too).
+ */
+export function parseQrels(buf: Uint8Array, label: string, docs: DocTable = new DocTable()): Qrels {
+  const perQid = new Map<string, { docs: number[]; rels: number[] }>();
+  let lineNo = 0;
+  let pos = 0;
+  let prevQid = '';
+  let prev: { docs: number[]; rels: number[] } | undefined;
+  const len = buf.length;
+  while (pos < len) {
+    let end = buf.indexOf(NL, pos);
+    if (end < 0) end = len;
+    lineNo++;
+    const n = splitFields(buf, pos, end, 4);
+    const first = buf[pos];
+    if (n > 0 && !(first === 35 /* # */)) {
+      if (n !== 4) {
+        throw inputError(label, lineNo, `expected 4 fields, found ${n > 4 ? 'more' : n}`, QRELS_HINT);
+      }
+      const rel = parseInteger(buf, fieldStart[3] as number, fieldEnd[3] as number);
+      if (!Number.isFinite(rel)) {
+        throw inputError(
+          label,
+          lineNo,
+          `relevance "${latin1(buf, fieldStart[3] as number, fieldEnd[3] as number)}" is not an integer`,
+          QRELS_HINT,
+        );
+      }
+      const qs = fieldStart[0] as number;
+      const qe = fieldEnd[0] as number;
+      if (!prev || !sameBytes(buf, qs, qe, prevQid)) {
+        prevQid = latin1(buf, qs, qe);
+        prev = perQid.get(prevQid);
+        if (!prev) {
+          prev = { docs: [], rels: [] };
+          perQid.set(prevQid, prev);
+        }
+      }
+      prev.docs.push(docs.intern(buf, fieldStart[2] as number, fieldEnd[2] as number));
+      prev.rels.push(rel);
+    }
+    pos = end + 1;
+  }
+  const qids = [...perQid.keys()].sort(byteOrder);
+  const byQid = new Map<string, QrelsQuery>();
+  // duplicate check with a stamp per doc id (lookups are by hash, so qrels need no docno order)
+  const stamp = new Int32Array(docs.size).fill(-1);
+  qids.forEach((qid, qi) => {
+    const q = perQid.get(qid)!;
+    for (const d of q.docs) {
+      if (stamp[d] === qi) {
+        throw new RgateError(
+          'input_invalid',
+          `${label}: query ${byteStringToText(qid)} judges document ${byteStringToText(docs.stringOf(d))} twice`,
+          'each (query, document) pair may appear once in a qrels file',
+        );
+      }
+      stamp[d] = qi;
+    }
+    byQid.set(qid, { qid, docs: Int32Array.from(q.docs), rels: Int32Array.from(q.rels) });
+  });
+  return { qids, byQid, docs };
+}
+
+export function readQrelsFile(path: string, docs: DocTable = new DocTable()): Qrels {
+  const fd = openFile(path);
+  try {
+    const size = fstatSync(fd).size;
+    const buf = Buffer.allocUnsafe(size);
+    let off = 0;
+    while (off < size) {
+      const got = readSync(fd, buf, off, size - off, null);
+      if (got === 0) break;
+      off += got;
+    }
+    return parseQrels(buf.subarray(0, off), basename(path), docs);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Build qrels from in-memory judgments (query records), interning docnos into `docs`. */
+export function qrelsFromEntries(
+  entries: readonly { qid: string; docno: string; rel: number }[],
+  docs: DocTable = new DocTable(),
+): Qrels {
+  const lines = entries.map((e) => {
+    if (/\s/.test(e.qid) || /\s/.test(e.docno) || !Number.isInteger(e.rel)) {
+      throw new RgateError(
+        'input_invalid',
+        `judgment ${e.qid} / ${e.docno}: ids must have no whitespace, grades must be integers`,
+      );
+    }
+    return `${e.qid} 0 ${e.docno} ${e.rel}\n`;
+  });
+  return parseQrels(Buffer.from(lines.join(''), 'utf8'), '(queries)', docs);
+}

@@ -1,0 +1,505 @@
+/**
+ * The run parser: each line's bytes are scanned once, the docno hashed and copied into an arena while
+ * scanning (no string is made for it), the score parsed from its digits (index.ts says why). A
+ * RunBuilder fills growable arrays, or a fixed region of storage it shares with a worker thread
+ * (run-read.ts splits large files in two).
+ */
+import { readSync } from 'node:fs';
+import { RgateError } from '../core/errors.js';
+import * as bytes from './bytes.js';
+import { byteStringToText, hashBytes, latin1, parseDecimal, sameBytes } from './bytes.js';
+import { inputError } from './input.js';
+import { compareRunDocnos, runDocno, type RunQuery, type TrecRun } from './run.js';
+
+// feed() reads these per byte. A binding that is imported, or exported, is read through a module
+// cell with a check that it is initialised at every use, while a module-local constant is folded
+// into the compiled loop: these copies (and BLANK not being exported) keep feed() as fast as when
+// the parser shared one file with them, about 10% of its time on a 4-million-line run.
+const { SP, TAB, NL, CR } = bytes;
+const POW10_22 = bytes.POWERS_OF_TEN;
+
+/** Byte classes for the run scanner: 1 = blank (C isspace minus newline), 2 = newline, 0 = field byte. */
+const BLANK = new Uint8Array(256);
+for (const b of [SP, TAB, CR, 11, 12]) BLANK[b] = 1;
+BLANK[NL] = 2;
+
+const RUN_HINT =
+  'a run line is: <qid> Q0 <docno> <rank> <score> <run-id>, e.g. "301 Q0 FBIS3-10 1 12.5 myrun"';
+
+/**
+ * Incremental run parser: feed it whole lines. One pass over each line's bytes: fields are found,
+ * the docno is hashed and copied into the arena, and the score is parsed from its digits.
+ */
+export class RunBuilder {
+  private qidIdx: Int32Array;
+  private hashes: Int32Array;
+  private docOff: Int32Array;
+  private docLen: Int32Array;
+  private scores: Float64Array;
+  private lineOf: Int32Array;
+  private arena: Uint8Array;
+  private arenaUsed = 0;
+  private count = 0;
+  /** entries and arena bytes this builder may use: the arrays' ends, or a region of shared arrays */
+  private entryLimit: number;
+  private arenaLimit: number;
+  private readonly fixed: boolean;
+  private qids: string[] = [];
+  private qidMap = new Map<string, number>();
+  private prevQid = '';
+  private prevQidIdx = -1;
+  runId = '';
+  lineNo = 0;
+
+  /**
+   * Growable arrays of `capacity` entries, or (region) a fixed slice of shared storage: entries
+   * [entryBase, entryLimit) and arena bytes [arenaBase, arenaLimit); overflowing a region throws
+   * RegionFull so the caller can fall back to one thread.
+   */
+  constructor(
+    private readonly label: string,
+    capacity: number,
+    arenaBytes: number,
+    region?: {
+      storage: RunStorage;
+      entryBase: number;
+      entryLimit: number;
+      arenaBase: number;
+      arenaLimit: number;
+    },
+  ) {
+    if (region) {
+      const st = region.storage;
+      this.qidIdx = st.qidIdx;
+      this.hashes = st.hashes;
+      this.docOff = st.docOff;
+      this.docLen = st.docLen;
+      this.scores = st.scores;
+      this.lineOf = st.lineOf;
+      this.arena = st.arena;
+      this.count = region.entryBase;
+      this.entryLimit = region.entryLimit;
+      this.arenaUsed = region.arenaBase;
+      this.arenaLimit = region.arenaLimit;
+      this.fixed = true;
+      return;
+    }
+    const cap = Math.max(1024, capacity);
+    this.qidIdx = new Int32Array(cap);
+    this.hashes = new Int32Array(cap);
+    this.docOff = new Int32Array(cap);
+    this.docLen = new Int32Array(cap);
+    this.scores = new Float64Array(cap);
+    this.lineOf = new Int32Array(cap);
+    this.arena = new Uint8Array(Math.max(1 << 16, arenaBytes));
+    this.entryLimit = cap;
+    this.arenaLimit = this.arena.length;
+    this.fixed = false;
+  }
+
+  /** Entries stored so far (absolute index one past the last). */
+  get entries(): number {
+    return this.count;
+  }
+
+  /**
+   * Parse every line of buf[0, end); end must be at a newline or the end of the file. One function
+   * with the arrays in locals: this loop is the whole cost of reading a large run.
+   */
+  feed(buf: Uint8Array, end: number): void {
+    let i = 0;
+    let c = 0;
+    // capacity for every line of this chunk, so the loop never checks
+    let lines = 0;
+    for (let p = buf.indexOf(NL, 0); p >= 0 && p < end; p = buf.indexOf(NL, p + 1)) lines++;
+    while (this.count + lines + 1 > this.entryLimit) this.grow();
+    let arena = this.arena;
+    let arenaLimit = this.arenaLimit;
+    const hashes = this.hashes;
+    const docOff = this.docOff;
+    const docLen = this.docLen;
+    const scores = this.scores;
+    const lineOf = this.lineOf;
+    const qidIdx = this.qidIdx;
+    let o = this.arenaUsed;
+    let n = this.count;
+    let lineNo = this.lineNo;
+    while (i < end) {
+      lineNo++;
+      // field 1: qid
+      while (i < end && BLANK[(c = buf[i] as number)] === 1) i++;
+      if (i >= end || c === NL) {
+        i++;
+        continue; // blank line
+      }
+      const qs = i;
+      while (i < end && BLANK[buf[i] as number] === 0) i++;
+      const qe = i;
+      let fields = 1;
+      // field 2: iteration ("Q0"), ignored
+      while (i < end && BLANK[(c = buf[i] as number)] === 1) i++;
+      if (i < end && c !== NL) {
+        fields++;
+        while (i < end && BLANK[buf[i] as number] === 0) i++;
+      }
+      // field 3: docno, hashed and copied while scanning
+      while (i < end && BLANK[(c = buf[i] as number)] === 1) i++;
+      const ds = i;
+      const dOff = o;
+      let h = 0x811c9dc5;
+      if (fields === 2 && i < end && c !== NL) {
+        fields++;
+        while (i < end && BLANK[(c = buf[i] as number)] === 0) {
+          h = Math.imul(h ^ c, 0x01000193);
+          i++;
+        }
+      }
+      const de = i;
+      if (o + (de - ds) > arenaLimit) {
+        this.arenaUsed = o;
+        this.ensureArena(o + (de - ds));
+        arena = this.arena;
+        arenaLimit = this.arenaLimit;
+      }
+      for (let k = ds; k < de; k++) arena[o++] = buf[k] as number;
+      // field 4: rank, ignored (trec_eval orders by score)
+      while (i < end && BLANK[(c = buf[i] as number)] === 1) i++;
+      if (fields === 3 && i < end && c !== NL) {
+        fields++;
+        while (i < end && BLANK[buf[i] as number] === 0) i++;
+      }
+      // field 5: score; plain decimals are parsed inline, anything else by parseDecimal
+      while (i < end && BLANK[(c = buf[i] as number)] === 1) i++;
+      const ss = i;
+      let score = NaN;
+      if (fields === 4 && i < end && c !== NL) {
+        fields++;
+        let mant = 0;
+        let digits = 0;
+        let frac = -1;
+        let simple = true;
+        while (i < end && BLANK[(c = buf[i] as number)] === 0) {
+          if (c >= 48 && c <= 57) {
+            mant = mant * 10 + (c - 48);
+            digits++;
+            if (frac >= 0) frac++;
+          } else if (c === 46 && frac < 0) frac = 0;
+          else simple = false;
+          i++;
+        }
+        score =
+          simple && digits > 0 && digits <= 15
+            ? frac > 0
+              ? mant / (POW10_22[frac] as number)
+              : mant
+            : parseDecimal(buf, ss, i);
+      }
+      const se = i;
+      // field 6: run id; anything after it is ignored, as trec_eval does
+      while (i < end && BLANK[(c = buf[i] as number)] === 1) i++;
+      const rs = i;
+      if (fields === 5 && i < end && c !== NL) {
+        fields++;
+        while (i < end && BLANK[buf[i] as number] === 0) i++;
+      }
+      const re = i;
+      while (i < end && buf[i] !== NL) i++;
+      i++;
+      if (fields < 6) {
+        this.lineNo = lineNo;
+        this.fail(`expected 6 fields, found ${fields}`);
+      }
+      if (Number.isNaN(score)) {
+        this.lineNo = lineNo;
+        this.fail(`score "${latin1(buf, ss, se)}" is not a number`);
+      }
+      let q = this.prevQidIdx;
+      if (q < 0 || !sameBytes(buf, qs, qe, this.prevQid)) q = this.qidIndex(latin1(buf, qs, qe));
+      qidIdx[n] = q;
+      hashes[n] = h;
+      docOff[n] = dOff;
+      docLen[n] = de - ds;
+      scores[n] = score;
+      lineOf[n] = lineNo;
+      n++;
+      // the run id of the last line wins (trec_eval); compare bytes so most lines make no string
+      if (!sameBytes(buf, rs, re, this.runId)) this.runId = latin1(buf, rs, re);
+    }
+    this.count = n;
+    this.arenaUsed = o;
+    this.lineNo = lineNo;
+  }
+
+  /** Add one entry directly (in-memory runs); qid is a byte string, docno its bytes. */
+  add(qid: string, docno: Uint8Array, score: number): void {
+    if (this.count + 1 > this.scores.length) this.grow();
+    if (this.arenaUsed + docno.length > this.arena.length)
+      this.reserveArena(this.arena.length * 2 + docno.length);
+    const q = this.prevQidIdx >= 0 && qid === this.prevQid ? this.prevQidIdx : this.qidIndex(qid);
+    const n = this.count++;
+    this.lineNo++;
+    this.qidIdx[n] = q;
+    this.hashes[n] = hashBytes(docno, 0, docno.length);
+    this.docOff[n] = this.arenaUsed;
+    this.docLen[n] = docno.length;
+    this.scores[n] = score;
+    this.lineOf[n] = this.lineNo;
+    this.arena.set(docno, this.arenaUsed);
+    this.arenaUsed += docno.length;
+  }
+
+  private qidIndex(qid: string): number {
+    let idx = this.qidMap.get(qid);
+    if (idx === undefined) {
+      idx = this.qids.length;
+      this.qids.push(qid);
+      this.qidMap.set(qid, idx);
+    }
+    this.prevQid = qid;
+    this.prevQidIdx = idx;
+    return idx;
+  }
+
+  private fail(what: string): never {
+    // line and what travel separately so a worker's error can be renumbered by the main thread
+    throw Object.assign(inputError(this.label, this.lineNo, what, RUN_HINT), { line: this.lineNo, what });
+  }
+
+  /** Bytes of docnos stored so far (to size the arena from the first chunk). */
+  get arenaBytes(): number {
+    return this.arenaUsed;
+  }
+
+  reserveArena(bytes: number): void {
+    if (this.fixed || bytes <= this.arena.length) return;
+    const next = new Uint8Array(bytes);
+    next.set(this.arena.subarray(0, this.arenaUsed));
+    this.arena = next;
+    this.arenaLimit = bytes;
+  }
+
+  private ensureArena(bytes: number): void {
+    if (this.fixed) throw new RegionFull();
+    this.reserveArena(Math.max(this.arena.length * 2, bytes));
+  }
+
+  private grow(): void {
+    if (this.fixed) throw new RegionFull();
+    const n = this.scores.length * 2;
+    const g32 = (a: Int32Array): Int32Array => {
+      const b = new Int32Array(n);
+      b.set(a);
+      return b;
+    };
+    this.qidIdx = g32(this.qidIdx);
+    this.hashes = g32(this.hashes);
+    this.docOff = g32(this.docOff);
+    this.docLen = g32(this.docLen);
+    this.lineOf = g32(this.lineOf);
+    const s = new Float64Array(n);
+    s.set(this.scores);
+    this.scores = s;
+    this.entryLimit = n;
+  }
+
+  /** What a region builder hands back to the thread that merges. */
+  regionResult(): RegionResult {
+    return {
+      end: this.count,
+      arenaEnd: this.arenaUsed,
+      qids: this.qids.slice(),
+      runId: this.runId,
+      lines: this.lineNo,
+    };
+  }
+
+  /**
+   * Append another region's entries (parsed by a worker into the same shared storage at
+   * [base, r.end)) after this builder's: move them down, renumber their queries into this builder's
+   * first-appearance order, and shift their line numbers by the lines this builder read.
+   */
+  absorb(base: number, r: RegionResult): void {
+    const n = r.end - base;
+    const at = this.count;
+    if (n > 0) {
+      for (const a of [this.qidIdx, this.hashes, this.docOff, this.docLen, this.lineOf])
+        a.copyWithin(at, base, r.end);
+      this.scores.copyWithin(at, base, r.end);
+      const remap = r.qids.map((q) => this.qidIndex(q));
+      for (let i = at; i < at + n; i++) {
+        this.qidIdx[i] = remap[this.qidIdx[i] as number] as number;
+        this.lineOf[i] = (this.lineOf[i] as number) + this.lineNo;
+      }
+      this.runId = r.runId;
+      this.arenaUsed = r.arenaEnd;
+    }
+    this.count = at + n;
+    this.lineNo += r.lines;
+  }
+
+  finish(): TrecRun {
+    const nq = this.qids.length;
+    const total = this.count;
+    const counts = new Int32Array(nq + 1);
+    let contiguous = true;
+    for (let i = 0; i < total; i++) {
+      const q = this.qidIdx[i] as number;
+      counts[q + 1]!++;
+      if (i > 0 && q < (this.qidIdx[i - 1] as number)) contiguous = false;
+    }
+    for (let q = 0; q < nq; q++) counts[q + 1]! += counts[q]!;
+    let { hashes, docOff, docLen, scores, lineOf } = this;
+    if (!contiguous) {
+      // stable counting sort by query (first-appearance order), keeping file order inside a query
+      const pos = counts.slice(0, nq);
+      const perm = new Int32Array(total);
+      for (let i = 0; i < total; i++) perm[pos[this.qidIdx[i] as number]!++] = i;
+      const p32 = (a: Int32Array): Int32Array => {
+        const b = new Int32Array(total);
+        for (let k = 0; k < total; k++) b[k] = a[perm[k] as number] as number;
+        return b;
+      };
+      hashes = p32(hashes);
+      docOff = p32(docOff);
+      docLen = p32(docLen);
+      lineOf = p32(lineOf);
+      const s = new Float64Array(total);
+      for (let k = 0; k < total; k++) s[k] = scores[perm[k] as number] as number;
+      scores = s;
+    }
+    const run: TrecRun = {
+      runId: this.runId,
+      qids: this.qids.slice(),
+      byQid: new Map(),
+      lines: this.lineNo,
+      scores: scores.subarray(0, total),
+      hashes: hashes.subarray(0, total),
+      docOff: docOff.subarray(0, total),
+      docLen: docLen.subarray(0, total),
+      lineOf: lineOf.subarray(0, total),
+      arena: this.arena.subarray(0, this.arenaUsed),
+    };
+    for (let q = 0; q < nq; q++) {
+      const rq: RunQuery = { qid: this.qids[q]!, start: counts[q] as number, end: counts[q + 1] as number };
+      checkDuplicates(run, rq, this.label);
+      run.byQid.set(rq.qid, rq);
+    }
+    return run;
+  }
+}
+
+let dupSlots = new Int32Array(1024);
+
+/** trec_eval refuses a docno retrieved twice for one query; so do we, naming both lines. */
+function checkDuplicates(run: TrecRun, q: RunQuery, label: string): void {
+  const n = q.end - q.start;
+  let size = 16;
+  while (size < n * 2) size <<= 1;
+  if (dupSlots.length < size) dupSlots = new Int32Array(size);
+  const slots = dupSlots;
+  slots.fill(0, 0, size);
+  const mask = size - 1;
+  for (let i = q.start; i < q.end; i++) {
+    let s = (run.hashes[i] as number) & mask;
+    for (;;) {
+      const j = (slots[s] as number) - 1;
+      if (j < 0) {
+        slots[s] = i + 1;
+        break;
+      }
+      if (run.hashes[j] === run.hashes[i] && compareRunDocnos(run, i, j) === 0) {
+        throw new RgateError(
+          'input_invalid',
+          `${label}:${run.lineOf[i]}: document ${byteStringToText(runDocno(run, i))} retrieved twice for query ${byteStringToText(q.qid)} (first at line ${run.lineOf[j]})`,
+          'each (query, document) pair may appear once in a run',
+        );
+      }
+      s = (s + 1) & mask;
+    }
+  }
+}
+
+/** The flat arrays a run is parsed into (shared between threads when the file is split). */
+export interface RunStorage {
+  qidIdx: Int32Array;
+  hashes: Int32Array;
+  docOff: Int32Array;
+  docLen: Int32Array;
+  scores: Float64Array;
+  lineOf: Int32Array;
+  arena: Uint8Array;
+}
+
+export interface RegionResult {
+  /** absolute index one past the region's last entry */
+  end: number;
+  arenaEnd: number;
+  /** the region's queries in first-appearance order (its entries' qidIdx index this list) */
+  qids: string[];
+  runId: string;
+  lines: number;
+}
+
+/** A region of shared storage overflowed its estimate: parse on one thread instead. */
+export class RegionFull extends Error {
+  constructor() {
+    super('run region full');
+  }
+}
+
+const CHUNK = 8 << 20;
+
+/** Feed the lines of file bytes [start, end) to a builder, 8 MiB at a time; end must follow a newline or be EOF. */
+export function feedRange(b: RunBuilder, fd: number, start: number, end: number): void {
+  let buf = Buffer.allocUnsafe(Math.min(CHUNK, Math.max(end - start, 1)));
+  let have = 0;
+  let pos = start;
+  for (;;) {
+    if (have === buf.length) {
+      const bigger = Buffer.allocUnsafe(buf.length * 2); // a line longer than a chunk
+      buf.copy(bigger, 0, 0, have);
+      buf = bigger;
+    }
+    const want = Math.min(buf.length - have, end - pos);
+    const got = want > 0 ? readSync(fd, buf, have, want, pos) : 0;
+    pos += got;
+    const total = have + got;
+    if (got === 0) {
+      if (total > 0) b.feed(buf, total);
+      return;
+    }
+    const lastNl = buf.lastIndexOf(NL, total - 1);
+    if (lastNl < 0) {
+      have = total;
+      continue;
+    }
+    b.feed(buf, lastNl);
+    have = total - (lastNl + 1);
+    buf.copy(buf, 0, lastNl + 1, total);
+  }
+}
+
+/** Bytes per line and docno bytes per file byte, from the file's first MiB. */
+export function estimateRun(fd: number, size: number): { bytesPerLine: number; docBytesPerByte: number } {
+  const sample = Buffer.allocUnsafe(Math.max(1, Math.min(1 << 20, size)));
+  const got = readSync(fd, sample, 0, sample.length, 0);
+  let lines = 0;
+  let docBytes = 0;
+  let i = 0;
+  while (i < got) {
+    let field = 0;
+    while (i < got && sample[i] !== NL) {
+      while (i < got && BLANK[sample[i] as number] === 1) i++;
+      const f = i;
+      while (i < got && BLANK[sample[i] as number] === 0) i++;
+      if (i > f && field++ === 2) docBytes += i - f;
+    }
+    if (i < got) lines++;
+    i++;
+  }
+  const used = Math.max(1, Math.min(got, i));
+  return {
+    bytesPerLine: lines > 0 ? used / lines : 40,
+    docBytesPerByte: Math.min(1, (docBytes + 1) / used),
+  };
+}

@@ -1,0 +1,175 @@
+/**
+ * Reading a TREC run: from memory, from a file (large files on two threads), or from rows in memory.
+ */
+import { closeSync, existsSync, fstatSync, readSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
+import { basename } from 'node:path';
+import { NL, textToByteString } from './bytes.js';
+import { inputError, openFile } from './input.js';
+import type { TrecRun } from './run.js';
+import {
+  estimateRun,
+  feedRange,
+  RegionFull,
+  RunBuilder,
+  type RegionResult,
+  type RunStorage,
+} from './run-parse.js';
+
+/** Parse a whole run held in memory. */
+export function parseRun(buf: Uint8Array, label: string): TrecRun {
+  const b = new RunBuilder(label, Math.ceil(buf.length / 32), Math.ceil(buf.length / 3));
+  b.feed(buf, buf.length);
+  return b.finish();
+}
+
+/** Runs at least this large are split in two and parsed on two threads. */
+const PARALLEL_MIN_BYTES = 32 << 20;
+
+/**
+ * Read and parse a run file. Large files are split at a line boundary near the middle and the second
+ * half is parsed by a worker thread into the same shared arrays; anything unusual (no worker script,
+ * an estimate too small, a worker failure) falls back to one thread, which gives the same result.
+ */
+export function readRunFile(path: string, opts: { threads?: 1 | 2 } = {}): TrecRun {
+  const fd = openFile(path);
+  try {
+    const size = fstatSync(fd).size;
+    const label = basename(path);
+    const threads = opts.threads ?? (size >= PARALLEL_MIN_BYTES ? 2 : 1);
+    if (threads === 2) {
+      const url = new URL('./run-read-worker.js', import.meta.url);
+      if (existsSync(fileURLToPath(url))) {
+        const run = readRunSplit(path, fd, size, label, url);
+        if (run) return run;
+      }
+    }
+    const est = estimateRun(fd, size);
+    const b = new RunBuilder(
+      label,
+      Math.ceil((size / est.bytesPerLine) * 1.02) + 16,
+      Math.ceil(size * est.docBytesPerByte * 1.05) + 1024,
+    );
+    feedRange(b, fd, 0, size);
+    return b.finish();
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** What the worker sends back (see run-read-worker.ts). */
+export type WorkerReply =
+  | { kind: 'ok'; result: RegionResult }
+  | { kind: 'full' }
+  | { kind: 'input'; line: number; what: string; hint: string }
+  | { kind: 'crash'; message: string };
+
+export interface WorkerJob {
+  path: string;
+  label: string;
+  start: number;
+  end: number;
+  storage: RunStorage;
+  entryBase: number;
+  entryLimit: number;
+  arenaBase: number;
+  arenaLimit: number;
+  flag: Int32Array;
+  port: MessagePort;
+}
+
+function readRunSplit(path: string, fd: number, size: number, label: string, url: URL): TrecRun | undefined {
+  // split at the first newline after the middle
+  const probe = Buffer.allocUnsafe(1 << 16);
+  let mid = -1;
+  for (let pos = Math.floor(size / 2); pos < size;) {
+    const got = readSync(fd, probe, 0, probe.length, pos);
+    if (got <= 0) break;
+    const k = probe.subarray(0, got).indexOf(NL);
+    if (k >= 0) {
+      mid = pos + k + 1;
+      break;
+    }
+    pos += got;
+  }
+  if (mid <= 0 || mid >= size) return undefined;
+  const est = estimateRun(fd, size);
+  const margin = 1.15;
+  const l1 = Math.ceil((mid / est.bytesPerLine) * margin) + 4096;
+  const l2 = Math.ceil(((size - mid) / est.bytesPerLine) * margin) + 4096;
+  const a1 = Math.ceil(mid * est.docBytesPerByte * margin) + (1 << 16);
+  const a2 = Math.ceil((size - mid) * est.docBytesPerByte * margin) + (1 << 16);
+  const n = l1 + l2;
+  const i32 = (): Int32Array => new Int32Array(new SharedArrayBuffer(4 * n));
+  const storage: RunStorage = {
+    qidIdx: i32(),
+    hashes: i32(),
+    docOff: i32(),
+    docLen: i32(),
+    lineOf: i32(),
+    scores: new Float64Array(new SharedArrayBuffer(8 * n)),
+    arena: new Uint8Array(new SharedArrayBuffer(a1 + a2)),
+  };
+  const flag = new Int32Array(new SharedArrayBuffer(4));
+  const { port1, port2 } = new MessageChannel();
+  const job: WorkerJob = {
+    path,
+    label,
+    start: mid,
+    end: size,
+    storage,
+    entryBase: l1,
+    entryLimit: n,
+    arenaBase: a1,
+    arenaLimit: a1 + a2,
+    flag,
+    port: port2,
+  };
+  // execArgv: [] so flags like `-e` or `--input-type` of the parent never reach the worker
+  const worker = new Worker(url, { workerData: job, transferList: [port2], execArgv: [] });
+  worker.unref();
+  const main = new RunBuilder(label, 0, 0, {
+    storage,
+    entryBase: 0,
+    entryLimit: l1,
+    arenaBase: 0,
+    arenaLimit: a1,
+  });
+  let mainError: unknown;
+  try {
+    feedRange(main, fd, 0, mid);
+  } catch (e) {
+    mainError = e;
+  }
+  // flag: 0 = not started, 1 = running, 2 = reply posted. A worker that has not started within 10 s
+  // (or does not finish within 2 min) is abandoned and the run is parsed on one thread instead.
+  if (Atomics.load(flag, 0) === 0) Atomics.wait(flag, 0, 0, 10_000);
+  if (Atomics.load(flag, 0) === 1) Atomics.wait(flag, 0, 1, 120_000);
+  const reply =
+    Atomics.load(flag, 0) === 2
+      ? (receiveMessageOnPort(port1)?.message as WorkerReply | undefined)
+      : undefined;
+  port1.close();
+  void worker.terminate();
+  if (mainError instanceof RegionFull) return undefined;
+  if (mainError) throw mainError; // earlier lines: this is the file's first error
+  if (!reply || reply.kind === 'full' || reply.kind === 'crash') return undefined;
+  if (reply.kind === 'input') throw inputError(label, main.lineNo + reply.line, reply.what, reply.hint);
+  main.absorb(l1, reply.result);
+  return main.finish();
+}
+
+/**
+ * Build a run from rows in memory (rgate's own observations), as if they had been read from a file
+ * written by writeRun: the same docno bytes (UTF-8) and the same doubles.
+ */
+export function runFromRows(
+  rows: readonly { qid: string; docno: string; score: number }[],
+  runId: string,
+): TrecRun {
+  const b = new RunBuilder('(observations)', rows.length + 1, 1024);
+  for (const r of rows) b.add(textToByteString(r.qid), Buffer.from(r.docno, 'utf8'), r.score);
+  b.runId = runId;
+  return b.finish();
+}
