@@ -19,7 +19,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { resolveConfig } from '../src/core/config-defaults.js';
+import { resolveConfig } from '../src/core/resolve-config.js';
 import type { CommandSystemSpec, QueryRecord } from '../src/documents/index.js';
 import { createSystem, type CommandAdapter, type RequestContext } from '../src/systems/index.js';
 import { isMain, ROOT, writeBenchResult, type BenchResult } from './_common.js';

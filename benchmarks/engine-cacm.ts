@@ -17,7 +17,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { resolveConfig } from '../src/core/config-defaults.js';
+import { resolveConfig } from '../src/core/resolve-config.js';
 import type { CorpusRecord, QueryRecord } from '../src/documents/index.js';
 import { createEngine } from '../src/engine/index.js';
 import { isMain, ROOT, writeBenchResult, type BenchResult } from './_common.js';

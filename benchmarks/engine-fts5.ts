@@ -28,7 +28,7 @@
  * Small run while developing: ENGINE_BENCH_SIZES=2000 ENGINE_BENCH_QUERIES=200 node dist/benchmarks/engine-fts5.js
  */
 import Database from 'better-sqlite3';
-import { resolveConfig } from '../src/core/config-defaults.js';
+import { resolveConfig } from '../src/core/resolve-config.js';
 import { createPrng, type Prng } from '../src/core/prng.js';
 import type { CorpusRecord } from '../src/documents/index.js';
 import { createEngine, type Engine } from '../src/engine/index.js';

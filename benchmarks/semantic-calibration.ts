@@ -28,7 +28,7 @@
  * Run: npx tsc -p . && node dist/benchmarks/semantic-calibration.js   (SWEEP=1 for the variant sweep)
  */
 import { join } from 'node:path';
-import { resolveConfig } from '../src/core/config-defaults.js';
+import { resolveConfig } from '../src/core/resolve-config.js';
 import type { CorpusRecord, QueryRecord } from '../src/documents/index.js';
 import {
   createEngine,

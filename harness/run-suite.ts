@@ -13,7 +13,8 @@ import {
   type RetrievalConfig,
   type SuiteSpec,
 } from '../src/documents/index.js';
-import { resolveConfig } from '../src/core/config-defaults.js';
+import { SUITE_DEFAULTS, SYSTEM_DEFAULTS } from '../src/core/defaults.js';
+import { resolveConfig } from '../src/core/resolve-config.js';
 import { sha256 } from '../src/core/hash.js';
 import { createPrng, deriveSeed, shuffled } from '../src/core/prng.js';
 import { computeRunMeasures, hasSelectionFields } from '../src/metrics/index.js';
@@ -78,10 +79,6 @@ export interface RunOutcome {
   config: RetrievalConfig;
 }
 
-export const DEFAULT_REPLAYS = 5;
-export const DEFAULT_SEED = 20261122;
-export const DEFAULT_SYSTEM_DOWN_AFTER = 10;
-
 /**
  * The main job: load the frozen fixture set (verifying its freeze), replay every query R times in
  * seeded shuffled orders, store each Observation as it arrives, compute the measures, evaluate the
@@ -97,11 +94,11 @@ export async function runSuite(opts: RunSuiteOptions): Promise<RunOutcome> {
   const overrides = mergeOverrides(opts.spec.config, opts.config);
   const config = resolveConfig(overrides, suite.config);
   const artifacts = effectiveArtifacts(suite.artifacts, config);
-  const replays = opts.replays ?? opts.spec.replays ?? DEFAULT_REPLAYS;
-  const concurrency = opts.concurrency ?? opts.spec.concurrency ?? 1;
-  const seed = opts.seed ?? opts.spec.seed ?? DEFAULT_SEED;
-  const relevanceLevel = opts.spec.relevance_level ?? 1;
-  const restart = opts.spec.restart_between_replays ?? false;
+  const replays = opts.replays ?? opts.spec.replays ?? SUITE_DEFAULTS.replays;
+  const concurrency = opts.concurrency ?? opts.spec.concurrency ?? SUITE_DEFAULTS.concurrency;
+  const seed = opts.seed ?? opts.spec.seed ?? SUITE_DEFAULTS.seed;
+  const relevanceLevel = opts.spec.relevance_level ?? SUITE_DEFAULTS.relevance_level;
+  const restart = opts.spec.restart_between_replays ?? SUITE_DEFAULTS.restart_between_replays;
   const progress = opts.progress ?? silentProgress;
 
   // Load the gate and resolve its baseline before replaying: a bad policy or a refused baseline
@@ -151,7 +148,7 @@ export async function runSuite(opts: RunSuiteOptions): Promise<RunOutcome> {
       baseDir: opts.root,
     });
     const orderSeeds: number[] = [];
-    const downAfter = opts.systemDownAfter ?? DEFAULT_SYSTEM_DOWN_AFTER;
+    const downAfter = opts.systemDownAfter ?? SYSTEM_DEFAULTS.down_after_failures;
     const planned = replays * suite.queries.length;
     // a system that is down, missing or crashing on start fails every request: stop after a bounded
     // number instead of waiting out every timeout, and say so (exit 3 in the CLI)

@@ -36,12 +36,6 @@ export function perQueryValues(queries: readonly QueryOutcome[]): PerQueryValues
   return out;
 }
 
-export const DEFAULT_PAIRED: Omit<PairedSettings, 'seed'> = {
-  alpha: 0.05,
-  resamples: 2000,
-  permutations: 10000,
-};
-
 /** Align two per-query maps on the queries both measured, in query id order (a total order). */
 export function pairUp(
   a: Record<string, number>,

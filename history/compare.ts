@@ -1,3 +1,4 @@
+import { STATS_DEFAULTS, SUITE_DEFAULTS } from '../src/core/defaults.js';
 /**
  * Tuning comparisons (`rgate compare`): every variant of a suite's config runs with runSuite on the
  * same pinned snapshots and the same seed, then each per-query metric is compared pairwise with
@@ -21,15 +22,7 @@ import { MemoryRunStore } from '../src/store/memory-store.js';
 import type { RunStore } from '../src/store/types.js';
 import { runSuite } from '../harness/run-suite.js';
 import type { Progress } from '../harness/progress.js';
-import {
-  applyHolm,
-  DEFAULT_PAIRED,
-  nameWinners,
-  pairedTest,
-  pairUp,
-  perQueryValues,
-  topFlips,
-} from './compare-stats.js';
+import { applyHolm, nameWinners, pairedTest, pairUp, perQueryValues, topFlips } from './compare-stats.js';
 import { checkVariants, type VariantSpec } from './compare-variants.js';
 import { frozenConfigId } from '../src/snapshot/index.js';
 import { betterOf, headline } from './trends.js';
@@ -207,10 +200,10 @@ export async function runCompare(opts: CompareOptions): Promise<CompareSession> 
     ...(opts.sweep ? { sweep: opts.sweep } : {}),
     variants: done,
     settings: {
-      seed: seed ?? 0,
-      alpha: opts.alpha ?? DEFAULT_PAIRED.alpha,
-      resamples: opts.resamples ?? DEFAULT_PAIRED.resamples,
-      permutations: opts.permutations ?? DEFAULT_PAIRED.permutations,
+      seed: seed ?? SUITE_DEFAULTS.seed,
+      alpha: opts.alpha ?? STATS_DEFAULTS.alpha,
+      resamples: opts.resamples ?? STATS_DEFAULTS.resamples,
+      permutations: opts.permutations ?? STATS_DEFAULTS.permutations,
     },
     environment: { session_id: opts.sessionId, created_at: opts.createdAt },
   });

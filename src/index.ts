@@ -13,10 +13,8 @@ export {
   expandArgv,
   loadRgateConfig,
   findRgateConfig,
-  withSuiteDefaults,
   resolveFixtureDir,
   resolveGatePath,
-  SUITE_DEFAULTS,
   type SystemAdapter,
   type RequestContext,
   type RawObservation,
@@ -118,8 +116,6 @@ export {
 } from './stats/index.js';
 export {
   runSuite,
-  DEFAULT_REPLAYS,
-  DEFAULT_SEED,
   type RunSuiteOptions,
   type RunOutcome,
 } from '../harness/run-suite.js';

@@ -5,14 +5,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isRgateError } from '../src/core/errors.js';
-import {
-  createSystem,
-  loadRgateConfig,
-  resolveFixtureDir,
-  resolveGatePath,
-  withSuiteDefaults,
-} from '../src/systems/index.js';
-import { resolveConfig } from '../src/core/config-defaults.js';
+import { createSystem, loadRgateConfig, resolveFixtureDir, resolveGatePath } from '../src/systems/index.js';
+import { resolveConfig } from '../src/core/resolve-config.js';
 
 let dir: string;
 beforeEach(() => {
@@ -65,11 +59,6 @@ describe('rgate.config.json', () => {
     expect(resolveFixtureDir(loaded!, b)).toBe(join(dir, 'sets', 'b'));
     expect(resolveGatePath(loaded!, b)).toBe(join(dir, 'gates', 'semantic-retrieval-v1.gate.json'));
     expect(resolveGatePath(loaded!, a)).toBeUndefined();
-    expect(withSuiteDefaults(a)).toMatchObject({
-      replays: 5,
-      concurrency: 1,
-      restart_between_replays: false,
-    });
   });
 
   it('--config names a file explicitly; --no-config (false) skips it; none found is undefined', () => {

@@ -3,4 +3,5 @@ export * from './canonical-json.js';
 export * from './hash.js';
 export * from './prng.js';
 export * from './jsonl.js';
-export * from './config-defaults.js';
+export * from './defaults.js';
+export * from './resolve-config.js';

@@ -83,7 +83,7 @@ function overrides<P extends TProperties>(properties: P): Overrides<P> {
 
 /**
  * A partial RetrievalConfig: config.json of a fixture set, a suite's `config`, a `--set`. Anything left
- * out takes DEFAULT_CONFIG's value (src/core/config-defaults.ts `resolveConfig`); the resolved config
+ * out takes DEFAULT_CONFIG's value (src/core/defaults.ts, applied by `resolveConfig`); the resolved config
  * is hashed. `$schema` lets an editor find this schema.
  */
 export const PartialConfigSchema = Closed({

@@ -25,7 +25,7 @@ export const SuiteSpecSchema = Closed({
   ranking_measures: Type.Optional(
     Type.Array(Type.String({ pattern: '^[A-Za-z][A-Za-z0-9_]*(\\.[0-9]+(,[0-9]+)*)?$' })),
   ),
-  /** seed of the replay order shuffle; default 0 */
+  /** seed of the replay orders and bootstrap intervals; default 20261122 */
   seed: Type.Optional(Type.Integer({ minimum: 0 })),
 });
 export type SuiteSpec = Static<typeof SuiteSpecSchema>;

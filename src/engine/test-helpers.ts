@@ -1,5 +1,5 @@
 import type { CorpusRecord, PartialConfig, RetrievalConfig } from '../documents/index.js';
-import { resolveConfig } from '../core/config-defaults.js';
+import { resolveConfig } from '../core/resolve-config.js';
 
 /** Shared builders for the engine's tests (not exported from index.ts). */
 export function rec(id: string, text: string, extra: Partial<CorpusRecord> = {}): CorpusRecord {

@@ -1,5 +1,5 @@
 import { basename } from 'node:path';
-import { resolveConfig } from '../core/config-defaults.js';
+import { resolveConfig } from '../core/resolve-config.js';
 import { RgateError } from '../core/errors.js';
 import type { Sha256 } from '../core/hash.js';
 import { readJsonFile } from '../core/jsonl.js';

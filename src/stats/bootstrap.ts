@@ -3,9 +3,8 @@
  * take the mean of each resample, and read the 2.5th and 97.5th percentiles (linear interpolation,
  * Hyndman & Fan type 7). The paired form resamples the per-query differences y - x.
  */
+import { STATS_DEFAULTS } from '../core/defaults.js';
 import { createPrng } from '../core/prng.js';
-
-export const DEFAULT_RESAMPLES = 2000;
 
 export interface BootstrapOptions {
   seed: number;
@@ -27,7 +26,7 @@ function quantileSorted(sorted: ArrayLike<number>, q: number): number {
 export function bootstrapMeanCi(values: readonly number[], o: BootstrapOptions): [number, number] | null {
   const n = values.length;
   if (n === 0) return null;
-  const resamples = o.resamples ?? DEFAULT_RESAMPLES;
+  const resamples = o.resamples ?? STATS_DEFAULTS.resamples;
   const alpha = 1 - (o.level ?? 0.95);
   const prng = createPrng(o.seed);
   const means = new Float64Array(resamples);

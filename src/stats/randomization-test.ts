@@ -6,9 +6,9 @@
  * (Phipson & Smyth 2010) so p is never 0.
  */
 import { createPrng } from '../core/prng.js';
+import { STATS_DEFAULTS } from '../core/defaults.js';
 
 export const EXACT_MAX_N = 16;
-export const DEFAULT_PERMUTATIONS = 10000;
 
 export interface RandomizationResult {
   p: number;
@@ -43,7 +43,7 @@ export function pairedRandomizationTest(
     }
     return { p: extreme / total, observed: observedSum / n, exact: true, permutations: total };
   }
-  const perms = o.permutations ?? DEFAULT_PERMUTATIONS;
+  const perms = o.permutations ?? STATS_DEFAULTS.permutations;
   const prng = createPrng(o.seed);
   let extreme = 0;
   for (let r = 0; r < perms; r++) {

@@ -1,3 +1,4 @@
+import { SYSTEM_DEFAULTS } from '../core/defaults.js';
 import { isAbsolute, resolve } from 'node:path';
 import type { CommandSystemSpec, QueryRecord, RetrievalConfig } from '../documents/index.js';
 import { JsonLinesWorker, type WorkerReply } from './json-lines-worker.js';
@@ -11,13 +12,7 @@ import { toRawObservation } from './observation.js';
 import { checkArgvTemplate, expandArgv, placeholderValues } from './placeholders.js';
 import { childEnv } from './process-group.js';
 import { runOnce, type RunOnceResult } from './run-once.js';
-import {
-  DEFAULT_MAX_OUTPUT_BYTES,
-  DEFAULT_TIMEOUT_MS,
-  type RawObservation,
-  type RequestContext,
-  type SystemAdapter,
-} from './types.js';
+import { type RawObservation, type RequestContext, type SystemAdapter } from './types.js';
 
 function clock(): number {
   return performance.now();
@@ -103,8 +98,8 @@ export class CommandAdapter implements SystemAdapter {
     checkArgvTemplate(spec.argv, config, 'system', spec.worker === true);
     this.name = name ?? `command:${spec.argv[0]}${spec.worker ? ' (worker)' : ''}`;
     this.contract = spec.contract;
-    this.timeoutMs = spec.timeout_ms ?? DEFAULT_TIMEOUT_MS;
-    this.maxOutputBytes = spec.max_output_bytes ?? DEFAULT_MAX_OUTPUT_BYTES;
+    this.timeoutMs = spec.timeout_ms ?? SYSTEM_DEFAULTS.timeout_ms;
+    this.maxOutputBytes = spec.max_output_bytes ?? SYSTEM_DEFAULTS.max_output_bytes;
     this.env = childEnv(spec.env);
     this.cwd = spec.cwd ? (isAbsolute(spec.cwd) ? spec.cwd : resolve(baseDir, spec.cwd)) : baseDir;
   }

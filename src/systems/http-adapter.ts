@@ -1,16 +1,11 @@
+import { SYSTEM_DEFAULTS } from '../core/defaults.js';
 import http from 'node:http';
 import https from 'node:https';
 import type { RetrievalQuery } from '../contracts/responses/context-pack.js';
 import type { HttpSystemSpec, QueryRecord } from '../documents/index.js';
 import { failedResponse, normalizeResponse, type NormalizedResponse } from './normalize/index.js';
 import { toRawObservation } from './observation.js';
-import {
-  DEFAULT_MAX_OUTPUT_BYTES,
-  DEFAULT_TIMEOUT_MS,
-  type RawObservation,
-  type RequestContext,
-  type SystemAdapter,
-} from './types.js';
+import { type RawObservation, type RequestContext, type SystemAdapter } from './types.js';
 
 type Agent = http.Agent | https.Agent;
 
@@ -22,7 +17,7 @@ type HttpOutcome =
 export function retrievalQuery(spec: HttpSystemSpec, q: QueryRecord, ctx: RequestContext): RetrievalQuery {
   const budgets: RetrievalQuery['budgets'] = {};
   if (ctx.config.budgets.tokens !== undefined) budgets.tokens = ctx.config.budgets.tokens;
-  budgets.latency_ms = spec.timeout_ms ?? DEFAULT_TIMEOUT_MS;
+  budgets.latency_ms = spec.timeout_ms ?? SYSTEM_DEFAULTS.timeout_ms;
   return {
     query: q.text,
     top_k: ctx.config.k,
@@ -55,8 +50,8 @@ export class HttpAdapter implements SystemAdapter {
     this.url = new URL(spec.url);
     this.name = name ?? `http:${this.url.host}${this.url.pathname}`;
     this.contract = spec.contract ?? 'context-pack';
-    this.timeoutMs = spec.timeout_ms ?? DEFAULT_TIMEOUT_MS;
-    this.maxBytes = spec.max_output_bytes ?? DEFAULT_MAX_OUTPUT_BYTES;
+    this.timeoutMs = spec.timeout_ms ?? SYSTEM_DEFAULTS.timeout_ms;
+    this.maxBytes = spec.max_output_bytes ?? SYSTEM_DEFAULTS.max_output_bytes;
     this.agent = this.newAgent();
   }
 

@@ -23,10 +23,8 @@ export {
 export {
   loadRgateConfig,
   findRgateConfig,
-  withSuiteDefaults,
   resolveFixtureDir,
   resolveGatePath,
-  SUITE_DEFAULTS,
   RGATE_CONFIG_FILE,
   type LoadedRgateConfig,
 } from './rgate-config.js';

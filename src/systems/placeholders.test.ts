@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { resolveConfig } from '../core/config-defaults.js';
+import { resolveConfig } from '../core/resolve-config.js';
 import { isRgateError } from '../core/errors.js';
 import { checkArgvTemplate, expandArgv, placeholderValues } from './placeholders.js';
 

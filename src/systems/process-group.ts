@@ -1,5 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
-import { STDERR_KEEP_BYTES } from './types.js';
+import { SYSTEM_DEFAULTS } from '../core/defaults.js';
 
 /**
  * SIGKILL a child's whole process group (children are spawned `detached`, so each leads its own group):
@@ -23,7 +23,7 @@ export class TailBuffer {
   private chunks: Buffer[] = [];
   private size = 0;
   private dropped = false;
-  constructor(private readonly limit = STDERR_KEEP_BYTES) {}
+  constructor(private readonly limit = SYSTEM_DEFAULTS.stderr_keep_bytes) {}
 
   push(chunk: Buffer): void {
     this.chunks.push(chunk);

@@ -7,15 +7,6 @@ import { RgateError } from '../core/errors.js';
 
 export const RGATE_CONFIG_FILE = 'rgate.config.json';
 
-/** Defaults of the optional suite fields. */
-export const SUITE_DEFAULTS = {
-  replays: 5,
-  concurrency: 1,
-  restart_between_replays: false,
-  relevance_level: 1,
-  seed: 0,
-} as const;
-
 export interface LoadedRgateConfig {
   /** absolute path of the file read */
   path: string;
@@ -97,11 +88,6 @@ export function loadRgateConfig(cwd: string, explicitPath?: string | false): Loa
     }
   }
   return { path, dir: dirname(path), config };
-}
-
-/** A suite with its optional fields filled in. */
-export function withSuiteDefaults(s: SuiteSpec): SuiteSpec & typeof SUITE_DEFAULTS {
-  return { ...SUITE_DEFAULTS, ...s } as SuiteSpec & typeof SUITE_DEFAULTS;
 }
 
 /** A suite's fixture folder: a bare name is `fixtures/<name>` next to the config file; a path is relative to it. */

@@ -45,8 +45,3 @@ export interface SuiteContext {
   /** folder that relative `cwd` values are resolved against (the rgate.config.json folder); default process.cwd() */
   baseDir?: string;
 }
-
-export const DEFAULT_TIMEOUT_MS = 30_000;
-export const DEFAULT_MAX_OUTPUT_BYTES = 16 * 1024 * 1024;
-/** stderr kept with a failure: its last this-many bytes */
-export const STDERR_KEEP_BYTES = 8 * 1024;

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Argv } from 'yargs';
-import { resolveConfig } from '../../core/config-defaults.js';
+import { resolveConfig } from '../../core/resolve-config.js';
 import { EXIT, RgateError } from '../../core/errors.js';
 import {
   PROFILES,

@@ -1,23 +1,5 @@
 import type { PartialConfig, RetrievalConfig } from '../documents/index.js';
-
-/**
- * Defaults for every config key, so a config snapshot may state only what it changes. The resolved
- * (complete) config is what gets hashed into config_id, so a default changing later changes the id.
- */
-export const DEFAULT_CONFIG: RetrievalConfig = {
-  mode: 'context-load',
-  retrieval_profile: 'medium',
-  weighting_mode: 'uniform',
-  k: 10,
-  budgets: {},
-  fallback: { enabled: true },
-  semantic: { confidence_min: 0.35, ambiguity_margin: 0.02 },
-  embedding: { dimensions: 768 },
-  bm25: { k1: 0.9, b: 0.4 },
-  analyzer: { lowercase: true, stopwords: true, stemmer: 'porter' },
-  as_of: '1970-01-01T00:00:00Z',
-  freshness_half_life_days: 90,
-};
+import { DEFAULT_CONFIG } from './defaults.js';
 
 /** Deep-merge overrides onto a base config (plain objects merge, everything else replaces). Never mutates. */
 export function resolveConfig(

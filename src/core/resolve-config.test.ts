@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_CONFIG, resolveConfig } from './config-defaults.js';
+import { DEFAULT_CONFIG } from './defaults.js';
+import { resolveConfig } from './resolve-config.js';
 
 describe('resolveConfig', () => {
   it('merges nested overrides without touching the base', () => {

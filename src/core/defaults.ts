@@ -1,0 +1,52 @@
+import type { RetrievalConfig } from '../documents/index.js';
+
+/**
+ * Every default rgate applies, in one table. Code reads its defaults from here (`?? SUITE_DEFAULTS.seed`),
+ * and the documents' field comments, README and `--help` state the same values (a test holds the
+ * documents' comments to this table).
+ */
+
+/**
+ * Config keys a config.json leaves out. The resolved (complete) config is what gets hashed into
+ * config_id, so changing a value here changes every config id.
+ */
+export const DEFAULT_CONFIG: RetrievalConfig = {
+  mode: 'context-load',
+  retrieval_profile: 'medium',
+  weighting_mode: 'uniform',
+  k: 10,
+  budgets: {},
+  fallback: { enabled: true },
+  semantic: { confidence_min: 0.35, ambiguity_margin: 0.02 },
+  embedding: { dimensions: 768 },
+  bm25: { k1: 0.9, b: 0.4 },
+  analyzer: { lowercase: true, stopwords: true, stemmer: 'porter' },
+  as_of: '1970-01-01T00:00:00Z',
+  freshness_half_life_days: 90,
+};
+
+/** Optional fields of a suite in rgate.config.json (and of `runSuite`). */
+export const SUITE_DEFAULTS = {
+  replays: 5,
+  concurrency: 1,
+  restart_between_replays: false,
+  relevance_level: 1,
+  seed: 20261122,
+} as const;
+
+/** Systems under test (command and http adapters). */
+export const SYSTEM_DEFAULTS = {
+  timeout_ms: 30_000,
+  max_output_bytes: 16 * 1024 * 1024,
+  /** stderr kept with a failure: its last this-many bytes */
+  stderr_keep_bytes: 8 * 1024,
+  /** a run stops once this many requests in a row failed while none has succeeded (system down) */
+  down_after_failures: 10,
+} as const;
+
+/** Interval and test statistics (bootstrap intervals, paired randomization tests, Holm). */
+export const STATS_DEFAULTS = {
+  alpha: 0.05,
+  resamples: 2000,
+  permutations: 10_000,
+} as const;
