@@ -114,11 +114,7 @@ export {
   holmAdjust,
   holmReject,
 } from './stats/index.js';
-export {
-  runSuite,
-  type RunSuiteOptions,
-  type RunOutcome,
-} from '../harness/run-suite.js';
+export { runSuite, type RunSuiteOptions, type RunOutcome } from '../harness/run-suite.js';
 export { buildReplayProof } from '../harness/replay-proof.js';
 export { fingerprint } from '../harness/fingerprint.js';
 export { MemoryRunStore, SqliteRunStore, type RunStore } from './store/index.js';
