@@ -6,24 +6,15 @@ import { renderJunit } from './run/junit.js';
 import { renderMarkdown } from './run/markdown.js';
 import { renderTerminal } from './run/terminal.js';
 
-export { renderHtml, type HtmlOptions } from './run/html.js';
+export { renderHtml } from './run/html.js';
 export { chartJsPath } from './templates.js';
 export { renderJson, assertValidReport } from './run/json.js';
 export { renderJunit } from './run/junit.js';
-export { renderMarkdown, type MarkdownOptions } from './run/markdown.js';
-export { renderTerminal, type TerminalOptions } from './run/terminal.js';
+export { renderMarkdown } from './run/markdown.js';
+export { renderTerminal } from './run/terminal.js';
 
 export const REPORT_FORMATS = ['terminal', 'json', 'html', 'md', 'junit'] as const;
 export type ReportFormat = (typeof REPORT_FORMATS)[number];
-
-/** The file extension each format is written with under .rgate/runs/<run-id>/. */
-export const REPORT_EXTENSIONS: Record<ReportFormat, string> = {
-  terminal: 'txt',
-  json: 'json',
-  html: 'html',
-  md: 'md',
-  junit: 'xml',
-};
 
 /** Render one format. Example: renderReport(report, 'md') */
 export function renderReport(report: Report, format: ReportFormat, opts: { color?: boolean } = {}): string {

@@ -1,5 +1,11 @@
 /** rgate as a library: everything a team needs to gate retrieval from its own test suite. */
-export * from './core/index.js';
+export { RgateError, isRgateError, EXIT, type ExitCode, type RgateErrorCode } from './core/errors.js';
+export { canonicalJson, compareCodeUnits } from './core/canonical-json.js';
+export { sha256, sha256File, type Sha256 } from './core/hash.js';
+export { createPrng, deriveSeed, shuffled, type Prng } from './core/prng.js';
+export { parseJsonl, readJsonFile, type JsonlLine } from './core/jsonl.js';
+export { DEFAULT_CONFIG, SUITE_DEFAULTS, SYSTEM_DEFAULTS, STATS_DEFAULTS } from './core/defaults.js';
+export { resolveConfig } from './core/resolve-config.js';
 export * from './documents/index.js';
 export * from './engine/index.js';
 export {

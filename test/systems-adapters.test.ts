@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { CorpusRecord, QueryRecord } from '../src/documents/index.js';
-import { resolveConfig } from '../src/core/index.js';
+import { resolveConfig } from '../src/core/resolve-config.js';
 import { createSystem, type CommandAdapter, type HttpAdapter } from '../src/systems/index.js';
 import { startHttpSut } from './sut/http-sut.js';
 import {

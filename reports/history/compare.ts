@@ -280,8 +280,3 @@ function sessionHtmlView(s: CompareSessionModel) {
 export function renderSessionHtml(s: CompareSessionModel): string {
   return renderPage('compare', `rgate compare: ${s.suite}`, sessionHtmlView(s), sessionCharts(s));
 }
-
-/** One line for `rgate compare --list`. */
-export function sessionSummary(s: CompareSessionModel): string {
-  return s.variants.map((v) => `${v.id} ${v.label}`).join(' | ');
-}

@@ -39,10 +39,6 @@ export function parseJsonl(text: string, fileLabel: string): JsonlLine[] {
   return out;
 }
 
-export function readJsonlFile(path: string): JsonlLine[] {
-  return parseJsonl(readTextFile(path), basename(path));
-}
-
 /** Read a whole JSON file; a syntax error names the file and the line. */
 export function readJsonFile(path: string): unknown {
   const text = readTextFile(path);
@@ -78,8 +74,4 @@ export function readTextFile(path: string): string {
   }
   assertUtf8(bytes, path);
   return bytes.toString('utf8');
-}
-
-export function toJsonl(values: readonly unknown[]): string {
-  return values.map((v) => JSON.stringify(v)).join('\n') + (values.length ? '\n' : '');
 }

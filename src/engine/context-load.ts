@@ -4,7 +4,8 @@ import {
   type FallbackStage,
   type RetrievalConfig,
 } from '../documents/index.js';
-import { compareCodeUnits, sha256 } from '../core/index.js';
+import { compareCodeUnits } from '../core/canonical-json.js';
+import { sha256 } from '../core/hash.js';
 import { bagOfWords } from './bm25-index.js';
 import type { IndexedCorpus } from './indexed-corpus.js';
 import {

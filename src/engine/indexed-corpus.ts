@@ -1,5 +1,6 @@
 import type { CorpusRecord, RetrievalConfig } from '../documents/index.js';
-import { compareCodeUnits, RgateError } from '../core/index.js';
+import { compareCodeUnits } from '../core/canonical-json.js';
+import { RgateError } from '../core/errors.js';
 import { createAnalyzer, type Analyzer } from './analyzer.js';
 import { Bm25Index } from './bm25-index.js';
 import { TermDictionary } from './term-dictionary.js';

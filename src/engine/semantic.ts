@@ -1,5 +1,6 @@
 import type { CorpusRecord, RetrievalConfig } from '../documents/index.js';
-import { compareCodeUnits, sha256 } from '../core/index.js';
+import { compareCodeUnits } from '../core/canonical-json.js';
+import { sha256 } from '../core/hash.js';
 import type { IndexedCorpus } from './indexed-corpus.js';
 import { indexText } from './indexed-corpus.js';
 import { TopK } from './top-k.js';

@@ -1,4 +1,3 @@
 export * from './types.js';
-export { SqliteRunStore, migrate } from './sqlite-store.js';
+export { SqliteRunStore } from './sqlite-store.js';
 export { MemoryRunStore } from './memory-store.js';
-export { MIGRATIONS } from './migrations.js';

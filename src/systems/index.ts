@@ -9,15 +9,13 @@ import type { SuiteContext, SystemAdapter } from './types.js';
 
 export * from './types.js';
 export { BuiltinAdapter } from './builtin-adapter.js';
-export { CommandAdapter, workerRequestBody } from './command-adapter.js';
-export { HttpAdapter, retrievalQuery } from './http-adapter.js';
-export { expandArgv, checkArgvTemplate, placeholderValues } from './placeholders.js';
+export { CommandAdapter } from './command-adapter.js';
+export { HttpAdapter } from './http-adapter.js';
+export { expandArgv } from './placeholders.js';
 export {
   CONTRACT_NAMES,
-  isKnownContract,
   normalizeResponse,
   normalizeText,
-  estimateTokens,
   type NormalizedResponse,
 } from './normalize/index.js';
 export {
@@ -25,7 +23,6 @@ export {
   findRgateConfig,
   resolveFixtureDir,
   resolveGatePath,
-  RGATE_CONFIG_FILE,
   type LoadedRgateConfig,
 } from './rgate-config.js';
 

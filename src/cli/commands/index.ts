@@ -30,8 +30,3 @@ export async function loadCommands(argv: readonly string[]): Promise<AnyCommand[
   const hit = commandEntries.find((e) => e.name === first);
   return Promise.all((hit ? [hit] : commandEntries).map((e) => e.load()));
 }
-
-/** All commands, loaded (tests and documentation). */
-export async function allCommands(): Promise<AnyCommand[]> {
-  return Promise.all(commandEntries.map((e) => e.load()));
-}

@@ -12,8 +12,7 @@ import { retrievalResultV1Normalizer } from './retrieval-result-v1.js';
 import { rgateNormalizer } from './rgate.js';
 import type { NormalizedResponse, ResponseNormalizer } from './types.js';
 
-export type { NormalizedResponse, ResponseNormalizer } from './types.js';
-export { estimateTokens } from './types.js';
+export type { NormalizedResponse } from './types.js';
 
 // keyed by the contract names: a contract without its normalizer does not compile
 const NORMALIZERS = {
