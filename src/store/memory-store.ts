@@ -1,4 +1,5 @@
-import type { MetricEntry, Observation, RunMeta, RunRow } from '../documents/index.js';
+import type { MetricEntry, Observation, RunMeta, RunOwner, RunRow } from '../documents/index.js';
+import { liveStatus } from './run-owner.js';
 import { compareCodeUnits } from '../core/canonical-json.js';
 import type { CompareSessionRow, RunResult, RunStore } from './types.js';
 
@@ -33,6 +34,14 @@ export class MemoryRunStore implements RunStore {
     });
   }
 
+  resumeRun(runId: string, owner?: RunOwner): void {
+    const run = this.mustGet(runId);
+    run.row.status = 'running';
+    run.row.finished_at = null;
+    if (owner) run.row.owner = clone(owner);
+    else delete run.row.owner;
+  }
+
   addObservation(runId: string, obs: Observation): void {
     const run = this.mustGet(runId);
     run.observations.set(`${obs.replay}\u0000${obs.query_id}`, clone(obs));
@@ -51,7 +60,7 @@ export class MemoryRunStore implements RunStore {
 
   getRun(runId: string): RunRow | undefined {
     const r = this.runs.get(runId);
-    return r && clone(r.row);
+    return r && live(r.row);
   }
 
   listRuns(filter: { suite?: string; limit?: number } = {}): RunRow[] {
@@ -59,7 +68,7 @@ export class MemoryRunStore implements RunStore {
       .map((r) => r.row)
       .filter((r) => filter.suite === undefined || r.suite === filter.suite)
       .sort((a, b) => compareCodeUnits(b.started_at, a.started_at) || compareCodeUnits(b.run_id, a.run_id));
-    return clone(filter.limit !== undefined && filter.limit >= 0 ? rows.slice(0, filter.limit) : rows);
+    return (filter.limit !== undefined && filter.limit >= 0 ? rows.slice(0, filter.limit) : rows).map(live);
   }
 
   getObservations(runId: string): Observation[] {
@@ -120,4 +129,9 @@ export class MemoryRunStore implements RunStore {
 
 function clone<T>(v: T): T {
   return JSON.parse(JSON.stringify(v)) as T;
+}
+
+function live(row: RunRow): RunRow {
+  const r = clone(row);
+  return { ...r, status: liveStatus(r.status, r.owner) };
 }

@@ -66,4 +66,12 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
       CREATE INDEX compare_sessions_suite ON compare_sessions (suite, created_at);
     `,
   },
+  {
+    version: 3,
+    name: 'run plan and owner (resume, abandoned runs)',
+    sql: `
+      ALTER TABLE runs ADD COLUMN plan_json TEXT;
+      ALTER TABLE runs ADD COLUMN owner_json TEXT;
+    `,
+  },
 ];

@@ -3,7 +3,16 @@ import { mkdirSync } from 'node:fs';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { dirname } from 'node:path';
 import { RgateError } from '../core/errors.js';
-import type { MetricEntry, Observation, RunMeta, RunRow, RunStatus, Verdict } from '../documents/index.js';
+import type {
+  MetricEntry,
+  Observation,
+  RunMeta,
+  RunOwner,
+  RunRow,
+  RunStatus,
+  Verdict,
+} from '../documents/index.js';
+import { liveStatus } from './run-owner.js';
 import { MIGRATIONS } from './migrations.js';
 import type { CompareSessionRow, RunResult, RunStore } from './types.js';
 
@@ -15,6 +24,8 @@ interface RunRecord {
   status: RunStatus;
   artifacts_json: string;
   settings_json: string;
+  plan_json: string | null;
+  owner_json: string | null;
   gate_id: string | null;
   verdict: Verdict | null;
   observation_count: number;
@@ -22,6 +33,7 @@ interface RunRecord {
 
 const RUN_SELECT = `
   SELECT r.run_id, r.suite, r.started_at, r.finished_at, r.status, r.artifacts_json, r.settings_json,
+         r.plan_json, r.owner_json,
          v.gate_id, v.verdict,
          (SELECT COUNT(*) FROM observations o WHERE o.run_id = r.run_id) AS observation_count
   FROM runs r LEFT JOIN verdicts v ON v.run_id = r.run_id`;
@@ -82,7 +94,7 @@ export class SqliteRunStore implements RunStore {
   beginRun(meta: RunMeta): void {
     this.db
       .prepare(
-        `INSERT INTO runs (run_id, suite, started_at, status, artifacts_json, settings_json) VALUES (?, ?, ?, 'running', ?, ?)`,
+        `INSERT INTO runs (run_id, suite, started_at, status, artifacts_json, settings_json, plan_json, owner_json) VALUES (?, ?, ?, 'running', ?, ?, ?, ?)`,
       )
       .run(
         meta.run_id,
@@ -90,7 +102,16 @@ export class SqliteRunStore implements RunStore {
         meta.started_at,
         JSON.stringify(meta.artifacts),
         JSON.stringify(meta.settings),
+        meta.plan === undefined ? null : JSON.stringify(meta.plan),
+        meta.owner === undefined ? null : JSON.stringify(meta.owner),
       );
+  }
+
+  resumeRun(runId: string, owner?: RunOwner): void {
+    const changed = this.db
+      .prepare(`UPDATE runs SET status = 'running', finished_at = NULL, owner_json = ? WHERE run_id = ?`)
+      .run(owner === undefined ? null : JSON.stringify(owner), runId).changes;
+    if (changed === 0) throw new RgateError('usage', `no run ${runId} in ${this.location}`);
   }
 
   addObservation(runId: string, obs: Observation): void {
@@ -210,14 +231,17 @@ export class SqliteRunStore implements RunStore {
 }
 
 function toRow(r: RunRecord): RunRow {
+  const owner = r.owner_json === null ? undefined : (JSON.parse(r.owner_json) as RunOwner);
   return {
     run_id: r.run_id,
     suite: r.suite,
     started_at: r.started_at,
     finished_at: r.finished_at,
-    status: r.status,
+    status: liveStatus(r.status, owner),
     artifacts: JSON.parse(r.artifacts_json),
     settings: JSON.parse(r.settings_json),
+    ...(r.plan_json === null ? {} : { plan: JSON.parse(r.plan_json) as unknown }),
+    ...(owner ? { owner } : {}),
     gate_id: r.gate_id,
     verdict: r.verdict,
     observation_count: r.observation_count,

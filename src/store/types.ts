@@ -1,4 +1,12 @@
-import type { MetricEntry, Observation, RunMeta, RunRow, RunStatus, Verdict } from '../documents/index.js';
+import type {
+  MetricEntry,
+  Observation,
+  RunMeta,
+  RunOwner,
+  RunRow,
+  RunStatus,
+  Verdict,
+} from '../documents/index.js';
 
 /** A stored tuning comparison (`rgate compare`), listed without its document. */
 export interface CompareSessionRow {
@@ -13,7 +21,7 @@ export interface CompareSessionRow {
 }
 
 export interface RunResult {
-  status: Exclude<RunStatus, 'running'>;
+  status: Exclude<RunStatus, 'running' | 'abandoned'>;
   finished_at: string;
   gate_id?: string;
   verdict?: Verdict;
@@ -29,6 +37,8 @@ export interface RunResult {
 export interface RunStore {
   readonly location: string;
   beginRun(meta: RunMeta): void;
+  /** take a stored, unfinished run up again (`rgate run --resume`): running, owned by `owner` */
+  resumeRun(runId: string, owner?: RunOwner): void;
   addObservation(runId: string, obs: Observation): void;
   finishRun(runId: string, result: RunResult): void;
   getRun(runId: string): RunRow | undefined;

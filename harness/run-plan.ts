@@ -1,0 +1,162 @@
+import { canonicalJson } from '../src/core/canonical-json.js';
+import { SUITE_DEFAULTS } from '../src/core/defaults.js';
+import { sha256 } from '../src/core/hash.js';
+import { resolveConfig } from '../src/core/resolve-config.js';
+import type {
+  ArtifactRefs,
+  GatePolicy,
+  MetricEntry,
+  PartialConfig,
+  Report,
+  RetrievalConfig,
+  SuiteSpec,
+} from '../src/documents/index.js';
+import { checkSnapshotChange, loadFixtureSet, type PinnedSuite } from '../src/snapshot/index.js';
+import type { RunStore } from '../src/store/types.js';
+import { loadGatePolicy } from '../gates/index.js';
+import { storedBaselineFor } from './run-baseline.js';
+
+/** A baseline for `vs_baseline` rules: a report file given by the caller, or the store's. */
+export interface RunBaseline {
+  metrics: MetricEntry[];
+  source: string;
+  run_id?: string;
+  artifacts?: ArtifactRefs;
+  reset_note?: string;
+}
+
+export interface PlanOptions {
+  /** suite name (as in rgate.config.json) */
+  name: string;
+  spec: SuiteSpec;
+  /** project root: fixtures/ and gates/ are resolved under it */
+  root: string;
+  /** where a stored baseline is looked up */
+  store: RunStore;
+  /** overrides of the suite's settings (CLI flags) */
+  replays?: number;
+  concurrency?: number;
+  seed?: number;
+  /** extra config overrides on top of the suite's (tuning comparisons, `--set`) */
+  config?: PartialConfig;
+  baseline?: RunBaseline;
+}
+
+/**
+ * Everything a run is before it replays anything: the verified fixture set, the effective config and
+ * its ids, the settings, the gate policy and its baseline. Built the same way for a fresh run, a
+ * resumed one, a shard and a merge, so all of them measure and gate alike.
+ */
+export interface RunPlan {
+  name: string;
+  spec: SuiteSpec;
+  root: string;
+  suite: PinnedSuite;
+  /** the suite's and the caller's config overrides, merged */
+  overrides: PartialConfig;
+  config: RetrievalConfig;
+  artifacts: ArtifactRefs;
+  settings: Report['settings'];
+  policy?: GatePolicy;
+  baseline?: RunBaseline;
+  rankingMeasures: string[];
+}
+
+/** What a stored run keeps of its plan, so it can be resumed or re-reported later. */
+export interface StoredPlan {
+  spec: SuiteSpec;
+  overrides: PartialConfig;
+  system: Report['system'];
+}
+
+/**
+ * Load and check everything before the first request: a bad policy or a refused baseline costs
+ * nothing. Throws RgateError for the user's mistakes (exit 2).
+ */
+export function planRun(o: PlanOptions): RunPlan {
+  const suite = loadFixtureSet(o.spec.fixture, { root: o.root, verify: true });
+  const overrides = mergeOverrides(o.spec.config, o.config);
+  const config = resolveConfig(overrides, suite.config);
+  const artifacts = effectiveArtifacts(suite.artifacts, config);
+  const settings: Report['settings'] = {
+    replays: o.replays ?? o.spec.replays ?? SUITE_DEFAULTS.replays,
+    concurrency: o.concurrency ?? o.spec.concurrency ?? SUITE_DEFAULTS.concurrency,
+    seed: o.seed ?? o.spec.seed ?? SUITE_DEFAULTS.seed,
+    relevance_level: o.spec.relevance_level ?? SUITE_DEFAULTS.relevance_level,
+    restart_between_replays: o.spec.restart_between_replays ?? SUITE_DEFAULTS.restart_between_replays,
+  };
+  const policy = o.spec.gate ? loadGatePolicy(o.spec.gate, o.root) : undefined;
+  const baseline = resolveRunBaseline(o, policy, artifacts, suite);
+  return {
+    name: o.name,
+    spec: o.spec,
+    root: o.root,
+    suite,
+    overrides,
+    config,
+    artifacts,
+    settings,
+    ...(policy ? { policy } : {}),
+    ...(baseline ? { baseline } : {}),
+    rankingMeasures: o.spec.ranking_measures ?? defaultRankingMeasures(config),
+  };
+}
+
+/** Every (replay, query) pair of a plan, in replay order then query id order. */
+export function plannedRequests(plan: RunPlan): number {
+  return plan.settings.replays * plan.suite.queries.length;
+}
+
+/**
+ * The baseline for `vs_baseline` rules: a report file given by the caller, else the suite's baseline
+ * in the run store. Either way, a baseline on other snapshot ids is refused unless the fixture's
+ * freeze history carries a reset note for every version step, which the report then cites.
+ */
+function resolveRunBaseline(
+  o: PlanOptions,
+  policy: GatePolicy | undefined,
+  artifacts: ArtifactRefs,
+  suite: PinnedSuite,
+): RunBaseline | undefined {
+  if (o.baseline) {
+    if (!o.baseline.artifacts) return o.baseline;
+    const check = checkSnapshotChange(
+      o.baseline.artifacts,
+      artifacts,
+      suite.freeze.history,
+      `baseline report ${o.baseline.source}`,
+    );
+    return check.same ? o.baseline : { ...o.baseline, reset_note: check.reset_note };
+  }
+  return storedBaselineFor(o.store, o.name, policy, artifacts, suite.freeze);
+}
+
+function mergeOverrides(a: PartialConfig | undefined, b: PartialConfig | undefined): PartialConfig {
+  if (!a) return b ?? {};
+  if (!b) return a;
+  return resolveConfig(b, resolveConfig(a)) as PartialConfig;
+}
+
+/**
+ * With config overrides (suite or tuning) that change the effective config, the config id names the
+ * effective config, not the frozen file. Overrides that restate the frozen values change nothing.
+ */
+function effectiveArtifacts(frozen: ArtifactRefs, config: RetrievalConfig): ArtifactRefs {
+  const digest = sha256(canonicalJson(config));
+  if (digest === frozen.config_sha256) return frozen;
+  return { ...frozen, config_id: `${frozen.config_id}+overrides`, config_sha256: digest };
+}
+
+function defaultRankingMeasures(config: RetrievalConfig): string[] {
+  return config.mode === 'bm25'
+    ? ['map', 'P.30', 'ndcg_cut.10', 'recall.1000']
+    : ['ndcg_cut.5', 'recall.10', 'recip_rank'];
+}
+
+/** How a report names the system: `builtin:<mode>`, the command line, or the URL. */
+export function systemName(spec: SuiteSpec): string {
+  const s = spec.system;
+  if (s.type === 'builtin') return `builtin:${s.mode ?? 'config'}`;
+  if (s.type === 'command') return s.argv.join(' ');
+  return s.url;
+}

@@ -1,0 +1,184 @@
+import { compareCodeUnits } from '../src/core/canonical-json.js';
+import {
+  REPORT_SCHEMA_VERSION,
+  type ArtifactRefs,
+  type ChecklistItem,
+  type GateResult,
+  type MetricEntry,
+  type Observation,
+  type Report,
+} from '../src/documents/index.js';
+import { computeRunMeasures, hasSelectionFields } from '../src/metrics/index.js';
+import { evaluateGate, separateTimingRules } from '../gates/index.js';
+import { orderSeed } from './replay.js';
+import { buildReplayProof } from './replay-proof.js';
+import { plannedRequests, type RunPlan } from './run-plan.js';
+
+/** The system under test answered nothing: every request so far failed. */
+export interface SystemDown {
+  failed_requests: number;
+  planned_requests: number;
+  first_error: { kind: string; message: string };
+}
+
+export interface ReportContext {
+  runId: string;
+  startedAt: string;
+  rgateVersion?: string;
+  system: Report['system'];
+  wallMs: number;
+  /** stopped by the caller before every request was made */
+  interrupted?: boolean;
+  /** no request succeeded (stopped early, or all failed) */
+  down?: SystemDown;
+  /** a run that is not finished (running, abandoned, interrupted) reported as it stands: never a PASS */
+  partial?: string;
+}
+
+/** Observations in (replay, query id) order: arrival order depends on timing and must not reach a report. */
+export function inReportOrder(observations: Observation[]): Observation[] {
+  return observations.sort((a, b) => a.replay - b.replay || compareCodeUnits(a.query_id, b.query_id));
+}
+
+/**
+ * Measure, gate and assemble the report from a run's observations. Pure given its inputs (the
+ * environment and timing sections aside), so a run, its resume and the merge of its shards report
+ * the same bytes for the same observations.
+ */
+export function buildRunReport(
+  plan: RunPlan,
+  observations: readonly Observation[],
+  c: ReportContext,
+): Report {
+  const { replays, seed, relevance_level: relevanceLevel } = plan.settings;
+  const measured = computeRunMeasures({
+    queries: plan.suite.queries,
+    corpus: plan.suite.corpus,
+    observations: [...observations],
+    replays,
+    relevanceLevel,
+    seed,
+    rankingMeasures: plan.rankingMeasures,
+  });
+  // the order seeds of the replays that made observations (every replay, for a finished run)
+  const seen = new Set(observations.map((o) => o.replay));
+  const orderSeeds: number[] = [];
+  for (let r = 1; r <= replays; r++) if (seen.has(r)) orderSeeds.push(orderSeed(seed, r));
+  const proof = buildReplayProof([...observations], { replays, seed, orderSeeds });
+
+  const evaluated = plan.policy
+    ? evaluateGate(plan.policy, {
+        metrics: measured.metrics,
+        latency: measured.latency,
+        query_count: plan.suite.queries.length,
+        replays,
+        artifacts: plan.artifacts,
+        ...(plan.baseline
+          ? { baseline: { metrics: plan.baseline.metrics, source: plan.baseline.source } }
+          : {}),
+        checklist_evidence: checklistEvidence(observations, proof.identical, plan.artifacts),
+      })
+    : noGate(measured.metrics);
+  // Latency rules read the wall clock: their measured values move to the timing section.
+  const { gate, timing_rules } = separateTimingRules(evaluated);
+  const planned = plannedRequests(plan);
+  const overruling = c.down
+    ? `system under test down: ${c.down.failed_requests === planned ? 'all' : `the first ${c.down.failed_requests} of ${planned}`} requests failed, none succeeded (first error: ${c.down.first_error.kind}: ${c.down.first_error.message})`
+    : c.partial
+      ? `partial run (${c.partial}): ${observations.length} of ${planned} requests observed; not a verdict on the system`
+      : c.interrupted
+        ? `run interrupted: ${observations.length} of ${planned} requests observed`
+        : undefined;
+  if (overruling) {
+    gate.verdict = 'FAIL';
+    gate.reasons = [overruling, ...gate.reasons];
+  }
+
+  const failing = measured.queries.filter(
+    (q) =>
+      q.top1 !== 'useful' ||
+      q.expectation_met === false ||
+      !q.deterministic ||
+      (q.leaked_tags?.length ?? 0) > 0,
+  );
+  const b = plan.baseline;
+  return {
+    schema_version: REPORT_SCHEMA_VERSION,
+    suite: plan.name,
+    system: c.system,
+    artifacts: plan.artifacts,
+    settings: plan.settings,
+    gate,
+    metrics: measured.metrics,
+    breakdowns: measured.breakdowns,
+    failing_queries: failing,
+    queries: measured.queries,
+    replay_proof: proof,
+    ...(b
+      ? {
+          baseline: {
+            source: b.source,
+            ...(b.run_id ? { run_id: b.run_id } : {}),
+            ...(b.artifacts ? { artifacts: b.artifacts } : {}),
+            ...(b.reset_note ? { reset_note: b.reset_note } : {}),
+          },
+        }
+      : {}),
+    environment: {
+      run_id: c.runId,
+      started_at: c.startedAt,
+      rgate_version: c.rgateVersion ?? '0.0.0',
+      node: process.version,
+      platform: `${process.platform}-${process.arch}`,
+    },
+    timing: {
+      wall_ms: Math.round(c.wallMs),
+      latency_ms: measured.latency,
+      ...(timing_rules.length ? { timing_rules } : {}),
+    },
+  };
+}
+
+/** No request made now succeeded: the system is down, named by its first error. */
+export function systemDown(
+  made: { requests: number; succeeded: number; failuresBeforeSuccess: Observation[] },
+  planned: number,
+): SystemDown | undefined {
+  if (made.requests === 0 || made.succeeded > 0) return undefined;
+  // the first error in report order, not arrival order, so the report names the same one every time
+  const first = inReportOrder([...made.failuresBeforeSuccess])[0]!;
+  return {
+    failed_requests: made.requests,
+    planned_requests: planned,
+    first_error: { kind: first.error?.kind ?? 'error', message: first.error?.message ?? '' },
+  };
+}
+
+/** Evidence for the seed-001 QA checklist, computed from what was observed. */
+function checklistEvidence(
+  observations: readonly Observation[],
+  replayIdentical: boolean,
+  artifacts: ArtifactRefs,
+) {
+  const complete = observations.filter(hasSelectionFields).length;
+  const fallbacks = observations.filter((o) => o.fallback.triggered);
+  return {
+    pinned: Boolean(artifacts.corpus_id && artifacts.query_set_id && artifacts.config_id),
+    every_response_has_selection_fields: { numerator: complete, denominator: observations.length },
+    fallback_ordering_evidenced: fallbacks.every((o) => o.selection_mode !== 'semantic'),
+    fallback_observations: fallbacks.length,
+    replay_identical: replayIdentical,
+  };
+}
+
+function noGate(metrics: MetricEntry[]): GateResult {
+  const checklist: ChecklistItem[] = [];
+  return {
+    gate_id: 'measures-only',
+    gate_version: '-',
+    verdict: 'PASS',
+    rules: [],
+    reasons: [`no gate policy for this suite: ${metrics.length} measures reported, nothing enforced`],
+    checklist,
+  };
+}
