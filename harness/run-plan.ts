@@ -131,10 +131,14 @@ function resolveRunBaseline(
   return storedBaselineFor(o.store, o.name, policy, artifacts, suite.freeze);
 }
 
+/**
+ * The caller's overrides deep-merged onto the suite's: still a partial config, so what neither
+ * states keeps the fixture's own value (resolving against the defaults here would put them over it).
+ */
 function mergeOverrides(a: PartialConfig | undefined, b: PartialConfig | undefined): PartialConfig {
   if (!a) return b ?? {};
   if (!b) return a;
-  return resolveConfig(b, resolveConfig(a)) as PartialConfig;
+  return resolveConfig(b, a as RetrievalConfig) as PartialConfig;
 }
 
 /**

@@ -32,3 +32,4 @@ export * from './run-diff.js';
 export * from './run-row.js';
 export * from './selection-mode.js';
 export * from './system-spec.js';
+export * from './shard-file.js';

@@ -11,6 +11,7 @@ interface CommandEntry {
  */
 export const commandEntries: readonly CommandEntry[] = [
   { name: 'run', load: async () => (await import('./run.js')).runCommand },
+  { name: 'merge', load: async () => (await import('./merge.js')).mergeCommand },
   { name: 'import', load: async () => (await import('./import.js')).importCommand },
   { name: 'freeze', load: async () => (await import('./freeze.js')).freezeCommand },
   { name: 'verify', load: async () => (await import('./verify.js')).verifyCommand },

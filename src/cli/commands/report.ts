@@ -12,7 +12,11 @@ import {
 import { EXIT, RgateError } from '../../core/errors.js';
 import type { Report } from '../../documents/index.js';
 import { SqliteRunStore } from '../../store/index.js';
-import type { RgateCommand } from '../command.js';
+import type { CliIo, RgateCommand } from '../command.js';
+import { loadRgateConfig } from '../../systems/rgate-config.js';
+import { buildRunReport, inReportOrder } from '../../../harness/run-report.js';
+import { planRun, type StoredPlan } from '../../../harness/run-plan.js';
+import { PACKAGE_ROOT } from '../run-context.js';
 import { OUT_DIR_HELP, outDirOf, storePathOf } from '../out-dir.js';
 
 interface ReportArgs {
@@ -108,7 +112,10 @@ export const reportCommand: RgateCommand<ReportArgs> = {
       .example('rgate report <run-id> -f md', 'Markdown for a CI step summary')
       .example('rgate report <run-id> -f junit -o junit.xml', 'JUnit XML for CI test tabs'),
   async handler(args, io) {
-    const report = readReportFile(resolveReportPath(args.run, io.cwd, outDirOf(io, args['out-dir'])));
+    const file = resolveReportPath(args.run, io.cwd, outDirOf(io, args['out-dir']));
+    const report = existsSync(file)
+      ? readReportFile(file)
+      : (storedRunReport(args.run, io, args) ?? readReportFile(file));
     // colour only for a terminal on stdout; never into a file
     const text =
       args.format === 'html'
@@ -128,3 +135,50 @@ export const reportCommand: RgateCommand<ReportArgs> = {
     return report.gate.verdict === 'FAIL' ? EXIT.gateFail : EXIT.ok;
   },
 };
+
+/**
+ * A run id with no report file: the report the store kept, or for a run that never finished
+ * (running, abandoned, interrupted) a partial report measured from the observations it stored,
+ * marked partial and never a PASS. Undefined when the store does not know the run.
+ */
+function storedRunReport(runId: string, io: CliIo, args: ReportArgs): Report | undefined {
+  if (runId.includes('/') || runId.endsWith('.json')) return undefined;
+  const path = storePathOf(io, args);
+  if (!existsSync(path)) return undefined;
+  const store = new SqliteRunStore(path);
+  try {
+    const row = store.getRun(runId);
+    if (!row) return undefined;
+    const kept = store.getReport(runId);
+    if (kept !== undefined) return kept as Report;
+    const stored = row.plan as StoredPlan | undefined;
+    const loaded = loadRgateConfig(io.cwd) ?? loadRgateConfig(PACKAGE_ROOT);
+    if (!stored || !loaded) {
+      throw new RgateError(
+        'usage',
+        `run ${runId} is ${row.status} and has no report; it cannot be measured here`,
+        stored ? 'run rgate report from the project that made the run' : 'the run was made by an older rgate',
+      );
+    }
+    const settings = row.settings as Report['settings'];
+    const plan = planRun({
+      name: row.suite,
+      spec: stored.spec,
+      root: dirname(loaded.path),
+      store,
+      replays: settings.replays,
+      concurrency: settings.concurrency,
+      seed: settings.seed,
+      config: stored.overrides,
+    });
+    return buildRunReport(plan, inReportOrder(store.getObservations(runId)), {
+      runId,
+      startedAt: row.started_at,
+      system: stored.system,
+      wallMs: 0,
+      partial: row.status,
+    });
+  } finally {
+    store.close();
+  }
+}

@@ -1,4 +1,5 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
+import type { SuiteSpec } from '../../documents/index.js';
 import { dirname, join, relative, resolve } from 'node:path';
 import type { Argv } from 'yargs';
 import { EXIT, RgateError } from '../../core/errors.js';
@@ -7,14 +8,10 @@ import { MemoryRunStore, SqliteRunStore, type RunStore } from '../../store/index
 import { loadRgateConfig } from '../../systems/rgate-config.js';
 import { runSuite } from '../../../harness/run-suite.js';
 import { createProgress } from '../../../harness/progress.js';
-import { historyUpToRun } from '../../../history/trends-up-to.js';
-import {
-  renderHtml,
-  renderJson,
-  renderJunit,
-  renderMarkdown,
-  renderTerminal,
-} from '../../../reports/index.js';
+import { runShard, parseShard } from '../../../harness/shard.js';
+import type { StoredPlan } from '../../../harness/run-plan.js';
+import { renderJson, renderTerminal } from '../../../reports/index.js';
+import { writeRunReports } from '../run-reports.js';
 import { outDirOf } from '../out-dir.js';
 import type { CliIo, RgateCommand } from '../command.js';
 import { newRunId, PACKAGE_ROOT, rgateVersion } from '../run-context.js';
@@ -34,6 +31,9 @@ interface RunArgs {
   store?: string | false;
   baseline?: string;
   set?: string[];
+  resume?: string;
+  shard?: string;
+  'shard-out'?: string;
 }
 
 export const runCommand: RgateCommand<RunArgs> = {
@@ -67,6 +67,19 @@ export const runCommand: RgateCommand<RunArgs> = {
         type: 'boolean',
         describe: 'print the JSON report(s) on stdout instead of the summary',
       })
+      .option('resume', {
+        type: 'string',
+        describe: 'finish a stored run that was interrupted or abandoned: only its missing requests are made',
+      })
+      .option('shard', {
+        type: 'string',
+        describe:
+          'run slice i/n of the (query x replay) requests and write a shard file (CI matrix); see rgate merge',
+      })
+      .option('shard-out', {
+        type: 'string',
+        describe: 'with --shard: the shard file (default <out-dir>/shards/<suite>-<i>of<n>.json)',
+      })
       .option('out-dir', {
         type: 'string',
         describe: 'where runs/<run-id>/ and history.sqlite go (default: .rgate/ beside rgate.config.json)',
@@ -80,7 +93,9 @@ export const runCommand: RgateCommand<RunArgs> = {
       .example(
         '$0 run semantic --set weighting_mode=evidence_outcome_bias --json',
         'a variant, report as JSON',
-      ),
+      )
+      .example('$0 run --resume 20261122T070501Z-3f9a1c', 'finish a run whose process was killed')
+      .example('$0 run semantic --shard 2/3', 'one runner of a 3-way CI matrix; then rgate merge'),
   handler: async (args, io) => runHandler(args, io),
 };
 
@@ -106,9 +121,11 @@ async function runHandler(args: RunArgs, io: CliIo): Promise<number> {
   }
   const { config, path: configPath } = loaded;
   const root = dirname(configPath);
-  const names = args.suites?.length
-    ? args.suites
-    : (config.default_suites ?? Object.keys(config.suites).sort());
+  const names = args.resume
+    ? []
+    : args.suites?.length
+      ? args.suites
+      : (config.default_suites ?? Object.keys(config.suites).sort());
   for (const n of names) {
     if (!config.suites[n]) {
       throw new RgateError(
@@ -127,6 +144,83 @@ async function runHandler(args: RunArgs, io: CliIo): Promise<number> {
         );
   const overrides = parseSetFlags(args.set ?? []);
   const baseline = args.baseline ? baselineFromReportFile(resolve(io.cwd, args.baseline)) : undefined;
+  const shard = args.shard !== undefined ? parseShard(args.shard) : undefined;
+  if (shard && names.length !== 1) {
+    store.close();
+    throw new RgateError(
+      'usage',
+      `--shard runs one suite; name it (${names.length} given)`,
+      'rgate run semantic --shard 1/3',
+    );
+  }
+  if (
+    args.resume &&
+    (args.suites?.length ||
+      shard ||
+      args.set?.length ||
+      args.replays ||
+      args.concurrency ||
+      args.seed !== undefined)
+  ) {
+    store.close();
+    throw new RgateError(
+      'usage',
+      "--resume takes the run id only: the suite, settings and overrides are the stored run's",
+    );
+  }
+  const jobs: {
+    name: string;
+    spec: SuiteSpec;
+    runId: string;
+    startedAt: string;
+    resume: boolean;
+    config?: typeof overrides;
+    replays?: number;
+    concurrency?: number;
+    seed?: number;
+  }[] = [];
+  if (args.resume) {
+    const row = store.getRun(args.resume);
+    if (!row) {
+      store.close();
+      throw new RgateError('usage', `no run ${args.resume} in ${store.location}`, 'see rgate history');
+    }
+    const stored = row.plan as StoredPlan | undefined;
+    const settings = row.settings as { replays: number; concurrency: number; seed: number };
+    if (!stored) {
+      store.close();
+      throw new RgateError(
+        'usage',
+        `run ${args.resume} was made by an older rgate that did not keep its plan: it cannot be resumed`,
+      );
+    }
+    jobs.push({
+      name: row.suite,
+      spec: stored.spec,
+      runId: row.run_id,
+      startedAt: row.started_at,
+      resume: true,
+      config: stored.overrides,
+      replays: settings.replays,
+      concurrency: settings.concurrency,
+      seed: settings.seed,
+    });
+  } else {
+    for (const name of names) {
+      const started = new Date();
+      jobs.push({
+        name,
+        spec: config.suites[name]!,
+        runId: newRunId(started),
+        startedAt: started.toISOString(),
+        resume: false,
+        ...(Object.keys(overrides).length ? { config: overrides } : {}),
+        ...(args.replays !== undefined ? { replays: args.replays } : {}),
+        ...(args.concurrency !== undefined ? { concurrency: args.concurrency } : {}),
+        ...(args.seed !== undefined ? { seed: args.seed } : {}),
+      });
+    }
+  }
 
   const controller = new AbortController();
   const onSigint = () => {
@@ -139,17 +233,13 @@ async function runHandler(args: RunArgs, io: CliIo): Promise<number> {
   const reports: Report[] = [];
   let systemDown = false;
   try {
-    for (const name of names) {
-      const spec = config.suites[name]!;
-      const started = new Date();
-      const runId = newRunId(started);
-      const outcome = await runSuite({
-        name,
-        spec,
+    if (shard) {
+      const job = jobs[0]!;
+      const file = await runShard({
+        name: job.name,
+        spec: job.spec,
         root,
-        store,
-        runId,
-        startedAt: started.toISOString(),
+        shard,
         now: () => performance.now(),
         progress: createProgress({
           write: (s) => process.stderr.write(s),
@@ -157,24 +247,50 @@ async function runHandler(args: RunArgs, io: CliIo): Promise<number> {
           now: () => performance.now(),
         }),
         signal: controller.signal,
-        ...(args.replays !== undefined ? { replays: args.replays } : {}),
-        ...(args.concurrency !== undefined ? { concurrency: args.concurrency } : {}),
-        ...(args.seed !== undefined ? { seed: args.seed } : {}),
-        ...(Object.keys(overrides).length ? { config: overrides } : {}),
+        ...(job.config ? { config: job.config } : {}),
+        ...(job.replays !== undefined ? { replays: job.replays } : {}),
+        ...(job.concurrency !== undefined ? { concurrency: job.concurrency } : {}),
+        ...(job.seed !== undefined ? { seed: job.seed } : {}),
+      });
+      const out = args['shard-out']
+        ? resolve(io.cwd, args['shard-out'])
+        : join(outDir, 'shards', `${job.name}-${shard.index}of${shard.count}.json`);
+      mkdirSync(dirname(out), { recursive: true });
+      writeFileSync(out, JSON.stringify(file) + '\n');
+      io.out(
+        `shard ${shard.index}/${shard.count} of ${job.name}: ${file.observations.length} observations -> ${relative(io.cwd, out) || out}`,
+      );
+      io.out(`next: rgate merge <every shard file of this run>`);
+      if (controller.signal.aborted) return 130;
+      return file.observations.length > 0 && file.observations.every((o) => !o.ok) ? EXIT.internal : EXIT.ok;
+    }
+    for (const job of jobs) {
+      const name = job.name;
+      const runId = job.runId;
+      const outcome = await runSuite({
+        name,
+        spec: job.spec,
+        root,
+        store,
+        runId,
+        startedAt: job.startedAt,
+        resume: job.resume,
+        now: () => performance.now(),
+        progress: createProgress({
+          write: (s) => process.stderr.write(s),
+          tty: Boolean(process.stderr.isTTY),
+          now: () => performance.now(),
+        }),
+        signal: controller.signal,
+        ...(job.replays !== undefined ? { replays: job.replays } : {}),
+        ...(job.concurrency !== undefined ? { concurrency: job.concurrency } : {}),
+        ...(job.seed !== undefined ? { seed: job.seed } : {}),
+        ...(job.config ? { config: job.config } : {}),
         ...(baseline ? { baseline } : {}),
         rgateVersion: rgateVersion(),
       });
       const report = outcome.report;
-      const runDir = join(outDir, 'runs', runId);
-      mkdirSync(runDir, { recursive: true });
-      writeFileSync(join(runDir, 'report.json'), renderJson(report));
-      // after finishRun: the history ends with this run; later runs of other processes are left out
-      writeFileSync(
-        join(runDir, 'report.html'),
-        renderHtml(report, { history: historyUpToRun(store, runId) }),
-      );
-      writeFileSync(join(runDir, 'report.md'), renderMarkdown(report));
-      writeFileSync(join(runDir, 'report.xml'), renderJunit(report));
+      const runDir = writeRunReports(outDir, store, job.runId, report);
       if (args['trec-run']) {
         const file = resolve(io.cwd, names.length > 1 ? `${args['trec-run']}.${name}` : args['trec-run']);
         writeTrecRun(file, outcome.observations, name);

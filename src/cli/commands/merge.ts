@@ -1,0 +1,128 @@
+import { dirname, relative, resolve } from 'node:path';
+import type { Argv } from 'yargs';
+import { validateOrThrow } from '../../contracts/ajv.js';
+import { validateShardFile } from '../../contracts/shard-file.js';
+import { EXIT, RgateError } from '../../core/errors.js';
+import { readJsonFile } from '../../core/jsonl.js';
+import type { ShardFile } from '../../documents/index.js';
+import { thisProcess } from '../../store/run-owner.js';
+import { SqliteRunStore } from '../../store/index.js';
+import { loadRgateConfig } from '../../systems/rgate-config.js';
+import { buildRunReport, inReportOrder } from '../../../harness/run-report.js';
+import { planRun, plannedRequests, type StoredPlan } from '../../../harness/run-plan.js';
+import { combineShards } from '../../../harness/shard.js';
+import { renderJson, renderTerminal } from '../../../reports/index.js';
+import type { RgateCommand } from '../command.js';
+import { OUT_DIR_HELP, outDirOf, storePathOf } from '../out-dir.js';
+import { writeRunReports } from '../run-reports.js';
+import { newRunId, PACKAGE_ROOT, rgateVersion } from '../run-context.js';
+
+interface MergeArgs {
+  files: string[];
+  config?: string;
+  'out-dir'?: string;
+  store?: string;
+  json?: boolean;
+}
+
+/** `rgate merge <shard files>`: the shards of a CI matrix become one run, reported and stored as if run at once. */
+export const mergeCommand: RgateCommand<MergeArgs> = {
+  command: 'merge <files..>',
+  describe:
+    'Combine the shard files of one run (rgate run --shard i/n) into one run: report, history, verdict',
+  builder: (y: Argv) =>
+    y
+      .positional('files', {
+        type: 'string',
+        array: true,
+        demandOption: true,
+        describe: 'every shard file of the run',
+      })
+      .option('config', {
+        type: 'string',
+        describe: 'path to rgate.config.json (default: found from the cwd upward)',
+      })
+      .option('out-dir', { type: 'string', describe: OUT_DIR_HELP })
+      .option('store', { type: 'string', describe: 'run history file (default <out-dir>/history.sqlite)' })
+      .option('json', { type: 'boolean', describe: 'print the JSON report instead of the summary' })
+      .example('$0 merge shards/semantic-*.json', 'after a 3-way matrix of `rgate run semantic --shard i/3`')
+      .example('$0 merge a.json b.json --out-dir .rgate --json', 'print the merged report as JSON'),
+  async handler(args, io) {
+    const labels = args.files.map((f) => relative(io.cwd, resolve(io.cwd, f)) || f);
+    const shards = args.files.map(
+      (f, i) =>
+        validateOrThrow(validateShardFile, readJsonFile(resolve(io.cwd, f)), {
+          file: labels[i]!,
+        }) as ShardFile,
+    );
+    const { first, observations } = combineShards(shards, labels);
+    const loaded = loadRgateConfig(io.cwd, args.config) ?? loadRgateConfig(PACKAGE_ROOT);
+    if (!loaded) throw new RgateError('usage', 'no rgate.config.json found in this folder or above it');
+    const store = new SqliteRunStore(storePathOf(io, { ...args, config: loaded.path }));
+    try {
+      const plan = planRun({
+        name: first.suite,
+        spec: first.spec,
+        root: dirname(loaded.path),
+        store,
+        replays: first.settings.replays,
+        concurrency: first.settings.concurrency,
+        seed: first.settings.seed,
+        config: first.overrides,
+      });
+      if (JSON.stringify(plan.artifacts) !== JSON.stringify(first.artifacts)) {
+        throw new RgateError(
+          'freeze_violation',
+          `the shards ran on ${first.artifacts.corpus_id}, ${first.artifacts.query_set_id}, ${first.artifacts.config_id}; the suite's snapshots here are ${plan.artifacts.corpus_id}, ${plan.artifacts.query_set_id}, ${plan.artifacts.config_id}`,
+          'merge on the same commit the shards ran on',
+        );
+      }
+      const planned = plannedRequests(plan);
+      if (observations.length !== planned) {
+        throw new RgateError(
+          'input_invalid',
+          `the shards hold ${observations.length} of the run's ${planned} requests: a shard was interrupted`,
+          'rerun the incomplete shard, then merge again',
+        );
+      }
+      const started = new Date();
+      const runId = newRunId(started);
+      const stored: StoredPlan = { spec: first.spec, overrides: first.overrides, system: first.system };
+      store.beginRun({
+        run_id: runId,
+        suite: first.suite,
+        started_at: started.toISOString(),
+        artifacts: plan.artifacts,
+        settings: plan.settings,
+        plan: stored,
+        owner: thisProcess(),
+      });
+      for (const o of observations) store.addObservation(runId, o);
+      const report = buildRunReport(plan, inReportOrder(store.getObservations(runId)), {
+        runId,
+        startedAt: started.toISOString(),
+        rgateVersion: rgateVersion(),
+        system: first.system,
+        wallMs: 0,
+      });
+      store.finishRun(runId, {
+        status: 'complete',
+        finished_at: new Date().toISOString(),
+        gate_id: report.gate.gate_id,
+        verdict: report.gate.verdict,
+        metrics: report.metrics,
+        report,
+      });
+      const runDir = writeRunReports(outDirOf(io, args['out-dir'], loaded.path), store, runId, report);
+      if (args.json) io.out(renderJson(report));
+      else {
+        io.out(renderTerminal(report, { color: io.color }));
+        io.out(`merged ${shards.length} shards into run ${runId}`);
+        io.out(`reports: ${relative(io.cwd, runDir) || runDir}/report.{json,html,md,xml}`);
+      }
+      return report.gate.verdict === 'FAIL' ? EXIT.gateFail : EXIT.ok;
+    } finally {
+      store.close();
+    }
+  },
+};

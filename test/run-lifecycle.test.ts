@@ -1,0 +1,200 @@
+import { spawn } from 'node:child_process';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { CliIo } from '../src/cli/command.js';
+import { runCli } from '../src/cli/program.js';
+import { writeFreeze } from '../src/snapshot/index.js';
+import { SqliteRunStore } from '../src/store/index.js';
+import { compiledCli, REPO } from './helpers/dist.js';
+
+/**
+ * A run's life at its edges, through the real CLI: killed with SIGKILL part-way (shown as abandoned,
+ * reported as partial, resumed with only its missing requests), and split over a CI matrix of
+ * shards merged back into one run. Both must report exactly what an uninterrupted run reports.
+ */
+const tmp = mkdtempSync(join(tmpdir(), 'rgate-lifecycle-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+const SUT = join(REPO, 'test', 'sut', 'runner', 'logged.mjs');
+
+function io(cwd: string): CliIo & { stdout: string[]; stderr: string[] } {
+  const stdout: string[] = [];
+  const stderr: string[] = [];
+  return {
+    stdout,
+    stderr,
+    out: (t) => stdout.push(t),
+    err: (t) => stderr.push(t),
+    color: false,
+    isTty: false,
+    cwd,
+    env: {},
+  };
+}
+
+/** A project with one suite: 12 queries x 3 replays against a per-query CLI that logs its calls. */
+function project(name: string, delayMs: number, queries = 12): { dir: string; log: string } {
+  const dir = join(tmp, name);
+  const set = join(dir, 'fixtures', 'tiny');
+  mkdirSync(set, { recursive: true });
+  const docs = ['a', 'b'].map((x) =>
+    JSON.stringify({
+      id: `doc-${x}`,
+      source_path: `docs/${x}.md`,
+      text: `${x} document`,
+      kind: 'canonical',
+      captured_at: '2026-01-01T00:00:00Z',
+    }),
+  );
+  writeFileSync(join(set, 'corpus.jsonl'), docs.join('\n') + '\n');
+  const qs = Array.from({ length: queries }, (_, i) =>
+    JSON.stringify({
+      query_id: `q${String(i + 1).padStart(2, '0')}`,
+      text: `question ${'x'.repeat(i)}`,
+      qrels: { 'doc-a': 1 },
+    }),
+  );
+  writeFileSync(join(set, 'queries.jsonl'), qs.join('\n') + '\n');
+  writeFileSync(join(set, 'config.json'), JSON.stringify({ mode: 'semantic' }));
+  writeFreeze(set, { frozenOn: '2026-11-23' });
+  const log = join(dir, 'calls.log');
+  writeFileSync(
+    join(dir, 'rgate.config.json'),
+    JSON.stringify({
+      suites: {
+        tiny: {
+          fixture: 'tiny',
+          system: {
+            type: 'command',
+            argv: [process.execPath, SUT, '{query_id}', '{query}'],
+            contract: 'rgate',
+            env: { SUT_LOG: log, SUT_DELAY_MS: String(delayMs) },
+          },
+          gate: null,
+          replays: 3,
+        },
+      },
+    }),
+  );
+  writeFileSync(log, '');
+  return { dir, log };
+}
+
+const calls = (log: string): number => readFileSync(log, 'utf8').split('\n').filter(Boolean).length;
+
+/** The report without the sections that may differ between runs of the same inputs. */
+function deterministicPart(file: string): string {
+  const r = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+  delete r.environment;
+  delete r.timing;
+  return JSON.stringify(r);
+}
+
+async function waitFor(check: () => boolean, ms: number): Promise<void> {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error('timed out waiting');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+describe('a run killed with SIGKILL', () => {
+  it('shows as abandoned, reports as partial (never PASS), and --resume makes only the missing requests', async () => {
+    const { dir, log } = project('killed', 60);
+    const child = spawn(process.execPath, [compiledCli(), 'run', 'tiny'], {
+      cwd: dir,
+      stdio: 'ignore',
+      detached: true,
+    });
+    const storePath = join(dir, '.rgate', 'history.sqlite');
+    await waitFor(() => calls(log) >= 12, 30_000);
+    process.kill(-child.pid!, 'SIGKILL');
+    await new Promise((r) => child.once('exit', r));
+
+    const store = new SqliteRunStore(storePath);
+    const [row] = store.listRuns({ suite: 'tiny' });
+    const kept = store.getObservations(row!.run_id).length;
+    store.close();
+    expect(row!.status).toBe('abandoned');
+    expect(kept).toBeGreaterThan(0);
+    expect(kept).toBeLessThan(36);
+
+    const h = io(dir);
+    expect(await runCli(['history', 'tiny'], h)).toBe(0);
+    expect(h.stdout.join('\n')).toContain(`${row!.run_id} (abandoned)`);
+
+    const partial = io(dir);
+    expect(await runCli(['report', row!.run_id, '--format', 'md'], partial)).toBe(1);
+    expect(partial.stdout.join('\n')).toContain(`partial run (abandoned): ${kept} of 36 requests observed`);
+
+    const before = calls(log);
+    const resumed = io(dir);
+    expect(await runCli(['run', '--resume', row!.run_id], resumed)).toBe(0);
+    expect(calls(log) - before).toBe(36 - kept);
+    const again = new SqliteRunStore(storePath);
+    expect(again.getRun(row!.run_id)?.status).toBe('complete');
+    expect(again.getObservations(row!.run_id)).toHaveLength(36);
+    again.close();
+    expect(await runCli(['run', '--resume', row!.run_id], io(dir))).toBe(2);
+
+    // the resumed run reports exactly what an uninterrupted run of the same suite reports
+    const clean = io(dir);
+    expect(await runCli(['run', 'tiny', '--out-dir', 'clean'], clean)).toBe(0);
+    const [cleanRun] = readdirSync(join(dir, 'clean', 'runs'));
+    expect(deterministicPart(join(dir, '.rgate', 'runs', row!.run_id, 'report.json'))).toBe(
+      deterministicPart(join(dir, 'clean', 'runs', cleanRun!, 'report.json')),
+    );
+  });
+});
+
+describe('sharding on CI runners', () => {
+  it('a matrix of 3 shards merges into one run byte-identical to the unsharded one; mismatched shards are refused', async () => {
+    const { dir, log } = project('matrix', 0, 10);
+    for (const i of [1, 2, 3]) {
+      const o = io(dir);
+      expect(await runCli(['run', 'tiny', '--shard', `${i}/3`], o), o.stderr.join('\n')).toBe(0);
+    }
+    expect(calls(log)).toBe(30);
+    const shards = [1, 2, 3].map((i) => join(dir, '.rgate', 'shards', `tiny-${i}of3.json`));
+    const sizes = shards.map(
+      (f) => (JSON.parse(readFileSync(f, 'utf8')) as { observations: unknown[] }).observations.length,
+    );
+    expect(sizes).toEqual([10, 10, 10]);
+
+    const merged = io(dir);
+    expect(await runCli(['merge', ...shards], merged), merged.stderr.join('\n')).toBe(0);
+    const runId = /merged 3 shards into run (\S+)/.exec(merged.stdout.join('\n'))![1]!;
+    const whole = io(dir);
+    expect(await runCli(['run', 'tiny', '--out-dir', 'whole'], whole)).toBe(0);
+    const [wholeRun] = readdirSync(join(dir, 'whole', 'runs'));
+    expect(deterministicPart(join(dir, '.rgate', 'runs', runId, 'report.json'))).toBe(
+      deterministicPart(join(dir, 'whole', 'runs', wholeRun!, 'report.json')),
+    );
+
+    // a missing shard, a shard given twice, a shard of another config: refused, nothing stored
+    const missing = io(dir);
+    expect(await runCli(['merge', shards[0]!, shards[1]!], missing)).toBe(2);
+    expect(missing.stderr.join('\n')).toContain('shard 3/3 missing');
+    const twice = io(dir);
+    expect(await runCli(['merge', shards[0]!, shards[0]!, shards[1]!], twice)).toBe(2);
+    expect(twice.stderr.join('\n')).toContain('are both shard 1/3');
+    const other = io(dir);
+    expect(
+      await runCli(['run', 'tiny', '--shard', '3/3', '--set', 'k=12', '--shard-out', 'other.json'], other),
+    ).toBe(0);
+    const mixed = io(dir);
+    expect(await runCli(['merge', shards[0]!, shards[1]!, join(dir, 'other.json')], mixed)).toBe(2);
+    expect(mixed.stderr.join('\n')).toMatch(/differ in their snapshots .* not shards of one run/);
+    expect(existsSync(join(dir, '.rgate', 'runs'))).toBe(true);
+    expect(readdirSync(join(dir, '.rgate', 'runs'))).toEqual([runId]);
+  });
+});
