@@ -8,16 +8,19 @@ const [queryId, query] = process.argv.slice(2);
 appendFileSync(process.env.SUT_LOG, `${queryId}\n`);
 const top = query.length % 2 === 0 ? 'doc-a' : 'doc-b';
 const other = top === 'doc-a' ? 'doc-b' : 'doc-a';
-setTimeout(() => {
-  process.stdout.write(
-    JSON.stringify({
-      selection_mode: 'semantic',
-      selected_id: top,
-      source_path: `docs/${top.slice(4)}.md`,
-      ranked: [
-        { id: top, source_path: `docs/${top.slice(4)}.md`, score: 2 },
-        { id: other, source_path: `docs/${other.slice(4)}.md`, score: 1 },
-      ],
-    }),
-  );
-}, Number(process.env.SUT_DELAY_MS ?? 0));
+setTimeout(
+  () => {
+    process.stdout.write(
+      JSON.stringify({
+        selection_mode: 'semantic',
+        selected_id: top,
+        source_path: `docs/${top.slice(4)}.md`,
+        ranked: [
+          { id: top, source_path: `docs/${top.slice(4)}.md`, score: 2 },
+          { id: other, source_path: `docs/${other.slice(4)}.md`, score: 1 },
+        ],
+      }),
+    );
+  },
+  Number(process.env.SUT_DELAY_MS ?? 0),
+);
