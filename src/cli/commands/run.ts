@@ -1,5 +1,5 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
-import type { SuiteSpec } from '../../documents/index.js';
+import type { PartialConfig, SuiteSpec } from '../../documents/index.js';
 import { dirname, join, relative, resolve } from 'node:path';
 import type { Argv } from 'yargs';
 import { EXIT, RgateError } from '../../core/errors.js';
@@ -135,18 +135,10 @@ async function runHandler(args: RunArgs, io: CliIo): Promise<number> {
       );
     }
   }
-  const outDir = outDirOf(io, args['out-dir'], configPath);
-  const store: RunStore =
-    args.store === false
-      ? new MemoryRunStore()
-      : new SqliteRunStore(
-          typeof args.store === 'string' ? resolve(io.cwd, args.store) : join(outDir, 'history.sqlite'),
-        );
   const overrides = parseSetFlags(args.set ?? []);
   const baseline = args.baseline ? baselineFromReportFile(resolve(io.cwd, args.baseline)) : undefined;
   const shard = args.shard !== undefined ? parseShard(args.shard) : undefined;
   if (shard && names.length !== 1) {
-    store.close();
     throw new RgateError(
       'usage',
       `--shard runs one suite; name it (${names.length} given)`,
@@ -162,49 +154,26 @@ async function runHandler(args: RunArgs, io: CliIo): Promise<number> {
       args.concurrency ||
       args.seed !== undefined)
   ) {
-    store.close();
     throw new RgateError(
       'usage',
       "--resume takes the run id only: the suite, settings and overrides are the stored run's",
     );
   }
-  const jobs: {
-    name: string;
-    spec: SuiteSpec;
-    runId: string;
-    startedAt: string;
-    resume: boolean;
-    config?: typeof overrides;
-    replays?: number;
-    concurrency?: number;
-    seed?: number;
-  }[] = [];
+  const outDir = outDirOf(io, args['out-dir'], configPath);
+  const store: RunStore =
+    args.store === false
+      ? new MemoryRunStore()
+      : new SqliteRunStore(
+          typeof args.store === 'string' ? resolve(io.cwd, args.store) : join(outDir, 'history.sqlite'),
+        );
+  const jobs: RunJob[] = [];
   if (args.resume) {
-    const row = store.getRun(args.resume);
-    if (!row) {
+    try {
+      jobs.push(resumeJob(store, args.resume));
+    } catch (e) {
       store.close();
-      throw new RgateError('usage', `no run ${args.resume} in ${store.location}`, 'see rgate history');
+      throw e;
     }
-    const stored = row.plan as StoredPlan | undefined;
-    const settings = row.settings as { replays: number; concurrency: number; seed: number };
-    if (!stored) {
-      store.close();
-      throw new RgateError(
-        'usage',
-        `run ${args.resume} was made by an older rgate that did not keep its plan: it cannot be resumed`,
-      );
-    }
-    jobs.push({
-      name: row.suite,
-      spec: stored.spec,
-      runId: row.run_id,
-      startedAt: row.started_at,
-      resume: true,
-      config: stored.overrides,
-      replays: settings.replays,
-      concurrency: settings.concurrency,
-      seed: settings.seed,
-    });
   } else {
     for (const name of names) {
       const started = new Date();
@@ -330,4 +299,41 @@ async function runHandler(args: RunArgs, io: CliIo): Promise<number> {
   // a system that answered nothing is not a gate verdict on it: exit 3, as documented
   if (systemDown) return EXIT.internal;
   return verdicts.includes('FAIL') ? EXIT.gateFail : EXIT.ok;
+}
+
+interface RunJob {
+  name: string;
+  spec: SuiteSpec;
+  runId: string;
+  startedAt: string;
+  resume: boolean;
+  config?: PartialConfig;
+  replays?: number;
+  concurrency?: number;
+  seed?: number;
+}
+
+/** The stored run `runId` as a job: its suite spec, overrides and settings, as it began. */
+function resumeJob(store: RunStore, runId: string): RunJob {
+  const row = store.getRun(runId);
+  if (!row) throw new RgateError('usage', `no run ${runId} in ${store.location}`, 'see rgate history');
+  const stored = row.plan as StoredPlan | undefined;
+  if (!stored) {
+    throw new RgateError(
+      'usage',
+      `run ${runId} was made by an older rgate that did not keep its plan: it cannot be resumed`,
+    );
+  }
+  const settings = row.settings as { replays: number; concurrency: number; seed: number };
+  return {
+    name: row.suite,
+    spec: stored.spec,
+    runId: row.run_id,
+    startedAt: row.started_at,
+    resume: true,
+    config: stored.overrides,
+    replays: settings.replays,
+    concurrency: settings.concurrency,
+    seed: settings.seed,
+  };
 }
