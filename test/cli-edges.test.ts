@@ -3,28 +3,13 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, write
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { CliIo } from '../src/cli/command.js';
+import { captureIo } from './helpers/cli-io.js';
 import { runCli } from '../src/cli/program.js';
 import { compiledCli, REPO } from './helpers/dist.js';
 
 /** Where the CLI meets a closed pipe, a broken history file, or a subfolder of the project. */
 const tmp = mkdtempSync(join(tmpdir(), 'rgate-edges-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
-
-function io(cwd: string): CliIo & { stdout: string[]; stderr: string[] } {
-  const stdout: string[] = [];
-  const stderr: string[] = [];
-  return {
-    stdout,
-    stderr,
-    out: (t) => stdout.push(t),
-    err: (t) => stderr.push(t),
-    color: false,
-    isTty: false,
-    cwd,
-    env: {},
-  };
-}
 
 /** Run the compiled CLI, read one chunk of stdout and close the pipe, as `| head -1` does. */
 function readOneChunkThenClose(
@@ -78,7 +63,7 @@ describe('a history file that is not one', () => {
       ['history', '--store', bad],
       ['run', 'context-load', '--replays', '1', '--store', bad],
     ]) {
-      const o = io(REPO);
+      const o = captureIo(REPO);
       expect(await runCli(argv, o)).toBe(2);
       expect(o.stderr.join('\n')).toContain(`run history ${bad} is not an SQLite database`);
       expect(o.stderr.join('\n')).toContain('hint: point --store at another file');
@@ -104,15 +89,15 @@ describe('.rgate/ lives beside rgate.config.json', () => {
       JSON.stringify({ suites: { 'context-load': suite } }, null, 2),
     );
     const sub = join(proj, 'deep', 'er');
-    const o = io(sub);
+    const o = captureIo(sub);
     expect(await runCli(['run', 'context-load', '--replays', '1'], o)).toBe(0);
     expect(existsSync(join(proj, '.rgate', 'history.sqlite'))).toBe(true);
     expect(existsSync(join(sub, '.rgate'))).toBe(false);
-    const h = io(join(proj, 'deep'));
+    const h = captureIo(join(proj, 'deep'));
     expect(await runCli(['history', 'context-load'], h)).toBe(0);
     expect(h.stdout.join('\n')).toContain('1 complete run(s)');
     // an explicit --out-dir is still relative to the cwd
-    const o2 = io(sub);
+    const o2 = captureIo(sub);
     expect(await runCli(['run', 'context-load', '--replays', '1', '--out-dir', 'here'], o2)).toBe(0);
     expect(existsSync(join(sub, 'here', 'history.sqlite'))).toBe(true);
   });
@@ -133,7 +118,7 @@ describe('exit codes as documented', () => {
       },
     };
     writeFileSync(join(proj, 'rgate.config.json'), JSON.stringify(config));
-    const o = io(proj);
+    const o = captureIo(proj);
     expect(await runCli(['run', 'dead'], o)).toBe(3);
     const err = o.stderr.join('\n');
     expect(err).toContain(

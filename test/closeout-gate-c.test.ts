@@ -1,13 +1,13 @@
 import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { captureIo } from './helpers/cli-io.js';
 import { buildCloseout } from '../history/closeout.js';
 import { parseResiduals } from '../history/closeout-residuals.js';
 import { setSuiteBaseline } from '../history/baseline.js';
 import { loadGatePolicy } from '../gates/index.js';
 import { renderCloseoutHtml, renderCloseoutMarkdown } from '../reports/history/closeout.js';
 import { runCli } from '../src/cli/program.js';
-import type { CliIo } from '../src/cli/command.js';
 import { loadFixtureSet, writeFreeze } from '../src/snapshot/index.js';
 import { SqliteRunStore } from '../src/store/index.js';
 import { mean, outcome, rate, report, storeRun, tempDir } from './history-helpers.js';
@@ -74,21 +74,6 @@ function storeGateCRun(store: SqliteRunStore, root: string, runId: string, start
     }),
     { startedAt },
   );
-}
-
-function capture(cwd: string): CliIo & { stdout: string[]; stderr: string[] } {
-  const stdout: string[] = [];
-  const stderr: string[] = [];
-  return {
-    out: (t) => stdout.push(t),
-    err: (t) => stderr.push(t),
-    color: false,
-    isTty: false,
-    cwd,
-    env: {},
-    stdout,
-    stderr,
-  };
 }
 
 describe('Gate C closeout', () => {
@@ -168,7 +153,7 @@ describe('Gate C closeout', () => {
       join(dir, 'queries.jsonl'),
       JSON.stringify({ query_id: 'q1', text: 'alpha contract', qrels: { 'doc-a': 1 } }) + '\n',
     );
-    const io = capture(root);
+    const io = captureIo(root);
     expect(await runCli(['closeout', 'ctx', '--out', 'out'], io)).toBe(2);
     expect(io.stderr.join('\n')).toMatch(/queries\.jsonl/);
     expect(existsSync(join(root, 'out'))).toBe(false);
@@ -237,7 +222,7 @@ describe('residual risks', () => {
       join(root, 'residuals.json'),
       JSON.stringify({ residuals: [{ id: 'R9', risk: 'unowned', due: '2026-12-01' }] }),
     );
-    const io = capture(root);
+    const io = captureIo(root);
     const code = await runCli(['closeout', 'ctx', '--residuals', 'residuals.json'], io);
     expect(code).toBe(2);
     expect(io.stderr.join('\n')).toContain(
@@ -263,7 +248,7 @@ describe('residual risks', () => {
     storeGateCRun(store, root, 'base', '2026-11-01T00:00:00Z', 0.5);
     storeGateCRun(store, root, 'cand', '2026-11-02T00:00:00Z', 0.4);
     store.close();
-    const io = capture(root);
+    const io = captureIo(root);
     expect(await runCli(['baseline', 'set', 'ctx', 'base', '--note', 'frozen'], io)).toBe(0);
     const code = await runCli(['closeout', 'ctx', '--out', 'out'], io);
     // nDCG@5 fell 20% against the baseline: the closeout is written and says FAIL (exit 1)

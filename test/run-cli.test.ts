@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { CliIo } from '../src/cli/command.js';
+import { captureIo } from './helpers/cli-io.js';
 import { runCli } from '../src/cli/program.js';
 import { score } from '../src/metrics/index.js';
 
@@ -10,20 +10,7 @@ const root = resolve(import.meta.dirname, '..');
 const out = mkdtempSync(join(tmpdir(), 'rgate-run-cli-'));
 afterAll(() => rmSync(out, { recursive: true, force: true }));
 
-function io(): CliIo & { stdout: string[]; stderr: string[] } {
-  const stdout: string[] = [];
-  const stderr: string[] = [];
-  return {
-    stdout,
-    stderr,
-    out: (t) => stdout.push(t),
-    err: (t) => stderr.push(t),
-    color: false,
-    isTty: false,
-    cwd: root,
-    env: {},
-  };
-}
+const io = () => captureIo(root);
 
 /** The report without the sections that may differ between runs of the same inputs. */
 function deterministicPart(file: string): string {

@@ -11,7 +11,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { CliIo } from '../src/cli/command.js';
+import { captureIo } from './helpers/cli-io.js';
 import { runCli } from '../src/cli/program.js';
 import { writeFreeze } from '../src/snapshot/index.js';
 import { SqliteRunStore } from '../src/store/index.js';
@@ -25,21 +25,6 @@ import { compiledCli, REPO } from './helpers/dist.js';
 const tmp = mkdtempSync(join(tmpdir(), 'rgate-lifecycle-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 const SUT = join(REPO, 'test', 'sut', 'runner', 'logged.mjs');
-
-function io(cwd: string): CliIo & { stdout: string[]; stderr: string[] } {
-  const stdout: string[] = [];
-  const stderr: string[] = [];
-  return {
-    stdout,
-    stderr,
-    out: (t) => stdout.push(t),
-    err: (t) => stderr.push(t),
-    color: false,
-    isTty: false,
-    cwd,
-    env: {},
-  };
-}
 
 /** A project with one suite: 12 queries x 3 replays against a per-query CLI that logs its calls. */
 function project(name: string, delayMs: number, queries = 12): { dir: string; log: string } {
@@ -128,26 +113,26 @@ describe('a run killed with SIGKILL', () => {
     expect(kept).toBeGreaterThan(0);
     expect(kept).toBeLessThan(36);
 
-    const h = io(dir);
+    const h = captureIo(dir);
     expect(await runCli(['history', 'tiny'], h)).toBe(0);
     expect(h.stdout.join('\n')).toContain(`${row!.run_id} (abandoned)`);
 
-    const partial = io(dir);
+    const partial = captureIo(dir);
     expect(await runCli(['report', row!.run_id, '--format', 'md'], partial)).toBe(1);
     expect(partial.stdout.join('\n')).toContain(`partial run (abandoned): ${kept} of 36 requests observed`);
 
     const before = calls(log);
-    const resumed = io(dir);
+    const resumed = captureIo(dir);
     expect(await runCli(['run', '--resume', row!.run_id], resumed)).toBe(0);
     expect(calls(log) - before).toBe(36 - kept);
     const again = new SqliteRunStore(storePath);
     expect(again.getRun(row!.run_id)?.status).toBe('complete');
     expect(again.getObservations(row!.run_id)).toHaveLength(36);
     again.close();
-    expect(await runCli(['run', '--resume', row!.run_id], io(dir))).toBe(2);
+    expect(await runCli(['run', '--resume', row!.run_id], captureIo(dir))).toBe(2);
 
     // the resumed run reports exactly what an uninterrupted run of the same suite reports
-    const clean = io(dir);
+    const clean = captureIo(dir);
     expect(await runCli(['run', 'tiny', '--out-dir', 'clean'], clean)).toBe(0);
     const [cleanRun] = readdirSync(join(dir, 'clean', 'runs'));
     expect(deterministicPart(join(dir, '.rgate', 'runs', row!.run_id, 'report.json'))).toBe(
@@ -160,7 +145,7 @@ describe('sharding on CI runners', () => {
   it('a matrix of 3 shards merges into one run byte-identical to the unsharded one; mismatched shards are refused', async () => {
     const { dir, log } = project('matrix', 0, 10);
     for (const i of [1, 2, 3]) {
-      const o = io(dir);
+      const o = captureIo(dir);
       expect(await runCli(['run', 'tiny', '--shard', `${i}/3`], o), o.stderr.join('\n')).toBe(0);
     }
     expect(calls(log)).toBe(30);
@@ -170,10 +155,10 @@ describe('sharding on CI runners', () => {
     );
     expect(sizes).toEqual([10, 10, 10]);
 
-    const merged = io(dir);
+    const merged = captureIo(dir);
     expect(await runCli(['merge', ...shards], merged), merged.stderr.join('\n')).toBe(0);
     const runId = /merged 3 shards into run (\S+)/.exec(merged.stdout.join('\n'))![1]!;
-    const whole = io(dir);
+    const whole = captureIo(dir);
     expect(await runCli(['run', 'tiny', '--out-dir', 'whole'], whole)).toBe(0);
     const [wholeRun] = readdirSync(join(dir, 'whole', 'runs'));
     expect(deterministicPart(join(dir, '.rgate', 'runs', runId, 'report.json'))).toBe(
@@ -181,17 +166,17 @@ describe('sharding on CI runners', () => {
     );
 
     // a missing shard, a shard given twice, a shard of another config: refused, nothing stored
-    const missing = io(dir);
+    const missing = captureIo(dir);
     expect(await runCli(['merge', shards[0]!, shards[1]!], missing)).toBe(2);
     expect(missing.stderr.join('\n')).toContain('shard 3/3 missing');
-    const twice = io(dir);
+    const twice = captureIo(dir);
     expect(await runCli(['merge', shards[0]!, shards[0]!, shards[1]!], twice)).toBe(2);
     expect(twice.stderr.join('\n')).toContain('are both shard 1/3');
-    const other = io(dir);
+    const other = captureIo(dir);
     expect(
       await runCli(['run', 'tiny', '--shard', '3/3', '--set', 'k=12', '--shard-out', 'other.json'], other),
     ).toBe(0);
-    const mixed = io(dir);
+    const mixed = captureIo(dir);
     expect(await runCli(['merge', shards[0]!, shards[1]!, join(dir, 'other.json')], mixed)).toBe(2);
     expect(mixed.stderr.join('\n')).toMatch(/differ in their snapshots .* not shards of one run/);
     expect(existsSync(join(dir, '.rgate', 'runs'))).toBe(true);

@@ -36,3 +36,16 @@ export class RgateError extends Error {
 export function isRgateError(e: unknown): e is RgateError {
   return e instanceof RgateError;
 }
+
+/**
+ * A file that cannot be read for a reason the user can fix (missing, a folder, no permission), as an
+ * input error naming it; anything else is returned as it was, to be reported as internal.
+ */
+export function fileProblem(path: string, e: unknown): unknown {
+  const code = (e as NodeJS.ErrnoException).code;
+  if (code === 'ENOENT') return new RgateError('file_not_found', `${path}: no such file`, 'check the path');
+  if (code === 'EISDIR') return new RgateError('input_invalid', `${path}: is a directory, expected a file`);
+  if (code === 'EACCES' || code === 'EPERM')
+    return new RgateError('input_invalid', `${path}: permission denied`, 'check the file permissions');
+  return e;
+}

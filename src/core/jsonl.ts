@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
-import { RgateError } from './errors.js';
+import { fileProblem, RgateError } from './errors.js';
 import { assertUtf8 } from './utf8.js';
 
 export interface JsonlLine {
@@ -65,12 +65,7 @@ export function readTextFile(path: string): string {
   try {
     bytes = readFileSync(path);
   } catch (e) {
-    const err = e as NodeJS.ErrnoException;
-    if (err.code === 'ENOENT')
-      throw new RgateError('file_not_found', `${path}: no such file`, 'check the path');
-    if (err.code === 'EISDIR')
-      throw new RgateError('input_invalid', `${path}: is a directory, expected a file`);
-    throw e;
+    throw fileProblem(path, e);
   }
   assertUtf8(bytes, path);
   return bytes.toString('utf8');

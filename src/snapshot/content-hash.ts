@@ -3,7 +3,6 @@ import { closeSync, openSync, readSync } from 'node:fs';
 import { canonicalJson, canonicalJsonText } from '../core/canonical-json.js';
 import { RgateError } from '../core/errors.js';
 import { sha256, sha256Stream, type Sha256 } from '../core/hash.js';
-import { readTextFile } from '../core/jsonl.js';
 import { assertUtf8 } from '../core/utf8.js';
 
 const CHUNK = 4 << 20;
@@ -99,11 +98,6 @@ export interface KnownHashes {
 /** sha256 of a JSON value's canonical form (config.json is hashed after defaults are applied). */
 export function hashCanonical(value: unknown): Sha256 {
   return sha256(canonicalJson(value));
-}
-
-/** sha256 of a whole text file's canonical text (CRLF -> LF, trailing spaces dropped). */
-export function hashTextFile(path: string): Sha256 {
-  return sha256(canonicalJson(readTextFile(path)));
 }
 
 /** sha256 of a file's raw bytes, read synchronously in 4 MiB chunks (the >= 1 GiB/s fast path of verify). */

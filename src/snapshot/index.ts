@@ -3,7 +3,7 @@
  * A fixture set is a folder `fixtures/<set>/` holding corpus.jsonl, queries.jsonl (judgments embedded
  * per query as `qrels`), config.json, freeze.json and PROVENANCE.md.
  */
-export { FIXTURE_FILES, ARTIFACT_PARTS } from './types.js';
+export { FIXTURE_FILES } from './types.js';
 export type { PinnedSuite, ArtifactIds, VerifyResult, FileCheck, ArtifactPart } from './types.js';
 export { loadFixtureSet, resolveFixtureDir, writeFixtureSet, type FixtureSetContent } from './fixture-set.js';
 export {
@@ -21,7 +21,7 @@ export {
 } from './freeze-verify.js';
 export { writeFreeze, type WriteFreezeOptions, type WriteFreezeResult } from './freeze-write.js';
 export { readFreeze, freezeText, FREEZE_RULES } from './freeze-file.js';
-export { hashJsonlFile, hashCanonical, hashTextFile } from './content-hash.js';
+export { hashJsonlFile, hashCanonical } from './content-hash.js';
 export { readConfigFile, readCorpusFile, readQuerySetFile } from './read-artifacts.js';
 export { normalizeCorpusLine } from './normalize.js';
 export { compareVersions, nextVersion } from './version.js';

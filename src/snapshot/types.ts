@@ -10,7 +10,6 @@ export const FIXTURE_FILES = {
 } as const;
 
 export type ArtifactPart = 'corpus' | 'query_set' | 'config';
-export const ARTIFACT_PARTS: readonly ArtifactPart[] = ['corpus', 'query_set', 'config'];
 
 /** A fixture set loaded, validated and (by default) verified against its freeze. */
 export interface PinnedSuite {

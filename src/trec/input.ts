@@ -1,18 +1,20 @@
 /** Opening a TREC input file, and the error that names a bad line of one. */
-import { openSync } from 'node:fs';
-import { RgateError } from '../core/errors.js';
+import { closeSync, fstatSync, openSync } from 'node:fs';
+import { fileProblem, RgateError } from '../core/errors.js';
 
 export function openFile(path: string): number {
+  let fd: number;
   try {
-    return openSync(path, 'r');
+    fd = openSync(path, 'r');
   } catch (e) {
-    const err = e as NodeJS.ErrnoException;
-    if (err.code === 'ENOENT')
-      throw new RgateError('file_not_found', `${path}: no such file`, 'check the path');
-    if (err.code === 'EISDIR')
-      throw new RgateError('input_invalid', `${path}: is a directory, expected a file`);
-    throw e;
+    throw fileProblem(path, e);
   }
+  // a folder opens fine on Linux and fails only at the first read, as an internal EISDIR
+  if (fstatSync(fd).isDirectory()) {
+    closeSync(fd);
+    throw fileProblem(path, Object.assign(new Error('EISDIR'), { code: 'EISDIR' }));
+  }
+  return fd;
 }
 
 export function inputError(label: string, line: number, what: string, hint: string): RgateError {

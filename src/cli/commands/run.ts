@@ -210,11 +210,7 @@ async function runHandler(args: RunArgs, io: CliIo): Promise<number> {
         root,
         shard,
         now: () => performance.now(),
-        progress: createProgress({
-          write: (s) => process.stderr.write(s),
-          tty: Boolean(process.stderr.isTTY),
-          now: () => performance.now(),
-        }),
+        progress: stderrProgress(),
         signal: controller.signal,
         ...(job.config ? { config: job.config } : {}),
         ...(job.replays !== undefined ? { replays: job.replays } : {}),
@@ -245,11 +241,7 @@ async function runHandler(args: RunArgs, io: CliIo): Promise<number> {
         startedAt: job.startedAt,
         resume: job.resume,
         now: () => performance.now(),
-        progress: createProgress({
-          write: (s) => process.stderr.write(s),
-          tty: Boolean(process.stderr.isTTY),
-          now: () => performance.now(),
-        }),
+        progress: stderrProgress(),
         signal: controller.signal,
         ...(job.replays !== undefined ? { replays: job.replays } : {}),
         ...(job.concurrency !== undefined ? { concurrency: job.concurrency } : {}),
@@ -336,4 +328,13 @@ function resumeJob(store: RunStore, runId: string): RunJob {
     concurrency: settings.concurrency,
     seed: settings.seed,
   };
+}
+
+/** Progress on stderr: one rewritten line on a terminal, a line per step otherwise. */
+function stderrProgress() {
+  return createProgress({
+    write: (s) => process.stderr.write(s),
+    tty: Boolean(process.stderr.isTTY),
+    now: () => performance.now(),
+  });
 }
