@@ -9,6 +9,7 @@ import {
   DocTable,
   byteStringToText,
   compareRunDocnos,
+  judgedOnly,
   parseDecimal,
   parseQrels,
   parseRun,
@@ -100,6 +101,24 @@ describe('empty inputs and non-seekable inputs', () => {
       ['d2', 1],
     ]);
     expect(run.lineOf[1]).toBe(3);
+  });
+});
+
+describe('judgedOnly (-J)', () => {
+  it('ranks, cuts at -M, then drops docs not judged >= 0, keeping queries left empty', () => {
+    const docs = new DocTable();
+    const qrels = parseQrels(buf('1 0 a 1\n1 0 b 0\n1 0 c -1\n2 0 z 1\n'), 'q', docs);
+    // query 1 ranks e (5), a (4), c (3), b (2); e is not in the qrels and c is judged -1
+    const run = parseRun(buf('1 Q0 b 9 2 r\n1 Q0 a 9 4 r\n1 Q0 e 9 5 r\n1 Q0 c 9 3 r\n2 Q0 y 1 1 r\n'), 'r');
+    const all = judgedOnly(run, qrels);
+    expect(entries(all, '1')).toEqual([
+      ['a', 4],
+      ['b', 2],
+    ]);
+    const q2 = all.byQid.get('2')!;
+    expect(q2.end - q2.start).toBe(0);
+    // -M 2 keeps e and a, then e (unjudged) goes: only a is left
+    expect(entries(judgedOnly(run, qrels, 2), '1')).toEqual([['a', 4]]);
   });
 });
 
