@@ -21,7 +21,15 @@ export function openInput(path: string): TrecInput {
   try {
     fd = openSync(path, 'r');
   } catch (e) {
-    throw fileProblem(path, e);
+    // Linux cannot open a socket through /dev/stdin or /dev/fd/N (ENXIO), and Node's child
+    // processes get socket stdio: read the inherited descriptor itself
+    const inherited = /^\/(?:dev\/stdin$|dev\/fd\/(\d+)$|proc\/self\/fd\/(\d+)$)/.exec(path);
+    if (inherited && (e as NodeJS.ErrnoException).code === 'ENXIO') {
+      return { kind: 'bytes', buf: readAll(Number(inherited[1] ?? inherited[2] ?? 0), label), label };
+    }
+    const problem = fileProblem(path, e);
+    if (problem instanceof RgateError) throw problem;
+    throw new RgateError('input_invalid', `${path}: cannot be opened (${(e as Error).message})`);
   }
   const st = fstatSync(fd);
   // a folder opens fine on Linux and fails only at the first read, as an internal EISDIR

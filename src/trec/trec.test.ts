@@ -197,6 +197,10 @@ describe('parseRun', () => {
     const e = caught(() => readQrelsFile(join(dir, 'nope.txt')));
     expect(e.code).toBe('file_not_found');
     expect(caught(() => readRunFile(join(dir, 'nope.txt'))).code).toBe('file_not_found');
+    // any other open failure is an input error naming the path, not an internal error
+    const long = caught(() => readRunFile(join(dir, 'x'.repeat(300))));
+    expect(long.exitCode).toBe(2);
+    expect(long.message).toMatch(/x{300}: cannot be opened \(ENAMETOOLONG/);
   });
 });
 

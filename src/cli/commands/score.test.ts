@@ -193,6 +193,21 @@ describe('rgate score', () => {
     for (const e of [empty, dup, bad]) expect(e.err).not.toMatch(/\n\s+at /);
   });
 
+  it('reads - from stdin, positional or --run - (compiled CLI: CliIo has no stdin)', () => {
+    const input = readFileSync(join(fixtures, 'results.test'));
+    const qrels = join(fixtures, 'qrels.test');
+    const run = (args: string[]): string =>
+      execFileSync(process.execPath, [compiledCli(), 'score', '-m', 'map', ...args], {
+        input,
+        encoding: 'utf8',
+      });
+    const expected = run([qrels, join(fixtures, 'results.test')]);
+    expect(expected).toMatch(/^map\s+all\s+0\.1785/);
+    expect(run([qrels, '-'])).toBe(expected);
+    expect(run(['--qrels', qrels, '--run', '-'])).toBe(expected);
+    expect(run([qrels, '/dev/stdin'])).toBe(expected);
+  });
+
   it('--help says where rgate knowingly differs from trec_eval 10', () => {
     // yargs ends the process after help, so this one runs the compiled CLI
     const help = execFileSync(process.execPath, [compiledCli(), 'score', '--help'], { encoding: 'utf8' });
