@@ -1,11 +1,10 @@
 /** TREC qrels (`qid iter docno rel`), from a file or from judgments in memory. */
-import { closeSync, fstatSync, readSync } from 'node:fs';
-import { basename } from 'node:path';
+import { readSync } from 'node:fs';
 import { RgateError } from '../core/errors.js';
 import * as bytes from './bytes.js';
 import { byteOrder, byteStringToText, latin1, parseInteger, sameBytes } from './bytes.js';
 import { DocTable } from './doc-table.js';
-import { inputError, openFile } from './input.js';
+import { closeInput, emptyInputError, inputError, openInput } from './input.js';
 
 // module-local copies: splitFields reads them per byte (run-parse.ts says why that matters)
 const { SP, TAB, NL, CR } = bytes;
@@ -52,24 +51,24 @@ function splitFields(buf: Uint8Array, start: number, end: number, max: number): 
 }
 
 /**
- * Parse TREC qrels: `qid iter docno rel` per line; blank lines and lines starting with `#` are skipped.
+ * Parse TREC qrels: `qid iter docno rel` per line; blank lines and comment lines (`#` after optional
+ * blanks, as trec_eval 10 skips them) are skipped.
  * Relevance must be an integer (negative = in the pool but unjudged, as in trec_eval). A docno judged
  * twice for one query is an error (trec_eval refuses it too).
  */
 export function parseQrels(buf: Uint8Array, label: string, docs: DocTable = new DocTable()): Qrels {
-  const perQid = new Map<string, { docs: number[]; rels: number[] }>();
+  const perQid = new Map<string, { docs: number[]; rels: number[]; lines: number[] }>();
   let lineNo = 0;
   let pos = 0;
   let prevQid = '';
-  let prev: { docs: number[]; rels: number[] } | undefined;
+  let prev: { docs: number[]; rels: number[]; lines: number[] } | undefined;
   const len = buf.length;
   while (pos < len) {
     let end = buf.indexOf(NL, pos);
     if (end < 0) end = len;
     lineNo++;
     const n = splitFields(buf, pos, end, 4);
-    const first = buf[pos];
-    if (n > 0 && !(first === 35 /* # */)) {
+    if (n > 0 && buf[fieldStart[0] as number] !== 35 /* # */) {
       if (n !== 4) {
         throw inputError(label, lineNo, `expected 4 fields, found ${n > 4 ? 'more' : n}`, QRELS_HINT);
       }
@@ -88,12 +87,13 @@ export function parseQrels(buf: Uint8Array, label: string, docs: DocTable = new 
         prevQid = latin1(buf, qs, qe);
         prev = perQid.get(prevQid);
         if (!prev) {
-          prev = { docs: [], rels: [] };
+          prev = { docs: [], rels: [], lines: [] };
           perQid.set(prevQid, prev);
         }
       }
       prev.docs.push(docs.intern(buf, fieldStart[2] as number, fieldEnd[2] as number));
       prev.rels.push(rel);
+      prev.lines.push(lineNo);
     }
     pos = end + 1;
   }
@@ -101,38 +101,49 @@ export function parseQrels(buf: Uint8Array, label: string, docs: DocTable = new 
   const byQid = new Map<string, QrelsQuery>();
   // duplicate check with a stamp per doc id (lookups are by hash, so qrels need no docno order)
   const stamp = new Int32Array(docs.size).fill(-1);
+  const firstLine = new Int32Array(docs.size);
   qids.forEach((qid, qi) => {
     const q = perQid.get(qid)!;
-    for (const d of q.docs) {
+    q.docs.forEach((d, k) => {
+      const line = q.lines[k] as number;
       if (stamp[d] === qi) {
-        throw new RgateError(
-          'input_invalid',
-          `${label}: query ${byteStringToText(qid)} judges document ${byteStringToText(docs.stringOf(d))} twice`,
+        throw inputError(
+          label,
+          line,
+          `query ${byteStringToText(qid)} judges document ${byteStringToText(docs.stringOf(d))} twice (first at line ${firstLine[d]})`,
           'each (query, document) pair may appear once in a qrels file',
         );
       }
       stamp[d] = qi;
-    }
+      firstLine[d] = line;
+    });
     byQid.set(qid, { qid, docs: Int32Array.from(q.docs), rels: Int32Array.from(q.rels) });
   });
   return { qids, byQid, docs };
 }
 
+/** Read a qrels file, `-` (stdin) or a pipe; a file without judgments is an error naming it. */
 export function readQrelsFile(path: string, docs: DocTable = new DocTable()): Qrels {
-  const fd = openFile(path);
+  const input = openInput(path);
+  let buf: Uint8Array;
   try {
-    const size = fstatSync(fd).size;
-    const buf = Buffer.allocUnsafe(size);
-    let off = 0;
-    while (off < size) {
-      const got = readSync(fd, buf, off, size - off, null);
-      if (got === 0) break;
-      off += got;
+    if (input.kind === 'bytes') buf = input.buf;
+    else {
+      const b = Buffer.allocUnsafe(input.size);
+      let off = 0;
+      while (off < input.size) {
+        const got = readSync(input.fd, b, off, input.size - off, null);
+        if (got === 0) break;
+        off += got;
+      }
+      buf = b.subarray(0, off);
     }
-    return parseQrels(buf.subarray(0, off), basename(path), docs);
   } finally {
-    closeSync(fd);
+    closeInput(input);
   }
+  const qrels = parseQrels(buf, input.label, docs);
+  if (qrels.qids.length === 0) throw emptyInputError(input.label, buf.length, 'judgments');
+  return qrels;
 }
 
 /** Build qrels from in-memory judgments (query records), interning docnos into `docs`. */

@@ -132,6 +132,12 @@ export class RunBuilder {
         i++;
         continue; // blank line
       }
+      if (c === 35 /* # */) {
+        // a comment line, as trec_eval 10 skips them (after optional blanks)
+        while (i < end && buf[i] !== NL) i++;
+        i++;
+        continue;
+      }
       const qs = i;
       while (i < end && BLANK[buf[i] as number] === 0) i++;
       const qe = i;

@@ -1,12 +1,11 @@
 /**
  * Reading a TREC run: from memory, from a file (large files on two threads), or from rows in memory.
  */
-import { closeSync, existsSync, fstatSync, readSync } from 'node:fs';
+import { existsSync, readSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
-import { basename } from 'node:path';
 import { NL, textToByteString } from './bytes.js';
-import { inputError, openFile } from './input.js';
+import { closeInput, emptyInputError, inputError, openInput } from './input.js';
 import type { TrecRun } from './run.js';
 import {
   estimateRun,
@@ -28,34 +27,55 @@ export function parseRun(buf: Uint8Array, label: string): TrecRun {
 const PARALLEL_MIN_BYTES = 32 << 20;
 
 /**
- * Read and parse a run file. Large files are split at a line boundary near the middle and the second
- * half is parsed by a worker thread into the same shared arrays; anything unusual (no worker script,
- * an estimate too small, a worker failure) falls back to one thread, which gives the same result.
+ * Read and parse a run file, `-` (stdin) or a pipe; a run without results is an error naming it.
  */
 export function readRunFile(path: string, opts: { threads?: 1 | 2 } = {}): TrecRun {
-  const fd = openFile(path);
-  try {
-    const size = fstatSync(fd).size;
-    const label = basename(path);
-    const threads = opts.threads ?? (size >= PARALLEL_MIN_BYTES ? 2 : 1);
-    if (threads === 2) {
-      const url = new URL('./run-read-worker.js', import.meta.url);
-      if (existsSync(fileURLToPath(url))) {
-        const run = readRunSplit(path, fd, size, label, url);
-        if (run) return run;
-      }
+  const input = openInput(path);
+  let run: TrecRun;
+  let bytes: number;
+  if (input.kind === 'bytes') {
+    run = parseRun(input.buf, input.label);
+    bytes = input.buf.length;
+  } else {
+    try {
+      run = readRegularRun(path, input.fd, input.size, input.label, opts);
+    } finally {
+      closeInput(input);
     }
-    const est = estimateRun(fd, size);
-    const b = new RunBuilder(
-      label,
-      Math.ceil((size / est.bytesPerLine) * 1.02) + 16,
-      Math.ceil(size * est.docBytesPerByte * 1.05) + 1024,
-    );
-    feedRange(b, fd, 0, size);
-    return b.finish();
-  } finally {
-    closeSync(fd);
+    bytes = input.size;
   }
+  if (run.qids.length === 0) throw emptyInputError(input.label, bytes, 'results');
+  return run;
+}
+
+/**
+ * Large files are split at a line boundary near the middle and the second half is parsed by a worker
+ * thread into the same shared arrays; anything unusual (no worker script, an estimate too small, a
+ * worker failure) falls back to one thread, which gives the same result.
+ */
+function readRegularRun(
+  path: string,
+  fd: number,
+  size: number,
+  label: string,
+  opts: { threads?: 1 | 2 },
+): TrecRun {
+  const threads = opts.threads ?? (size >= PARALLEL_MIN_BYTES ? 2 : 1);
+  if (threads === 2) {
+    const url = new URL('./run-read-worker.js', import.meta.url);
+    if (existsSync(fileURLToPath(url))) {
+      const run = readRunSplit(path, fd, size, label, url);
+      if (run) return run;
+    }
+  }
+  const est = estimateRun(fd, size);
+  const b = new RunBuilder(
+    label,
+    Math.ceil((size / est.bytesPerLine) * 1.02) + 16,
+    Math.ceil(size * est.docBytesPerByte * 1.05) + 1024,
+  );
+  feedRange(b, fd, 0, size);
+  return b.finish();
 }
 
 /** What the worker sends back (see run-read-worker.ts). */

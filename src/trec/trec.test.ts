@@ -1,3 +1,4 @@
+import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,6 +9,7 @@ import {
   DocTable,
   byteStringToText,
   compareRunDocnos,
+  judgedOnly,
   parseDecimal,
   parseQrels,
   parseRun,
@@ -59,10 +61,64 @@ describe('parseQrels', () => {
     expect(e.exitCode).toBe(2);
   });
 
-  it('refuses a document judged twice for one query', () => {
-    expect(caught(() => parseQrels(buf('1 0 d1 1\n1 0 d1 0\n'), 'q.txt')).message).toMatch(
-      /judges document d1 twice/,
+  it('refuses a document judged twice for one query, naming both lines', () => {
+    const e = caught(() => parseQrels(buf('1 0 d1 1\n# c\n2 0 d1 1\n1 0 d1 0\n'), 'q.txt'));
+    expect(e.message).toBe('q.txt:4: query 1 judges document d1 twice (first at line 1)');
+    expect(e.exitCode).toBe(2);
+  });
+
+  it('skips comment lines after leading blanks, as trec_eval 10 does', () => {
+    const q = parseQrels(buf('  # a comment\n\t# another\n1 0 d1 1\n'), 'q.txt');
+    expect(q.qids).toEqual(['1']);
+  });
+});
+
+describe('empty inputs and non-seekable inputs', () => {
+  it('names an empty qrels or run file as empty (exit 2)', () => {
+    writeFileSync(join(dir, 'empty.txt'), '');
+    writeFileSync(join(dir, 'comments.txt'), '# nothing here\n\n');
+    const e = caught(() => readQrelsFile(join(dir, 'empty.txt')));
+    expect(e.message).toBe('empty.txt: empty file: no judgments');
+    expect(e.exitCode).toBe(2);
+    expect(caught(() => readRunFile(join(dir, 'empty.txt'))).message).toBe(
+      'empty.txt: empty file: no results',
     );
+    expect(caught(() => readRunFile(join(dir, 'comments.txt'))).message).toBe(
+      'comments.txt: no results: only blank and comment lines',
+    );
+  });
+
+  it('reads a named pipe whole (no positional reads), with the same result as the file', () => {
+    const fifo = join(dir, 'run.fifo');
+    execFileSync('mkfifo', [fifo]);
+    const text = '1 Q0 d1 1 2.5 r\n# c\n1 Q0 d2 2 1 r\n';
+    // the writer is another process: this thread blocks in open() and read() until it writes
+    const writer = spawn('sh', ['-c', `printf '%s' "$0" > "$1"`, text, fifo], { stdio: 'ignore' });
+    const run = readRunFile(fifo);
+    writer.kill();
+    expect(entries(run, '1')).toEqual([
+      ['d1', 2.5],
+      ['d2', 1],
+    ]);
+    expect(run.lineOf[1]).toBe(3);
+  });
+});
+
+describe('judgedOnly (-J)', () => {
+  it('ranks, cuts at -M, then drops docs not judged >= 0, keeping queries left empty', () => {
+    const docs = new DocTable();
+    const qrels = parseQrels(buf('1 0 a 1\n1 0 b 0\n1 0 c -1\n2 0 z 1\n'), 'q', docs);
+    // query 1 ranks e (5), a (4), c (3), b (2); e is not in the qrels and c is judged -1
+    const run = parseRun(buf('1 Q0 b 9 2 r\n1 Q0 a 9 4 r\n1 Q0 e 9 5 r\n1 Q0 c 9 3 r\n2 Q0 y 1 1 r\n'), 'r');
+    const all = judgedOnly(run, qrels);
+    expect(entries(all, '1')).toEqual([
+      ['a', 4],
+      ['b', 2],
+    ]);
+    const q2 = all.byQid.get('2')!;
+    expect(q2.end - q2.start).toBe(0);
+    // -M 2 keeps e and a, then e (unjudged) goes: only a is left
+    expect(entries(judgedOnly(run, qrels, 2), '1')).toEqual([['a', 4]]);
   });
 });
 
@@ -76,6 +132,15 @@ describe('parseRun', () => {
     ]);
     expect(entries(run, '2')).toEqual([['b', -3]]);
     expect(run.runId).toBe('r2');
+  });
+
+  it('skips comment lines (# after optional blanks) and counts them in line numbers', () => {
+    const run = parseRun(buf('# header\n  #x\n1 Q0 d1 1 1 r\n\t# y\n1 Q0 d2 2 0.5 r\n'), 'r.txt');
+    expect(entries(run, '1').map(([d]) => d)).toEqual(['d1', 'd2']);
+    expect([...run.lineOf]).toEqual([3, 5]);
+    expect(caught(() => parseRun(buf('# h\n1 Q0 d1 1\n'), 'r.txt')).message).toBe(
+      'r.txt:2: expected 6 fields, found 4',
+    );
   });
 
   it('reports file:line for too few fields and a bad score', () => {
@@ -132,6 +197,10 @@ describe('parseRun', () => {
     const e = caught(() => readQrelsFile(join(dir, 'nope.txt')));
     expect(e.code).toBe('file_not_found');
     expect(caught(() => readRunFile(join(dir, 'nope.txt'))).code).toBe('file_not_found');
+    // any other open failure is an input error naming the path, not an internal error
+    const long = caught(() => readRunFile(join(dir, 'x'.repeat(300))));
+    expect(long.exitCode).toBe(2);
+    expect(long.message).toMatch(/x{300}: cannot be opened \(ENAMETOOLONG/);
   });
 });
 

@@ -1,8 +1,10 @@
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { CliIo } from '../command.js';
+import { compiledCli } from '../../../test/helpers/dist.js';
 import { runCli } from '../program.js';
 import { scoreCommand } from './score.js';
 
@@ -81,7 +83,7 @@ describe('rgate score', () => {
     expect(j.run_id).toBe('STANDARD');
     expect(j.num_q).toBe(3);
     expect(j.all.map).toBeCloseTo(0.1785, 4);
-    expect(j.settings).toEqual({ relevance_level: 1, complete: false, max_depth: null });
+    expect(j.settings).toEqual({ relevance_level: 1, complete: false, judged_only: false, max_depth: null });
   });
 
   it('--list-measures prints each definition and its source', async () => {
@@ -112,5 +114,104 @@ describe('rgate score', () => {
     expect(
       (await cli(['score', '-M', '-3', join(fixtures, 'qrels.test'), join(fixtures, 'results.test')])).code,
     ).toBe(2);
+  });
+
+  it('-J measures over judged documents only: as if unjudged lines were not in the run', async () => {
+    const qrels = readFileSync(join(fixtures, 'qrels.test'), 'utf8');
+    const judged = new Set(
+      qrels
+        .split('\n')
+        .map((l) => l.split(/\s+/))
+        .filter((f) => f.length >= 4 && Number(f[3]) >= 0)
+        .map((f) => `${f[0]} ${f[2]}`),
+    );
+    const lines = readFileSync(join(fixtures, 'results.test'), 'utf8').split('\n').filter(Boolean);
+    const kept = lines.filter((l) => {
+      const f = l.split(/\s+/);
+      return judged.has(`${f[0]} ${f[2]}`);
+    });
+    expect(kept.length).toBeLessThan(lines.length);
+    writeFileSync(join(dir, 'judged.run'), kept.join('\n') + '\n');
+    const m = ['-m', 'all_trec', '-q'];
+    const j = await cli(['score', '-J', ...m, join(fixtures, 'qrels.test'), join(fixtures, 'results.test')]);
+    const f = await cli(['score', ...m, join(fixtures, 'qrels.test'), join(dir, 'judged.run')]);
+    expect(j.code).toBe(0);
+    expect(j.out).toBe(f.out);
+    const plain = await cli(['score', ...m, join(fixtures, 'qrels.test'), join(fixtures, 'results.test')]);
+    expect(j.out).not.toBe(plain.out);
+  });
+
+  it('reads the run from a named pipe, and refuses - for both files', async () => {
+    const fifo = join(dir, 'results.fifo');
+    execFileSync('mkfifo', [fifo]);
+    const writer = spawn('sh', ['-c', 'cat "$0" > "$1"', join(fixtures, 'results.test'), fifo], {
+      stdio: 'ignore',
+    });
+    const viaPipe = await cli(['score', '-m', 'map', join(fixtures, 'qrels.test'), fifo]);
+    writer.kill();
+    const viaFile = await cli([
+      'score',
+      '-m',
+      'map',
+      join(fixtures, 'qrels.test'),
+      join(fixtures, 'results.test'),
+    ]);
+    expect(viaPipe).toEqual(viaFile);
+    const both = await cli(['score', '-', '-']);
+    expect(both.code).toBe(2);
+    expect(both.err).toContain('cannot both be read from stdin');
+    const flags = await cli(['score', '--qrels', '-', '--run', '-']);
+    expect(flags.err).toContain('cannot both be read from stdin');
+    const typo = await cli(['score', '--mesure', 'map', 'q', 'r']);
+    expect(typo.code).toBe(2);
+    expect(typo.err).toContain('Unknown argument: --mesure');
+  });
+
+  it('accepts # comment lines; names empty files, duplicate qrels lines, bad lines (exit 2, no stack)', async () => {
+    const q = join(dir, 'c.qrels');
+    const r = join(dir, 'c.run');
+    writeFileSync(q, '# judged by hand\n1 0 a 1\n  # indented comment\n1 0 b 0\n');
+    writeFileSync(r, '# run header\n1 Q0 a 1 2 run\n1 Q0 b 2 1 run\n');
+    const ok = await cli(['score', '-m', 'P.1', q, r]);
+    expect(ok.code).toBe(0);
+    expect(ok.out).toMatch(/^P_1\s+all\s+1\.0000$/m);
+    writeFileSync(join(dir, 'qrels.txt'), '');
+    const empty = await cli(['score', join(dir, 'qrels.txt'), r]);
+    expect(empty.code).toBe(2);
+    expect(empty.err).toContain('qrels.txt: empty file: no judgments');
+    writeFileSync(join(dir, 'empty.run'), '');
+    expect((await cli(['score', q, join(dir, 'empty.run')])).err).toContain(
+      'empty.run: empty file: no results',
+    );
+    writeFileSync(join(dir, 'dup.qrels'), '1 0 a 1\n1 0 b 0\n1 0 a 0\n');
+    const dup = await cli(['score', join(dir, 'dup.qrels'), r]);
+    expect(dup.code).toBe(2);
+    expect(dup.err).toContain('dup.qrels:3: query 1 judges document a twice (first at line 1)');
+    writeFileSync(join(dir, 'bad.qrels'), '1 0 a 1\n1 0 b\n');
+    const bad = await cli(['score', join(dir, 'bad.qrels'), r]);
+    expect(bad.err).toContain('bad.qrels:2: expected 4 fields, found 3');
+    for (const e of [empty, dup, bad]) expect(e.err).not.toMatch(/\n\s+at /);
+  });
+
+  it('reads - from stdin, positional or --run - (compiled CLI: CliIo has no stdin)', () => {
+    const input = readFileSync(join(fixtures, 'results.test'));
+    const qrels = join(fixtures, 'qrels.test');
+    const run = (args: string[]): string =>
+      execFileSync(process.execPath, [compiledCli(), 'score', '-m', 'map', ...args], {
+        input,
+        encoding: 'utf8',
+      });
+    const expected = run([qrels, join(fixtures, 'results.test')]);
+    expect(expected).toMatch(/^map\s+all\s+0\.1785/);
+    expect(run([qrels, '-'])).toBe(expected);
+    expect(run(['--qrels', qrels, '--run', '-'])).toBe(expected);
+    expect(run([qrels, '/dev/stdin'])).toBe(expected);
+  });
+
+  it('--help says where rgate knowingly differs from trec_eval 10', () => {
+    // yargs ends the process after help, so this one runs the compiled CLI
+    const help = execFileSync(process.execPath, [compiledCli(), 'score', '--help'], { encoding: 'utf8' });
+    expect(help).toContain('knowingly differs from trec_eval 10');
+    expect(help).toMatch(/-J, --judged-only/);
   });
 });

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import type { Argv } from 'yargs';
 import { EXIT, RgateError } from '../../core/errors.js';
-import { DocTable, readQrelsFile, readRunFile } from '../../trec/index.js';
+import { DocTable, judgedOnly, readQrelsFile, readRunFile, STDIN } from '../../trec/index.js';
 import {
   evaluateTrec,
   MEASURE_BUNDLES,
@@ -19,6 +19,7 @@ interface ScoreArgs {
   measure?: string | string[];
   'per-query'?: boolean;
   complete?: boolean;
+  'judged-only'?: boolean;
   'max-depth'?: number;
   'relevance-level'?: number;
   format: 'trec' | 'json';
@@ -34,8 +35,11 @@ export const scoreCommand: RgateCommand<ScoreArgs> = {
   describe: 'Score a TREC run against TREC qrels (trec_eval-compatible measures and output)',
   builder: (y: Argv) =>
     y
+      // yargs drops a lone `-` (stdin) as a positional; this keeps it, and an unknown option with it,
+      // which the handler then refuses by name as strict mode would
+      .parserConfiguration({ 'unknown-options-as-args': true })
       .positional('files', {
-        describe: 'qrels then run (trec_eval order), instead of --qrels/--run',
+        describe: 'qrels then run (trec_eval order), instead of --qrels/--run; - for stdin (one of them)',
         type: 'string',
       })
       .option('qrels', { type: 'string', describe: 'TREC qrels file: qid iter docno grade' })
@@ -56,6 +60,13 @@ export const scoreCommand: RgateCommand<ScoreArgs> = {
         type: 'boolean',
         default: false,
         describe: 'average over every qrels query (a query missing from the run scores 0)',
+      })
+      .option('judged-only', {
+        alias: 'J',
+        type: 'boolean',
+        default: false,
+        describe:
+          'measure over judged documents only: unjudged ones are dropped from each ranking (after -M)',
       })
       .option('max-depth', {
         alias: 'M',
@@ -82,7 +93,19 @@ export const scoreCommand: RgateCommand<ScoreArgs> = {
       .example('rgate score -q -m map -m ndcg_cut.10 qrels.txt run.txt', 'per-query MAP and nDCG@10')
       .example('rgate score -c -M 100 -m all_trec --qrels q.txt --run r.txt', 'all queries, depth 100')
       .example('rgate score -l 2 --format json --qrels q.txt --run r.txt', 'grade >= 2 is relevant; JSON')
-      .example('rgate score --list-measures', 'what each measure computes'),
+      .example('rgate score -J -m P.10 qrels.txt run.txt', 'precision over judged documents only')
+      .example('zcat run.gz | rgate score qrels.txt -', 'the run from stdin')
+      .example('rgate score --list-measures', 'what each measure computes')
+      .epilog(
+        [
+          'Files: a path, - for stdin (the qrels or the run, not both), or a pipe such as /dev/stdin or',
+          '<(zcat run.gz). Lines starting with # (after optional blanks) are comments, as in trec_eval 10.',
+          '',
+          'Where rgate knowingly differs from trec_eval 10: without -c, a query judged in the qrels but',
+          'absent from the run is skipped (not scored 0 and counted), as trec_eval before version 10 did;',
+          'pass -c to average over every judged query.',
+        ].join('\n'),
+      ),
   async handler(args, io) {
     if (args['list-measures']) {
       for (const m of RANKING_MEASURES) {
@@ -96,7 +119,18 @@ export const scoreCommand: RgateCommand<ScoreArgs> = {
       );
       return EXIT.ok;
     }
-    const files = args.files ?? [];
+    let files = args.files ?? [];
+    // `--run -` reaches here as run '' plus a positional `-` (yargs reads `-` as no value)
+    if (files.length > 0 && files.every((f) => f === STDIN)) {
+      const rest = [...files];
+      if (args.qrels === '' && rest.length > 0) args.qrels = rest.shift();
+      if (args.run === '' && rest.length > 0) args.run = rest.shift();
+      files = rest;
+    }
+    const unknown = files.find((f) => f.startsWith('-') && f !== STDIN);
+    if (unknown !== undefined) {
+      throw new RgateError('usage', `Unknown argument: ${unknown}`, 'see rgate score --help');
+    }
     let qrelsPath = args.qrels;
     let runPath = args.run;
     if (files.length > 0) {
@@ -116,6 +150,13 @@ export const scoreCommand: RgateCommand<ScoreArgs> = {
         'e.g. rgate score --qrels q.txt --run r.txt',
       );
     }
+    if (qrelsPath === STDIN && runPath === STDIN) {
+      throw new RgateError(
+        'usage',
+        'the qrels and the run cannot both be read from stdin (-)',
+        'give one of them as a file, e.g. zcat run.gz | rgate score qrels.txt -',
+      );
+    }
     const maxDepth = args['max-depth'];
     if (maxDepth !== undefined && (!Number.isInteger(maxDepth) || maxDepth < 0)) {
       throw new RgateError('usage', `-M ${maxDepth}: the depth must be a non-negative integer`);
@@ -127,8 +168,10 @@ export const scoreCommand: RgateCommand<ScoreArgs> = {
     const { specs, runid } = parseMeasureArgs(raw);
     const docs = new DocTable();
     // relative paths are the user's, from the cwd the command runs in (as for every command)
-    const qrels = readQrelsFile(resolve(io.cwd, qrelsPath), docs);
-    const run = readRunFile(resolve(io.cwd, runPath));
+    const at = (p: string): string => (p === STDIN ? p : resolve(io.cwd, p));
+    const qrels = readQrelsFile(at(qrelsPath), docs);
+    const read = readRunFile(at(runPath));
+    const run = args['judged-only'] ? judgedOnly(read, qrels, maxDepth) : read;
     const result = evaluateTrec(qrels, run, specs, {
       relevanceLevel: level,
       averageComplete: Boolean(args.complete),
@@ -143,6 +186,7 @@ export const scoreCommand: RgateCommand<ScoreArgs> = {
             settings: {
               relevance_level: level,
               complete: Boolean(args.complete),
+              judged_only: Boolean(args['judged-only']),
               max_depth: maxDepth ?? null,
             },
             ...(body as object),
