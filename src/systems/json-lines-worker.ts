@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { deadline } from './deadline.js';
 import { killGroup, TailBuffer } from './process-group.js';
 
 export interface WorkerOptions {
@@ -19,7 +20,7 @@ export type WorkerReply =
 interface Pending {
   id: number;
   resolve: (r: WorkerReply) => void;
-  timer: NodeJS.Timeout;
+  cancelDeadline: () => void;
 }
 
 /** How long a worker gets to exit on its own after stdin closes, before its group is SIGKILLed. */
@@ -90,10 +91,12 @@ export class JsonLinesWorker {
     }
     const id = this.nextId++;
     return new Promise((resolve) => {
-      const timer = setTimeout(() => {
+      // counted from this request's write; never another request's time (one in flight per worker),
+      // but a fresh worker's start is in it: the protocol has no ready signal to start the clock at
+      const cancelDeadline = deadline(timeoutMs, () => {
         this.fail('timeout', `no answer within ${timeoutMs} ms; worker process group killed`);
-      }, timeoutMs);
-      this.pending = { id, resolve, timer };
+      });
+      this.pending = { id, resolve, cancelDeadline };
       this.child.stdin?.write(JSON.stringify({ id, ...body }) + '\n');
     });
   }
@@ -141,7 +144,7 @@ export class JsonLinesWorker {
       return;
     }
     this.pending = undefined;
-    clearTimeout(p.timer);
+    p.cancelDeadline();
     p.resolve({ kind: 'reply', response: m.response });
   }
 
@@ -156,7 +159,7 @@ export class JsonLinesWorker {
     const p = this.pending;
     if (!p) return;
     this.pending = undefined;
-    clearTimeout(p.timer);
+    p.cancelDeadline();
     // let stderr drain (bounded: an escaped grandchild may hold the pipe) so the tail explains the failure
     void Promise.race([this.closed, delay(DRAIN_MS)]).then(() =>
       p.resolve({ kind, message, stderr: this.stderr.text() }),

@@ -1,4 +1,5 @@
 export function recordPid(pid: number | undefined): void;
+export function recordAnswered(queryId: string): void;
 export function okAnswer(
   queryId: string,
   query: string,

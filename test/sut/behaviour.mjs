@@ -10,6 +10,15 @@ export function recordPid(pid) {
   if (dir) writeFileSync(join(dir, `${pid}.pid`), String(pid));
 }
 
+/**
+ * Record in $SUT_ANSWERED_DIR that the answer to a query is written out, so a test can wait for it
+ * without running its own event loop.
+ */
+export function recordAnswered(queryId) {
+  const dir = process.env.SUT_ANSWERED_DIR;
+  if (dir) writeFileSync(join(dir, `${encodeURIComponent(queryId)}.answered`), '');
+}
+
 /** A normal answer: two ranked items; the query text is echoed verbatim as the top item's source_path. */
 export function okAnswer(queryId, query, extra = {}) {
   return {

@@ -12,9 +12,17 @@ export interface HttpSut {
   close(): Promise<void>;
 }
 
-export async function startHttpSut(): Promise<HttpSut> {
+export interface HttpSutOptions {
+  /** normal answers are held until this many are due, then written together; default 1 */
+  holdUntil?: number;
+  /** called once an answer is written to the socket, before the client can have read it */
+  onAnswered?(queryId: string): void;
+}
+
+export async function startHttpSut(o: HttpSutOptions = {}): Promise<HttpSut> {
   const state = { served: 0 };
   const requests: HttpSut['requests'] = [];
+  const held: Array<() => void> = [];
   const server = http.createServer((req, res) => {
     let body = '';
     req.setEncoding('utf8');
@@ -44,7 +52,11 @@ export async function startHttpSut(): Promise<HttpSut> {
           json(200, { ranked: [], pad: HUGE });
           break;
         default:
-          json(d.body.error ? 422 : 200, d.body);
+          held.push(() => {
+            json(d.body.error ? 422 : 200, d.body);
+            o.onAnswered?.(queryId);
+          });
+          if (held.length >= (o.holdUntil ?? 1)) for (const answer of held.splice(0)) answer();
       }
     });
   });

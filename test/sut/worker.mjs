@@ -2,7 +2,7 @@
 // JSON-lines worker test SUT: reads `{"id", "query_id", "query", ...}` lines on stdin, answers
 // `{"id", "response"}` lines on stdout. Keeps a request counter (hidden state a restart must flush).
 import { createInterface } from 'node:readline';
-import { decide, HUGE, recordPid, spawnSleeper } from './behaviour.mjs';
+import { decide, HUGE, recordAnswered, recordPid, spawnSleeper } from './behaviour.mjs';
 
 recordPid(process.pid);
 const state = { served: 0 };
@@ -33,5 +33,6 @@ rl.on('line', (line) => {
       process.stdout.write(
         JSON.stringify({ id: d.wrongId ? req.id + 1000 : req.id, response: d.body }) + '\n',
       );
+      recordAnswered(req.query_id);
   }
 });
