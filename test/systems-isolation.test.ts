@@ -1,19 +1,40 @@
-// Isolation between concurrent requests: a request's outcome depends on its own system only. Real SUTs
-// of test/sut; assertions are on outcomes (error kinds, ok flags), never on tight durations: the
-// machine may be a loaded 2-core one.
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+// Isolation between concurrent requests: a request's outcome depends on its own system only. A query
+// whose system floods FLOOD_BYTES of output, in flight with healthy ones at concurrency 4, costs only
+// itself (each adapter kind driven through the harness's own pool, and once through runSuite, with
+// the default output cap); an answer that arrived in time is not a timeout because rgate was busy.
+// Real SUTs of test/sut. Assertions are on outcomes (error kinds, ok flags, latencies under the
+// configured timeout), never on tight durations: the machine may be a loaded 2-core one.
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { runPool } from '../harness/pool.js';
+import { runSuite } from '../harness/run-suite.js';
+import { SYSTEM_DEFAULTS } from '../src/core/defaults.js';
 import { resolveConfig } from '../src/core/resolve-config.js';
-import type { CommandSystemSpec, QueryRecord } from '../src/documents/index.js';
+import type {
+  CommandSystemSpec,
+  Observation,
+  QueryRecord,
+  SuiteSpec,
+  SystemSpec,
+} from '../src/documents/index.js';
+import { writeFreeze } from '../src/snapshot/index.js';
+import { MemoryRunStore } from '../src/store/index.js';
 import { createSystem, type RawObservation } from '../src/systems/index.js';
+import { FLOOD_BYTES } from './sut/behaviour.mjs';
 import { startHttpSut } from './sut/http-sut.js';
-import { pidAlive, recordedPids } from './systems-contract-suite.js';
+import { eventually, pidAlive, recordedPids } from './systems-contract-suite.js';
 
 const SUT = resolve(import.meta.dirname, 'sut');
+const CONCURRENCY = 4;
+// Far above what a healthy answer needs even on a loaded machine: a healthy query that reaches it was
+// starved by the flood, and the flood itself must be stopped by the cap long before it.
+const TIMEOUT_MS = 20_000;
+const CAP = SYSTEM_DEFAULTS.max_output_bytes;
 
-const texts = Array.from({ length: 3 }, (_, i) => `healthy ${i + 1}`);
+// the flood goes first, so all of it happens while three healthy queries are in flight beside it
+const texts = ['flood', ...Array.from({ length: 11 }, (_, i) => `healthy ${i + 1}`)];
 const queries: QueryRecord[] = texts.map((text, i) => ({ query_id: `q${i + 1}`, text }));
 
 const dirs: string[] = [];
@@ -35,9 +56,126 @@ function commandSpec(worker: boolean, pidDir: string): CommandSystemSpec {
       : [process.execPath, join(SUT, 'cli.mjs'), '{query_id}', '{query}'],
     worker,
     contract: 'rgate',
+    timeout_ms: TIMEOUT_MS,
     env: { SUT_PID_DIR: pidDir },
   };
 }
+
+/** Every query through one adapter, CONCURRENCY in flight, as the harness schedules them. */
+async function replay(spec: SystemSpec): Promise<RawObservation[]> {
+  const config = resolveConfig({ mode: 'bm25', k: 10 });
+  const adapter = createSystem(spec, { corpus: [], config, dir: '.' });
+  const obs: RawObservation[] = [];
+  try {
+    await adapter.start();
+    await runPool(queries, CONCURRENCY, async (q, i) => {
+      obs[i] = await adapter.request(q, { replay: 1, config, fixtureDir: '.' });
+    });
+  } finally {
+    await adapter.close();
+  }
+  return obs;
+}
+
+/** The isolation guarantee, read off the observations. */
+function expectFloodIsolated(obs: ReadonlyArray<RawObservation | Observation>): void {
+  const [flooded, ...healthy] = obs;
+  expect(flooded?.query_id).toBe('q1');
+  expect(flooded?.ok).toBe(false);
+  expect(flooded?.error?.kind).toBe('output_too_large');
+  // stopped at the first chunk past the cap (a pipe or socket read is at most 64 KiB), the rest of
+  // the flood never read: the bytes seen are stated
+  const seen = Number(/(\d+) bytes seen/.exec(flooded?.error?.message ?? '')?.[1]);
+  expect(seen).toBeGreaterThan(CAP);
+  expect(seen).toBeLessThan(Math.min(CAP + 1024 * 1024, FLOOD_BYTES));
+  // recorded well before its timeout: had it not been stopped, only the timeout would have ended it
+  expect(flooded?.latency_ms).toBeLessThan(TIMEOUT_MS / 2);
+  expect(healthy).toHaveLength(texts.length - 1);
+  for (const o of healthy) {
+    expect({ query_id: o.query_id, ok: o.ok, error: o.error }).toEqual({ query_id: o.query_id, ok: true });
+    expect(o.latency_ms).toBeLessThan(TIMEOUT_MS);
+    expect(o.ranked[0]?.source_path).toBe(texts[Number(o.query_id.slice(1)) - 1]);
+  }
+}
+
+async function expectNoProcessLeft(pidDir: string): Promise<void> {
+  // the flooding SUT would run on forever after its flood: only the group kill ends it
+  const pids = recordedPids(pidDir);
+  expect(pids.length).toBeGreaterThan(0);
+  await eventually(() => pids.every((p) => !pidAlive(p)));
+  expect(pids.filter(pidAlive), 'SUT processes left behind').toEqual([]);
+}
+
+describe(`a flooding query among healthy ones at concurrency ${CONCURRENCY}`, () => {
+  it('command, per query: the flood is an output_too_large error, its group killed; the rest answer', async () => {
+    const pidDir = tempDir('rgate-isolation-pids-');
+    expectFloodIsolated(await replay(commandSpec(false, pidDir)));
+    await expectNoProcessLeft(pidDir);
+  });
+
+  it('command, worker: the flooding worker is killed and replaced; the other workers answer', async () => {
+    const pidDir = tempDir('rgate-isolation-pids-');
+    expectFloodIsolated(await replay(commandSpec(true, pidDir)));
+    await expectNoProcessLeft(pidDir);
+  });
+
+  it('http: the flooding response is aborted; the other requests answer', async () => {
+    const sut = await startHttpSut();
+    try {
+      expectFloodIsolated(
+        await replay({ type: 'http', url: sut.url, contract: 'rgate', timeout_ms: TIMEOUT_MS }),
+      );
+      const closed = await eventually(async () => (await sut.connections()) === 0);
+      expect(closed, 'connections left open').toBe(true);
+    } finally {
+      await sut.close();
+    }
+  });
+
+  it('runSuite, command per query: the run records the flood and answers every healthy query', async () => {
+    const root = tempDir('rgate-isolation-run-');
+    const pidDir = tempDir('rgate-isolation-pids-');
+    const dir = join(root, 'fixtures', 'flood');
+    mkdirSync(dir, { recursive: true });
+    const corpus = [
+      {
+        id: 'd',
+        source_path: 'docs/d.md',
+        text: 'd',
+        kind: 'canonical',
+        captured_at: '2026-01-01T00:00:00Z',
+      },
+    ];
+    writeFileSync(join(dir, 'corpus.jsonl'), corpus.map((c) => JSON.stringify(c)).join('\n') + '\n');
+    writeFileSync(
+      join(dir, 'queries.jsonl'),
+      queries.map((q) => JSON.stringify({ ...q, qrels: { d: 1 } })).join('\n') + '\n',
+    );
+    writeFileSync(join(dir, 'config.json'), JSON.stringify({ mode: 'semantic', k: 10 }));
+    writeFreeze(dir, { frozenOn: '2026-11-22' });
+    const spec = {
+      fixture: 'flood',
+      system: commandSpec(false, pidDir),
+      replays: 1,
+      concurrency: CONCURRENCY,
+      gate: null,
+    } as SuiteSpec;
+    const { observations, system_down } = await runSuite({
+      name: 'flood',
+      spec,
+      root,
+      store: new MemoryRunStore(),
+      runId: 'run-flood',
+      startedAt: '2026-11-22T00:00:00Z',
+    });
+    expect(system_down).toBeUndefined();
+    // the run replays in a shuffled order; the report's order is by query id
+    expectFloodIsolated(
+      [...observations].sort((a, b) => Number(a.query_id.slice(1)) - Number(b.query_id.slice(1))),
+    );
+    await expectNoProcessLeft(pidDir);
+  });
+});
 
 /**
  * Block this process, event loop included, until `ready()` holds and at least `ms` have passed: rgate
@@ -66,7 +204,7 @@ function expectAnsweredThroughStall(obs: RawObservation[], texts: string[], time
 describe('rgate stalled past the timeout of requests whose answers arrived meanwhile', () => {
   // Any value does: the stall lasts until the answers are in their pipes, however slow the machine.
   const SHORT_TIMEOUT_MS = 300;
-  const three = queries.slice(0, 3);
+  const three = queries.slice(1, 4);
   const threeTexts = three.map((q) => q.text);
   const config = resolveConfig({ mode: 'bm25', k: 10 });
   const ctx = { replay: 1, config, fixtureDir: '.' };

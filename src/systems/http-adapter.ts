@@ -149,12 +149,18 @@ export class HttpAdapter implements SystemAdapter {
         let size = 0;
         res.on('data', (c: Buffer) => {
           size += c.length;
-          if (size > this.maxBytes) {
-            done({ kind: 'output_too_large', message: `response body exceeded ${this.maxBytes} bytes` });
-            req.destroy();
+          if (size <= this.maxBytes) {
+            chunks.push(c);
             return;
           }
-          chunks.push(c);
+          // abort at the crossing: no more of the body is read or kept, and the socket is not reused
+          chunks.length = 0;
+          done({
+            kind: 'output_too_large',
+            message: `response body exceeded ${this.maxBytes} bytes (${size} bytes seen); response aborted`,
+          });
+          res.destroy();
+          req.destroy();
         });
         res.on('end', () =>
           done({

@@ -102,8 +102,11 @@ export class JsonLinesWorker {
   }
 
   private onData(c: Buffer): void {
+    // after a broken exchange the worker is being killed: whatever it still writes is nobody's answer
+    if (!this.alive) return;
     let start = 0;
     for (let i = c.indexOf(10); i !== -1; i = c.indexOf(10, start)) {
+      if (this.overflows(i - start)) return;
       this.buf.push(c.subarray(start, i));
       const line = Buffer.concat(this.buf).toString('utf8');
       this.buf = [];
@@ -113,12 +116,24 @@ export class JsonLinesWorker {
       if (!this.alive) return;
     }
     if (start < c.length) {
+      if (this.overflows(c.length - start)) return;
       this.buf.push(c.subarray(start));
       this.bufBytes += c.length - start;
-      if (this.bufBytes > this.o.maxOutputBytes) {
-        this.fail('output_too_large', `response line exceeded ${this.o.maxOutputBytes} bytes; worker killed`);
-      }
     }
+  }
+
+  /**
+   * Whether `more` bytes would take the line being read past the cap; if so the worker is failed at
+   * once, before they are kept, so a flood holds no more than the cap in memory.
+   */
+  private overflows(more: number): boolean {
+    const seen = this.bufBytes + more;
+    if (seen <= this.o.maxOutputBytes) return false;
+    this.fail(
+      'output_too_large',
+      `response line exceeded ${this.o.maxOutputBytes} bytes (${seen} bytes seen); worker killed`,
+    );
+    return true;
   }
 
   private onLine(line: string): void {
@@ -151,6 +166,10 @@ export class JsonLinesWorker {
   /** Fail the request in flight and kill the worker: after a broken exchange its state is unknown. */
   private fail(kind: Exclude<WorkerReply['kind'], 'reply'>, message: string): void {
     killGroup(this.child);
+    // stop reading stdout now (stderr drains on, for the tail) and drop the partial line
+    this.child.stdout?.destroy();
+    this.buf = [];
+    this.bufBytes = 0;
     this.die(kind, message);
   }
 

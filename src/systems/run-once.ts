@@ -18,8 +18,8 @@ export type RunOnceResult =
 
 /**
  * Run one process to completion: no shell, stdin closed, stdout collected up to a cap, the stderr tail
- * kept. The timeout counts from this process's start. On timeout or overflow the whole process group
- * is SIGKILLed. Once the main process exits its group is killed too, so a
+ * kept. The timeout counts from this process's start. On timeout, or as soon as stdout crosses the cap,
+ * the whole process group is SIGKILLed. Once the main process exits its group is killed too, so a
  * SUT's stray background children neither leak nor hold stdout open. Never rejects.
  */
 export function runOnce(argv: readonly string[], o: RunOnceOptions): Promise<RunOnceResult> {
@@ -65,16 +65,20 @@ export function runOnce(argv: readonly string[], o: RunOnceOptions): Promise<Run
     });
     child.stdout?.on('data', (c: Buffer) => {
       outBytes += c.length;
-      if (outBytes > o.maxOutputBytes) {
-        failure ??= {
-          kind: 'output_too_large',
-          message: `stdout exceeded ${o.maxOutputBytes} bytes; process group killed`,
-          stderr: '',
-        };
-        killGroup(child);
+      if (outBytes <= o.maxOutputBytes) {
+        out.push(c);
         return;
       }
-      out.push(c);
+      // Stop at the crossing: read no further and kill now, so a flood costs neither memory past the
+      // cap nor the time it would take to run to its end (or to its timeout).
+      failure ??= {
+        kind: 'output_too_large',
+        message: `stdout exceeded ${o.maxOutputBytes} bytes (${outBytes} bytes seen); process group killed`,
+        stderr: '',
+      };
+      out.length = 0;
+      child.stdout?.destroy();
+      killGroup(child);
     });
     child.stderr?.on('data', (c: Buffer) => err.push(c));
     child.on('error', (e) => {

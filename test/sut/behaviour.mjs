@@ -33,7 +33,7 @@ export function okAnswer(queryId, query, extra = {}) {
 
 /**
  * What to do for a query: {kind: 'answer', body} | {kind: 'crash'} | {kind: 'hang'} | {kind: 'garbage'}
- * | {kind: 'huge'} | {kind: 'hang-with-child'}.
+ * | {kind: 'huge'} | {kind: 'flood'} | {kind: 'hang-with-child'}.
  */
 export function decide(queryId, query, state) {
   switch (query) {
@@ -47,6 +47,8 @@ export function decide(queryId, query, state) {
       return { kind: 'garbage' };
     case 'huge':
       return { kind: 'huge' };
+    case 'flood':
+      return { kind: 'flood' };
     case 'break-contract':
       return { kind: 'answer', body: { ranked: 'not a list', selectedId: 3 } };
     case 'envelope':
@@ -72,3 +74,30 @@ export function spawnSleeper() {
 }
 
 export const HUGE = 'x'.repeat(2 * 1024 * 1024);
+
+/** What a flooding SUT writes: far past the default output cap, as a runaway system would. */
+export const FLOOD_BYTES = 50 * 1024 * 1024;
+const FLOOD_CHUNK = Buffer.alloc(1024 * 1024, 'x');
+
+/**
+ * Write `head`, FLOOD_BYTES of padding and `tail` to `out` as fast as the reader drains it, then call
+ * `done`. Stops quietly once the reader is gone (rgate stopped reading, or killed us).
+ */
+export function flood(out, head, tail, done = () => undefined) {
+  let sent = 0;
+  out.on('error', () => undefined);
+  out.write(head);
+  const more = () => {
+    while (sent < FLOOD_BYTES) {
+      if (out.destroyed) return;
+      sent += FLOOD_CHUNK.length;
+      if (!out.write(FLOOD_CHUNK)) {
+        out.once('drain', more);
+        return;
+      }
+    }
+    out.write(tail);
+    done();
+  };
+  more();
+}

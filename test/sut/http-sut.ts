@@ -2,7 +2,7 @@
 // POSTs in rgate's format with the behaviour the query text asks for (see behaviour.mjs). No mocks.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { decide, HUGE } from './behaviour.mjs';
+import { decide, flood, HUGE } from './behaviour.mjs';
 
 export interface HttpSut {
   url: string;
@@ -50,6 +50,11 @@ export async function startHttpSut(o: HttpSutOptions = {}): Promise<HttpSut> {
           break;
         case 'huge':
           json(200, { ranked: [], pad: HUGE });
+          break;
+        case 'flood':
+          // streamed as fast as the client reads, never built in memory: a runaway, not a big answer
+          res.writeHead(200, { 'content-type': 'application/json' });
+          flood(res, '{"ranked": [], "pad": "', '"}', () => res.end());
           break;
         default:
           held.push(() => {
