@@ -3,6 +3,7 @@ import http from 'node:http';
 import https from 'node:https';
 import type { RetrievalQuery } from '../contracts/responses/context-pack.js';
 import type { HttpSystemSpec, QueryRecord } from '../documents/index.js';
+import { deadline } from './deadline.js';
 import { failedResponse, normalizeResponse, type NormalizedResponse } from './normalize/index.js';
 import { toRawObservation } from './observation.js';
 import { type RawObservation, type RequestContext, type SystemAdapter } from './types.js';
@@ -56,6 +57,7 @@ export class HttpAdapter implements SystemAdapter {
   }
 
   private newAgent(): Agent {
+    // no socket limit: a request queued for a free socket would spend its timeout waiting on others
     const opts = { keepAlive: true, maxSockets: Infinity };
     return this.url.protocol === 'https:' ? new https.Agent(opts) : new http.Agent(opts);
   }
@@ -105,7 +107,7 @@ export class HttpAdapter implements SystemAdapter {
       const done = (o: HttpOutcome): void => {
         if (settled) return;
         settled = true;
-        clearTimeout(timer);
+        cancelDeadline();
         resolve(o);
       };
       const req = mod.request(this.url, {
@@ -120,23 +122,45 @@ export class HttpAdapter implements SystemAdapter {
           ...(this.spec.headers ?? {}),
         },
       });
-      const timer = setTimeout(() => {
-        done({ kind: 'timeout', message: `no answer within ${this.timeoutMs} ms` });
+      const timeOut = (message: string) => () => {
+        done({ kind: 'timeout', message });
         // destroying the socket (not just the request) so a hung server cannot hold a pooled connection
         req.destroy();
-      }, this.timeoutMs);
+      };
+      // Connecting has its own bound, and the answer's budget starts once the connection is open, as
+      // the server's own clock (budgets.latency_ms) does: a connect that waited on others (rgate busy
+      // with another request's flood) is not taken from it.
+      let cancelDeadline = deadline(
+        this.timeoutMs,
+        timeOut(`no connection to ${this.url.host} within ${this.timeoutMs} ms`),
+      );
+      req.on('socket', (socket) => {
+        const answerClock = (): void => {
+          if (settled) return;
+          cancelDeadline();
+          cancelDeadline = deadline(this.timeoutMs, timeOut(`no answer within ${this.timeoutMs} ms`));
+        };
+        if (socket.connecting) socket.once('connect', answerClock);
+        else answerClock();
+      });
       req.on('error', (e) => done({ kind: 'connection_failed', message: `${this.url.href}: ${e.message}` }));
       req.on('response', (res) => {
         const chunks: Buffer[] = [];
         let size = 0;
         res.on('data', (c: Buffer) => {
           size += c.length;
-          if (size > this.maxBytes) {
-            done({ kind: 'output_too_large', message: `response body exceeded ${this.maxBytes} bytes` });
-            req.destroy();
+          if (size <= this.maxBytes) {
+            chunks.push(c);
             return;
           }
-          chunks.push(c);
+          // abort at the crossing: no more of the body is read or kept, and the socket is not reused
+          chunks.length = 0;
+          done({
+            kind: 'output_too_large',
+            message: `response body exceeded ${this.maxBytes} bytes (${size} bytes seen); response aborted`,
+          });
+          res.destroy();
+          req.destroy();
         });
         res.on('end', () =>
           done({

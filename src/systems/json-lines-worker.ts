@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { deadline } from './deadline.js';
 import { killGroup, TailBuffer } from './process-group.js';
 
 export interface WorkerOptions {
@@ -19,7 +20,7 @@ export type WorkerReply =
 interface Pending {
   id: number;
   resolve: (r: WorkerReply) => void;
-  timer: NodeJS.Timeout;
+  cancelDeadline: () => void;
 }
 
 /** How long a worker gets to exit on its own after stdin closes, before its group is SIGKILLed. */
@@ -90,17 +91,22 @@ export class JsonLinesWorker {
     }
     const id = this.nextId++;
     return new Promise((resolve) => {
-      const timer = setTimeout(() => {
+      // counted from this request's write; never another request's time (one in flight per worker),
+      // but a fresh worker's start is in it: the protocol has no ready signal to start the clock at
+      const cancelDeadline = deadline(timeoutMs, () => {
         this.fail('timeout', `no answer within ${timeoutMs} ms; worker process group killed`);
-      }, timeoutMs);
-      this.pending = { id, resolve, timer };
+      });
+      this.pending = { id, resolve, cancelDeadline };
       this.child.stdin?.write(JSON.stringify({ id, ...body }) + '\n');
     });
   }
 
   private onData(c: Buffer): void {
+    // after a broken exchange the worker is being killed: whatever it still writes is nobody's answer
+    if (!this.alive) return;
     let start = 0;
     for (let i = c.indexOf(10); i !== -1; i = c.indexOf(10, start)) {
+      if (this.overflows(i - start)) return;
       this.buf.push(c.subarray(start, i));
       const line = Buffer.concat(this.buf).toString('utf8');
       this.buf = [];
@@ -110,12 +116,24 @@ export class JsonLinesWorker {
       if (!this.alive) return;
     }
     if (start < c.length) {
+      if (this.overflows(c.length - start)) return;
       this.buf.push(c.subarray(start));
       this.bufBytes += c.length - start;
-      if (this.bufBytes > this.o.maxOutputBytes) {
-        this.fail('output_too_large', `response line exceeded ${this.o.maxOutputBytes} bytes; worker killed`);
-      }
     }
+  }
+
+  /**
+   * Whether `more` bytes would take the line being read past the cap; if so the worker is failed at
+   * once, before they are kept, so a flood holds no more than the cap in memory.
+   */
+  private overflows(more: number): boolean {
+    const seen = this.bufBytes + more;
+    if (seen <= this.o.maxOutputBytes) return false;
+    this.fail(
+      'output_too_large',
+      `response line exceeded ${this.o.maxOutputBytes} bytes (${seen} bytes seen); worker killed`,
+    );
+    return true;
   }
 
   private onLine(line: string): void {
@@ -141,13 +159,17 @@ export class JsonLinesWorker {
       return;
     }
     this.pending = undefined;
-    clearTimeout(p.timer);
+    p.cancelDeadline();
     p.resolve({ kind: 'reply', response: m.response });
   }
 
   /** Fail the request in flight and kill the worker: after a broken exchange its state is unknown. */
   private fail(kind: Exclude<WorkerReply['kind'], 'reply'>, message: string): void {
     killGroup(this.child);
+    // stop reading stdout now (stderr drains on, for the tail) and drop the partial line
+    this.child.stdout?.destroy();
+    this.buf = [];
+    this.bufBytes = 0;
     this.die(kind, message);
   }
 
@@ -156,7 +178,7 @@ export class JsonLinesWorker {
     const p = this.pending;
     if (!p) return;
     this.pending = undefined;
-    clearTimeout(p.timer);
+    p.cancelDeadline();
     // let stderr drain (bounded: an escaped grandchild may hold the pipe) so the tail explains the failure
     void Promise.race([this.closed, delay(DRAIN_MS)]).then(() =>
       p.resolve({ kind, message, stderr: this.stderr.text() }),

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { deadline } from './deadline.js';
 import { killGroup, TailBuffer } from './process-group.js';
 
 /** How long to wait for stdio to close after the process exited. */
@@ -17,9 +18,9 @@ export type RunOnceResult =
 
 /**
  * Run one process to completion: no shell, stdin closed, stdout collected up to a cap, the stderr tail
- * kept. On timeout or overflow the whole process group is SIGKILLed. Once the main process exits its
- * group is killed too, so a SUT's stray background children neither leak nor hold stdout open.
- * Never rejects.
+ * kept. The timeout counts from this process's start. On timeout, or as soon as stdout crosses the cap,
+ * the whole process group is SIGKILLed. Once the main process exits its group is killed too, so a
+ * SUT's stray background children neither leak nor hold stdout open. Never rejects.
  */
 export function runOnce(argv: readonly string[], o: RunOnceOptions): Promise<RunOnceResult> {
   return new Promise((resolve) => {
@@ -45,32 +46,39 @@ export function runOnce(argv: readonly string[], o: RunOnceOptions): Promise<Run
       });
       return;
     }
+    let exited = false;
     const finish = (r: RunOnceResult): void => {
       if (settled) return;
       settled = true;
-      clearTimeout(timer);
+      cancelDeadline();
       resolve(r);
     };
-    const timer = setTimeout(() => {
+    const cancelDeadline = deadline(o.timeoutMs, () => {
+      // exited while rgate was too busy to notice: its output is being read, it was not late
+      if (exited) return;
       failure ??= {
         kind: 'timeout',
         message: `no answer within ${o.timeoutMs} ms; process group killed`,
         stderr: '',
       };
       killGroup(child);
-    }, o.timeoutMs);
+    });
     child.stdout?.on('data', (c: Buffer) => {
       outBytes += c.length;
-      if (outBytes > o.maxOutputBytes) {
-        failure ??= {
-          kind: 'output_too_large',
-          message: `stdout exceeded ${o.maxOutputBytes} bytes; process group killed`,
-          stderr: '',
-        };
-        killGroup(child);
+      if (outBytes <= o.maxOutputBytes) {
+        out.push(c);
         return;
       }
-      out.push(c);
+      // Stop at the crossing: read no further and kill now, so a flood costs neither memory past the
+      // cap nor the time it would take to run to its end (or to its timeout).
+      failure ??= {
+        kind: 'output_too_large',
+        message: `stdout exceeded ${o.maxOutputBytes} bytes (${outBytes} bytes seen); process group killed`,
+        stderr: '',
+      };
+      out.length = 0;
+      child.stdout?.destroy();
+      killGroup(child);
     });
     child.stderr?.on('data', (c: Buffer) => err.push(c));
     child.on('error', (e) => {
@@ -78,6 +86,7 @@ export function runOnce(argv: readonly string[], o: RunOnceOptions): Promise<Run
       finish({ kind: 'spawn_failed', message: `cannot run ${argv[0]}: ${e.message}`, stderr: err.text() });
     });
     child.on('exit', () => {
+      exited = true;
       killGroup(child);
       // a grandchild that left the group (setsid) could hold stdout open forever: stop waiting after a moment
       setTimeout(() => {

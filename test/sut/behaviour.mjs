@@ -10,6 +10,15 @@ export function recordPid(pid) {
   if (dir) writeFileSync(join(dir, `${pid}.pid`), String(pid));
 }
 
+/**
+ * Record in $SUT_ANSWERED_DIR that the answer to a query is written out, so a test can wait for it
+ * without running its own event loop.
+ */
+export function recordAnswered(queryId) {
+  const dir = process.env.SUT_ANSWERED_DIR;
+  if (dir) writeFileSync(join(dir, `${encodeURIComponent(queryId)}.answered`), '');
+}
+
 /** A normal answer: two ranked items; the query text is echoed verbatim as the top item's source_path. */
 export function okAnswer(queryId, query, extra = {}) {
   return {
@@ -24,7 +33,7 @@ export function okAnswer(queryId, query, extra = {}) {
 
 /**
  * What to do for a query: {kind: 'answer', body} | {kind: 'crash'} | {kind: 'hang'} | {kind: 'garbage'}
- * | {kind: 'huge'} | {kind: 'hang-with-child'}.
+ * | {kind: 'huge'} | {kind: 'flood'} | {kind: 'hang-with-child'}.
  */
 export function decide(queryId, query, state) {
   switch (query) {
@@ -38,6 +47,8 @@ export function decide(queryId, query, state) {
       return { kind: 'garbage' };
     case 'huge':
       return { kind: 'huge' };
+    case 'flood':
+      return { kind: 'flood' };
     case 'break-contract':
       return { kind: 'answer', body: { ranked: 'not a list', selectedId: 3 } };
     case 'envelope':
@@ -63,3 +74,30 @@ export function spawnSleeper() {
 }
 
 export const HUGE = 'x'.repeat(2 * 1024 * 1024);
+
+/** What a flooding SUT writes: far past the default output cap, as a runaway system would. */
+export const FLOOD_BYTES = 50 * 1024 * 1024;
+const FLOOD_CHUNK = Buffer.alloc(1024 * 1024, 'x');
+
+/**
+ * Write `head`, FLOOD_BYTES of padding and `tail` to `out` as fast as the reader drains it, then call
+ * `done`. Stops quietly once the reader is gone (rgate stopped reading, or killed us).
+ */
+export function flood(out, head, tail, done = () => undefined) {
+  let sent = 0;
+  out.on('error', () => undefined);
+  out.write(head);
+  const more = () => {
+    while (sent < FLOOD_BYTES) {
+      if (out.destroyed) return;
+      sent += FLOOD_CHUNK.length;
+      if (!out.write(FLOOD_CHUNK)) {
+        out.once('drain', more);
+        return;
+      }
+    }
+    out.write(tail);
+    done();
+  };
+  more();
+}

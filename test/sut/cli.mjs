@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Per-query test SUT: `node cli.mjs <query_id> <query>`; prints one rgate-format JSON answer on stdout.
-import { decide, HUGE, recordPid, spawnSleeper } from './behaviour.mjs';
+import { decide, flood, HUGE, recordPid, spawnSleeper } from './behaviour.mjs';
 
 const [queryId = '', query = ''] = process.argv.slice(2);
 recordPid(process.pid);
@@ -23,6 +23,10 @@ switch (d.kind) {
     break;
   case 'huge':
     process.stdout.write(JSON.stringify({ ranked: [], pad: HUGE }));
+    break;
+  case 'flood':
+    // a runaway that would go on running afterwards: only a kill ends it
+    flood(process.stdout, '{"ranked": [], "pad": "', '"}', () => setInterval(() => {}, 1000));
     break;
   default:
     process.stdout.write(JSON.stringify(d.body));

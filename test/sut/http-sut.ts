@@ -2,7 +2,7 @@
 // POSTs in rgate's format with the behaviour the query text asks for (see behaviour.mjs). No mocks.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { decide, HUGE } from './behaviour.mjs';
+import { decide, flood, HUGE } from './behaviour.mjs';
 
 export interface HttpSut {
   url: string;
@@ -12,9 +12,17 @@ export interface HttpSut {
   close(): Promise<void>;
 }
 
-export async function startHttpSut(): Promise<HttpSut> {
+export interface HttpSutOptions {
+  /** normal answers are held until this many are due, then written together; default 1 */
+  holdUntil?: number;
+  /** called once an answer is written to the socket, before the client can have read it */
+  onAnswered?(queryId: string): void;
+}
+
+export async function startHttpSut(o: HttpSutOptions = {}): Promise<HttpSut> {
   const state = { served: 0 };
   const requests: HttpSut['requests'] = [];
+  const held: Array<() => void> = [];
   const server = http.createServer((req, res) => {
     let body = '';
     req.setEncoding('utf8');
@@ -43,8 +51,17 @@ export async function startHttpSut(): Promise<HttpSut> {
         case 'huge':
           json(200, { ranked: [], pad: HUGE });
           break;
+        case 'flood':
+          // streamed as fast as the client reads, never built in memory: a runaway, not a big answer
+          res.writeHead(200, { 'content-type': 'application/json' });
+          flood(res, '{"ranked": [], "pad": "', '"}', () => res.end());
+          break;
         default:
-          json(d.body.error ? 422 : 200, d.body);
+          held.push(() => {
+            json(d.body.error ? 422 : 200, d.body);
+            o.onAnswered?.(queryId);
+          });
+          if (held.length >= (o.holdUntil ?? 1)) for (const answer of held.splice(0)) answer();
       }
     });
   });

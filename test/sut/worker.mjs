@@ -2,7 +2,7 @@
 // JSON-lines worker test SUT: reads `{"id", "query_id", "query", ...}` lines on stdin, answers
 // `{"id", "response"}` lines on stdout. Keeps a request counter (hidden state a restart must flush).
 import { createInterface } from 'node:readline';
-import { decide, HUGE, recordPid, spawnSleeper } from './behaviour.mjs';
+import { decide, flood, HUGE, recordAnswered, recordPid, spawnSleeper } from './behaviour.mjs';
 
 recordPid(process.pid);
 const state = { served: 0 };
@@ -29,9 +29,14 @@ rl.on('line', (line) => {
     case 'huge':
       process.stdout.write(JSON.stringify({ id: req.id, response: { ranked: [], pad: HUGE } }) + '\n');
       break;
+    case 'flood':
+      // one response line of FLOOD_BYTES; the worker lives on and would serve the next request
+      flood(process.stdout, `{"id": ${req.id}, "response": {"ranked": [], "pad": "`, '"}}\n');
+      break;
     default:
       process.stdout.write(
         JSON.stringify({ id: d.wrongId ? req.id + 1000 : req.id, response: d.body }) + '\n',
       );
+      recordAnswered(req.query_id);
   }
 });
