@@ -91,6 +91,11 @@ export {
   type RunRow,
 } from './trec/index.js';
 export {
+  evaluate,
+  type EvaluateOptions,
+  type Evaluation,
+  type QrelsObject,
+  type RunObject,
   score,
   type ScoreOptions,
   type ScoreResult,

@@ -1,7 +1,7 @@
 // The README's "As a library" example, run as written (importing the package entry), so it cannot rot.
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { MemoryRunStore, renderMarkdown, runSuite, score } from '../src/index.js';
+import { evaluate, MemoryRunStore, renderMarkdown, runSuite, score } from '../src/index.js';
 
 const root = resolve(import.meta.dirname, '..');
 
@@ -32,5 +32,13 @@ describe('rgate as a library', () => {
     });
     // the published Anserini BM25 P@30 for CACM, reproduced from its own run file
     expect(r.all.P_30!.toFixed(4)).toBe('0.1942');
+  });
+
+  it('evaluates in-memory rankings, per query and overall (as ranx does)', () => {
+    const qrels = { q1: { d1: 2, d3: 1 }, q2: { d2: 1 } };
+    const run = { q1: { d1: 0.9, d2: 0.8, d3: 0.7 }, q2: { d1: 0.5, d2: 0.4 } };
+    const r = evaluate(qrels, run, ['map', 'P.1', 'ndcg_cut.3']);
+    expect(r.perQuery.P_1).toEqual({ q1: 1, q2: 0 });
+    expect(r.mean.map).toBeCloseTo((5 / 6 + 1 / 2) / 2, 12);
   });
 });

@@ -17,3 +17,10 @@ export type { GateMeasure, GateValues, QueryCounts } from './gate/_types.js';
 export { hasSelectionFields } from './gate/source-trace-completeness.js';
 export { isKnownMetricId, knownMetricIds, TIMING_METRICS } from './_known.js';
 export { score, type ScoreOptions, type ScoreResult } from './_score.js';
+export {
+  evaluate,
+  type EvaluateOptions,
+  type Evaluation,
+  type QrelsObject,
+  type RunObject,
+} from './evaluate.js';

@@ -1,0 +1,48 @@
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { score } from './_score.js';
+import { evaluate } from './evaluate.js';
+
+const dir = resolve(import.meta.dirname, '../../fixtures/trec_eval');
+
+/** A TREC file as the nested objects evaluate() takes: qid -> docno -> value (column `col`). */
+function nested(file: string, col: number): Record<string, Record<string, number>> {
+  const out: Record<string, Record<string, number>> = {};
+  for (const line of readFileSync(join(dir, file), 'utf8').split('\n')) {
+    const f = line.trim().split(/\s+/);
+    if (f.length < 4) continue;
+    (out[f[0]!] ??= {})[f[2]!] = Number(f[col]);
+  }
+  return out;
+}
+
+describe('evaluate (in-memory qrels and run)', () => {
+  it('gives exactly the numbers rgate score gives for the same files, per query and overall', () => {
+    const qrels = nested('qrels.test', 3);
+    const run = nested('results.test', 4);
+    for (const opts of [{}, { averageComplete: true }, { maxDepth: 20, relevanceLevel: 2 }]) {
+      const fromObjects = evaluate(qrels, run, ['all_trec'], opts);
+      const fromFiles = score({
+        qrels: join(dir, 'qrels.test'),
+        run: join(dir, 'results.test'),
+        measures: ['all_trec'],
+        perQuery: true,
+        ...opts,
+      });
+      expect(fromObjects.num_q).toBe(fromFiles.num_q);
+      expect(fromObjects.mean).toEqual(fromFiles.all);
+      for (const q of fromFiles.queries!) {
+        for (const [name, v] of Object.entries(q.measures))
+          expect(fromObjects.perQuery[name]![q.query_id], `${name} ${q.query_id}`).toBe(v);
+      }
+    }
+  });
+
+  it('refuses empty judgments and non-finite scores with an input error', () => {
+    expect(() => evaluate({}, { q: { d: 1 } }, ['map'])).toThrow('evaluate: the qrels hold no judgments');
+    expect(() => evaluate({ q: { d: 1 } }, { q: { d: Number.NaN } }, ['map'])).toThrow(
+      'score must be a finite number',
+    );
+  });
+});
