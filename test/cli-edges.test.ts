@@ -128,3 +128,23 @@ describe('exit codes as documented', () => {
     expect(o.stdout.join('\n')).toContain('system under test down');
   });
 });
+
+describe('usage mistakes are named', () => {
+  it('bare `rgate` lists its commands; a number that is not one is named as typed, never NaN', async () => {
+    const bare = captureIo(REPO);
+    expect(await runCli([], bare)).toBe(2);
+    const text = bare.stderr.join('\n');
+    for (const c of ['rgate run', 'rgate merge', 'rgate score', 'rgate report']) expect(text).toContain(c);
+    expect(text).toContain('Name a command (see the list above).');
+    for (const [argv, message] of [
+      [['run', '--replays', 'abc'], '--replays "abc": not a number'],
+      [['score', '-l', 'x', 'q', 'r'], '--relevance-level "x": not a number'],
+      [['run', '--concurrency=1.5x'], '--concurrency "1.5x": not a number'],
+    ] as const) {
+      const o = captureIo(REPO);
+      expect(await runCli([...argv], o)).toBe(2);
+      expect(o.stderr.join('\n')).toContain(message);
+      expect(o.stderr.join('\n')).not.toContain('NaN');
+    }
+  });
+});

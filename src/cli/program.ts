@@ -44,6 +44,14 @@ export async function runCli(
     .option('debug', { type: 'boolean', describe: 'show stack traces for internal errors', global: true })
     .strict()
     .demandCommand(1, 'Name a command (see the list above).')
+    .middleware((args) => {
+      // yargs turns `--replays abc` into NaN; name the option and what was typed instead
+      const nan = Object.keys(args).filter((k) => typeof args[k] === 'number' && Number.isNaN(args[k]));
+      if (nan.length === 0) return;
+      const name = nan.reduce((a, b) => (b.length > a.length ? b : a));
+      const typed = nan.map((k) => typedAfter(argv, k)).find((t) => t !== undefined) ?? '';
+      throw new UsageError(`--${name} ${JSON.stringify(typed)}: not a number`);
+    }, true)
     .recommendCommands()
     .help()
     .alias('h', 'help')
@@ -66,6 +74,8 @@ export async function runCli(
     return exitCode;
   } catch (e) {
     if (e instanceof UsageError) {
+      // bare `rgate`: the message points at the list of commands, so print it
+      if (!argv.some((a) => !a.startsWith('-'))) io.err(await y.getHelp());
       io.err(`rgate: ${e.message}`);
       io.err('Run `rgate --help` or `rgate <command> --help` for usage.');
       return EXIT.usage;
@@ -84,3 +94,14 @@ export async function runCli(
 }
 
 class UsageError extends Error {}
+
+/** What followed `--key` (or `-k`, or `--key=`) on the command line, as typed. */
+function typedAfter(argv: readonly string[], key: string): string | undefined {
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    const flag = key.length === 1 ? `-${key}` : `--${key}`;
+    if (a.startsWith(`${flag}=`)) return a.slice(flag.length + 1);
+    if (a === flag) return argv[i + 1];
+  }
+  return undefined;
+}
