@@ -1,4 +1,5 @@
 import { bpref } from './bpref.js';
+import { gmMap } from './gm-map.js';
 import { judged } from './judged.js';
 import { map } from './map.js';
 import { ndcgCut } from './ndcg-cut.js';
@@ -24,6 +25,7 @@ export const RANKING_MEASURES: readonly AnyRankingMeasure[] = [
   numRel,
   numRelRet,
   map,
+  gmMap,
   rprec,
   bpref,
   recipRank,
@@ -44,6 +46,7 @@ export const MEASURE_BUNDLES: Readonly<Record<string, readonly string[]>> = {
     'num_rel',
     'num_rel_ret',
     'map',
+    'gm_map',
     'Rprec',
     'bpref',
     'recip_rank',
@@ -56,6 +59,7 @@ export const MEASURE_BUNDLES: Readonly<Record<string, readonly string[]>> = {
     'num_rel',
     'num_rel_ret',
     'map',
+    'gm_map',
     'Rprec',
     'bpref',
     'recip_rank',
