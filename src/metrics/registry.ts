@@ -1,5 +1,6 @@
 import { bpref } from './bpref.js';
 import { gmMap } from './gm-map.js';
+import { iprecAtRecall } from './iprec-at-recall.js';
 import { judged } from './judged.js';
 import { map } from './map.js';
 import { ndcgCut } from './ndcg-cut.js';
@@ -29,6 +30,7 @@ export const RANKING_MEASURES: readonly AnyRankingMeasure[] = [
   rprec,
   bpref,
   recipRank,
+  iprecAtRecall,
   precision,
   recall,
   ndcg,
@@ -50,6 +52,7 @@ export const MEASURE_BUNDLES: Readonly<Record<string, readonly string[]>> = {
     'Rprec',
     'bpref',
     'recip_rank',
+    'iprec_at_recall',
     'P',
   ],
   all_trec: [
@@ -63,6 +66,7 @@ export const MEASURE_BUNDLES: Readonly<Record<string, readonly string[]>> = {
     'Rprec',
     'bpref',
     'recip_rank',
+    'iprec_at_recall',
     'P',
     'recall',
     'ndcg',

@@ -34,7 +34,9 @@ describe('rgate score', () => {
     const expected = readFileSync(join(fixtures, 'out.test'), 'utf8')
       .split('\n')
       .filter((l) =>
-        /^(runid|num_q|num_ret|num_rel|num_rel_ret|map|gm_map|Rprec|bpref|recip_rank|P_\d+) /.test(l),
+        /^(runid|num_q|num_ret|num_rel|num_rel_ret|map|gm_map|Rprec|bpref|recip_rank|iprec_at_recall_[0-9.]+|P_\d+) /.test(
+          l,
+        ),
       );
     expect(r.out.trimEnd().split('\n')).toEqual(expected);
   });
