@@ -13,6 +13,7 @@ import { precision } from './p.js';
 import { recall } from './recall.js';
 import { recipRank } from './recip-rank.js';
 import { rprec } from './rprec.js';
+import { rprecMult } from './rprec-mult.js';
 import { success } from './success.js';
 import type { AnyRankingMeasure } from './_types.js';
 
@@ -33,6 +34,7 @@ export const RANKING_MEASURES: readonly AnyRankingMeasure[] = [
   iprecAtRecall,
   precision,
   recall,
+  rprecMult,
   ndcg,
   ndcgCut,
   success,
@@ -70,6 +72,7 @@ export const MEASURE_BUNDLES: Readonly<Record<string, readonly string[]>> = {
     'P',
     'recall',
     'ndcg',
+    'Rprec_mult',
     'success',
     'ndcg_cut',
   ],
