@@ -1,3 +1,4 @@
+import { elevenPtAvg } from './11pt-avg.js';
 import { bpref } from './bpref.js';
 import { gmMap } from './gm-map.js';
 import { iprecAtRecall } from './iprec-at-recall.js';
@@ -35,6 +36,7 @@ export const RANKING_MEASURES: readonly AnyRankingMeasure[] = [
   precision,
   recall,
   rprecMult,
+  elevenPtAvg,
   ndcg,
   ndcgCut,
   success,
@@ -71,6 +73,7 @@ export const MEASURE_BUNDLES: Readonly<Record<string, readonly string[]>> = {
     'iprec_at_recall',
     'P',
     'recall',
+    '11pt_avg',
     'ndcg',
     'Rprec_mult',
     'success',
