@@ -4,6 +4,7 @@ import { gmMap } from './gm-map.js';
 import { iprecAtRecall } from './iprec-at-recall.js';
 import { judged } from './judged.js';
 import { map } from './map.js';
+import { mapCut } from './map-cut.js';
 import { ndcgCut } from './ndcg-cut.js';
 import { ndcg } from './ndcg.js';
 import { numQ } from './num-q.js';
@@ -39,6 +40,7 @@ export const RANKING_MEASURES: readonly AnyRankingMeasure[] = [
   elevenPtAvg,
   ndcg,
   ndcgCut,
+  mapCut,
   success,
   judged,
 ];
@@ -77,6 +79,7 @@ export const MEASURE_BUNDLES: Readonly<Record<string, readonly string[]>> = {
     'ndcg',
     'Rprec_mult',
     'success',
+    'map_cut',
     'ndcg_cut',
   ],
 };
