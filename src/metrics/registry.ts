@@ -16,6 +16,7 @@ import { recall } from './recall.js';
 import { recipRank } from './recip-rank.js';
 import { rprec } from './rprec.js';
 import { rprecMult } from './rprec-mult.js';
+import { setP } from './set-p.js';
 import { success } from './success.js';
 import type { AnyRankingMeasure } from './_types.js';
 
@@ -42,6 +43,7 @@ export const RANKING_MEASURES: readonly AnyRankingMeasure[] = [
   ndcgCut,
   mapCut,
   success,
+  setP,
   judged,
 ];
 
@@ -81,6 +83,7 @@ export const MEASURE_BUNDLES: Readonly<Record<string, readonly string[]>> = {
     'success',
     'map_cut',
     'ndcg_cut',
+    'set_P',
   ],
 };
 
