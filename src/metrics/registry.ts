@@ -17,6 +17,8 @@ import { recipRank } from './recip-rank.js';
 import { rprec } from './rprec.js';
 import { rprecMult } from './rprec-mult.js';
 import { setP } from './set-p.js';
+import { setRecall } from './set-recall.js';
+import { setRelativeP } from './set-relative-p.js';
 import { success } from './success.js';
 import type { AnyRankingMeasure } from './_types.js';
 
@@ -44,6 +46,8 @@ export const RANKING_MEASURES: readonly AnyRankingMeasure[] = [
   mapCut,
   success,
   setP,
+  setRelativeP,
+  setRecall,
   judged,
 ];
 
@@ -84,6 +88,8 @@ export const MEASURE_BUNDLES: Readonly<Record<string, readonly string[]>> = {
     'map_cut',
     'ndcg_cut',
     'set_P',
+    'set_recall',
+    'set_relative_P',
   ],
 };
 
