@@ -16,6 +16,7 @@ import { recall } from './recall.js';
 import { recipRank } from './recip-rank.js';
 import { rprec } from './rprec.js';
 import { rprecMult } from './rprec-mult.js';
+import { setMap } from './set-map.js';
 import { setP } from './set-p.js';
 import { setRecall } from './set-recall.js';
 import { setRelativeP } from './set-relative-p.js';
@@ -48,6 +49,7 @@ export const RANKING_MEASURES: readonly AnyRankingMeasure[] = [
   setP,
   setRelativeP,
   setRecall,
+  setMap,
   judged,
 ];
 
@@ -90,6 +92,7 @@ export const MEASURE_BUNDLES: Readonly<Record<string, readonly string[]>> = {
     'set_P',
     'set_recall',
     'set_relative_P',
+    'set_map',
   ],
 };
 
