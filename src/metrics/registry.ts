@@ -16,6 +16,7 @@ import { recall } from './recall.js';
 import { recipRank } from './recip-rank.js';
 import { rprec } from './rprec.js';
 import { rprecMult } from './rprec-mult.js';
+import { setF } from './set-f.js';
 import { setMap } from './set-map.js';
 import { setP } from './set-p.js';
 import { setRecall } from './set-recall.js';
@@ -50,6 +51,7 @@ export const RANKING_MEASURES: readonly AnyRankingMeasure[] = [
   setRelativeP,
   setRecall,
   setMap,
+  setF,
   judged,
 ];
 
@@ -93,6 +95,7 @@ export const MEASURE_BUNDLES: Readonly<Record<string, readonly string[]>> = {
     'set_recall',
     'set_relative_P',
     'set_map',
+    'set_F',
   ],
 };
 
