@@ -11,19 +11,21 @@ export const TIMING_METRICS: readonly string[] = ['latency_ms'];
 
 /**
  * Can a gate rule name this metric? Gate measures, `latency_ms`, and any ranking measure with valid
- * parameters that yields one value (`map`, `ndcg_cut.5`, `P.10`, `ndcg.1=3,2=9`).
+ * parameters that yields one value per query (`map`, `ndcg_cut.5`, `P.10`, `ndcg.1=3,2=9`).
  */
 export function isKnownMetricId(id: string): boolean {
   if (GATE_METRIC_IDS.includes(id) || TIMING_METRICS.includes(id)) return true;
   const spec = parseRankingMetricId(id);
   if (!spec || spec.names.length !== 1) return false;
+  // gates average per-query values (breakdowns, intervals): a summary-only measure (num_q, gm_map) has none
+  if (!spec.measure.printPerQuery) return false;
   // P alone means all nine cutoffs; a rule must name one: P.10
   return spec.measure.defaultParamText === '' || id.includes('.');
 }
 
 /** Every gate metric id plus the ranking ids at their default parameters, sorted. */
 export function knownMetricIds(): string[] {
-  const ranking = RANKING_MEASURES.flatMap((m) => {
+  const ranking = RANKING_MEASURES.filter((m) => m.printPerQuery).flatMap((m) => {
     const spec = parseRankingMetricId(m.id)!;
     return spec.names.map((n) => (n.startsWith(`${m.id}_`) ? `${m.id}.${n.slice(m.id.length + 1)}` : n));
   });

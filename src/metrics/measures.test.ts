@@ -95,7 +95,7 @@ describe('ranking measures on hand-computed examples', () => {
   });
 
   it('unknown measures and bad cutoffs are usage errors', () => {
-    expect(() => parseMeasureArgs(['gm_map'])).toThrow(/unknown measure "gm_map"/);
+    expect(() => parseMeasureArgs(['no_such_measure'])).toThrow(/unknown measure "no_such_measure"/);
     expect(() => parseMeasureArgs(['P.0'])).toThrow(/positive integer/);
     expect(() => parseMeasureArgs(['P.5,5'])).toThrow(/twice/);
     expect(parseMeasureArgs(['P.20,5', 'P.1']).specs[0]!.names).toEqual(['P_5', 'P_20']);

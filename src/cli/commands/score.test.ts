@@ -33,7 +33,11 @@ describe('rgate score', () => {
     expect(r.code).toBe(0);
     const expected = readFileSync(join(fixtures, 'out.test'), 'utf8')
       .split('\n')
-      .filter((l) => /^(runid|num_q|num_ret|num_rel|num_rel_ret|map|Rprec|bpref|recip_rank|P_\d+) /.test(l));
+      .filter((l) =>
+        /^(runid|num_q|num_ret|num_rel|num_rel_ret|map|gm_map|Rprec|bpref|recip_rank|iprec_at_recall_[0-9.]+|P_\d+) /.test(
+          l,
+        ),
+      );
     expect(r.out.trimEnd().split('\n')).toEqual(expected);
   });
 
@@ -104,8 +108,15 @@ describe('rgate score', () => {
 
   it('usage mistakes exit 2: unknown measure, missing files, bad depth', async () => {
     expect(
-      (await cli(['score', '-m', 'gm_map', join(fixtures, 'qrels.test'), join(fixtures, 'results.test')]))
-        .code,
+      (
+        await cli([
+          'score',
+          '-m',
+          'no_such_measure',
+          join(fixtures, 'qrels.test'),
+          join(fixtures, 'results.test'),
+        ])
+      ).code,
     ).toBe(2);
     expect((await cli(['score', '--qrels', join(fixtures, 'qrels.test')])).code).toBe(2);
     const missing = await cli(['score', join(dir, 'none.qrels'), join(fixtures, 'results.test')]);

@@ -287,7 +287,7 @@ describe('computeRunMeasures: gate measures count what DESIGN.md says', () => {
   });
 
   it('an unknown ranking measure is a config error', () => {
-    expect(() => computeRunMeasures({ ...input, rankingMeasures: ['gm_map'] })).toThrow(
+    expect(() => computeRunMeasures({ ...input, rankingMeasures: ['no_such_measure'] })).toThrow(
       /unknown ranking measure/,
     );
   });
