@@ -23,4 +23,4 @@ export {
   type Evaluation,
   type QrelsObject,
   type RunObject,
-} from './evaluate.js';
+} from './_evaluate-objects.js';

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { score } from './_score.js';
-import { evaluate } from './evaluate.js';
+import { evaluate } from './_evaluate-objects.js';
 
 const dir = resolve(import.meta.dirname, '../../fixtures/trec_eval');
 
