@@ -1,4 +1,5 @@
 import { bpref } from './bpref.js';
+import { infAP } from './infap.js';
 import { judged } from './judged.js';
 import { map } from './map.js';
 import { ndcgCut } from './ndcg-cut.js';
@@ -29,6 +30,7 @@ export const RANKING_MEASURES: readonly AnyRankingMeasure[] = [
   recipRank,
   precision,
   recall,
+  infAP,
   ndcg,
   ndcgCut,
   success,
@@ -61,6 +63,7 @@ export const MEASURE_BUNDLES: Readonly<Record<string, readonly string[]>> = {
     'recip_rank',
     'P',
     'recall',
+    'infAP',
     'ndcg',
     'success',
     'ndcg_cut',
