@@ -1,4 +1,5 @@
 import { bpref } from './bpref.js';
+import { gmBpref } from './gm-bpref.js';
 import { infAP } from './infap.js';
 import { judged } from './judged.js';
 import { map } from './map.js';
@@ -31,6 +32,7 @@ export const RANKING_MEASURES: readonly AnyRankingMeasure[] = [
   precision,
   recall,
   infAP,
+  gmBpref,
   ndcg,
   ndcgCut,
   success,
@@ -64,6 +66,7 @@ export const MEASURE_BUNDLES: Readonly<Record<string, readonly string[]>> = {
     'P',
     'recall',
     'infAP',
+    'gm_bpref',
     'ndcg',
     'success',
     'ndcg_cut',
