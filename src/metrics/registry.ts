@@ -14,6 +14,7 @@ import { recall } from './recall.js';
 import { recipRank } from './recip-rank.js';
 import { rprec } from './rprec.js';
 import { success } from './success.js';
+import { utility } from './utility.js';
 import type { AnyRankingMeasure } from './_types.js';
 
 /**
@@ -33,6 +34,7 @@ export const RANKING_MEASURES: readonly AnyRankingMeasure[] = [
   recall,
   infAP,
   gmBpref,
+  utility,
   ndcg,
   ndcgCut,
   success,
@@ -67,6 +69,7 @@ export const MEASURE_BUNDLES: Readonly<Record<string, readonly string[]>> = {
     'recall',
     'infAP',
     'gm_bpref',
+    'utility',
     'ndcg',
     'success',
     'ndcg_cut',
