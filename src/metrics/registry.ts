@@ -1,3 +1,4 @@
+import { binG } from './bing.js';
 import { bpref } from './bpref.js';
 import { gmBpref } from './gm-bpref.js';
 import { infAP } from './infap.js';
@@ -35,6 +36,7 @@ export const RANKING_MEASURES: readonly AnyRankingMeasure[] = [
   infAP,
   gmBpref,
   utility,
+  binG,
   ndcg,
   ndcgCut,
   success,
@@ -73,6 +75,7 @@ export const MEASURE_BUNDLES: Readonly<Record<string, readonly string[]>> = {
     'ndcg',
     'success',
     'ndcg_cut',
+    'binG',
   ],
 };
 
