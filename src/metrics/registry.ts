@@ -1,5 +1,6 @@
 import { binG } from './bing.js';
 import { bpref } from './bpref.js';
+import { G } from './g.js';
 import { gmBpref } from './gm-bpref.js';
 import { infAP } from './infap.js';
 import { judged } from './judged.js';
@@ -37,6 +38,7 @@ export const RANKING_MEASURES: readonly AnyRankingMeasure[] = [
   gmBpref,
   utility,
   binG,
+  G,
   ndcg,
   ndcgCut,
   success,
@@ -76,6 +78,7 @@ export const MEASURE_BUNDLES: Readonly<Record<string, readonly string[]>> = {
     'success',
     'ndcg_cut',
     'binG',
+    'G',
   ],
 };
 
