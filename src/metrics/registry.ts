@@ -6,6 +6,7 @@ import { infAP } from './infap.js';
 import { judged } from './judged.js';
 import { map } from './map.js';
 import { ndcgCut } from './ndcg-cut.js';
+import { ndcgRel } from './ndcg-rel.js';
 import { ndcg } from './ndcg.js';
 import { numQ } from './num-q.js';
 import { numRelRet } from './num-rel-ret.js';
@@ -40,6 +41,7 @@ export const RANKING_MEASURES: readonly AnyRankingMeasure[] = [
   binG,
   G,
   ndcg,
+  ndcgRel,
   ndcgCut,
   success,
   judged,
@@ -77,6 +79,7 @@ export const MEASURE_BUNDLES: Readonly<Record<string, readonly string[]>> = {
     'ndcg',
     'success',
     'ndcg_cut',
+    'ndcg_rel',
     'binG',
     'G',
   ],
