@@ -15,6 +15,7 @@ import { numRet } from './num-ret.js';
 import { precision } from './p.js';
 import { recall } from './recall.js';
 import { recipRank } from './recip-rank.js';
+import { Rndcg } from './rndcg.js';
 import { rprec } from './rprec.js';
 import { success } from './success.js';
 import { utility } from './utility.js';
@@ -42,6 +43,7 @@ export const RANKING_MEASURES: readonly AnyRankingMeasure[] = [
   G,
   ndcg,
   ndcgRel,
+  Rndcg,
   ndcgCut,
   success,
   judged,
@@ -80,6 +82,7 @@ export const MEASURE_BUNDLES: Readonly<Record<string, readonly string[]>> = {
     'success',
     'ndcg_cut',
     'ndcg_rel',
+    'Rndcg',
     'binG',
     'G',
   ],
