@@ -15,6 +15,7 @@ import { numRet } from './num-ret.js';
 import { precision } from './p.js';
 import { recall } from './recall.js';
 import { recipRank } from './recip-rank.js';
+import { relativeP } from './relative-p.js';
 import { Rndcg } from './rndcg.js';
 import { rprec } from './rprec.js';
 import { success } from './success.js';
@@ -45,6 +46,7 @@ export const RANKING_MEASURES: readonly AnyRankingMeasure[] = [
   ndcgRel,
   Rndcg,
   ndcgCut,
+  relativeP,
   success,
   judged,
 ];
@@ -79,6 +81,7 @@ export const MEASURE_BUNDLES: Readonly<Record<string, readonly string[]>> = {
     'gm_bpref',
     'utility',
     'ndcg',
+    'relative_P',
     'success',
     'ndcg_cut',
     'ndcg_rel',
