@@ -8,6 +8,7 @@ import { map } from './map.js';
 import { ndcgCut } from './ndcg-cut.js';
 import { ndcgRel } from './ndcg-rel.js';
 import { ndcg } from './ndcg.js';
+import { numNonrelJudgedRet } from './num-nonrel-judged-ret.js';
 import { numQ } from './num-q.js';
 import { numRelRet } from './num-rel-ret.js';
 import { numRel } from './num-rel.js';
@@ -48,6 +49,7 @@ export const RANKING_MEASURES: readonly AnyRankingMeasure[] = [
   ndcgCut,
   relativeP,
   success,
+  numNonrelJudgedRet,
   judged,
 ];
 
@@ -88,6 +90,7 @@ export const MEASURE_BUNDLES: Readonly<Record<string, readonly string[]>> = {
     'Rndcg',
     'binG',
     'G',
+    'num_nonrel_judged_ret',
   ],
 };
 
