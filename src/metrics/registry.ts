@@ -21,6 +21,7 @@ import { Rndcg } from './rndcg.js';
 import { rprec } from './rprec.js';
 import { success } from './success.js';
 import { utility } from './utility.js';
+import { yaap } from './yaap.js';
 import type { AnyRankingMeasure } from './_types.js';
 
 /**
@@ -50,6 +51,7 @@ export const RANKING_MEASURES: readonly AnyRankingMeasure[] = [
   relativeP,
   success,
   numNonrelJudgedRet,
+  yaap,
   judged,
 ];
 
