@@ -20,6 +20,7 @@ import { relativeP } from './relative-p.js';
 import { Rndcg } from './rndcg.js';
 import { rprec } from './rprec.js';
 import { success } from './success.js';
+import { unj } from './unj.js';
 import { utility } from './utility.js';
 import { yaap } from './yaap.js';
 import type { AnyRankingMeasure } from './_types.js';
@@ -52,6 +53,7 @@ export const RANKING_MEASURES: readonly AnyRankingMeasure[] = [
   success,
   numNonrelJudgedRet,
   yaap,
+  unj,
   judged,
 ];
 
@@ -81,6 +83,7 @@ export const MEASURE_BUNDLES: Readonly<Record<string, readonly string[]>> = {
     'recip_rank',
     'P',
     'recall',
+    'unj',
     'infAP',
     'gm_bpref',
     'utility',
