@@ -14,6 +14,7 @@ import { numRelRet } from './num-rel-ret.js';
 import { numRel } from './num-rel.js';
 import { numRet } from './num-ret.js';
 import { precision } from './p.js';
+import { rbpResid } from './rbp-resid.js';
 import { recall } from './recall.js';
 import { recipRank } from './recip-rank.js';
 import { relativeP } from './relative-p.js';
@@ -53,6 +54,7 @@ export const RANKING_MEASURES: readonly AnyRankingMeasure[] = [
   success,
   numNonrelJudgedRet,
   yaap,
+  rbpResid,
   unj,
   judged,
 ];
@@ -84,6 +86,7 @@ export const MEASURE_BUNDLES: Readonly<Record<string, readonly string[]>> = {
     'P',
     'recall',
     'unj',
+    'rbp_resid',
     'infAP',
     'gm_bpref',
     'utility',
