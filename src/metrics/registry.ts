@@ -1,19 +1,28 @@
 import { elevenPtAvg } from './11pt-avg.js';
+import { binG } from './bing.js';
 import { bpref } from './bpref.js';
+import { G } from './g.js';
+import { gmBpref } from './gm-bpref.js';
 import { gmMap } from './gm-map.js';
+import { infAP } from './infap.js';
 import { iprecAtRecall } from './iprec-at-recall.js';
 import { judged } from './judged.js';
 import { map } from './map.js';
 import { mapCut } from './map-cut.js';
 import { ndcgCut } from './ndcg-cut.js';
+import { ndcgRel } from './ndcg-rel.js';
 import { ndcg } from './ndcg.js';
+import { numNonrelJudgedRet } from './num-nonrel-judged-ret.js';
 import { numQ } from './num-q.js';
 import { numRelRet } from './num-rel-ret.js';
 import { numRel } from './num-rel.js';
 import { numRet } from './num-ret.js';
 import { precision } from './p.js';
+import { rbpResid } from './rbp-resid.js';
 import { recall } from './recall.js';
 import { recipRank } from './recip-rank.js';
+import { relativeP } from './relative-p.js';
+import { Rndcg } from './rndcg.js';
 import { rprec } from './rprec.js';
 import { rprecMult } from './rprec-mult.js';
 import { setF } from './set-f.js';
@@ -22,6 +31,9 @@ import { setP } from './set-p.js';
 import { setRecall } from './set-recall.js';
 import { setRelativeP } from './set-relative-p.js';
 import { success } from './success.js';
+import { unj } from './unj.js';
+import { utility } from './utility.js';
+import { yaap } from './yaap.js';
 import type { AnyRankingMeasure } from './_types.js';
 
 /**
@@ -41,17 +53,29 @@ export const RANKING_MEASURES: readonly AnyRankingMeasure[] = [
   iprecAtRecall,
   precision,
   recall,
+  infAP,
+  gmBpref,
   rprecMult,
+  utility,
   elevenPtAvg,
+  binG,
+  G,
   ndcg,
+  ndcgRel,
+  Rndcg,
   ndcgCut,
   mapCut,
+  relativeP,
   success,
   setP,
   setRelativeP,
   setRecall,
   setMap,
   setF,
+  numNonrelJudgedRet,
+  yaap,
+  rbpResid,
+  unj,
   judged,
 ];
 
@@ -85,17 +109,28 @@ export const MEASURE_BUNDLES: Readonly<Record<string, readonly string[]>> = {
     'iprec_at_recall',
     'P',
     'recall',
+    'unj',
+    'rbp_resid',
+    'infAP',
+    'gm_bpref',
+    'utility',
     '11pt_avg',
     'ndcg',
+    'relative_P',
     'Rprec_mult',
     'success',
     'map_cut',
     'ndcg_cut',
+    'ndcg_rel',
+    'Rndcg',
+    'binG',
+    'G',
     'set_P',
     'set_recall',
     'set_relative_P',
     'set_map',
     'set_F',
+    'num_nonrel_judged_ret',
   ],
 };
 
