@@ -46,7 +46,22 @@ export const RetrievalConfigSchema = Closed({
   k: posInt,
   budgets: BudgetsSchema,
   fallback: Closed({ enabled: Type.Boolean() }),
-  semantic: Closed({ confidence_min: unit, ambiguity_margin: unit }),
+  semantic: Closed({
+    /** the cosine method's gates: top-1 cosine and top-1 minus top-2 cosine */
+    confidence_min: unit,
+    ambiguity_margin: unit,
+    /**
+     * optional (engine): 'hybrid_rrf' (default; reciprocal-rank fusion of BM25 and the embedder's
+     * cosine ranking, as memory-cli's hybrid mode) or 'cosine' (the embedder's cosine alone)
+     */
+    method: Type.Optional(StringEnum(['cosine', 'hybrid_rrf'])),
+    /** optional (engine): the RRF constant k in 1/(k + rank); defaults in src/core/defaults.ts */
+    rrf_k: Type.Optional(Type.Number({ exclusiveMinimum: 0 })),
+    /** optional (engine): hybrid gate on the normalised fused score of the top-1 (1 = rank 1 in both lists) */
+    hybrid_confidence_min: Type.Optional(unit),
+    /** optional (engine): hybrid gate on the normalised fused-score gap between top-1 and top-2 */
+    hybrid_margin_min: Type.Optional(unit),
+  }),
   embedding: Closed({ dimensions: posInt }),
   bm25: Closed({
     k1: Type.Number({ minimum: 0 }),
