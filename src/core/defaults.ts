@@ -46,6 +46,13 @@ export const SEMANTIC_DEFAULTS = {
   hybrid_margin_min: 0,
 } as const;
 
+/** HTTP embedding servers, called only by `rgate freeze` to pin vectors. */
+export const EMBEDDER_DEFAULTS = {
+  timeout_ms: 30_000,
+  /** texts per OpenAI-compatible request (Ollama's /api/embeddings takes one text per request) */
+  batch_size: 64,
+} as const;
+
 /** Optional fields of a suite in rgate.config.json (and of `runSuite`). */
 export const SUITE_DEFAULTS = {
   replays: 5,

@@ -37,6 +37,26 @@ export const BudgetsSchema = Closed({
 });
 export type Budgets = Static<typeof BudgetsSchema>;
 
+/**
+ * Where semantic vectors come from. `builtin`: the engine's hashed embedder, computed in process.
+ * `http`: an embedding server (Ollama `POST <url>/api/embeddings`, or an OpenAI-compatible
+ * `POST <url>/v1/embeddings`), called by `rgate freeze` only: the vectors are pinned into the
+ * snapshot (`embedding` on every corpus record and query), so runs and replays never call it.
+ */
+export const EmbedderConfigSchema = Type.Union([
+  Closed({ type: Type.Literal('builtin') }),
+  Closed({
+    type: Type.Literal('http'),
+    api: StringEnum(['ollama', 'openai']),
+    /** the server's base URL, e.g. http://127.0.0.1:11434 */
+    url: Type.String({ pattern: '^https?://' }),
+    model: Type.String({ minLength: 1 }),
+    /** per request, at freeze time; default in src/core/defaults.ts (EMBEDDER_DEFAULTS) */
+    timeout_ms: Type.Optional(posInt),
+  }),
+]);
+export type EmbedderConfig = Static<typeof EmbedderConfigSchema>;
+
 /** The retrieval config snapshot of a fixture set, resolved: every field has its value. */
 export const RetrievalConfigSchema = Closed({
   mode: RetrievalModeSchema,
@@ -63,6 +83,8 @@ export const RetrievalConfigSchema = Closed({
     hybrid_margin_min: Type.Optional(unit),
   }),
   embedding: Closed({ dimensions: posInt }),
+  /** optional: where vectors come from (absent = builtin); see EmbedderConfigSchema */
+  embedder: Type.Optional(EmbedderConfigSchema),
   bm25: Closed({
     k1: Type.Number({ minimum: 0 }),
     b: unit,

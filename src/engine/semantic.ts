@@ -83,6 +83,14 @@ export class SemanticIndex {
     const dims = this.config.embedding.dimensions;
     const recs = this.ic.records;
     const needsEmbedder = recs.some((r) => r.embedding === undefined);
+    if (needsEmbedder && this.config.embedder?.type === 'http') {
+      const r = recs.find((x) => x.embedding === undefined) as CorpusRecord;
+      return (this.matrix = envelope(
+        'embedding_not_pinned',
+        `config.embedder is an HTTP server (${this.config.embedder.model}), and corpus record "${r.id}" has no pinned embedding`,
+        'run `rgate freeze <set>`: it fetches and pins every vector; runs never call the server',
+      ));
+    }
     if (needsEmbedder && this.embedder.dimensions !== dims) {
       return (this.matrix = envelope(
         'embedding_dimension_mismatch',
@@ -132,6 +140,12 @@ export class SemanticIndex {
       }
       return Float32Array.from(req.query_embedding);
     }
+    if (this.config.embedder?.type === 'http')
+      return envelope(
+        'embedding_not_pinned',
+        `config.embedder is an HTTP server (${this.config.embedder.model}); this query has no pinned embedding`,
+        'only queries of the frozen query set carry vectors; run `rgate freeze <set>` after adding queries',
+      );
     if (this.embedder.dimensions !== dims) {
       return envelope(
         'embedding_dimension_mismatch',
@@ -395,6 +409,8 @@ export class SemanticIndex {
   }
 
   private embedderLabel(): string {
+    const e = this.config.embedder;
+    if (e?.type === 'http') return `snapshot-vectors:${e.api}:${e.model}`;
     const given = this.ic.records.some((r) => r.embedding !== undefined);
     return given ? `snapshot-vectors+${this.embedder.id}` : this.embedder.id;
   }
