@@ -34,8 +34,8 @@ describe('renderOverall', () => {
       exitCode: 1,
     });
     const lines = text.split('\n');
-    expect(lines[1]).toMatch(/^ {2}PASS  context-load/);
-    expect(lines[2]).toMatch(/^ {2}FAIL  semantic/);
+    expect(lines[1]).toMatch(/^ {2}PASS {2}context-load/);
+    expect(lines[2]).toMatch(/^ {2}FAIL {2}semantic/);
     expect(lines[3]).toBe('        fail: top1_useful_rate 4/86 = 0.0465 (min 0.8)');
     expect(lines.at(-1)).toBe('rgate: semantic FAIL, context-load PASS -> exit 1 (a gate failed)');
   });
