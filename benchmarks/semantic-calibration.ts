@@ -90,7 +90,7 @@ export function outcomes(c: Collection, makeEmbedder: (c: Collection) => Embedde
   const config = resolveConfig({
     mode: 'semantic',
     k: 10,
-    semantic: { confidence_min: 0, ambiguity_margin: 0 },
+    semantic: { method: 'cosine', confidence_min: 0, ambiguity_margin: 0 },
     embedding: { dimensions: 768 },
     analyzer: { lowercase: true, stopwords: true, stemmer: 'porter' },
   });
