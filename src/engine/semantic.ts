@@ -335,7 +335,9 @@ export class SemanticIndex {
         top.hits[0]!.doc,
         'semantic',
         'semantic_gates_passed',
-        'top-1 passed the confidence and ambiguity gates',
+        method === 'hybrid_rrf'
+          ? `top-1 passed the confidence and ambiguity gates on the normalised RRF score of BM25 and cosine (rrf_k ${rrf_k})`
+          : 'top-1 passed the confidence and ambiguity gates on the cosine',
         null,
       );
     }
