@@ -46,7 +46,7 @@ export const MARGIN_GRID: number[] = [0, 0.005, 0.01, 0.015, 0.02, 0.03, 0.04, 0
 export const TARGET_PRECISION = 0.8;
 export const MIN_ANSWERS = 20;
 
-interface Collection {
+export interface Collection {
   name: string;
   corpus: CorpusRecord[];
   queries: QueryRecord[];
@@ -61,7 +61,7 @@ export interface QueryOutcome {
   firstRelevant: number;
 }
 
-function loadCollection(name: string): Collection {
+export function loadCollection(name: string): Collection {
   const dir = join(ROOT, 'fixtures', name);
   let suite;
   try {
@@ -90,7 +90,7 @@ export function outcomes(c: Collection, makeEmbedder: (c: Collection) => Embedde
   const config = resolveConfig({
     mode: 'semantic',
     k: 10,
-    semantic: { confidence_min: 0, ambiguity_margin: 0 },
+    semantic: { method: 'cosine', confidence_min: 0, ambiguity_margin: 0 },
     embedding: { dimensions: 768 },
     analyzer: { lowercase: true, stopwords: true, stemmer: 'porter' },
   });

@@ -25,6 +25,34 @@ export const DEFAULT_CONFIG: RetrievalConfig = {
   freshness_half_life_days: 90,
 };
 
+/**
+ * Semantic selection settings a config may leave out. They are not in DEFAULT_CONFIG (so no frozen
+ * config id moves); the engine applies them. Calibrated on Cranfield and CACM only, never on the
+ * context-load set the semantic suite is gated on: `benchmarks/semantic-calibration.ts`, its rule and
+ * table in benchmarks/README.md and benchmarks/results/semantic-calibration.json.
+ */
+export const SEMANTIC_DEFAULTS = {
+  method: 'hybrid_rrf',
+  /** RRF constant: best mean MRR@10 of {10, 20, 30, 60} (memory-cli uses 60) */
+  rrf_k: 10,
+  /** each ranking (BM25, cosine) contributes its first this-many records to the fusion */
+  rrf_depth: 100,
+  /**
+   * 0.96: the top-1 is first in BOTH rankings (rank 1 + rank 2 gives 0.958 at k 10). No threshold
+   * reached 0.8 precision on the calibration sets; this one handles the most answerable and
+   * unanswerable queries right (see the benchmark's rule).
+   */
+  hybrid_confidence_min: 0.96,
+  hybrid_margin_min: 0,
+} as const;
+
+/** HTTP embedding servers, called only by `rgate freeze` to pin vectors. */
+export const EMBEDDER_DEFAULTS = {
+  timeout_ms: 30_000,
+  /** texts per OpenAI-compatible request (Ollama's /api/embeddings takes one text per request) */
+  batch_size: 64,
+} as const;
+
 /** Optional fields of a suite in rgate.config.json (and of `runSuite`). */
 export const SUITE_DEFAULTS = {
   replays: 5,

@@ -37,6 +37,26 @@ export const BudgetsSchema = Closed({
 });
 export type Budgets = Static<typeof BudgetsSchema>;
 
+/**
+ * Where semantic vectors come from. `builtin`: the engine's hashed embedder, computed in process.
+ * `http`: an embedding server (Ollama `POST <url>/api/embeddings`, or an OpenAI-compatible
+ * `POST <url>/v1/embeddings`), called by `rgate freeze` only: the vectors are pinned into the
+ * snapshot (`embedding` on every corpus record and query), so runs and replays never call it.
+ */
+export const EmbedderConfigSchema = Type.Union([
+  Closed({ type: Type.Literal('builtin') }),
+  Closed({
+    type: Type.Literal('http'),
+    api: StringEnum(['ollama', 'openai']),
+    /** the server's base URL, e.g. http://127.0.0.1:11434 */
+    url: Type.String({ pattern: '^https?://' }),
+    model: Type.String({ minLength: 1 }),
+    /** per request, at freeze time; default in src/core/defaults.ts (EMBEDDER_DEFAULTS) */
+    timeout_ms: Type.Optional(posInt),
+  }),
+]);
+export type EmbedderConfig = Static<typeof EmbedderConfigSchema>;
+
 /** The retrieval config snapshot of a fixture set, resolved: every field has its value. */
 export const RetrievalConfigSchema = Closed({
   mode: RetrievalModeSchema,
@@ -46,8 +66,25 @@ export const RetrievalConfigSchema = Closed({
   k: posInt,
   budgets: BudgetsSchema,
   fallback: Closed({ enabled: Type.Boolean() }),
-  semantic: Closed({ confidence_min: unit, ambiguity_margin: unit }),
+  semantic: Closed({
+    /** the cosine method's gates: top-1 cosine and top-1 minus top-2 cosine */
+    confidence_min: unit,
+    ambiguity_margin: unit,
+    /**
+     * optional (engine): 'hybrid_rrf' (default; reciprocal-rank fusion of BM25 and the embedder's
+     * cosine ranking, as memory-cli's hybrid mode) or 'cosine' (the embedder's cosine alone)
+     */
+    method: Type.Optional(StringEnum(['cosine', 'hybrid_rrf'])),
+    /** optional (engine): the RRF constant k in 1/(k + rank); defaults in src/core/defaults.ts */
+    rrf_k: Type.Optional(Type.Number({ exclusiveMinimum: 0 })),
+    /** optional (engine): hybrid gate on the normalised fused score of the top-1 (1 = rank 1 in both lists) */
+    hybrid_confidence_min: Type.Optional(unit),
+    /** optional (engine): hybrid gate on the normalised fused-score gap between top-1 and top-2 */
+    hybrid_margin_min: Type.Optional(unit),
+  }),
   embedding: Closed({ dimensions: posInt }),
+  /** optional: where vectors come from (absent = builtin); see EmbedderConfigSchema */
+  embedder: Type.Optional(EmbedderConfigSchema),
   bm25: Closed({
     k1: Type.Number({ minimum: 0 }),
     b: unit,

@@ -55,8 +55,14 @@ describe('hashed embedder', () => {
   });
 });
 
-describe('semantic selection v1', () => {
-  const engine = createEngine(corpus, cfg({ semantic: { confidence_min: 0.35, ambiguity_margin: 0.02 } }));
+/** the v1 cosine method; the engine default is hybrid_rrf (tested below) */
+const COSINE = { semantic: { method: 'cosine' as const } };
+
+describe('semantic selection v1, cosine method', () => {
+  const engine = createEngine(
+    corpus,
+    cfg({ semantic: { method: 'cosine', confidence_min: 0.35, ambiguity_margin: 0.02 } }),
+  );
 
   it('selects semantically when both gates pass, with K clamped to 10..15', () => {
     const out = ok(
@@ -114,14 +120,17 @@ describe('semantic selection v1', () => {
   it('the ambiguity gate sends near-ties to the fallback chain', () => {
     const twins = createEngine(
       [rec('a', 'alpha beta gamma', { key: 'K-A' }), rec('b', 'alpha beta gamma', { key: 'K-B' })],
-      cfg(),
+      cfg(COSINE),
     );
     const out = ok(twins.select({ query: 'alpha beta gamma', exact_key: 'K-B' }));
     expect(out.gates.confidence_passed).toBe(true);
     expect(out.gates.ambiguity_passed).toBe(false);
     expect(out.selection_mode).toBe('fallback_exact_key');
     expect(out.selected_id).toBe('b');
-    const off = createEngine([rec('a', 'alpha'), rec('b', 'alpha')], cfg({ fallback: { enabled: false } }));
+    const off = createEngine(
+      [rec('a', 'alpha'), rec('b', 'alpha')],
+      cfg({ ...COSINE, fallback: { enabled: false } }),
+    );
     expect(ok(off.select({ query: 'alpha' })).reason).toBe('no_match_fallback_disabled');
   });
 
@@ -129,7 +138,7 @@ describe('semantic selection v1', () => {
     const v = (i: number): number[] => Array.from({ length: 4 }, (_, j) => (j === i ? 1 : 0));
     const vec = createEngine(
       [rec('x', 'one', { embedding: v(0) }), rec('y', 'two', { embedding: v(1) })],
-      cfg({ embedding: { dimensions: 4 } }),
+      cfg({ ...COSINE, embedding: { dimensions: 4 } }),
     );
     const out = ok(vec.select({ query: 'anything', query_embedding: [0, 0.9, 0.1, 0] }));
     expect(out.selected_id).toBe('y');
@@ -178,5 +187,62 @@ describe('semantic selection v1', () => {
     expect(mentions('see ADR-00081', 'ADR-0008')).toBe(false);
     expect(mentions('xFREEZE', 'FREEZE')).toBe(false);
     expect(mentions('(FREEZE)', 'FREEZE')).toBe(true);
+  });
+});
+
+describe('semantic selection v1, hybrid_rrf method (the default)', () => {
+  const engine = createEngine(corpus, cfg());
+
+  it('is the default, and its scores are the normalised RRF of the BM25 and cosine rankings', () => {
+    const query = 'holiday freeze for deploys';
+    const out = ok(engine.select({ query, k: 15 }));
+    expect(out.gates.method).toBe('hybrid_rrf');
+    expect(out.gates.rrf_k).toBe(10);
+    // both rankings from the engine's public views: BM25 search and the cosine retrieval-result view
+    const lexical = engine.search(query, 100).map((h) => h.id);
+    const cosine = (engine.retrievalResult({ query, k: 15 }) as RetrievalResultV1).results
+      .filter((r) => r.score > 0)
+      .map((r) => r.chunk_id);
+    const rrf = (id: string): number =>
+      [lexical, cosine].reduce(
+        (s, list) => s + (list.includes(id) ? 1 / (10 + list.indexOf(id) + 1) : 0),
+        0,
+      ) /
+      (2 / 11);
+    expect(out.candidates.length).toBeGreaterThanOrEqual(2);
+    for (const c of out.candidates) expect(c.score).toBeCloseTo(rrf(c.id), 12);
+    for (let i = 1; i < out.candidates.length; i++)
+      expect(out.candidates[i - 1]!.score).toBeGreaterThanOrEqual(out.candidates[i]!.score);
+    // 'deploy' is first in both rankings: normalised score 1, both gates pass
+    expect(lexical[0]).toBe('deploy');
+    expect(cosine[0]).toBe('deploy');
+    expect(out.selected_id).toBe('deploy');
+    expect(out.selection_mode).toBe('semantic');
+    expect(out.confidence).toBe(1);
+    expect(out.gates.top1).toBe(1);
+  });
+
+  it('sends a query the rankings disagree on, or that only one of them sees, down the fallback chain', () => {
+    const out = ok(engine.select({ query: 'zzz qqq', exact_key: 'FREEZE-RULES' }));
+    expect(out.gates.confidence_passed).toBe(false);
+    expect(out.selection_mode).toBe('fallback_exact_key');
+    expect(out.selected_id).toBe('freeze');
+    const strict = createEngine(
+      corpus,
+      cfg({ semantic: { hybrid_confidence_min: 1, hybrid_margin_min: 0.5 } }),
+    );
+    const gated = ok(strict.select({ query: 'holiday freeze for deploys' }));
+    expect(gated.gates).toMatchObject({ confidence_min: 1, ambiguity_margin: 0.5, confidence_passed: true });
+    expect(gated.gates.ambiguity_passed).toBe(false);
+    expect(gated.fallback.triggered).toBe(true);
+  });
+
+  it('never returns a withheld record, and record order does not change the answer', () => {
+    const secret = rec('secret', 'holiday freeze for deploys password', { tags: ['secret'] });
+    const a = createEngine([secret, ...corpus], cfg());
+    const b = createEngine([...corpus].reverse().concat(secret), cfg());
+    const qa = ok(a.select({ query: 'holiday freeze for deploys password' }));
+    expect(qa.candidates.map((c) => c.id)).not.toContain('secret');
+    expect(qa).toEqual(ok(b.select({ query: 'holiday freeze for deploys password' })));
   });
 });

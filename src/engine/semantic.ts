@@ -1,6 +1,8 @@
 import type { CorpusRecord, RetrievalConfig } from '../documents/index.js';
 import { compareCodeUnits } from '../core/canonical-json.js';
 import { sha256 } from '../core/hash.js';
+import { SEMANTIC_DEFAULTS } from '../core/defaults.js';
+import { bagOfWords } from './bm25-index.js';
 import type { IndexedCorpus } from './indexed-corpus.js';
 import { indexText } from './indexed-corpus.js';
 import { TopK } from './top-k.js';
@@ -23,6 +25,16 @@ import type {
  * entries, else the error envelope `embedding_dimension_mismatch` is returned.
  * Scores are cosine similarities in [-1, 1] (a zero vector scores 0). Top-K: K = clamp(k, 10, 15),
  * ties by id asc.
+ * Method (config.semantic.method, default 'hybrid_rrf'):
+ * - 'cosine': candidates and gates use the cosine; gates confidence_min / ambiguity_margin.
+ * - 'hybrid_rrf' (memory-cli's `--mode hybrid`): two rankings, BM25 (the engine's lexical index) and
+ *   the cosine, each cut to its first rrf_depth records (a record with BM25 0 or cosine <= 0 is in
+ *   neither list: it carries no signal); fused(d) = sum over the lists of 1 / (rrf_k + rank). Order:
+ *   fused desc, cosine desc, BM25 desc, id asc. A candidate's score is fused / (2 / (rrf_k + 1)), the
+ *   normalised fused score in [0, 1]: 1 when both rankings put it first, <= 0.5 when only one has it.
+ *   Gates on that score: top1 >= hybrid_confidence_min and top1 - top2 >= hybrid_margin_min. Unlike
+ *   memory-cli (which always takes the fused top-1 unless no signal at all), a failed gate goes down
+ *   the seed's fallback chain, as the seed requires.
  * Gates: confidence (top1 >= confidence_min) and ambiguity (top1 - top2 >= ambiguity_margin; passes
  * with a single candidate). If either fails and fallback is enabled:
  * 1. exact key: records whose `key` equals the request's `exact_key`; else records whose key appears in
@@ -71,6 +83,14 @@ export class SemanticIndex {
     const dims = this.config.embedding.dimensions;
     const recs = this.ic.records;
     const needsEmbedder = recs.some((r) => r.embedding === undefined);
+    if (needsEmbedder && this.config.embedder?.type === 'http') {
+      const r = recs.find((x) => x.embedding === undefined) as CorpusRecord;
+      return (this.matrix = envelope(
+        'embedding_not_pinned',
+        `config.embedder is an HTTP server (${this.config.embedder.model}), and corpus record "${r.id}" has no pinned embedding`,
+        'run `rgate freeze <set>`: it fetches and pins every vector; runs never call the server',
+      ));
+    }
     if (needsEmbedder && this.embedder.dimensions !== dims) {
       return (this.matrix = envelope(
         'embedding_dimension_mismatch',
@@ -120,6 +140,12 @@ export class SemanticIndex {
       }
       return Float32Array.from(req.query_embedding);
     }
+    if (this.config.embedder?.type === 'http')
+      return envelope(
+        'embedding_not_pinned',
+        `config.embedder is an HTTP server (${this.config.embedder.model}); this query has no pinned embedding`,
+        'only queries of the frozen query set carry vectors; run `rgate freeze <set>` after adding queries',
+      );
     if (this.embedder.dimensions !== dims) {
       return envelope(
         'embedding_dimension_mismatch',
@@ -159,10 +185,98 @@ export class SemanticIndex {
     return { hits: heap.drain(), m, q, qNorm };
   }
 
+  /** The method's settings, the config's value else the engine default (src/core/defaults.ts). */
+  settings(): {
+    method: 'cosine' | 'hybrid_rrf';
+    rrf_k: number;
+    confidence_min: number;
+    ambiguity_margin: number;
+  } {
+    const s = this.config.semantic;
+    const method = s.method ?? SEMANTIC_DEFAULTS.method;
+    return method === 'cosine'
+      ? {
+          method,
+          rrf_k: s.rrf_k ?? SEMANTIC_DEFAULTS.rrf_k,
+          confidence_min: s.confidence_min,
+          ambiguity_margin: s.ambiguity_margin,
+        }
+      : {
+          method,
+          rrf_k: s.rrf_k ?? SEMANTIC_DEFAULTS.rrf_k,
+          confidence_min: s.hybrid_confidence_min ?? SEMANTIC_DEFAULTS.hybrid_confidence_min,
+          ambiguity_margin: s.hybrid_margin_min ?? SEMANTIC_DEFAULTS.hybrid_margin_min,
+        };
+  }
+
+  /**
+   * Hybrid ranking: RRF over BM25 and cosine (see the header). Returns the top-k by fused score with
+   * the normalised fused score, and a lookup of any record's normalised fused score.
+   */
+  hybridTopK(
+    req: SelectRequest,
+    k: number,
+    rrfK: number,
+  ): { hits: { doc: number; score: number }[]; scoreOf: (doc: number) => number } | ErrorEnvelope {
+    const m = this.getMatrix();
+    if ('error' in m) return m;
+    const q = this.queryVector(req, m.dims);
+    if ('error' in q) return q;
+    let qn = 0;
+    for (let i = 0; i < q.length; i++) qn += (q[i] as number) * (q[i] as number);
+    const qNorm = Math.sqrt(qn);
+    const depth = SEMANTIC_DEFAULTS.rrf_depth;
+    const withheld = this.ic.withheld;
+    const n = this.ic.records.length;
+    const cos = new Float64Array(n);
+    const heap = new TopK(depth);
+    for (let d = 0; d < n; d++) {
+      if (withheld[d] === 1) continue;
+      cos[d] = this.cosine(m, q, qNorm, d);
+      if ((cos[d] as number) > 0) heap.offer(d, cos[d] as number);
+    }
+    const vector = heap.drain();
+    let held = 0;
+    for (let d = 0; d < n; d++) held += withheld[d] as number;
+    const terms = bagOfWords(this.ic.analyzer.analyze(req.query ?? ''));
+    const bm = new Float64Array(n);
+    const lexical = this.ic.index
+      .search(terms, depth + held)
+      .filter((h) => withheld[h.doc] === 0 && h.score > 0)
+      .slice(0, depth);
+    const fused = new Map<number, number>();
+    lexical.forEach((h, i) => {
+      bm[h.doc] = h.score;
+      fused.set(h.doc, (fused.get(h.doc) ?? 0) + 1 / (rrfK + i + 1));
+    });
+    vector.forEach((h, i) => fused.set(h.doc, (fused.get(h.doc) ?? 0) + 1 / (rrfK + i + 1)));
+    const best = 2 / (rrfK + 1);
+    const hits = [...fused.entries()]
+      .map(([doc, f]) => ({ doc, score: f / best }))
+      .sort(
+        (a, b) =>
+          b.score - a.score ||
+          (cos[b.doc] as number) - (cos[a.doc] as number) ||
+          (bm[b.doc] as number) - (bm[a.doc] as number) ||
+          a.doc - b.doc,
+      )
+      .slice(0, k);
+    return { hits, scoreOf: (doc) => (fused.get(doc) ?? 0) / best };
+  }
+
   select(req: SelectRequest): SelectResult | ErrorEnvelope {
     const k = clampK(req.k, this.config.k);
-    const top = this.topK(req, k);
-    if ('error' in top) return top;
+    const { method, rrf_k, confidence_min, ambiguity_margin } = this.settings();
+    let top: { hits: { doc: number; score: number }[]; scoreOf: (doc: number) => number };
+    if (method === 'hybrid_rrf') {
+      const h = this.hybridTopK(req, k, rrf_k);
+      if ('error' in h) return h;
+      top = h;
+    } else {
+      const c = this.topK(req, k);
+      if ('error' in c) return c;
+      top = { hits: c.hits, scoreOf: (doc) => this.cosine(c.m, c.q, c.qNorm, doc) };
+    }
     const recs = this.ic.records;
     const candidates: SelectCandidate[] = top.hits.map((h, i) => ({
       id: (recs[h.doc] as CorpusRecord).id,
@@ -170,7 +284,6 @@ export class SemanticIndex {
       score: h.score,
       rank: i + 1,
     }));
-    const { confidence_min, ambiguity_margin } = this.config.semantic;
     const top1 = top.hits[0]?.score ?? null;
     const top2 = top.hits[1]?.score ?? null;
     const confidencePassed = top1 !== null && top1 >= confidence_min;
@@ -186,6 +299,8 @@ export class SemanticIndex {
         top2,
         confidence_passed: confidencePassed,
         ambiguity_passed: ambiguityPassed,
+        method,
+        ...(method === 'hybrid_rrf' ? { rrf_k } : {}),
       },
       embedder: this.embedderLabel(),
       k,
@@ -203,7 +318,7 @@ export class SemanticIndex {
         selection_mode: mode,
         selected_id: r.id,
         source_path: r.source_path,
-        confidence: this.cosine(top.m, top.q, top.qNorm, doc),
+        confidence: top.scoreOf(doc),
         reason,
         reason_detail: detail,
         fallback: { triggered: stage !== null, stage, trace },
@@ -211,12 +326,18 @@ export class SemanticIndex {
     };
 
     if (confidencePassed && ambiguityPassed) {
-      trace.push({ stage: 'semantic', outcome: 'selected', detail: `top1 ${top1} passed both gates` });
+      trace.push({
+        stage: 'semantic',
+        outcome: 'selected',
+        detail: `${method} top1 ${top1} passed both gates`,
+      });
       return pick(
         top.hits[0]!.doc,
         'semantic',
         'semantic_gates_passed',
-        'top-1 passed the confidence and ambiguity gates',
+        method === 'hybrid_rrf'
+          ? `top-1 passed the confidence and ambiguity gates on the normalised RRF score of BM25 and cosine (rrf_k ${rrf_k})`
+          : 'top-1 passed the confidence and ambiguity gates on the cosine',
         null,
       );
     }
@@ -290,6 +411,8 @@ export class SemanticIndex {
   }
 
   private embedderLabel(): string {
+    const e = this.config.embedder;
+    if (e?.type === 'http') return `snapshot-vectors:${e.api}:${e.model}`;
     const given = this.ic.records.some((r) => r.embedding !== undefined);
     return given ? `snapshot-vectors+${this.embedder.id}` : this.embedder.id;
   }

@@ -183,7 +183,7 @@ export interface SelectResult {
   /** null only for no_match */
   selected_id: string | null;
   source_path: string | null;
-  /** cosine of the selected record with the query (0 for no_match) */
+  /** the selected record's score under the method: cosine, or normalised RRF score (0 for no_match) */
   confidence: number;
   /** machine-readable reason code, e.g. semantic_gates_passed, fallback_exact_key_request, no_match_no_fallback_candidate */
   reason: string;
@@ -201,6 +201,10 @@ export interface SelectResult {
     top2: number | null;
     confidence_passed: boolean;
     ambiguity_passed: boolean;
+    /** which score the gates read: the cosine, or the normalised RRF score of BM25 + cosine */
+    method: 'cosine' | 'hybrid_rrf';
+    /** hybrid_rrf only: the RRF constant */
+    rrf_k?: number;
   };
   embedder: string;
   k: number;

@@ -20,6 +20,7 @@ export {
   compareWithFreeze,
 } from './freeze-verify.js';
 export { writeFreeze, type WriteFreezeOptions, type WriteFreezeResult } from './freeze-write.js';
+export { pinEmbeddings } from './pin-embeddings.js';
 export { readFreeze, freezeText, FREEZE_RULES } from './freeze-file.js';
 export { hashJsonlFile, hashCanonical } from './content-hash.js';
 export { readConfigFile, readCorpusFile, readQuerySetFile } from './read-artifacts.js';

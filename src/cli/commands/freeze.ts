@@ -1,6 +1,6 @@
 import type { Argv } from 'yargs';
 import { EXIT } from '../../core/errors.js';
-import { resolveFixtureDir, writeFreeze } from '../../snapshot/index.js';
+import { pinEmbeddings, resolveFixtureDir, writeFreeze } from '../../snapshot/index.js';
 import type { RgateCommand } from '../command.js';
 
 interface FreezeArgs {
@@ -51,14 +51,30 @@ export const freezeCommand: RgateCommand<FreezeArgs> = {
         'rgate freeze cacm --version v2 --reset-note "dropped 3 duplicate queries"',
         'refreeze after a query change',
       )
-      .example('rgate freeze ./my-set --date 2026-01-31', 'freeze a folder with an explicit date'),
+      .example('rgate freeze ./my-set --date 2026-01-31', 'freeze a folder with an explicit date')
+      .example(
+        'rgate freeze my-set   # config.json: "embedder": {"type": "http", "api": "ollama", "url": "http://127.0.0.1:11434", "model": "nomic-embed-text"}',
+        'fetch every record and query vector from the server and pin them into the snapshot',
+      ),
   async handler(args, io) {
     const dir = resolveFixtureDir(args.set, io.cwd);
-    const r = writeFreeze(dir, {
-      frozenOn: args.date ?? todayUtc(),
-      ...(args.version !== undefined ? { version: String(args.version) } : {}),
-      ...(args['reset-note'] !== undefined ? { resetNote: args['reset-note'] } : {}),
-    });
+    // an HTTP embedder's vectors are fetched now and pinned into the set; a refused freeze puts it back
+    const pinned = await pinEmbeddings(dir);
+    let r;
+    try {
+      r = writeFreeze(dir, {
+        frozenOn: args.date ?? todayUtc(),
+        ...(args.version !== undefined ? { version: String(args.version) } : {}),
+        ...(args['reset-note'] !== undefined ? { resetNote: args['reset-note'] } : {}),
+      });
+    } catch (e) {
+      pinned?.restore();
+      throw e;
+    }
+    if (pinned && !args.json)
+      io.out(
+        `pinned: ${pinned.records} record and ${pinned.queries} query vectors (${pinned.dimensions} dimensions) from ${pinned.embedder}`,
+      );
     if (args.json)
       io.out(JSON.stringify({ action: r.action, changed: r.changed, freeze: r.freeze }, null, 2));
     else {

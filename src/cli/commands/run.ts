@@ -11,6 +11,7 @@ import { createProgress } from '../../../harness/progress.js';
 import { runShard, parseShard } from '../../../harness/shard.js';
 import type { StoredPlan } from '../../../harness/run-plan.js';
 import { renderJson, renderTerminal } from '../../../reports/index.js';
+import { renderOverall } from '../../../reports/run/overall.js';
 import { writeRunReports } from '../run-reports.js';
 import { outDirOf } from '../out-dir.js';
 import type { CliIo, RgateCommand } from '../command.js';
@@ -289,8 +290,12 @@ async function runHandler(args: RunArgs, io: CliIo): Promise<number> {
         : JSON.stringify(reports.map((r) => JSON.parse(renderJson(r)))),
     );
   // a system that answered nothing is not a gate verdict on it: exit 3, as documented
-  if (systemDown) return EXIT.internal;
-  return verdicts.includes('FAIL') ? EXIT.gateFail : EXIT.ok;
+  const code = systemDown ? EXIT.internal : verdicts.includes('FAIL') ? EXIT.gateFail : EXIT.ok;
+  // the last line says it all (stderr under --json, whose stdout is the reports)
+  const overall = renderOverall(reports, { color: io.color, exitCode: code, systemDown });
+  if (args.json) io.err(overall);
+  else io.out(overall);
+  return code;
 }
 
 interface RunJob {

@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import type { Report } from '../../src/documents/index.js';
+import { exitMeaning, renderOverall, worstVerdict } from './overall.js';
+
+function report(suite: string, verdict: Report['gate']['verdict'], failing = false): Report {
+  return {
+    suite,
+    gate: {
+      gate_id: `${suite}-gate`,
+      gate_version: '1',
+      verdict,
+      reasons: [],
+      checklist: [],
+      rules: [
+        {
+          metric: 'top1_useful_rate',
+          op: 'min',
+          threshold: 0.8,
+          observed: failing ? 4 / 86 : 0.9,
+          numerator: failing ? 4 : 77,
+          denominator: 86,
+          status: failing ? 'fail' : 'pass',
+          reason: '',
+        },
+      ],
+    },
+    timing: { timing_rules: [] },
+  } as unknown as Report;
+}
+
+describe('renderOverall', () => {
+  it('orders rows best first and the overall line worst first; failing rules are named', () => {
+    const text = renderOverall([report('semantic', 'FAIL', true), report('context-load', 'PASS')], {
+      exitCode: 1,
+    });
+    const lines = text.split('\n');
+    expect(lines[1]).toMatch(/^ {2}PASS {2}context-load/);
+    expect(lines[2]).toMatch(/^ {2}FAIL {2}semantic/);
+    expect(lines[3]).toBe('        fail: top1_useful_rate 4/86 = 0.0465 (min 0.8)');
+    expect(lines.at(-1)).toBe('rgate: semantic FAIL, context-load PASS -> exit 1 (a gate failed)');
+  });
+
+  it('colours the overall line by the worst verdict, and only when asked', () => {
+    const bad = renderOverall([report('a', 'PASS'), report('b', 'FAIL', true)], { exitCode: 1, color: true });
+    expect(bad.split('\n').at(-1)).toContain('\u001b[31m');
+    expect(bad.split('\n').at(-1)).not.toContain('\u001b[32m');
+    const good = renderOverall([report('a', 'PASS')], { exitCode: 0, color: true });
+    expect(good.split('\n').at(-1)).toContain('\u001b[32m');
+    // exit 3 with only PASS verdicts is still painted as a failure
+    const down = renderOverall([report('a', 'PASS')], { exitCode: 3, color: true, systemDown: true });
+    expect(down.split('\n').at(-1)).toContain('\u001b[31m');
+    expect(down).toContain('(a system under test is down) -> exit 3');
+    expect(renderOverall([report('a', 'PASS')], { exitCode: 0 })).not.toContain('\u001b[');
+  });
+
+  it('names the exit codes and the worst verdict', () => {
+    expect(exitMeaning(0, ['PASS', 'WATCH'])).toBe('passed, with a WATCH warning');
+    expect(exitMeaning(1, ['FAIL'])).toBe('a gate failed');
+    expect(worstVerdict(['PASS', 'WATCH', 'PASS'])).toBe('WATCH');
+    expect(worstVerdict([])).toBe('PASS');
+  });
+});

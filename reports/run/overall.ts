@@ -1,0 +1,81 @@
+/**
+ * The end of `rgate run` over several suites: one row per suite, then one overall line naming every
+ * suite's verdict and what the exit code means. Rows go best first, worst last, and the overall line
+ * takes the colour of the worst verdict, so the last thing on the screen is never a green PASS above
+ * a failing exit code.
+ */
+import type { Report, Verdict } from '../../src/documents/index.js';
+import { terminalSafe } from '../escape.js';
+import { displayGate } from './view.js';
+
+export interface OverallOptions {
+  color?: boolean;
+  /** the process exit code the run ends with */
+  exitCode: number;
+  /** the run stopped because a system under test answered nothing (exit 3) */
+  systemDown?: boolean;
+}
+
+const RANK: Record<Verdict, number> = { PASS: 0, WATCH: 1, FAIL: 2 };
+const ANSI = { red: 31, green: 32, yellow: 33, bold: 1 } as const;
+
+/** What an exit code of `rgate run` means, in a few words. */
+export function exitMeaning(code: number, verdicts: readonly Verdict[]): string {
+  if (code === 0) return verdicts.includes('WATCH') ? 'passed, with a WATCH warning' : 'every gate passed';
+  if (code === 1) return 'a gate failed';
+  if (code === 2) return 'usage or input error';
+  if (code === 3) return 'the system under test is down or rgate failed';
+  if (code === 130) return 'interrupted';
+  return 'unexpected';
+}
+
+/** The worst verdict (FAIL > WATCH > PASS); PASS for none. */
+export function worstVerdict(verdicts: readonly Verdict[]): Verdict {
+  return verdicts.reduce<Verdict>((w, v) => (RANK[v] > RANK[w] ? v : w), 'PASS');
+}
+
+/** Suites best first, worst last; ties in suite-name order (a total order). */
+function ordered(reports: readonly Report[]): Report[] {
+  return [...reports].sort(
+    (a, b) =>
+      RANK[a.gate.verdict] - RANK[b.gate.verdict] || (a.suite < b.suite ? -1 : a.suite > b.suite ? 1 : 0),
+  );
+}
+
+function ruleText(r: ReturnType<typeof displayGate>['rules'][number]): string {
+  const frac =
+    r.numerator !== undefined && r.denominator !== undefined ? ` ${r.numerator}/${r.denominator}` : '';
+  const obs = r.observed === null ? 'n/a' : String(Number(r.observed.toFixed(4)));
+  return `${r.metric}${frac} = ${obs} (${r.op} ${r.threshold})`;
+}
+
+/** One line per suite (verdict, name, gate, the rules that did not pass), then the overall line. */
+export function renderOverall(reports: readonly Report[], opts: OverallOptions): string {
+  const color = opts.color ?? false;
+  const paint = (code: keyof typeof ANSI, s: string) => (color ? `\u001b[${ANSI[code]}m${s}\u001b[0m` : s);
+  const colorOf = (v: Verdict): keyof typeof ANSI =>
+    v === 'PASS' ? 'green' : v === 'WATCH' ? 'yellow' : 'red';
+  const safe = terminalSafe;
+  const rows = ordered(reports);
+  const width = Math.max(5, ...rows.map((r) => safe(r.suite).length));
+  const out: string[] = [
+    paint('bold', `Summary (${reports.length} suite${reports.length === 1 ? '' : 's'})`),
+  ];
+  for (const r of rows) {
+    const gate = displayGate(r);
+    const v = gate.verdict;
+    out.push(`  ${paint(colorOf(v), v.padEnd(5))} ${safe(r.suite).padEnd(width)}  ${safe(gate.gate_id)}`);
+    for (const rule of gate.rules.filter((x) => x.status !== 'pass'))
+      out.push(`        ${rule.status}: ${safe(ruleText(rule))}`);
+  }
+  const verdicts = reports.map((r) => r.gate.verdict);
+  // the worst first in the overall line too: the eye reads its start
+  const parts = ordered(reports)
+    .reverse()
+    .map((r) => `${safe(r.suite)} ${r.gate.verdict}`);
+  const worst: Verdict = opts.exitCode === 0 ? worstVerdict(verdicts) : 'FAIL';
+  const down = opts.systemDown ? ' (a system under test is down)' : '';
+  const line = `rgate: ${parts.join(', ') || 'no suite ran'}${down} -> exit ${opts.exitCode} (${exitMeaning(opts.exitCode, verdicts)})`;
+  out.push(paint('bold', paint(colorOf(worst), line)));
+  return out.join('\n');
+}
