@@ -103,14 +103,18 @@ export function editDistance(a: string, b: string): number {
 
 /**
  * The valid key closest to a mistyped one: by edit distance over whole key paths, or over the last
- * segment (+1) so `k1` finds `bm25.k1`; ties go to the shorter, then the first in code-unit order.
+ * segment (+0.5) so `k1` finds `bm25.k1` before `k`; ties go to the shorter, then code-unit order.
  */
 export function closestConfigKey(key: string): string {
+  // a known first part narrows the search to its own keys: `system.mode` is meant under `system`
+  const { known } = lookup(key);
+  const all = configKeyPaths();
+  const inside = known ? all.filter((p) => p.startsWith(`${known}.`)) : all;
   let best = '';
   let bestScore = Infinity;
-  for (const path of configKeyPaths()) {
+  for (const path of inside.length ? inside : all) {
     const leaf = path.slice(path.lastIndexOf('.') + 1);
-    const score = Math.min(editDistance(key, path), editDistance(key, leaf) + 1);
+    const score = Math.min(editDistance(key, path), editDistance(key, leaf) + 0.5);
     if (
       score < bestScore ||
       (score === bestScore && (path.length < best.length || (path.length === best.length && path < best)))
@@ -119,6 +123,9 @@ export function closestConfigKey(key: string): string {
       bestScore = score;
     }
   }
+  // under a free-form object the rest of the key is fine as typed: `system.mode` -> `system.params.mode`
+  const node = lookup(best).node;
+  if (node && freeForm(node) && known) return `${best}.${key.slice(known.length + 1)}`;
   return best;
 }
 
