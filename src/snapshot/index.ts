@@ -34,3 +34,4 @@ export { checkSnapshotChange, frozenConfigId, type SnapshotCheck } from './snaps
 export { importSafely, type ImportSafelyOptions, type ImportSafelyResult } from './import-safely.js';
 export { deriveProbes, GENERATED_PROBE_TAG, type ProbeOptions, type DerivedProbes } from './probes.js';
 export { addProbes, type AddProbesOptions, type AddProbesResult } from './probes-write.js';
+export { importMemoryCli, type MemoryCliImportOptions } from './importers/memory-cli.js';
