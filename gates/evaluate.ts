@@ -167,7 +167,7 @@ function evaluateMeasureRule(rule: GateRule, input: GateInput, base: RuleResult)
   if (o.n !== undefined) r.n = o.n;
 
   const minDen = rule.min_denominator ?? 1;
-  const hint = FALLBACK_EVIDENCE.has(rule.metric) ? `; ${probeHint(input.artifacts)}` : '';
+  const hint = FALLBACK_EVIDENCE.has(rule.metric) ? `; ${probeHint(input.artifacts, input.metrics)}` : '';
   if (o.count === 0 || o.value === null) {
     return fail(r, `insufficient evidence: ${countText(o)}, nothing was counted${hint}`);
   }
