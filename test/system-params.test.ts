@@ -1,5 +1,5 @@
 import { existsSync, readFileSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CompareSession } from '../src/documents/index.js';
 import { runCli } from '../src/cli/program.js';
@@ -120,6 +120,15 @@ describe('system.params as a comparison variant', () => {
     const frac = await cli(['compare', 'memory', '--sweep', 'k=1:2:0.5', '--no-save']);
     expect(frac.code).toBe(2);
     expect(frac.err).toContain('k expects an integer >= 1, got the number 1.5');
+  });
+
+  it('the builtin engine takes no system params', async () => {
+    const io = captureIo(resolve(import.meta.dirname, '..'));
+    const code = await runCli(['run', 'cacm', '--set', 'system.params.mode=hybrid', '--no-store'], io);
+    expect(code).toBe(2);
+    expect(io.stderr.join('\n')).toContain(
+      'system.params.mode: the builtin engine takes no system parameters',
+    );
   });
 
   it('a sweep whose grid points all resolve to one config is refused', async () => {
