@@ -60,6 +60,25 @@ const TEXT: Record<ChecklistItemId, string> = {
 
 const SHA = /^sha256:[0-9a-f]{64}$/;
 
+/**
+ * What to do when no query fell back. A set without probes: give it probes whose right answer is a
+ * fallback (exact key, path priority, no match), derived from its own corpus (a frozen set needs a
+ * version bump). A set with probes that still shows no fallback: say so instead of asking for more.
+ */
+export function probeHint(a: ArtifactRefs, metrics: readonly MetricEntry[] = []): string {
+  const probes = metrics.find((m) => m.id === 'fallback_expectation_met')?.value;
+  if (probes?.kind === 'rate' && probes.denominator > 0) {
+    return `the set's ${probes.denominator} probe queries did not give this evidence (see fallback_expectation_met and error_rate)`;
+  }
+  const set = a.fixture || a.artifact_id.replace(/-fixture$/, '');
+  const frozen = a.version !== '' && a.version !== 'unfrozen';
+  return (
+    `add fallback probes to the query set: rgate probes add ${set}` +
+    (frozen ? ` --version <next> --reset-note "fallback probes added"` : '') +
+    ' (then run again)'
+  );
+}
+
 export function evaluateChecklist(entries: readonly GateChecklistEntry[], ctx: Ctx): ChecklistItem[] {
   return entries.map((e) => {
     const { ok, evidence } = CHECKS[e.id](ctx);
@@ -105,20 +124,26 @@ const CHECKS: Record<ChecklistItemId, Check> = {
     };
   },
 
-  fallback_ordering_and_determinism: ({ metrics, replays, checklist_evidence }) => {
+  fallback_ordering_and_determinism: ({ metrics, replays, checklist_evidence, artifacts }) => {
     const { order } = normalize(checklist_evidence);
     const det = metrics.find((m) => m.id === 'fallback_determinism')?.value;
     const problems: string[] = [];
     if (!order) problems.push('fallback order not evidenced (the run recorded no fallback attempts)');
     else if (order.denominator === 0)
-      problems.push('no request took a fallback, so its ordering is not evidenced');
+      problems.push(
+        `no request took a fallback, so its ordering is not evidenced; ${probeHint(artifacts, metrics)}`,
+      );
     else if (order.numerator !== order.denominator) {
       problems.push(
         `${order.denominator - order.numerator} of ${order.denominator} fallback answers broke the order exact-key -> path-priority`,
       );
     }
     if (!det || det.kind !== 'rate' || det.denominator === 0)
-      problems.push('fallback determinism not measured');
+      problems.push(
+        order?.denominator === 0
+          ? 'fallback determinism not measured'
+          : `fallback determinism not measured; ${probeHint(artifacts, metrics)}`,
+      );
     else if (replays < 2) problems.push(`determinism needs at least 2 replays, the run had ${replays}`);
     if (problems.length) return { ok: false, evidence: problems.join('; ') };
     const d = det as { numerator: number; denominator: number };

@@ -279,3 +279,36 @@ describe('properties', () => {
     );
   });
 });
+
+describe('missing fallback evidence says how to get it', () => {
+  const withFallback = (det: RateValue, probes?: RateValue): GateInput => {
+    const input = semanticInput(rate(45, 50));
+    input.metrics = input.metrics.map((m) => (m.id === 'fallback_determinism' ? { ...m, value: det } : m));
+    if (probes) input.metrics.push({ id: 'fallback_expectation_met', value: probes, help: '' });
+    return input;
+  };
+  const detRule = (input: GateInput) =>
+    evaluateGate(semantic, input).rules.find((r) => r.metric === 'fallback_determinism')!;
+
+  it('no query fell back and the set has no probes: run rgate probes add <set>', () => {
+    const r = detRule(withFallback(rate(0, 0)));
+    expect(r.status).toBe('fail');
+    expect(r.reason).toBe(
+      'insufficient evidence: 0/0, nothing was counted; add fallback probes to the query set: rgate probes add semantic-v1 --version <next> --reset-note "fallback probes added" (then run again)',
+    );
+    const unfrozen = withFallback(rate(0, 0));
+    unfrozen.artifacts = { ...artifacts, version: 'unfrozen' };
+    expect(detRule(unfrozen).reason).toContain('rgate probes add semantic-v1 (then run again)');
+  });
+
+  it('the set has probes that did not fall back: no advice to add more', () => {
+    const r = detRule(withFallback(rate(0, 0), rate(0, 6)));
+    expect(r.reason).toBe(
+      "insufficient evidence: 0/0, nothing was counted; the set's 6 probe queries did not give this evidence (see fallback_expectation_met and error_rate)",
+    );
+  });
+
+  it('with evidence, no hint', () => {
+    expect(detRule(withFallback(rate(8, 8))).reason).not.toContain('probes');
+  });
+});

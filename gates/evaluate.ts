@@ -17,7 +17,7 @@ import type {
   Verdict,
 } from '../src/documents/index.js';
 import { compareCodeUnits } from '../src/core/canonical-json.js';
-import { evaluateChecklist, type ChecklistEvidence } from './checklist.js';
+import { evaluateChecklist, probeHint, type ChecklistEvidence } from './checklist.js';
 import { ms, num, pct, pctAgainst, signedNum, signedPct } from './format.js';
 import { TIMING_METRICS } from './metric-ids.js';
 
@@ -36,6 +36,9 @@ export interface GateInput {
   baseline?: { metrics: MetricEntry[]; source: string };
   checklist_evidence: ChecklistEvidence;
 }
+
+/** Measures counted over queries that fell back (or probe queries): no such query, no evidence. */
+const FALLBACK_EVIDENCE = new Set(['fallback_determinism', 'fallback_expectation_met']);
 
 /** Floating-point slack for comparisons: 40/50 against 0.8 must compare equal, not 1 ulp short. */
 const EPS = 1e-12;
@@ -164,13 +167,14 @@ function evaluateMeasureRule(rule: GateRule, input: GateInput, base: RuleResult)
   if (o.n !== undefined) r.n = o.n;
 
   const minDen = rule.min_denominator ?? 1;
+  const hint = FALLBACK_EVIDENCE.has(rule.metric) ? `; ${probeHint(input.artifacts, input.metrics)}` : '';
   if (o.count === 0 || o.value === null) {
-    return fail(r, `insufficient evidence: ${countText(o)}, nothing was counted`);
+    return fail(r, `insufficient evidence: ${countText(o)}, nothing was counted${hint}`);
   }
   if (o.count < minDen) {
     return fail(
       r,
-      `insufficient evidence: ${countText(o)}, at least ${minDen} ${o.kind === 'rate' ? 'in the denominator' : 'samples'} required`,
+      `insufficient evidence: ${countText(o)}, at least ${minDen} ${o.kind === 'rate' ? 'in the denominator' : 'samples'} required${hint}`,
     );
   }
   if (rule.min_replays !== undefined && input.replays < rule.min_replays) {

@@ -1,6 +1,7 @@
 import { canonicalJson } from '../src/core/canonical-json.js';
 import { SUITE_DEFAULTS } from '../src/core/defaults.js';
 import { sha256 } from '../src/core/hash.js';
+import { RgateError } from '../src/core/errors.js';
 import { resolveConfig } from '../src/core/resolve-config.js';
 import type {
   ArtifactRefs,
@@ -75,7 +76,8 @@ export interface StoredPlan {
  */
 export function planRun(o: PlanOptions): RunPlan {
   const suite = loadFixtureSet(o.spec.fixture, { root: o.root, verify: true });
-  const overrides = mergeOverrides(o.spec.config, o.config);
+  const overrides = mergeOverrides(withSystemParams(o.spec), o.config);
+  checkParamsAllowed(o.spec, overrides);
   const config = resolveConfig(overrides, suite.config);
   const artifacts = effectiveArtifacts(suite.artifacts, config);
   const settings: Report['settings'] = {
@@ -142,13 +144,36 @@ function mergeOverrides(a: PartialConfig | undefined, b: PartialConfig | undefin
 }
 
 /**
- * With config overrides (suite or tuning) that change the effective config, the config id names the
- * effective config, not the frozen file. Overrides that restate the frozen values change nothing.
+ * The suite's config overrides with its system's own `params` folded in as `system.params`, so they
+ * are hashed with the rest of the config and a `--set system.params.x=...` merges over them.
+ */
+export function withSystemParams(spec: SuiteSpec): PartialConfig | undefined {
+  const params = spec.system.type === 'builtin' ? undefined : spec.system.params;
+  if (params === undefined) return spec.config;
+  return resolveConfig({ system: { params } }, (spec.config ?? {}) as RetrievalConfig) as PartialConfig;
+}
+
+/** The built-in engine has no parameters of its own: a `system.params` there would be a variant that changes nothing. */
+function checkParamsAllowed(spec: SuiteSpec, overrides: PartialConfig): void {
+  const params = overrides.system?.params;
+  if (spec.system.type !== 'builtin' || params === undefined || Object.keys(params).length === 0) return;
+  throw new RgateError(
+    'usage',
+    `system.params.${Object.keys(params).sort()[0]}: the builtin engine takes no system parameters`,
+    'system.params are passed to command and http systems ({params.<key>} placeholders); tune the engine with config keys (rgate compare --set semantic.confidence_min=0.3)',
+  );
+}
+
+/**
+ * With config overrides (suite, tuning or system params) that change the effective config, the config
+ * id names the effective config, not the frozen file: `<frozen id>+overrides-<12 hex of its sha256>`,
+ * so two variants carry two ids. Overrides that restate the frozen values change nothing.
  */
 function effectiveArtifacts(frozen: ArtifactRefs, config: RetrievalConfig): ArtifactRefs {
   const digest = sha256(canonicalJson(config));
   if (digest === frozen.config_sha256) return frozen;
-  return { ...frozen, config_id: `${frozen.config_id}+overrides`, config_sha256: digest };
+  const short = digest.slice('sha256:'.length, 'sha256:'.length + 12);
+  return { ...frozen, config_id: `${frozen.config_id}+overrides-${short}`, config_sha256: digest };
 }
 
 function defaultRankingMeasures(config: RetrievalConfig): string[] {

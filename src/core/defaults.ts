@@ -78,3 +78,9 @@ export const STATS_DEFAULTS = {
   resamples: 2000,
   permutations: 10_000,
 } as const;
+
+/** `rgate probes add`: probes per kind, and the seed that samples records and makes no-match words. */
+export const PROBE_DEFAULTS = {
+  count: 3,
+  seed: 20261122,
+} as const;

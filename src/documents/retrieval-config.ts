@@ -7,7 +7,7 @@ import {
   type TProperties,
   type TSchema,
 } from '@sinclair/typebox';
-import { Closed, StringEnum } from './keywords.js';
+import { AnyObject, Closed, StringEnum } from './keywords.js';
 import { ProfileSchema } from './profile.js';
 
 export const RETRIEVAL_MODES = ['bm25', 'context-load', 'semantic'] as const;
@@ -20,6 +20,8 @@ export const WeightingModeSchema = StringEnum(WEIGHTING_MODES);
 export type WeightingMode = Static<typeof WeightingModeSchema>;
 
 const posInt = Type.Integer({ minimum: 1 });
+/** A system's own parameters: any JSON object (its keys are the system's, not rgate's). */
+export const SystemParamsSchema = AnyObject();
 const unit = Type.Number({ minimum: 0, maximum: 1 });
 
 export const AnalyzerConfigSchema = Closed({
@@ -103,6 +105,12 @@ export const RetrievalConfigSchema = Closed({
    * semantic selection (default when absent: secret, credential, pii; [] disables the policy)
    */
   sensitive_tags: Type.Optional(Type.Array(Type.String({ minLength: 1 }), { uniqueItems: true })),
+  /**
+   * optional: the system under test's own settings (a suite's `system.params`, `--set system.params.x=v`),
+   * free-form. Carried here so they are hashed into the config id like any other setting; command and
+   * http systems read them as `{params.<key>}` placeholders.
+   */
+  system: Type.Optional(Closed({ params: Type.Optional(SystemParamsSchema) })),
 });
 export type RetrievalConfig = Static<typeof RetrievalConfigSchema>;
 

@@ -6,7 +6,7 @@
 import { Type, type Static, type TObject, type TUnsafe } from '@sinclair/typebox';
 import { Closed, Const, StringEnum, StringMap } from './keywords.js';
 import { RESPONSE_CONTRACTS } from './response-contract.js';
-import { RetrievalModeSchema } from './retrieval-config.js';
+import { RetrievalModeSchema, SystemParamsSchema } from './retrieval-config.js';
 
 const posInt = Type.Integer({ minimum: 1 });
 // typed string, not the enum: a system built in code may name any contract, and createSystem
@@ -31,6 +31,8 @@ export const CommandSystemSpecSchema = Closed({
   worker: Type.Optional(Type.Boolean()),
   /** response contract name (see CONTRACT_NAMES) */
   contract,
+  /** the system's own settings, free-form; `{params.<key>}` in argv / env; hashed into the config id */
+  params: Type.Optional(SystemParamsSchema),
   /** per request; default 30000 */
   timeout_ms: Type.Optional(posInt),
   /** stdout cap per response; default 16 MiB */
@@ -54,6 +56,8 @@ export const HttpSystemSpecSchema = Closed({
   url: Type.String({ pattern: '^https?://' }),
   /** default `context-pack` */
   contract: Type.Optional(contract),
+  /** the system's own settings, free-form; `{params.<key>}` in `filters` / `headers` values; hashed into the config id */
+  params: Type.Optional(SystemParamsSchema),
   /** per request; default 30000 */
   timeout_ms: Type.Optional(posInt),
   /** response body cap; default 16 MiB */

@@ -33,3 +33,6 @@ export { importDir, type DirImportOptions } from './importers/dir.js';
 export type { ImportResult } from './importers/common.js';
 export { checkSnapshotChange, frozenConfigId, type SnapshotCheck } from './snapshot-change.js';
 export { importSafely, type ImportSafelyOptions, type ImportSafelyResult } from './import-safely.js';
+export { deriveProbes, GENERATED_PROBE_TAG, type ProbeOptions, type DerivedProbes } from './probes.js';
+export { addProbes, type AddProbesOptions, type AddProbesResult } from './probes-write.js';
+export { importMemoryCli, type MemoryCliImportOptions } from './importers/memory-cli.js';

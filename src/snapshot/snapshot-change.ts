@@ -16,7 +16,8 @@ const ID_FIELDS = ['corpus_id', 'query_set_id', 'config_id'] as const;
  * the frozen config file, and comparing configurations is the point of a baseline.
  */
 export function frozenConfigId(id: string): string {
-  return id.endsWith('+overrides') ? id.slice(0, -'+overrides'.length) : id;
+  // `+overrides` (runs stored before config ids named their effective config) or `+overrides-<hex>`
+  return id.replace(/\+overrides(-[0-9a-f]+)?$/, '');
 }
 
 function idsOf(a: ArtifactRefs): Record<(typeof ID_FIELDS)[number], string> {

@@ -9,7 +9,15 @@ import {
   type NormalizedResponse,
 } from './normalize/index.js';
 import { toRawObservation } from './observation.js';
-import { checkArgvTemplate, expandArgv, placeholderValues } from './placeholders.js';
+import {
+  checkArgvTemplate,
+  checkTemplates,
+  expandArgv,
+  expandMap,
+  mapTemplates,
+  placeholderValues,
+  type PlaceholderValues,
+} from './placeholders.js';
 import { childEnv } from './process-group.js';
 import { runOnce, type RunOnceResult } from './run-once.js';
 import { type RawObservation, type RequestContext, type SystemAdapter } from './types.js';
@@ -82,7 +90,6 @@ export class CommandAdapter implements SystemAdapter {
   readonly contract: string;
   private readonly timeoutMs: number;
   private readonly maxOutputBytes: number;
-  private readonly env: Record<string, string>;
   private readonly cwd: string;
   private idle: JsonLinesWorker[] = [];
   private readonly all = new Set<JsonLinesWorker>();
@@ -96,12 +103,17 @@ export class CommandAdapter implements SystemAdapter {
     name?: string,
   ) {
     checkArgvTemplate(spec.argv, config, 'system', spec.worker === true);
+    checkTemplates(mapTemplates(spec.env, 'system/env'), config, spec.worker === true);
     this.name = name ?? `command:${spec.argv[0]}${spec.worker ? ' (worker)' : ''}`;
     this.contract = spec.contract;
     this.timeoutMs = spec.timeout_ms ?? SYSTEM_DEFAULTS.timeout_ms;
     this.maxOutputBytes = spec.max_output_bytes ?? SYSTEM_DEFAULTS.max_output_bytes;
-    this.env = childEnv(spec.env);
     this.cwd = spec.cwd ? (isAbsolute(spec.cwd) ? spec.cwd : resolve(baseDir, spec.cwd)) : baseDir;
+  }
+
+  /** The child's whole environment: PATH plus `env`, its values expanded like argv. */
+  private envFor(values: PlaceholderValues): Record<string, string> {
+    return childEnv(this.spec.env ? expandMap(this.spec.env, values) : undefined);
   }
 
   async start(): Promise<void> {
@@ -131,7 +143,8 @@ export class CommandAdapter implements SystemAdapter {
   }
 
   private async viaProcess(q: QueryRecord, ctx: RequestContext): Promise<NormalizedResponse> {
-    const argv = expandArgv(this.spec.argv, placeholderValues(q, ctx));
+    const values = placeholderValues(q, ctx);
+    const argv = expandArgv(this.spec.argv, values);
     const nul = argv.findIndex((a) => a.includes('\0'));
     if (nul !== -1) {
       // an OS argument cannot hold NUL; refusing beats silently splitting or truncating the argument
@@ -143,7 +156,7 @@ export class CommandAdapter implements SystemAdapter {
     return fromRun(
       this.contract,
       await runOnce(argv, {
-        env: this.env,
+        env: this.envFor(values),
         cwd: this.cwd,
         timeoutMs: this.timeoutMs,
         maxOutputBytes: this.maxOutputBytes,
@@ -165,7 +178,7 @@ export class CommandAdapter implements SystemAdapter {
       this.all.delete(w);
     }
     // the worker's argv may use {corpus_dir} and {config.*} (per-query values are not known at spawn)
-    const argv = expandArgv(this.spec.argv, {
+    const values: PlaceholderValues = {
       query: '',
       query_id: '',
       k: ctx.config.k,
@@ -174,9 +187,10 @@ export class CommandAdapter implements SystemAdapter {
       replay: ctx.replay,
       exact_key: '',
       config: ctx.config,
-    });
+    };
+    const argv = expandArgv(this.spec.argv, values);
     const w = new JsonLinesWorker(argv, {
-      env: this.env,
+      env: this.envFor(values),
       cwd: this.cwd,
       maxOutputBytes: this.maxOutputBytes,
     });

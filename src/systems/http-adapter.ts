@@ -2,8 +2,9 @@ import { SYSTEM_DEFAULTS } from '../core/defaults.js';
 import http from 'node:http';
 import https from 'node:https';
 import type { RetrievalQuery } from '../contracts/responses/context-pack.js';
-import type { HttpSystemSpec, QueryRecord } from '../documents/index.js';
+import type { HttpSystemSpec, QueryRecord, RetrievalConfig } from '../documents/index.js';
 import { deadline } from './deadline.js';
+import { checkTemplates, expandMap, mapTemplates, placeholderValues } from './placeholders.js';
 import { failedResponse, normalizeResponse, type NormalizedResponse } from './normalize/index.js';
 import { toRawObservation } from './observation.js';
 import { type RawObservation, type RequestContext, type SystemAdapter } from './types.js';
@@ -22,7 +23,8 @@ export function retrievalQuery(spec: HttpSystemSpec, q: QueryRecord, ctx: Reques
   return {
     query: q.text,
     top_k: ctx.config.k,
-    filters: { ...(spec.filters ?? {}) },
+    // filter values may carry placeholders ({params.mode}, {profile}...): the body's shape stays seed 004's
+    filters: expandMap(spec.filters, placeholderValues(q, ctx)),
     overlay_policy: spec.overlay_policy ?? 'include',
     transport: spec.transport ?? 'direct',
     budgets,
@@ -47,7 +49,14 @@ export class HttpAdapter implements SystemAdapter {
   constructor(
     private readonly spec: HttpSystemSpec,
     name?: string,
+    config?: RetrievalConfig,
   ) {
+    if (config) {
+      checkTemplates(
+        [...mapTemplates(spec.filters, 'system/filters'), ...mapTemplates(spec.headers, 'system/headers')],
+        config,
+      );
+    }
     this.url = new URL(spec.url);
     this.name = name ?? `http:${this.url.host}${this.url.pathname}`;
     this.contract = spec.contract ?? 'context-pack';
@@ -119,7 +128,7 @@ export class HttpAdapter implements SystemAdapter {
           'content-length': Buffer.byteLength(body),
           'x-rgate-query-id': encodeURIComponent(q.query_id),
           'x-rgate-replay': String(ctx.replay),
-          ...(this.spec.headers ?? {}),
+          ...expandMap(this.spec.headers, placeholderValues(q, ctx)),
         },
       });
       const timeOut = (message: string) => () => {

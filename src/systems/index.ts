@@ -48,6 +48,6 @@ export function createSystem(spec: SystemSpec, suite: SuiteContext, name?: strin
     case 'command':
       return new CommandAdapter(spec, suite.config, suite.baseDir, name);
     case 'http':
-      return new HttpAdapter(spec, name);
+      return new HttpAdapter(spec, name, suite.config);
   }
 }

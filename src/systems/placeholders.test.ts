@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { resolveConfig } from '../core/resolve-config.js';
 import { isRgateError } from '../core/errors.js';
-import { checkArgvTemplate, expandArgv, placeholderValues } from './placeholders.js';
+import { retrievalQuery } from './http-adapter.js';
+import {
+  checkArgvTemplate,
+  checkTemplates,
+  expandArgv,
+  expandMap,
+  placeholderValues,
+} from './placeholders.js';
 
 const config = resolveConfig({ k: 7, retrieval_profile: 'small', budgets: { max_files: 3 } });
 const values = placeholderValues(
@@ -69,5 +76,59 @@ describe('argv placeholders', () => {
     expect(msg(['x', '{config.bm25.k1}', '{{literal}}'])).toBe('accepted');
     expect(msg([])).toBe('system/argv: must name a program');
     expect(msg(['w', '{query}'], true)).toBe('system/argv/1: {query} has no value when a worker starts');
+  });
+});
+
+describe('system params placeholders', () => {
+  const withParams = resolveConfig({ system: { params: { mode: 'hybrid', rrf: { k: 60 } } } });
+  const v = placeholderValues(
+    { query_id: 'q1', text: 'x' },
+    { replay: 1, config: withParams, fixtureDir: '/fx' },
+  );
+
+  it('{params.<key>} expands in argv, env and http maps; objects as JSON', () => {
+    expect(expandArgv(['--mode', '{params.mode}', '{params.rrf}', '{params.rrf.k}'], v)).toEqual([
+      '--mode',
+      'hybrid',
+      '{"k":60}',
+      '60',
+    ]);
+    expect(expandMap({ SUT_MODE: '{params.mode}', Q: '{query_id}' }, v)).toEqual({
+      Q: 'q1',
+      SUT_MODE: 'hybrid',
+    });
+  });
+
+  it('a parameter the config does not hold is refused up front, listing the ones it does', () => {
+    const refusal = (texts: [string, string][], config = withParams) => {
+      try {
+        checkTemplates(texts, config);
+        return 'accepted';
+      } catch (e) {
+        return `${(e as Error).message} | ${(e as { hint?: string }).hint ?? ''}`;
+      }
+    };
+    expect(refusal([['system/env/SUT_MODE', '{params.mode}']])).toBe('accepted');
+    expect(refusal([['system/env/SUT_MODE', '{params.mod}']])).toBe(
+      "system/env/SUT_MODE: {params.mod} names no system parameter | the system's params: mode, rrf (suite system.params, or --set system.params.<key>=<value>)",
+    );
+    expect(refusal([['system/filters/mode', '{params.mode}']], config)).toMatch(/declare it in the suite/);
+  });
+
+  it('http filters and headers carry the expanded values; the body keeps its seed 004 shape', () => {
+    const body = retrievalQuery(
+      { type: 'http', url: 'http://127.0.0.1:1/r', filters: { mode: '{params.mode}', tenant: 'ci' } },
+      { query_id: 'q1', text: 'find it' },
+      { replay: 1, config: withParams, fixtureDir: '/fx' },
+    );
+    expect(body.filters).toEqual({ mode: 'hybrid', tenant: 'ci' });
+    expect(Object.keys(body).sort()).toEqual([
+      'budgets',
+      'filters',
+      'overlay_policy',
+      'query',
+      'top_k',
+      'transport',
+    ]);
   });
 });

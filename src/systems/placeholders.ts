@@ -22,7 +22,16 @@ const PER_QUERY = new Set(['query', 'query_id', 'exact_key']);
 const TOKEN = /\{\{([A-Za-z_][\w.]*)\}\}|\{([A-Za-z_][\w.]*)\}/g;
 
 function configValue(config: RetrievalConfig, dotted: string): unknown {
-  let v: unknown = config;
+  return pathValue(config, dotted);
+}
+
+/** `{params.a.b}`: the system's own parameter (suite `system.params`, `--set system.params.a.b=...`). */
+function paramValue(config: RetrievalConfig, dotted: string): unknown {
+  return pathValue(config.system?.params ?? {}, dotted);
+}
+
+function pathValue(root: unknown, dotted: string): unknown {
+  let v: unknown = root;
   for (const part of dotted.split('.')) {
     if (typeof v !== 'object' || v === null || Array.isArray(v) || !Object.hasOwn(v, part)) return undefined;
     v = (v as Record<string, unknown>)[part];
@@ -36,8 +45,9 @@ function render(v: unknown): string {
 }
 
 /**
- * Check an argv template once, before any request: every `{name}` must be a known placeholder and every
- * `{config.a.b}` must name a key of the resolved config. Throws RgateError naming the argument.
+ * Check an argv template once, before any request: every `{name}` must be a known placeholder, every
+ * `{config.a.b}` must name a key of the resolved config and every `{params.a}` a key of the system's
+ * params. Throws RgateError naming the argument.
  */
 export function checkArgvTemplate(
   argv: readonly string[],
@@ -47,26 +57,53 @@ export function checkArgvTemplate(
 ): void {
   if (argv.length === 0 || argv[0] === '')
     throw new RgateError('config_invalid', `${where}/argv: must name a program`);
-  argv.forEach((arg, i) => {
-    for (const m of arg.matchAll(TOKEN)) {
+  checkTemplates(
+    argv.map((arg, i) => [`${where}/argv/${i}`, arg]),
+    config,
+    worker,
+  );
+}
+
+/**
+ * Check placeholder strings (`[json path, text]`: env values, http filters and headers) the way
+ * argv is checked. `worker`: per-query placeholders have no value (the text is expanded once per process).
+ */
+export function checkTemplates(
+  texts: readonly (readonly [string, string])[],
+  config: RetrievalConfig,
+  worker = false,
+): void {
+  for (const [at, text] of texts) {
+    for (const m of text.matchAll(TOKEN)) {
       const name = m[2];
       if (name === undefined) continue;
       if (worker && PER_QUERY.has(name)) {
         throw new RgateError(
           'config_invalid',
-          `${where}/argv/${i}: {${name}} has no value when a worker starts`,
-          'a worker receives each query as a JSON line on stdin; use {corpus_dir}, {k}, {profile} or {config.*} in its argv',
+          `${at}: {${name}} has no value when a worker starts`,
+          'a worker receives each query as a JSON line on stdin; use {corpus_dir}, {k}, {profile}, {config.*} or {params.*} in its argv and env',
         );
       }
       if (SIMPLE.has(name)) continue;
       if (name.startsWith('config.') && configValue(config, name.slice(7)) !== undefined) continue;
+      if (name.startsWith('params.')) {
+        if (paramValue(config, name.slice(7)) !== undefined) continue;
+        const known = Object.keys(config.system?.params ?? {}).sort();
+        throw new RgateError(
+          'config_invalid',
+          `${at}: {${name}} names no system parameter`,
+          known.length
+            ? `the system's params: ${known.join(', ')} (suite system.params, or --set system.params.<key>=<value>)`
+            : 'declare it in the suite: "system": {"params": {"mode": "classic"}, ...}, or pass --set system.params.<key>=<value>',
+        );
+      }
       throw new RgateError(
         'config_invalid',
-        `${where}/argv/${i}: unknown placeholder {${name}}`,
-        `placeholders: ${[...SIMPLE].map((s) => `{${s}}`).join(', ')}, {config.<dotted key>}; write {{name}} for a literal {name}`,
+        `${at}: unknown placeholder {${name}}`,
+        `placeholders: ${[...SIMPLE].map((s) => `{${s}}`).join(', ')}, {config.<dotted key>}, {params.<key>}; write {{name}} for a literal {name}`,
       );
     }
-  });
+  }
 }
 
 /**
@@ -75,13 +112,37 @@ export function checkArgvTemplate(
  * Objects from `{config.x}` are rendered as JSON. `{{name}}` is the literal text `{name}`.
  */
 export function expandArgv(argv: readonly string[], v: PlaceholderValues): string[] {
-  return argv.map((arg) =>
-    arg.replace(TOKEN, (_whole, literal: string | undefined, name: string | undefined) => {
-      if (literal !== undefined || name === undefined) return `{${literal ?? ''}}`;
-      if (name.startsWith('config.')) return render(configValue(v.config, name.slice(7)) ?? '');
-      return render((v as unknown as Record<string, unknown>)[name]);
-    }),
-  );
+  return argv.map((arg) => expandText(arg, v));
+}
+
+/** Expand one placeholder string (an argument, an env value, an http filter or header value). */
+export function expandText(text: string, v: PlaceholderValues): string {
+  return text.replace(TOKEN, (_whole, literal: string | undefined, name: string | undefined) => {
+    if (literal !== undefined || name === undefined) return `{${literal ?? ''}}`;
+    if (name.startsWith('config.')) return render(configValue(v.config, name.slice(7)) ?? '');
+    if (name.startsWith('params.')) return render(paramValue(v.config, name.slice(7)) ?? '');
+    return render((v as unknown as Record<string, unknown>)[name]);
+  });
+}
+
+/** Expand every value of a string map (env, filters, headers); keys stay as written. */
+export function expandMap(
+  map: Readonly<Record<string, string>> | undefined,
+  v: PlaceholderValues,
+): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const k of Object.keys(map ?? {}).sort()) out[k] = expandText(map![k]!, v);
+  return out;
+}
+
+/** `[json path, value]` pairs of a string map, for checkTemplates. */
+export function mapTemplates(
+  map: Readonly<Record<string, string>> | undefined,
+  where: string,
+): [string, string][] {
+  return Object.keys(map ?? {})
+    .sort()
+    .map((k) => [`${where}/${k}`, map![k]!]);
 }
 
 /** Placeholder values for one query. */

@@ -20,7 +20,8 @@ import {
 import { painter, safe } from '../../../reports/history/shared.js';
 import type { CliIo, RgateCommand } from '../command.js';
 import { newRunId, rgateVersion } from '../run-context.js';
-import { parseSetFlags } from '../set-flags.js';
+import { checkSetting, parseSetFlags } from '../set-flags.js';
+import { checkVariantEffects } from '../variant-effects.js';
 import { loadSuiteSpec, openStore, withStoreOptions, type StoreArgs } from './history.js';
 import { outDirOf } from '../out-dir.js';
 
@@ -60,8 +61,10 @@ export function variantsFromFlags(
     );
   }
   const base = parsed[0];
+  const grid = parseSweep(sweep);
+  for (const v of grid.values) checkSetting(grid.key, v, `--sweep ${sweep}`);
   return {
-    variants: sweepVariants(parseSweep(sweep), base?.overrides ?? {}, base?.label ?? ''),
+    variants: sweepVariants(grid, base?.overrides ?? {}, base?.label ?? ''),
     kind: 'sweep',
   };
 }
@@ -138,6 +141,10 @@ export const compareCommand: RgateCommand<CompareArgs> = {
         '$0 compare semantic --sweep semantic.confidence_min=0.25:0.45:0.05',
         'a grid, each gate metric charted over it',
       )
+      .example(
+        '$0 compare memory --set system.params.mode=classic --set system.params.mode=hybrid',
+        "the system's own setting (its argv reads {params.mode})",
+      )
       .example('$0 compare --list', 'stored sessions')
       .example('$0 compare --show cmp-20261122T071500Z-a1b2c3 --format md', 're-render one'),
   handler: async (args, io) => {
@@ -172,6 +179,7 @@ export const compareCommand: RgateCommand<CompareArgs> = {
       throw new RgateError('usage', '--resamples and --permutations need at least 100');
     const { variants, kind } = variantsFromFlags(args.set ?? [], args.sweep);
     const { spec, root } = loadSuiteSpec(io, args.suite, args.config);
+    checkVariantEffects(variants, kind, spec, root);
     const created = new Date();
     const sessionId = `cmp-${newRunId(created)}`;
     const session = await runCompare({

@@ -9,6 +9,7 @@ import { validateConfig } from '../../contracts/config.js';
 import {
   importBeir,
   importDir,
+  importMemoryCli,
   importSmart,
   importSafely,
   importTrec,
@@ -16,7 +17,7 @@ import {
 } from '../../snapshot/index.js';
 import type { RgateCommand } from '../command.js';
 
-type Kind = 'beir' | 'trec' | 'smart' | 'dir';
+type Kind = 'beir' | 'trec' | 'smart' | 'dir' | 'memory-cli';
 
 interface ImportArgs {
   kind: Kind;
@@ -41,6 +42,7 @@ interface ImportArgs {
   version?: string;
   'reset-note'?: string;
   date?: string;
+  domain?: string;
   json?: boolean;
 }
 
@@ -64,6 +66,7 @@ function commandLine(a: ImportArgs): string {
   if (a.negative && a.negative !== 'drop') opt('negative', a.negative);
   if (a['record-kind'] && a['record-kind'] !== 'canonical') opt('record-kind', a['record-kind']);
   opt('ext', a.ext);
+  opt('domain', a.domain);
   opt('out', a.out);
   return parts.join(' ');
 }
@@ -82,14 +85,18 @@ function need(a: ImportArgs, name: keyof ImportArgs): string {
 /** `rgate import <kind>`: turn BEIR / TREC / SMART files or a document tree into a fixture set folder. */
 export const importCommand: RgateCommand<ImportArgs> = {
   command: 'import <kind> [path]',
-  describe: 'Import BEIR, TREC, SMART files or a document tree (project_dir) into fixtures/<set>',
+  describe:
+    'Import BEIR, TREC, SMART files, a document tree (project_dir) or a memory-cli root into fixtures/<set>',
   builder: (y: Argv) =>
     y
-      .positional('kind', { choices: ['beir', 'trec', 'smart', 'dir'] as const, describe: 'source format' })
+      .positional('kind', {
+        choices: ['beir', 'trec', 'smart', 'dir', 'memory-cli'] as const,
+        describe: 'source format',
+      })
       .positional('path', {
         type: 'string',
         describe:
-          'dir: the directory or .tar.gz to snapshot; beir: a BEIR folder (corpus.jsonl, queries.jsonl, qrels/*.tsv)',
+          'dir: the directory or .tar.gz to snapshot; beir: a BEIR folder (corpus.jsonl, queries.jsonl, qrels/*.tsv); memory-cli: the memory root (its index.yaml)',
       })
       .option('out', {
         type: 'string',
@@ -103,7 +110,7 @@ export const importCommand: RgateCommand<ImportArgs> = {
       })
       .option('queries', {
         type: 'string',
-        describe: 'beir: queries.jsonl; smart: tagged query file; dir: rgate queries.jsonl',
+        describe: 'beir: queries.jsonl; smart: tagged query file; dir, memory-cli: rgate queries.jsonl',
       })
       .option('topics', { type: 'string', describe: 'trec: topics file (<top> or <DOC><DOCNO> style)' })
       .option('qrels', {
@@ -163,6 +170,7 @@ export const importCommand: RgateCommand<ImportArgs> = {
         default: false,
         describe: 'dir: take symlinked files from outside the tree (default: refuse them)',
       })
+      .option('domain', { type: 'string', describe: "memory-cli: only this domain's entries (as --domain)" })
       .option('date', { type: 'string', describe: 'with --freeze: frozen_on (default today, UTC)' })
       .option('json', { type: 'boolean', default: false, describe: 'print the import result as JSON' })
       .example(
@@ -184,6 +192,10 @@ export const importCommand: RgateCommand<ImportArgs> = {
       .example(
         'rgate import dir ./docs --out fixtures/project-docs --freeze',
         'snapshot a project tree and freeze it',
+      )
+      .example(
+        'rgate import memory-cli ~/.athena/memory --out fixtures/my-memory --freeze',
+        "a memory-cli root: ids and source paths are the CLI's own",
       )
       .example(
         'rgate import trec ... --out fixtures/cacm --force --version v2 --reset-note "topics 65-70 added"',
@@ -254,6 +266,14 @@ export const importCommand: RgateCommand<ImportArgs> = {
           });
           break;
         }
+        case 'memory-cli':
+          r = importMemoryCli({
+            ...base,
+            root: p(a.path ?? need(a, 'path'))!,
+            ...(a.queries ? { queries: p(a.queries)! } : {}),
+            ...(a.domain !== undefined ? { domain: a.domain } : {}),
+          });
+          break;
         case 'dir':
           r = await importDir({
             ...base,

@@ -13,6 +13,7 @@ export const commandEntries: readonly CommandEntry[] = [
   { name: 'run', load: async () => (await import('./run.js')).runCommand },
   { name: 'merge', load: async () => (await import('./merge.js')).mergeCommand },
   { name: 'import', load: async () => (await import('./import.js')).importCommand },
+  { name: 'probes', load: async () => (await import('./probes.js')).probesCommand },
   { name: 'freeze', load: async () => (await import('./freeze.js')).freezeCommand },
   { name: 'verify', load: async () => (await import('./verify.js')).verifyCommand },
   { name: 'score', load: async () => (await import('./score.js')).scoreCommand },

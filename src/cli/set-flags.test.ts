@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import { isRgateError } from '../core/errors.js';
+import { closestConfigKey, parseSetFlags } from './set-flags.js';
+
+function refusal(flags: string[]): string {
+  try {
+    parseSetFlags(flags);
+    return 'accepted';
+  } catch (e) {
+    if (!isRgateError(e)) throw e;
+    expect(e.exitCode).toBe(2);
+    return `${e.message} | ${e.hint ?? ''}`;
+  }
+}
+
+describe('--set validation against the config schema', () => {
+  it('nests dotted keys and parses JSON values', () => {
+    expect(parseSetFlags(['bm25.k1=1.2', 'weighting_mode=uniform', 'sensitive_tags=["a"]'])).toEqual({
+      bm25: { k1: 1.2 },
+      weighting_mode: 'uniform',
+      sensitive_tags: ['a'],
+    });
+  });
+
+  it('system.params.* is free-form: any key, any JSON value', () => {
+    expect(parseSetFlags(['system.params.mode=hybrid', 'system.params.rrf.k=60'])).toEqual({
+      system: { params: { mode: 'hybrid', rrf: { k: 60 } } },
+    });
+  });
+
+  it('an unknown key names the closest valid one', () => {
+    expect(refusal(['semantic.confidence_mn=0.1'])).toContain(
+      'unknown config key "semantic.confidence_mn"; did you mean semantic.confidence_min?',
+    );
+    expect(refusal(['k1=0.9'])).toContain('did you mean bm25.k1?');
+    expect(refusal(['weighting=uniform'])).toContain('did you mean weighting_mode?');
+    expect(refusal(['system.mode=hybrid'])).toContain('did you mean system.params.mode?');
+    expect(refusal(['$schema=x'])).toContain('unknown config key "$schema"');
+    expect(closestConfigKey('bm25.bb')).toBe('bm25.b');
+  });
+
+  it('a wrong-typed value names the expected type', () => {
+    expect(refusal(['bm25.k1=fast'])).toContain('bm25.k1 expects a number >= 0, got the string "fast"');
+    expect(refusal(['semantic.confidence_min=1.5'])).toContain('a number >= 0 and <= 1, got the number 1.5');
+    expect(refusal(['weighting_mode=bias'])).toContain(
+      'weighting_mode expects one of "uniform", "evidence_outcome_bias", got the string "bias"',
+    );
+    expect(refusal(['fallback.enabled=yes'])).toContain('expects a boolean');
+    expect(refusal(['as_of=yesterday'])).toContain('expects an ISO-8601 date-time string');
+    expect(refusal(['system.params=3'])).toContain('system.params expects an object');
+  });
+});
