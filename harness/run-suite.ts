@@ -1,4 +1,4 @@
-import { SYSTEM_DEFAULTS } from '../src/core/defaults.js';
+import { CONTRACT_DEFAULTS, SYSTEM_DEFAULTS } from '../src/core/defaults.js';
 import { RgateError } from '../src/core/errors.js';
 import type {
   Observation,
@@ -89,6 +89,10 @@ export async function runSuite(opts: RunSuiteOptions): Promise<RunOutcome> {
     name: systemName(opts.spec),
     kind: opts.spec.system.type,
     contract: system.contract,
+    semantic_win_modes: [
+      ...((opts.spec.system.type === 'builtin' ? undefined : opts.spec.system.semantic_win_modes) ??
+        CONTRACT_DEFAULTS.semantic_win_modes),
+    ],
   };
   const done = opts.resume ? resumeStoredRun(opts, plan) : new Set<string>();
   if (!opts.resume) {

@@ -26,11 +26,14 @@ export const TIE_EPS = 1e-9;
  * queries whose top-1 is judged, probe expectation met, replay determinism), and every per-query
  * ranking measure (`ndcg_cut.5`, `recall.10`, ...).
  */
-export function perQueryValues(queries: readonly QueryOutcome[]): PerQueryValues {
+export function perQueryValues(
+  queries: readonly QueryOutcome[],
+  semanticWinModes: readonly string[],
+): PerQueryValues {
   const out: PerQueryValues = {};
   const put = (metric: string, q: string, v: number) => ((out[metric] ??= {})[q] = v);
   for (const q of queries) {
-    for (const [m, v] of Object.entries(outcomeValues(q))) put(m, q.query_id, v);
+    for (const [m, v] of Object.entries(outcomeValues(q, semanticWinModes))) put(m, q.query_id, v);
     for (const [m, v] of Object.entries(q.measures ?? {})) if (Number.isFinite(v)) put(m, q.query_id, v);
   }
   return out;

@@ -6,6 +6,7 @@ import { STATS_DEFAULTS, SUITE_DEFAULTS } from '../src/core/defaults.js';
  * run store keeps, so `rgate compare --list` / `--show` find it again.
  */
 import { compareCodeUnits } from '../src/core/canonical-json.js';
+import { semanticWinModesOf } from '../src/core/query-values.js';
 import { RgateError } from '../src/core/errors.js';
 import {
   COMPARE_SCHEMA_VERSION,
@@ -87,7 +88,7 @@ export function analyzeCompare(input: AnalyzeInput): CompareSession {
           ? { numerator: m.value.numerator, denominator: m.value.denominator }
           : {}),
       })),
-    per_query: perQueryValues(v.report.queries),
+    per_query: perQueryValues(v.report.queries, semanticWinModesOf(v.report)),
   }));
 
   const metricIds = [...new Set(variants.flatMap((v) => Object.keys(v.per_query)))].sort(metricOrder);

@@ -167,11 +167,14 @@ describe('analyzeCompare over reports', () => {
 
 describe('perQueryValues', () => {
   it('counts top-1 useful over judged benchmark queries and probes by their expectation', () => {
-    const v = perQueryValues([
-      outcome('a', { top1: 'useful', mode: 'fallback_exact_key' }),
-      outcome('b', { top1: 'unjudged' }),
-      outcome('p', { kind: 'probe', expectation_met: false, deterministic: false }),
-    ]);
+    const v = perQueryValues(
+      [
+        outcome('a', { top1: 'useful', mode: 'fallback_exact_key' }),
+        outcome('b', { top1: 'unjudged' }),
+        outcome('p', { kind: 'probe', expectation_met: false, deterministic: false }),
+      ],
+      ['semantic'],
+    );
     expect(v).toEqual({
       top1_useful_rate: { a: 0 },
       top1_useful_any_mode: { a: 1 },

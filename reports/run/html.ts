@@ -7,7 +7,7 @@
  */
 import { ms, TIMING_METRICS } from '../../gates/index.js';
 import { compareCodeUnits } from '../../src/core/canonical-json.js';
-import { outcomeValues } from '../../src/core/query-values.js';
+import { outcomeValues, semanticWinModesOf } from '../../src/core/query-values.js';
 import type { HistoryView as HistoryViewModel, QueryOutcome, Report } from '../../src/documents/index.js';
 import { jsonForScript } from '../escape.js';
 import { chartJs, clientScript, cspHash, template } from '../templates.js';
@@ -35,9 +35,9 @@ export interface HtmlOptions {
 type QueryStatus = 'hit' | 'miss' | 'error';
 
 /** A hit counts in the numerator of the query's headline gate measure. */
-function queryStatus(q: QueryOutcome): QueryStatus {
+function queryStatus(q: QueryOutcome, semanticWinModes: readonly string[]): QueryStatus {
   if (!q.actual.ok) return 'error';
-  const v = outcomeValues(q);
+  const v = outcomeValues(q, semanticWinModes);
   return (q.kind === 'probe' ? v.fallback_expectation_met : v.top1_useful_rate) === 1 ? 'hit' : 'miss';
 }
 
@@ -56,7 +56,7 @@ export function htmlView(report: Report, history?: HistoryViewModel) {
   // failing first, then report order: a reviewer opens the page to see what broke
   const order: Record<QueryStatus, number> = { error: 0, miss: 1, hit: 2 };
   const queries = report.queries
-    .map((q, i) => ({ q, i, status: queryStatus(q) }))
+    .map((q, i) => ({ q, i, status: queryStatus(q, semanticWinModesOf(report)) }))
     .sort((a, b) => order[a.status] - order[b.status] || a.i - b.i)
     .map(({ q, status }) => ({
       query_id: q.query_id,
@@ -67,7 +67,7 @@ export function htmlView(report: Report, history?: HistoryViewModel) {
       expected: expectedText(q),
       actual: actualText(q),
       status,
-      why: whyFailing(q),
+      why: whyFailing(q, semanticWinModesOf(report)),
       deterministic: q.deterministic,
     }));
 

@@ -4,6 +4,7 @@
  * (mdEscape / mdCode): a query text cannot inject HTML, links, table cells or @mentions.
  */
 import type { Report } from '../../src/documents/index.js';
+import { semanticWinModesOf } from '../../src/core/query-values.js';
 import { mdCode, mdEscape } from '../escape.js';
 import {
   actualText,
@@ -70,7 +71,7 @@ export function renderMarkdown(report: Report, opts: MarkdownOptions = {}): stri
     for (const q of failing.slice(0, max)) {
       const mode = q.actual.ok ? (q.actual.selection_mode ?? '(none)') : 'error';
       out.push(
-        `| ${mdCode(q.query_id)} | ${e(whyFailing(q))} | ${e(q.text)} | ${mdCode(mode)} | ${e(expectedText(q))} | ${e(actualText(q))} |`,
+        `| ${mdCode(q.query_id)} | ${e(whyFailing(q, semanticWinModesOf(report)))} | ${e(q.text)} | ${mdCode(mode)} | ${e(expectedText(q))} | ${e(actualText(q))} |`,
       );
     }
     if (failing.length > max)

@@ -4,6 +4,7 @@
  * Every line fits 80 columns; colour only when the caller says so (it decides NO_COLOR / TTY).
  */
 import type { Report, Verdict } from '../../src/documents/index.js';
+import { semanticWinModesOf } from '../../src/core/query-values.js';
 import { terminalSafe } from '../escape.js';
 import { borderlessTable as table } from '../borderless-table.js';
 import {
@@ -92,7 +93,7 @@ export function renderTerminal(report: Report, opts: TerminalOptions = {}): stri
     const ft = table(['query', 'mode', 'expected', 'actual'], [20, 10, 21, 26]);
     for (const q of failing.slice(0, max)) {
       ft.push([safe(q.query_id), shortMode(q), safe(expectedText(q)), safe(actualText(q))]);
-      const line = `  ${whyFailing(q)}: "${safe(q.text)}`;
+      const line = `  ${whyFailing(q, semanticWinModesOf(report))}: "${safe(q.text)}`;
       ft.push([{ colSpan: 4, content: paint('dim', `${fit(line, TERMINAL_WIDTH - 5)}"`) }]);
     }
     out.push(ft.toString());

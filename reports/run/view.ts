@@ -175,7 +175,7 @@ export function selectionModeRows(report: Report): ModeRow[] {
     const key = q.actual.ok ? (q.actual.selection_mode ?? 'no_match') : 'error';
     const row = rows[keys.indexOf(key)] ?? rows[rows.length - 1]!;
     row.queries++;
-    if (outcomeValues(q).top1_useful_any_mode === 1) row.useful++;
+    if (q.top1 === 'useful') row.useful++;
     else row.not_useful++;
   }
   return rows.filter((r) => r.queries > 0 || r.mode === 'semantic');
@@ -206,11 +206,11 @@ export function expectedText(q: QueryOutcome): string {
 }
 
 /** Why a query is in the failing list, in a few words: "top-1 not useful", "error", "unstable"… */
-export function whyFailing(q: QueryOutcome): string {
+export function whyFailing(q: QueryOutcome, semanticWinModes: readonly string[]): string {
   const why: string[] = [];
   if (!q.actual.ok) why.push('error');
   else if (q.kind === 'benchmark') {
-    const v = outcomeValues(q);
+    const v = outcomeValues(q, semanticWinModes);
     if (v.top1_useful_any_mode === 1 && v.top1_useful_rate === 0) why.push('useful only via fallback');
     else if (q.top1 === 'not_useful') why.push('top-1 not useful');
     else if (q.top1 === 'unjudged') why.push('top-1 unjudged');

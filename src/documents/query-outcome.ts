@@ -31,6 +31,11 @@ export const QueryOutcomeSchema = Closed({
     fallback_stage: Type.Optional(Type.String()),
   }),
   top1: Top1JudgmentSchema,
+  /**
+   * the query has at least one judgment (qrels, useful_ids, useful_paths or an include rule): a
+   * benchmark query that has one is in the top-1 rates' denominator whatever its top-1
+   */
+  judged: Type.Optional(Type.Boolean()),
   /** probe queries: did the answer meet the expectation */
   expectation_met: Type.Optional(Type.Boolean()),
   deterministic: Type.Boolean(),

@@ -11,6 +11,7 @@ import { MeasureValueSchema } from './measure-value.js';
 import { BreakdownSchema, MetricEntrySchema } from './metric-entry.js';
 import { QueryOutcomeSchema } from './query-outcome.js';
 import { ReplayProofSchema } from './replay-proof.js';
+import { SelectionModeSchema } from './selection-mode.js';
 
 export const REPORT_SCHEMA_VERSION = 'rgate-report/1';
 
@@ -21,6 +22,11 @@ export const ReportSystemSchema = Closed({
   name: Type.String(),
   kind: Type.String(),
   contract: Type.String(),
+  /**
+   * selection modes the gate counted as a semantic win (the contract's setting). Absent in reports
+   * written before the setting existed, which counted `semantic` only.
+   */
+  semantic_win_modes: Type.Optional(Type.Array(SelectionModeSchema)),
 });
 
 /** How the run was made: replays, concurrency, seed, relevance level. */

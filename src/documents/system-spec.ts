@@ -7,11 +7,13 @@ import { Type, type Static, type TObject, type TUnsafe } from '@sinclair/typebox
 import { Closed, Const, StringEnum, StringMap } from './keywords.js';
 import { RESPONSE_CONTRACTS } from './response-contract.js';
 import { RetrievalModeSchema } from './retrieval-config.js';
+import { SelectionModeSchema } from './selection-mode.js';
 
 const posInt = Type.Integer({ minimum: 1 });
 // typed string, not the enum: a system built in code may name any contract, and createSystem
 // refuses an unknown one with the list of known ones
 const contract = Type.Unsafe<string>({ enum: [...RESPONSE_CONTRACTS] });
+const semanticWinModes = Type.Optional(Type.Array(SelectionModeSchema, { minItems: 1, uniqueItems: true }));
 
 export const BuiltinModeSchema = RetrievalModeSchema;
 export type BuiltinMode = Static<typeof BuiltinModeSchema>;
@@ -31,6 +33,8 @@ export const CommandSystemSpecSchema = Closed({
   worker: Type.Optional(Type.Boolean()),
   /** response contract name (see CONTRACT_NAMES) */
   contract,
+  /** selection modes that count as a semantic win (seed 001 top-1 useful rate); default semantic, hybrid_rrf */
+  semantic_win_modes: semanticWinModes,
   /** per request; default 30000 */
   timeout_ms: Type.Optional(posInt),
   /** stdout cap per response; default 16 MiB */
@@ -54,6 +58,8 @@ export const HttpSystemSpecSchema = Closed({
   url: Type.String({ pattern: '^https?://' }),
   /** default `context-pack` */
   contract: Type.Optional(contract),
+  /** selection modes that count as a semantic win (seed 001 top-1 useful rate); default semantic, hybrid_rrf */
+  semantic_win_modes: semanticWinModes,
   /** per request; default 30000 */
   timeout_ms: Type.Optional(posInt),
   /** response body cap; default 16 MiB */
