@@ -12,6 +12,7 @@ import {
 import { computeRunMeasures, hasSelectionFields } from '../src/metrics/index.js';
 import { evaluateGate, separateTimingRules } from '../gates/index.js';
 import { orderSeed } from './replay.js';
+import { errorSummary, withFirstErrors } from './error-summary.js';
 import { buildReplayProof } from './replay-proof.js';
 import { plannedRequests, type RunPlan } from './run-plan.js';
 
@@ -103,7 +104,8 @@ export function buildRunReport(
     gate.reasons = [overruling, ...gate.reasons];
   }
 
-  const failing = measured.queries.filter(
+  const queries = withFirstErrors(measured.queries, observations);
+  const failing = queries.filter(
     (q) =>
       q.top1 !== 'useful' ||
       q.expectation_met === false ||
@@ -121,8 +123,9 @@ export function buildRunReport(
     metrics: measured.metrics,
     breakdowns: measured.breakdowns,
     failing_queries: failing,
-    queries: measured.queries,
+    queries,
     replay_proof: proof,
+    errors: errorSummary(observations),
     ...(b
       ? {
           baseline: {

@@ -19,6 +19,8 @@ import {
   replaySummary,
   selectionModeRows,
   whyFailing,
+  errorView,
+  semanticWinText,
   displayGate,
 } from './view.js';
 
@@ -126,6 +128,7 @@ export function htmlView(report: Report, history?: HistoryViewModel) {
     replays: report.settings.replays,
     seed: report.settings.seed,
     reasons: g.reasons,
+    semantic_wins: semanticWinText(report),
     rows,
     checklist: g.checklist,
     charts: { metrics: Boolean(data.metrics), modes: Boolean(data.modes), latency: Boolean(data.latency) },
@@ -135,6 +138,7 @@ export function htmlView(report: Report, history?: HistoryViewModel) {
       profiles: uniqueSorted(queries.map((q) => q.profile)),
     },
     queries,
+    errors: errorView(report),
     replay: {
       identical: report.replay_proof.identical,
       headline: rp.headline,

@@ -15,6 +15,8 @@ import {
   shortHash,
   whyFailing,
   displayGate,
+  errorView,
+  semanticWinText,
 } from './view.js';
 
 export interface MarkdownOptions {
@@ -33,6 +35,7 @@ export function renderMarkdown(report: Report, opts: MarkdownOptions = {}): stri
     `Suite ${mdCode(report.suite)} · system ${mdCode(report.system.name)} (${e(report.system.kind)}, ${e(report.system.contract)}) · run ${mdCode(report.environment.run_id)}`,
     '',
   );
+  out.push(e(semanticWinText(report)), '');
   for (const r of g.reasons) out.push(`- ${e(r)}`);
   out.push('');
 
@@ -81,6 +84,8 @@ export function renderMarkdown(report: Report, opts: MarkdownOptions = {}): stri
   }
   out.push('', '</details>', '');
 
+  out.push(...markdownErrors(report, max));
+
   const rp = replaySummary(report);
   out.push(
     '### Replay proof',
@@ -102,4 +107,25 @@ export function renderMarkdown(report: Report, opts: MarkdownOptions = {}): stri
   out.push(`| config_id | ${mdCode(a.config_id)} | ${mdCode(shortHash(a.config_sha256))} |`);
   if (report.baseline) out.push('', `Baseline: ${mdCode(report.baseline.source)}`);
   return out.join('\n') + '\n';
+}
+
+/** Errors: failed requests by class, then the queries that erred (folded), each with its first error. */
+function markdownErrors(report: Report, max: number): string[] {
+  const e = mdEscape;
+  const v = errorView(report);
+  const out = ['### Errors', '', e(v.headline), ''];
+  if (!v.classes.length) return out;
+  out.push('| class | requests | queries | first |', '| --- | ---: | ---: | --- |');
+  for (const c of v.classes) out.push(`| ${mdCode(c.kind)} | ${c.requests} | ${c.queries} | ${e(c.first)} |`);
+  out.push('', `<details><summary>Queries with errors (${v.queries.length})</summary>`, '');
+  out.push('| query | class | replays | stable | first error |', '| --- | --- | ---: | --- | --- |');
+  for (const q of v.queries.slice(0, max)) {
+    out.push(
+      `| ${mdCode(q.query_id)} | ${mdCode(q.kind)} | ${q.replays} | ${q.deterministic ? 'yes' : 'no'} | ${e(q.text)} |`,
+    );
+  }
+  if (v.queries.length > max)
+    out.push('', `… and ${v.queries.length - max} more in the JSON and HTML reports.`);
+  out.push('', '</details>', '');
+  return out;
 }

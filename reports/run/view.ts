@@ -256,3 +256,60 @@ export function replaySummary(report: Report): ReplaySummary {
     })),
   };
 }
+
+/** "semantic wins: semantic, hybrid_rrf": which selection modes the gate counted as semantic (the contract's setting). */
+export function semanticWinText(report: Report): string {
+  const modes = report.system.semantic_win_modes;
+  return modes
+    ? `semantic wins: ${modes.join(', ')}`
+    : 'semantic wins: semantic (report written before the setting existed)';
+}
+
+/** One error on one line: its message, then what the system wrote on stderr (lines joined by " | "). */
+export function errorText(e: { message: string; stderr_tail?: string | undefined }): string {
+  const stderr = e.stderr_tail ? e.stderr_tail.split('\n').join(' | ') : '';
+  return [e.message, stderr && `stderr: ${stderr}`].filter(Boolean).join('; ');
+}
+
+export interface ErrorView {
+  /** "12 of 250 requests failed (4.8%) in 5 queries", "no request failed", or why nothing is known */
+  headline: string;
+  /** failed requests by class, most frequent first */
+  classes: { kind: string; requests: number; queries: number; first: string }[];
+  /** each query that erred, in report order, with its first error */
+  queries: { query_id: string; kind: string; replays: string; text: string; deterministic: boolean }[];
+}
+
+/**
+ * The run's errors (report.errors and each query's first_error): what a reader needs to see that
+ * "database is locked" was the system's own word, without opening the run store.
+ */
+export function errorView(report: Report): ErrorView {
+  const s = report.errors;
+  if (!s)
+    return { headline: 'not recorded (report written before error summaries)', classes: [], queries: [] };
+  const erred = report.queries.filter((q) => q.first_error);
+  const headline =
+    s.failed === 0
+      ? `no request failed (${s.requests} requests)`
+      : `${s.failed} of ${s.requests} requests failed (${pct(s.failed / s.requests)}) in ${erred.length} ${erred.length === 1 ? 'query' : 'queries'}`;
+  return {
+    headline,
+    classes: s.by_class.map((c) => ({
+      kind: c.kind,
+      requests: c.requests,
+      queries: c.queries,
+      first: `${c.first.query_id} replay ${c.first.replay}: ${errorText(c.first)}`,
+    })),
+    queries: erred.map((q) => {
+      const e = q.first_error!;
+      return {
+        query_id: q.query_id,
+        kind: e.kinds.join(', '),
+        replays: `${e.errored_replays}/${report.settings.replays}`,
+        text: `replay ${e.replay}: ${errorText(e)}`,
+        deterministic: q.deterministic,
+      };
+    }),
+  };
+}

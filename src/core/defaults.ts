@@ -40,6 +40,8 @@ export const SYSTEM_DEFAULTS = {
   max_output_bytes: 16 * 1024 * 1024,
   /** stderr kept with a failure: its last this-many bytes */
   stderr_keep_bytes: 8 * 1024,
+  /** stderr shown with an error in a report: its last lines, at most this many characters */
+  stderr_report_chars: 400,
   /** a run stops once this many requests in a row failed while none has succeeded (system down) */
   down_after_failures: 10,
 } as const;

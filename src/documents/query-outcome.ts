@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Closed, StringEnum, StringMap } from './keywords.js';
+import { QueryErrorSchema } from './error-summary.js';
 import { ProfileSchema } from './profile.js';
 import { SelectionModeSchema } from './selection-mode.js';
 
@@ -39,6 +40,8 @@ export const QueryOutcomeSchema = Closed({
   /** probe queries: did the answer meet the expectation */
   expectation_met: Type.Optional(Type.Boolean()),
   deterministic: Type.Boolean(),
+  /** the query's first error (lowest replay that errored), its class and text; absent when none erred */
+  first_error: Type.Optional(QueryErrorSchema),
   leaked_tags: Type.Optional(strings),
   /** per-query ranking measures, e.g. {"ndcg_cut.5": 0.63} */
   measures: Type.Optional(StringMap(Type.Number())),

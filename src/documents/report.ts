@@ -5,6 +5,7 @@
  */
 import { Type, type Static } from '@sinclair/typebox';
 import { ArtifactRefsSchema } from './artifact-refs.js';
+import { ErrorSummarySchema } from './error-summary.js';
 import { GateResultSchema, RuleResultSchema } from './gate-result.js';
 import { Closed, Const, StringMap, WithDefs } from './keywords.js';
 import { MeasureValueSchema } from './measure-value.js';
@@ -51,6 +52,8 @@ const report = Closed(
     failing_queries: Type.Array(QueryOutcomeSchema),
     queries: Type.Array(QueryOutcomeSchema),
     replay_proof: ReplayProofSchema,
+    /** failed requests by error class (absent in reports written before it existed) */
+    errors: Type.Optional(ErrorSummarySchema),
     /** baseline comparisons and reset notes, when the gate used a baseline */
     baseline: Type.Optional(
       Closed({
