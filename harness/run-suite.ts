@@ -1,4 +1,4 @@
-import { CONTRACT_DEFAULTS, SYSTEM_DEFAULTS } from '../src/core/defaults.js';
+import { SYSTEM_DEFAULTS } from '../src/core/defaults.js';
 import { RgateError } from '../src/core/errors.js';
 import type {
   Observation,
@@ -17,7 +17,7 @@ import { buildRunReport, inReportOrder, systemDown, type SystemDown } from './ru
 import {
   planRun,
   plannedRequests,
-  systemName,
+  systemIdentity,
   type RunBaseline,
   type RunPlan,
   type StoredPlan,
@@ -85,15 +85,7 @@ export async function runSuite(opts: RunSuiteOptions): Promise<RunOutcome> {
     dir: plan.suite.dir,
     baseDir: opts.root,
   });
-  const identity: Report['system'] = {
-    name: systemName(opts.spec),
-    kind: opts.spec.system.type,
-    contract: system.contract,
-    semantic_win_modes: [
-      ...((opts.spec.system.type === 'builtin' ? undefined : opts.spec.system.semantic_win_modes) ??
-        CONTRACT_DEFAULTS.semantic_win_modes),
-    ],
-  };
+  const identity: Report['system'] = systemIdentity(opts.spec, system.contract);
   const done = opts.resume ? resumeStoredRun(opts, plan) : new Set<string>();
   if (!opts.resume) {
     const stored: StoredPlan = { spec: opts.spec, overrides: plan.overrides, system: identity };

@@ -9,6 +9,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runSuite, type RunOutcome } from '../harness/run-suite.js';
+import { runShard } from '../harness/shard.js';
 import { renderMarkdown } from '../reports/run/markdown.js';
 import { renderTerminal } from '../reports/run/terminal.js';
 import type { Report, SelectionMode, SuiteSpec } from '../src/documents/index.js';
@@ -145,6 +146,16 @@ describe('memory-cli-v1 through the command adapter, on the recorded outputs', (
     expect(rate(hybridStrict.report, 'top1_useful_rate')).toBe('0/1');
     expect(renderTerminal(hybrid.report)).toContain('semantic wins: semantic, hybrid_rrf');
     expect(renderMarkdown(hybridStrict.report)).toContain('semantic wins: semantic');
+  });
+
+  it('a shard file carries the setting too, so `rgate merge` measures with it', async () => {
+    const shard = await runShard({
+      name: 'hybrid-strict',
+      spec: spec('mcli-hybrid', ['--mode', 'hybrid'], ['semantic']),
+      root,
+      shard: { index: 1, count: 1 },
+    });
+    expect(shard.system.semantic_win_modes).toEqual(['semantic']);
   });
 
   it('reports the CLI\'s own error text; a failure in every replay is stable, not "unstable"', () => {
