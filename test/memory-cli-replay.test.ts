@@ -10,6 +10,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runSuite, type RunOutcome } from '../harness/run-suite.js';
 import { runShard } from '../harness/shard.js';
+import { renderHtml } from '../reports/run/html.js';
 import { renderMarkdown } from '../reports/run/markdown.js';
 import { renderTerminal } from '../reports/run/terminal.js';
 import type { Report, SelectionMode, SuiteSpec } from '../src/documents/index.js';
@@ -176,5 +177,13 @@ describe('memory-cli-v1 through the command adapter, on the recorded outputs', (
     expect(text).toContain('database is locked');
     expect(text).not.toContain('unstable across replays');
     expect(renderMarkdown(r)).toContain('database is locked');
+    const html = renderHtml(r);
+    expect(html).toContain(
+      '<p class="meta" id="errors-headline">2 of 8 requests failed (25.0%) in 1 query</p>',
+    );
+    expect(html).toMatch(
+      /<table id="error-queries">[\s\S]*q-locked[\s\S]*database is locked[\s\S]*<\/table>/,
+    );
+    expect(html).toContain('semantic wins: semantic, hybrid_rrf');
   });
 });
