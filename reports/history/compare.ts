@@ -62,8 +62,8 @@ function nNotes(tests: readonly PairedTestView[]): string[] {
   const differs = tests.filter(
     (t) => !t.gate_n || (t.unpaired?.length ?? 0) > 0 || t.gate_n[0] !== t.n || t.gate_n[1] !== t.n,
   );
-  if (!differs.length) return tests.length ? ["  n: equal to the gate's denominator in every test"] : [];
-  return differs.map((t) => `  n ${t.metric} ${t.a}->${t.b}: ${nText(t)}`);
+  if (!differs.length) return tests.length ? ["n: equal to the gate's denominator in every test"] : [];
+  return differs.map((t) => `n ${t.metric} ${t.a}->${t.b}: ${nText(t)}`);
 }
 
 function vsReference(s: CompareSessionModel): PairedTestView[] {
@@ -125,7 +125,7 @@ export function renderSessionTerminal(s: CompareSessionModel, opts: SessionRende
       `${t.wins}/${t.ties}/${t.losses}`,
     ]);
   }
-  out.push(tt.toString(), ...nNotes(tests).flatMap((l) => wrap(safe(l), WIDTH, '      ')), '');
+  out.push(tt.toString(), ...nNotes(tests).flatMap((l) => wrap(safe(l), WIDTH, '      ', '  ')), '');
 
   out.push(p('bold', `Winners (alpha ${s.settings.alpha}, Holm-corrected)`));
   for (const w of s.winners) {
