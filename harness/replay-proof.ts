@@ -1,13 +1,15 @@
 import { canonicalJson, compareCodeUnits } from '../src/core/canonical-json.js';
 import { sha256 } from '../src/core/hash.js';
 import type { Observation, ReplayDivergence, ReplayProof } from '../src/documents/index.js';
+import { replayStable } from '../src/metrics/index.js';
 import { fingerprintInput, firstDifference } from './fingerprint.js';
 
 /**
  * The determinism proof: per query, the fingerprint each replay produced; per replay, a rollup hash
  * over its sorted (query_id, fingerprint) pairs; for each query whose fingerprints differ, the first
  * field that differs and which replays produced which fingerprint. A query missing from a replay
- * (an interrupted run) shows as the fingerprint "missing".
+ * (an interrupted run) shows as the fingerprint "missing". A query is divergent exactly when the
+ * replay_determinism measure counts it unstable (one function, replayStable, decides both).
  */
 export function buildReplayProof(
   observations: readonly Observation[],
@@ -24,10 +26,12 @@ export function buildReplayProof(
   const divergent: ReplayDivergence[] = [];
   for (const qid of queryIds) {
     const m = byQuery.get(qid)!;
-    const fps: string[] = [];
-    for (let r = 1; r <= opts.replays; r++) fps.push(m.get(r)?.fingerprint ?? 'missing');
+    const observed: (string | undefined)[] = [];
+    for (let r = 1; r <= opts.replays; r++) observed.push(m.get(r)?.fingerprint);
+    const fps = observed.map((f) => f ?? 'missing');
     per_query.push({ query_id: qid, fingerprints: fps });
-    if (new Set(fps).size > 1) {
+    // the replay_determinism measure's definition, so the proof and the gate cannot disagree
+    if (opts.replays > 0 && !replayStable(observed)) {
       const groups = new Map<string, number[]>();
       fps.forEach((fp, i) => {
         const g = groups.get(fp);

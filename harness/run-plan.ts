@@ -1,5 +1,5 @@
 import { canonicalJson } from '../src/core/canonical-json.js';
-import { SUITE_DEFAULTS } from '../src/core/defaults.js';
+import { CONTRACT_DEFAULTS, SUITE_DEFAULTS } from '../src/core/defaults.js';
 import { sha256 } from '../src/core/hash.js';
 import { RgateError } from '../src/core/errors.js';
 import { resolveConfig } from '../src/core/resolve-config.js';
@@ -188,4 +188,15 @@ export function systemName(spec: SuiteSpec): string {
   if (s.type === 'builtin') return `builtin:${s.mode ?? 'config'}`;
   if (s.type === 'command') return s.argv.join(' ');
   return s.url;
+}
+
+/**
+ * How a report names the system under test, with the selection modes its contract counts as
+ * semantic wins (the system's `semantic_win_modes`, else the default; builtin systems use the default).
+ */
+export function systemIdentity(spec: SuiteSpec, contract: string): Report['system'] {
+  const s = spec.system;
+  const modes =
+    (s.type === 'builtin' ? undefined : s.semantic_win_modes) ?? CONTRACT_DEFAULTS.semantic_win_modes;
+  return { name: systemName(spec), kind: s.type, contract, semantic_win_modes: [...modes] };
 }

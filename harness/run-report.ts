@@ -1,4 +1,5 @@
 import { compareCodeUnits } from '../src/core/canonical-json.js';
+import { CONTRACT_DEFAULTS } from '../src/core/defaults.js';
 import {
   REPORT_SCHEMA_VERSION,
   type ArtifactRefs,
@@ -11,6 +12,7 @@ import {
 import { computeRunMeasures, hasSelectionFields } from '../src/metrics/index.js';
 import { evaluateGate, separateTimingRules } from '../gates/index.js';
 import { orderSeed } from './replay.js';
+import { errorSummary, withFirstErrors } from './error-summary.js';
 import { buildReplayProof } from './replay-proof.js';
 import { plannedRequests, type RunPlan } from './run-plan.js';
 
@@ -51,7 +53,10 @@ export function buildRunReport(
   c: ReportContext,
 ): Report {
   const { replays, seed, relevance_level: relevanceLevel } = plan.settings;
+  // a stored plan older than the setting names none: such a run is measured with today's default
+  const semanticWinModes = c.system.semantic_win_modes ?? [...CONTRACT_DEFAULTS.semantic_win_modes];
   const measured = computeRunMeasures({
+    semanticWinModes,
     queries: plan.suite.queries,
     corpus: plan.suite.corpus,
     observations: [...observations],
@@ -76,7 +81,12 @@ export function buildRunReport(
         ...(plan.baseline
           ? { baseline: { metrics: plan.baseline.metrics, source: plan.baseline.source } }
           : {}),
-        checklist_evidence: checklistEvidence(observations, proof.identical, plan.artifacts),
+        checklist_evidence: checklistEvidence(
+          observations,
+          proof.identical,
+          plan.artifacts,
+          semanticWinModes,
+        ),
       })
     : noGate(measured.metrics);
   // Latency rules read the wall clock: their measured values move to the timing section.
@@ -94,7 +104,8 @@ export function buildRunReport(
     gate.reasons = [overruling, ...gate.reasons];
   }
 
-  const failing = measured.queries.filter(
+  const queries = withFirstErrors(measured.queries, observations);
+  const failing = queries.filter(
     (q) =>
       q.top1 !== 'useful' ||
       q.expectation_met === false ||
@@ -105,15 +116,16 @@ export function buildRunReport(
   return {
     schema_version: REPORT_SCHEMA_VERSION,
     suite: plan.name,
-    system: c.system,
+    system: { ...c.system, semantic_win_modes: semanticWinModes },
     artifacts: plan.artifacts,
     settings: plan.settings,
     gate,
     metrics: measured.metrics,
     breakdowns: measured.breakdowns,
     failing_queries: failing,
-    queries: measured.queries,
+    queries,
     replay_proof: proof,
+    errors: errorSummary(observations),
     ...(b
       ? {
           baseline: {
@@ -159,13 +171,17 @@ function checklistEvidence(
   observations: readonly Observation[],
   replayIdentical: boolean,
   artifacts: ArtifactRefs,
+  semanticWinModes: readonly string[],
 ) {
   const complete = observations.filter(hasSelectionFields).length;
   const fallbacks = observations.filter((o) => o.fallback.triggered);
   return {
     pinned: Boolean(artifacts.corpus_id && artifacts.query_set_id && artifacts.config_id),
     every_response_has_selection_fields: { numerator: complete, denominator: observations.length },
-    fallback_ordering_evidenced: fallbacks.every((o) => o.selection_mode !== 'semantic'),
+    // a fallback answer must not claim a semantic selection
+    fallback_ordering_evidenced: fallbacks.every(
+      (o) => o.selection_mode === undefined || !semanticWinModes.includes(o.selection_mode),
+    ),
     fallback_observations: fallbacks.length,
     replay_identical: replayIdentical,
   };

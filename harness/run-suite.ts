@@ -17,7 +17,7 @@ import { buildRunReport, inReportOrder, systemDown, type SystemDown } from './ru
 import {
   planRun,
   plannedRequests,
-  systemName,
+  systemIdentity,
   type RunBaseline,
   type RunPlan,
   type StoredPlan,
@@ -85,11 +85,7 @@ export async function runSuite(opts: RunSuiteOptions): Promise<RunOutcome> {
     dir: plan.suite.dir,
     baseDir: opts.root,
   });
-  const identity: Report['system'] = {
-    name: systemName(opts.spec),
-    kind: opts.spec.system.type,
-    contract: system.contract,
-  };
+  const identity: Report['system'] = systemIdentity(opts.spec, system.contract);
   const done = opts.resume ? resumeStoredRun(opts, plan) : new Set<string>();
   if (!opts.resume) {
     const stored: StoredPlan = { spec: opts.spec, overrides: plan.overrides, system: identity };

@@ -7,7 +7,7 @@ import { createSystem } from '../src/systems/index.js';
 import { silentProgress } from './progress.js';
 import { replayQueries } from './replay.js';
 import { inReportOrder } from './run-report.js';
-import { planRun, systemName, type RunPlan } from './run-plan.js';
+import { planRun, systemIdentity, type RunPlan } from './run-plan.js';
 import type { RunSuiteOptions } from './run-suite.js';
 
 /** `i/n`: this runner's slice, 1-based. */
@@ -94,7 +94,7 @@ export async function runShard(o: RunShardOptions): Promise<ShardFile> {
     settings: plan.settings,
     spec: o.spec,
     overrides: plan.overrides,
-    system: { name: systemName(o.spec), kind: o.spec.system.type, contract: system.contract },
+    system: systemIdentity(o.spec, system.contract),
     observations: inReportOrder(store.getObservations(runId)),
   };
 }

@@ -8,6 +8,7 @@ import { compareCodeUnits } from '../src/core/canonical-json.js';
 import { deriveSeed } from '../src/core/prng.js';
 import { outcomeValues } from '../src/core/query-values.js';
 import type {
+  MetricEntry,
   MetricWinner,
   PairedSettings,
   PairedTest,
@@ -26,25 +27,78 @@ export const TIE_EPS = 1e-9;
  * queries whose top-1 is judged, probe expectation met, replay determinism), and every per-query
  * ranking measure (`ndcg_cut.5`, `recall.10`, ...).
  */
-export function perQueryValues(queries: readonly QueryOutcome[]): PerQueryValues {
+export function perQueryValues(
+  queries: readonly QueryOutcome[],
+  semanticWinModes: readonly string[],
+): PerQueryValues {
   const out: PerQueryValues = {};
   const put = (metric: string, q: string, v: number) => ((out[metric] ??= {})[q] = v);
   for (const q of queries) {
-    for (const [m, v] of Object.entries(outcomeValues(q))) put(m, q.query_id, v);
+    for (const [m, v] of Object.entries(outcomeValues(q, semanticWinModes))) put(m, q.query_id, v);
     for (const [m, v] of Object.entries(q.measures ?? {})) if (Number.isFinite(v)) put(m, q.query_id, v);
   }
   return out;
 }
 
-/** Align two per-query maps on the queries both measured, in query id order (a total order). */
+/**
+ * Align two per-query maps on the queries both measured, in query id order (a total order);
+ * `unpaired` are the queries only one of them measured, which the test leaves out.
+ */
 export function pairUp(
   a: Record<string, number>,
   b: Record<string, number>,
-): { ids: string[]; x: number[]; y: number[] } {
+): { ids: string[]; x: number[]; y: number[]; unpaired: string[] } {
   const ids = Object.keys(a)
     .filter((q) => q in b)
     .sort(compareCodeUnits);
-  return { ids, x: ids.map((q) => a[q]!), y: ids.map((q) => b[q]!) };
+  const unpaired = [
+    ...Object.keys(a).filter((q) => !(q in b)),
+    ...Object.keys(b).filter((q) => !(q in a)),
+  ].sort(compareCodeUnits);
+  return { ids, x: ids.map((q) => a[q]!), y: ids.map((q) => b[q]!), unpaired };
+}
+
+/** The gate's denominator of a metric in a report: a rate's denominator, a mean's n; null when absent. */
+export function gateDenominator(metrics: readonly MetricEntry[], metric: string): number | null {
+  const v = metrics.find((m) => m.id === metric)?.value;
+  if (!v) return null;
+  return v.kind === 'rate' ? v.denominator : v.n;
+}
+
+/**
+ * A test's n stated against the gate's denominators: "n=18 (gate denominator 18)" when they agree,
+ * else why they differ: queries valued in one variant only, or a report that gives fewer per-query
+ * values than its gate counted (written before per-query judgments were recorded).
+ */
+export function nBasis(
+  n: number,
+  gate: readonly [number | null, number | null],
+  unpaired: readonly string[],
+): string {
+  const [ga, gb] = gate;
+  const gateText =
+    ga === null && gb === null
+      ? 'no gate denominator for this measure'
+      : ga === gb
+        ? `gate denominator ${ga}`
+        : `gate denominators ${ga ?? 'n/a'} and ${gb ?? 'n/a'}`;
+  const why: string[] = [];
+  if (unpaired.length > 0) {
+    const shown =
+      unpaired.slice(0, 10).join(', ') + (unpaired.length > 10 ? ` +${unpaired.length - 10} more` : '');
+    const one = unpaired.length === 1;
+    why.push(
+      `${unpaired.length} ${one ? 'query has' : 'queries have'} no value for this measure in one variant: ${shown}`,
+    );
+  }
+  // the gate counted queries neither report gives a value for
+  const neither = ga !== null && ga === gb ? ga - n - unpaired.length : 0;
+  if (neither > 0) {
+    why.push(
+      `${neither} counted ${neither === 1 ? 'query has' : 'queries have'} no value in either variant (reports written before per-query judgments were recorded)`,
+    );
+  }
+  return why.length ? `n=${n} (${gateText}): ${why.join('; ')}` : `n=${n} (${gateText})`;
 }
 
 /** One paired test (before the Holm correction): a and b are per-query values in the same order. */
@@ -55,6 +109,7 @@ export function pairedTest(
   x: readonly number[],
   y: readonly number[],
   s: PairedSettings,
+  basis?: { gate_n: [number | null, number | null]; unpaired: string[] },
 ): PairedTest {
   const n = x.length;
   const base: PairedTest = {
@@ -62,6 +117,9 @@ export function pairedTest(
     a: aId,
     b: bId,
     n,
+    ...(basis
+      ? { gate_n: basis.gate_n, unpaired: basis.unpaired, n_basis: nBasis(n, basis.gate_n, basis.unpaired) }
+      : {}),
     mean_a: null,
     mean_b: null,
     mean_delta: null,

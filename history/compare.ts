@@ -6,6 +6,7 @@ import { STATS_DEFAULTS, SUITE_DEFAULTS } from '../src/core/defaults.js';
  * run store keeps, so `rgate compare --list` / `--show` find it again.
  */
 import { compareCodeUnits } from '../src/core/canonical-json.js';
+import { semanticWinModesOf } from '../src/core/query-values.js';
 import { RgateError } from '../src/core/errors.js';
 import {
   COMPARE_SCHEMA_VERSION,
@@ -22,7 +23,15 @@ import { MemoryRunStore } from '../src/store/memory-store.js';
 import type { RunStore } from '../src/store/types.js';
 import { runSuite } from '../harness/run-suite.js';
 import type { Progress } from '../harness/progress.js';
-import { applyHolm, nameWinners, pairedTest, pairUp, perQueryValues, topFlips } from './compare-stats.js';
+import {
+  applyHolm,
+  gateDenominator,
+  nameWinners,
+  pairedTest,
+  pairUp,
+  perQueryValues,
+  topFlips,
+} from './compare-stats.js';
 import { checkVariants, type VariantSpec } from './compare-variants.js';
 import { frozenConfigId } from '../src/snapshot/index.js';
 import { betterOf, headline } from './trends.js';
@@ -87,7 +96,7 @@ export function analyzeCompare(input: AnalyzeInput): CompareSession {
           ? { numerator: m.value.numerator, denominator: m.value.denominator }
           : {}),
       })),
-    per_query: perQueryValues(v.report.queries),
+    per_query: perQueryValues(v.report.queries, semanticWinModesOf(v.report)),
   }));
 
   const metricIds = [...new Set(variants.flatMap((v) => Object.keys(v.per_query)))].sort(metricOrder);
@@ -97,8 +106,12 @@ export function analyzeCompare(input: AnalyzeInput): CompareSession {
       for (let j = i + 1; j < variants.length; j++) {
         const a = variants[i]!;
         const b = variants[j]!;
-        const { x, y } = pairUp(a.per_query[m] ?? {}, b.per_query[m] ?? {});
-        tests.push(pairedTest(m, a.id, b.id, x, y, input.settings));
+        const { x, y, unpaired } = pairUp(a.per_query[m] ?? {}, b.per_query[m] ?? {});
+        const gate_n: [number | null, number | null] = [
+          gateDenominator(input.variants[i]!.report.metrics, m),
+          gateDenominator(input.variants[j]!.report.metrics, m),
+        ];
+        tests.push(pairedTest(m, a.id, b.id, x, y, input.settings, { gate_n, unpaired }));
       }
     }
   }

@@ -18,7 +18,10 @@ import { RgateError } from '../src/core/errors.js';
 type TemplateGroup = 'run' | 'history';
 
 /** Partials, by file name without .hbs; names are global to the environment. */
-const PARTIALS: Record<TemplateGroup, readonly string[]> = { run: [], history: ['shell', 'charts'] };
+const PARTIALS: Record<TemplateGroup, readonly string[]> = {
+  run: ['errors'],
+  history: ['shell', 'charts'],
+};
 
 /**
  * strict: a misspelt field throws instead of printing nothing. preventIndent: a partial alone on an

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { analyzeCompare } from '../history/compare.js';
-import { applyHolm, pairedTest, perQueryValues } from '../history/compare-stats.js';
+import { applyHolm, nBasis, pairedTest, perQueryValues } from '../history/compare-stats.js';
 import { parseSweep, sweepVariants } from '../history/compare-variants.js';
 import { createPrng } from '../src/core/prng.js';
 import { outcome, report, rule } from './history-helpers.js';
@@ -167,17 +167,45 @@ describe('analyzeCompare over reports', () => {
 
 describe('perQueryValues', () => {
   it('counts top-1 useful over judged benchmark queries and probes by their expectation', () => {
-    const v = perQueryValues([
-      outcome('a', { top1: 'useful', mode: 'fallback_exact_key' }),
-      outcome('b', { top1: 'unjudged' }),
-      outcome('p', { kind: 'probe', expectation_met: false, deterministic: false }),
-    ]);
+    const v = perQueryValues(
+      [
+        outcome('a', { top1: 'useful', mode: 'fallback_exact_key' }),
+        outcome('b', { top1: 'unjudged' }),
+        outcome('p', { kind: 'probe', expectation_met: false, deterministic: false }),
+      ],
+      ['semantic'],
+    );
     expect(v).toEqual({
       top1_useful_rate: { a: 0 },
       top1_useful_any_mode: { a: 1 },
       fallback_expectation_met: { p: 0 },
       replay_determinism: { a: 1, b: 1, p: 0 },
     });
+  });
+
+  it('with per-query judgments recorded, an unjudged top-1 of a judged query counts 0, as the gate counts it', () => {
+    const v = perQueryValues(
+      [
+        { ...outcome('a', { top1: 'unjudged' }), judged: true },
+        { ...outcome('b', { top1: 'error' }), judged: false },
+        { ...outcome('c', { top1: 'useful', mode: 'hybrid_rrf' }), judged: true },
+      ],
+      ['semantic', 'hybrid_rrf'],
+    );
+    expect(v['top1_useful_rate']).toEqual({ a: 0, c: 1 });
+    expect(v['top1_useful_any_mode']).toEqual({ a: 0, c: 1 });
+  });
+
+  it('states n against the gate denominator, or why it differs', () => {
+    expect(nBasis(18, [18, 18], [])).toBe('n=18 (gate denominator 18)');
+    expect(nBasis(14, [18, 18], ['q2', 'q7'])).toBe(
+      'n=14 (gate denominator 18): 2 queries have no value for this measure in one variant: q2, q7; ' +
+        '2 counted queries have no value in either variant (reports written before per-query judgments were recorded)',
+    );
+    expect(nBasis(3, [4, 3], ['q9'])).toBe(
+      'n=3 (gate denominators 4 and 3): 1 query has no value for this measure in one variant: q9',
+    );
+    expect(nBasis(5, [null, null], [])).toBe('n=5 (no gate denominator for this measure)');
   });
 
   it('refuses a sweep that is not key=start:stop:step', () => {

@@ -30,8 +30,10 @@ function observed(r: RuleResult): string {
         ? ` (n=${r.n})`
         : '';
   if (r.baseline) {
+    // the n of this run's value, so a baseline comparison states what it counted too
     const b = r.baseline.value === null ? 'n/a' : num(r.baseline.value);
-    return `${r.baseline.comparison === 'uplift' ? pct(r.observed) : num(r.observed)} (baseline ${b})`;
+    const n = counted ? `${counted.slice(2, -1)}; ` : '';
+    return `${r.baseline.comparison === 'uplift' ? pct(r.observed) : num(r.observed)} (${n}baseline ${b})`;
   }
   if (r.metric.startsWith('latency')) return `${num(r.observed)} ms${counted}`;
   return `${RATE_LIKE.test(r.metric) && r.observed <= 1 ? pct(r.observed, 2) : num(r.observed)}${counted}`;

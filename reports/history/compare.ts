@@ -25,6 +25,7 @@ import {
   type ChartSpec,
 } from './shared.js';
 import { mdCode, mdEscape } from '../escape.js';
+import { wrap } from '../run/terminal.js';
 
 export interface SessionRenderOpts {
   color?: boolean;
@@ -46,6 +47,23 @@ function aggregate(s: CompareSessionModel, variantId: string, metric: string): n
 function chartedMetrics(s: CompareSessionModel): string[] {
   const gate = s.gate_metrics.filter((m) => s.variants.some((v) => v.aggregates.some((a) => a.metric === m)));
   return gate.length ? gate : s.metrics.map((m) => m.id);
+}
+
+/** The test's n against the gate's denominator, for a table cell: "n=18 (gate denominator 18)". */
+function nText(t: PairedTestView): string {
+  return t.n_basis ?? `n=${t.n} (not stated against the gate: session written before it was)`;
+}
+
+/**
+ * Under the terminal's narrow n column: one line when every n equals its gate denominator, else a
+ * line per test that differs, saying why.
+ */
+function nNotes(tests: readonly PairedTestView[]): string[] {
+  const differs = tests.filter(
+    (t) => !t.gate_n || (t.unpaired?.length ?? 0) > 0 || t.gate_n[0] !== t.n || t.gate_n[1] !== t.n,
+  );
+  if (!differs.length) return tests.length ? ["n: equal to the gate's denominator in every test"] : [];
+  return differs.map((t) => `n ${t.metric} ${t.a}->${t.b}: ${nText(t)}`);
 }
 
 function vsReference(s: CompareSessionModel): PairedTestView[] {
@@ -107,7 +125,7 @@ export function renderSessionTerminal(s: CompareSessionModel, opts: SessionRende
       `${t.wins}/${t.ties}/${t.losses}`,
     ]);
   }
-  out.push(tt.toString(), '');
+  out.push(tt.toString(), ...nNotes(tests).flatMap((l) => wrap(safe(l), WIDTH, '      ', '  ')), '');
 
   out.push(p('bold', `Winners (alpha ${s.settings.alpha}, Holm-corrected)`));
   for (const w of s.winners) {
@@ -171,7 +189,7 @@ export function renderSessionMarkdown(s: CompareSessionModel): string {
   );
   for (const t of s.tests) {
     out.push(
-      `| ${mdCode(t.metric)} | ${t.a} | ${t.b} | ${t.n} | ${signed(t.mean_delta)} | ${interval(t.ci95)} | ${pValue(t.p_value)} | ${t.significant ? `**${pValue(t.p_holm)}**` : pValue(t.p_holm)} | ${t.wins}/${t.ties}/${t.losses} |`,
+      `| ${mdCode(t.metric)} | ${t.a} | ${t.b} | ${mdEscape(nText(t))} | ${signed(t.mean_delta)} | ${interval(t.ci95)} | ${pValue(t.p_value)} | ${t.significant ? `**${pValue(t.p_holm)}**` : pValue(t.p_holm)} | ${t.wins}/${t.ties}/${t.losses} |`,
     );
   }
   for (const f of s.flips) {
@@ -251,6 +269,7 @@ function sessionHtmlView(s: CompareSessionModel) {
       a: t.a,
       b: t.b,
       n: t.n,
+      n_basis: nText(t),
       mean_a: n4(t.mean_a),
       mean_b: n4(t.mean_b),
       mean_delta: signed(t.mean_delta),

@@ -7,7 +7,7 @@
  */
 import { ms, TIMING_METRICS } from '../../gates/index.js';
 import { compareCodeUnits } from '../../src/core/canonical-json.js';
-import { outcomeValues } from '../../src/core/query-values.js';
+import { outcomeValues, semanticWinModesOf } from '../../src/core/query-values.js';
 import type { HistoryView as HistoryViewModel, QueryOutcome, Report } from '../../src/documents/index.js';
 import { jsonForScript } from '../escape.js';
 import { chartJs, clientScript, cspHash, template } from '../templates.js';
@@ -19,6 +19,8 @@ import {
   replaySummary,
   selectionModeRows,
   whyFailing,
+  errorView,
+  semanticWinText,
   displayGate,
 } from './view.js';
 
@@ -35,9 +37,9 @@ export interface HtmlOptions {
 type QueryStatus = 'hit' | 'miss' | 'error';
 
 /** A hit counts in the numerator of the query's headline gate measure. */
-function queryStatus(q: QueryOutcome): QueryStatus {
+function queryStatus(q: QueryOutcome, semanticWinModes: readonly string[]): QueryStatus {
   if (!q.actual.ok) return 'error';
-  const v = outcomeValues(q);
+  const v = outcomeValues(q, semanticWinModes);
   return (q.kind === 'probe' ? v.fallback_expectation_met : v.top1_useful_rate) === 1 ? 'hit' : 'miss';
 }
 
@@ -56,7 +58,7 @@ export function htmlView(report: Report, history?: HistoryViewModel) {
   // failing first, then report order: a reviewer opens the page to see what broke
   const order: Record<QueryStatus, number> = { error: 0, miss: 1, hit: 2 };
   const queries = report.queries
-    .map((q, i) => ({ q, i, status: queryStatus(q) }))
+    .map((q, i) => ({ q, i, status: queryStatus(q, semanticWinModesOf(report)) }))
     .sort((a, b) => order[a.status] - order[b.status] || a.i - b.i)
     .map(({ q, status }) => ({
       query_id: q.query_id,
@@ -67,7 +69,7 @@ export function htmlView(report: Report, history?: HistoryViewModel) {
       expected: expectedText(q),
       actual: actualText(q),
       status,
-      why: whyFailing(q),
+      why: whyFailing(q, semanticWinModesOf(report)),
       deterministic: q.deterministic,
     }));
 
@@ -126,6 +128,7 @@ export function htmlView(report: Report, history?: HistoryViewModel) {
     replays: report.settings.replays,
     seed: report.settings.seed,
     reasons: g.reasons,
+    semantic_wins: semanticWinText(report),
     rows,
     checklist: g.checklist,
     charts: { metrics: Boolean(data.metrics), modes: Boolean(data.modes), latency: Boolean(data.latency) },
@@ -135,6 +138,7 @@ export function htmlView(report: Report, history?: HistoryViewModel) {
       profiles: uniqueSorted(queries.map((q) => q.profile)),
     },
     queries,
+    errors: errorView(report),
     replay: {
       identical: report.replay_proof.identical,
       headline: rp.headline,

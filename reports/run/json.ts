@@ -24,6 +24,7 @@ export const TOP_LEVEL_ORDER: readonly (keyof Report)[] = [
   'failing_queries',
   'queries',
   'replay_proof',
+  'errors',
   'baseline',
   'environment',
   'timing',

@@ -4,6 +4,7 @@
  * (mdEscape / mdCode): a query text cannot inject HTML, links, table cells or @mentions.
  */
 import type { Report } from '../../src/documents/index.js';
+import { semanticWinModesOf } from '../../src/core/query-values.js';
 import { mdCode, mdEscape } from '../escape.js';
 import {
   actualText,
@@ -14,6 +15,8 @@ import {
   shortHash,
   whyFailing,
   displayGate,
+  errorView,
+  semanticWinText,
 } from './view.js';
 
 export interface MarkdownOptions {
@@ -32,6 +35,7 @@ export function renderMarkdown(report: Report, opts: MarkdownOptions = {}): stri
     `Suite ${mdCode(report.suite)} · system ${mdCode(report.system.name)} (${e(report.system.kind)}, ${e(report.system.contract)}) · run ${mdCode(report.environment.run_id)}`,
     '',
   );
+  out.push(e(semanticWinText(report)), '');
   for (const r of g.reasons) out.push(`- ${e(r)}`);
   out.push('');
 
@@ -70,7 +74,7 @@ export function renderMarkdown(report: Report, opts: MarkdownOptions = {}): stri
     for (const q of failing.slice(0, max)) {
       const mode = q.actual.ok ? (q.actual.selection_mode ?? '(none)') : 'error';
       out.push(
-        `| ${mdCode(q.query_id)} | ${e(whyFailing(q))} | ${e(q.text)} | ${mdCode(mode)} | ${e(expectedText(q))} | ${e(actualText(q))} |`,
+        `| ${mdCode(q.query_id)} | ${e(whyFailing(q, semanticWinModesOf(report)))} | ${e(q.text)} | ${mdCode(mode)} | ${e(expectedText(q))} | ${e(actualText(q))} |`,
       );
     }
     if (failing.length > max)
@@ -79,6 +83,8 @@ export function renderMarkdown(report: Report, opts: MarkdownOptions = {}): stri
     out.push('None.');
   }
   out.push('', '</details>', '');
+
+  out.push(...markdownErrors(report, max));
 
   const rp = replaySummary(report);
   out.push(
@@ -101,4 +107,25 @@ export function renderMarkdown(report: Report, opts: MarkdownOptions = {}): stri
   out.push(`| config_id | ${mdCode(a.config_id)} | ${mdCode(shortHash(a.config_sha256))} |`);
   if (report.baseline) out.push('', `Baseline: ${mdCode(report.baseline.source)}`);
   return out.join('\n') + '\n';
+}
+
+/** Errors: failed requests by class, then the queries that erred (folded), each with its first error. */
+function markdownErrors(report: Report, max: number): string[] {
+  const e = mdEscape;
+  const v = errorView(report);
+  const out = ['### Errors', '', e(v.headline), ''];
+  if (!v.classes.length) return out;
+  out.push('| class | requests | queries | first |', '| --- | ---: | ---: | --- |');
+  for (const c of v.classes) out.push(`| ${mdCode(c.kind)} | ${c.requests} | ${c.queries} | ${e(c.first)} |`);
+  out.push('', `<details><summary>Queries with errors (${v.queries.length})</summary>`, '');
+  out.push('| query | class | replays | stable | first error |', '| --- | --- | ---: | --- | --- |');
+  for (const q of v.queries.slice(0, max)) {
+    out.push(
+      `| ${mdCode(q.query_id)} | ${mdCode(q.kind)} | ${q.replays} | ${q.deterministic ? 'yes' : 'no'} | ${e(q.text)} |`,
+    );
+  }
+  if (v.queries.length > max)
+    out.push('', `… and ${v.queries.length - max} more in the JSON and HTML reports.`);
+  out.push('', '</details>', '');
+  return out;
 }

@@ -4,6 +4,7 @@
  * Every line fits 80 columns; colour only when the caller says so (it decides NO_COLOR / TTY).
  */
 import type { Report, Verdict } from '../../src/documents/index.js';
+import { semanticWinModesOf } from '../../src/core/query-values.js';
 import { terminalSafe } from '../escape.js';
 import { borderlessTable as table } from '../borderless-table.js';
 import {
@@ -17,6 +18,8 @@ import {
   displayGate,
   whyFailing,
   type MetricRow,
+  errorView,
+  semanticWinText,
 } from './view.js';
 
 export interface TerminalOptions {
@@ -55,6 +58,7 @@ export function renderTerminal(report: Report, opts: TerminalOptions = {}): stri
       '  ',
     ),
   );
+  out.push(...wrap(safe(semanticWinText(report)), TERMINAL_WIDTH, '  '));
   out.push('');
 
   // content widths sum to 75; with the five one-space separators a row is 80 columns
@@ -92,7 +96,7 @@ export function renderTerminal(report: Report, opts: TerminalOptions = {}): stri
     const ft = table(['query', 'mode', 'expected', 'actual'], [20, 10, 21, 26]);
     for (const q of failing.slice(0, max)) {
       ft.push([safe(q.query_id), shortMode(q), safe(expectedText(q)), safe(actualText(q))]);
-      const line = `  ${whyFailing(q)}: "${safe(q.text)}`;
+      const line = `  ${whyFailing(q, semanticWinModesOf(report))}: "${safe(q.text)}`;
       ft.push([{ colSpan: 4, content: paint('dim', `${fit(line, TERMINAL_WIDTH - 5)}"`) }]);
     }
     out.push(ft.toString());
@@ -101,6 +105,8 @@ export function renderTerminal(report: Report, opts: TerminalOptions = {}): stri
     out.push('  none');
   }
   out.push('');
+
+  out.push(...errorSection(report, max, paint), '');
 
   const rp = replaySummary(report);
   out.push(paint('bold', 'Replay proof'));
@@ -135,6 +141,36 @@ export function renderTerminal(report: Report, opts: TerminalOptions = {}): stri
       .join('\n')
       .replace(/[ ]+\n/g, '\n') + '\n'
   );
+}
+
+/** Errors: failed requests by class, then each query that erred with its first error's text. */
+function errorSection(
+  report: Report,
+  max: number,
+  paint: (code: keyof typeof ANSI, s: string) => string,
+): string[] {
+  const v = errorView(report);
+  const out = [paint('bold', 'Errors'), ...wrap(terminalSafe(v.headline), TERMINAL_WIDTH, '  ', '  ')];
+  if (!v.classes.length) return out;
+  const ct = table(['class', 'requests', 'queries', 'first'], [18, 9, 8, 41]);
+  for (const c of v.classes) {
+    ct.push([terminalSafe(c.kind), String(c.requests), String(c.queries), terminalSafe(fit(c.first, 120))]);
+  }
+  out.push(ct.toString());
+  for (const q of v.queries.slice(0, max)) {
+    const stable = q.deterministic ? 'same class every replay' : 'varies across replays';
+    out.push(
+      ...wrap(
+        terminalSafe(`${q.query_id} [${q.kind}, ${q.replays} replays, ${stable}] ${fit(q.text, 300)}`),
+        TERMINAL_WIDTH,
+        '    ',
+        '  ',
+      ),
+    );
+  }
+  if (v.queries.length > max)
+    out.push(`  … and ${v.queries.length - max} more (see the JSON or HTML report)`);
+  return out;
 }
 
 function fit(s: string, width: number): string {

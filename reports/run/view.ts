@@ -175,7 +175,7 @@ export function selectionModeRows(report: Report): ModeRow[] {
     const key = q.actual.ok ? (q.actual.selection_mode ?? 'no_match') : 'error';
     const row = rows[keys.indexOf(key)] ?? rows[rows.length - 1]!;
     row.queries++;
-    if (outcomeValues(q).top1_useful_any_mode === 1) row.useful++;
+    if (q.top1 === 'useful') row.useful++;
     else row.not_useful++;
   }
   return rows.filter((r) => r.queries > 0 || r.mode === 'semantic');
@@ -206,11 +206,11 @@ export function expectedText(q: QueryOutcome): string {
 }
 
 /** Why a query is in the failing list, in a few words: "top-1 not useful", "error", "unstable"… */
-export function whyFailing(q: QueryOutcome): string {
+export function whyFailing(q: QueryOutcome, semanticWinModes: readonly string[]): string {
   const why: string[] = [];
   if (!q.actual.ok) why.push('error');
   else if (q.kind === 'benchmark') {
-    const v = outcomeValues(q);
+    const v = outcomeValues(q, semanticWinModes);
     if (v.top1_useful_any_mode === 1 && v.top1_useful_rate === 0) why.push('useful only via fallback');
     else if (q.top1 === 'not_useful') why.push('top-1 not useful');
     else if (q.top1 === 'unjudged') why.push('top-1 unjudged');
@@ -254,5 +254,62 @@ export function replaySummary(report: Report): ReplaySummary {
       field: d.field,
       groups: d.groups.map((g) => `replays ${g.replays.join(',')} -> ${shortHash(g.fingerprint)}`).join('; '),
     })),
+  };
+}
+
+/** "semantic wins: semantic, hybrid_rrf": which selection modes the gate counted as semantic (the contract's setting). */
+export function semanticWinText(report: Report): string {
+  const modes = report.system.semantic_win_modes;
+  return modes
+    ? `semantic wins: ${modes.join(', ')}`
+    : 'semantic wins: semantic (report written before the setting existed)';
+}
+
+/** One error on one line: its message, then what the system wrote on stderr (lines joined by " | "). */
+export function errorText(e: { message: string; stderr_tail?: string | undefined }): string {
+  const stderr = e.stderr_tail ? e.stderr_tail.split('\n').join(' | ') : '';
+  return [e.message, stderr && `stderr: ${stderr}`].filter(Boolean).join('; ');
+}
+
+export interface ErrorView {
+  /** "12 of 250 requests failed (4.8%) in 5 queries", "no request failed", or why nothing is known */
+  headline: string;
+  /** failed requests by class, most frequent first */
+  classes: { kind: string; requests: number; queries: number; first: string }[];
+  /** each query that erred, in report order, with its first error */
+  queries: { query_id: string; kind: string; replays: string; text: string; deterministic: boolean }[];
+}
+
+/**
+ * The run's errors (report.errors and each query's first_error): what a reader needs to see that
+ * "database is locked" was the system's own word, without opening the run store.
+ */
+export function errorView(report: Report): ErrorView {
+  const s = report.errors;
+  if (!s)
+    return { headline: 'not recorded (report written before error summaries)', classes: [], queries: [] };
+  const erred = report.queries.filter((q) => q.first_error);
+  const headline =
+    s.failed === 0
+      ? `no request failed (${s.requests} requests)`
+      : `${s.failed} of ${s.requests} requests failed (${pct(s.failed / s.requests)}) in ${erred.length} ${erred.length === 1 ? 'query' : 'queries'}`;
+  return {
+    headline,
+    classes: s.by_class.map((c) => ({
+      kind: c.kind,
+      requests: c.requests,
+      queries: c.queries,
+      first: `${c.first.query_id} replay ${c.first.replay}: ${errorText(c.first)}`,
+    })),
+    queries: erred.map((q) => {
+      const e = q.first_error!;
+      return {
+        query_id: q.query_id,
+        kind: e.kinds.join(', '),
+        replays: `${e.errored_replays}/${report.settings.replays}`,
+        text: `replay ${e.replay}: ${errorText(e)}`,
+        deterministic: q.deterministic,
+      };
+    }),
   };
 }

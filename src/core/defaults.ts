@@ -1,4 +1,4 @@
-import type { RetrievalConfig } from '../documents/index.js';
+import type { RetrievalConfig, SelectionMode } from '../documents/index.js';
 
 /**
  * Every default rgate applies, in one table. Code reads its defaults from here (`?? SUITE_DEFAULTS.seed`),
@@ -68,9 +68,20 @@ export const SYSTEM_DEFAULTS = {
   max_output_bytes: 16 * 1024 * 1024,
   /** stderr kept with a failure: its last this-many bytes */
   stderr_keep_bytes: 8 * 1024,
+  /** stderr shown with an error in a report: its last lines, at most this many characters */
+  stderr_report_chars: 400,
   /** a run stops once this many requests in a row failed while none has succeeded (system down) */
   down_after_failures: 10,
 } as const;
+
+/**
+ * Response contracts. `semantic_win_modes`: the selection modes that count as "selected semantically"
+ * for seed 001's top-1 useful rate (a system's `semantic_win_modes` overrides it). Hybrid
+ * reciprocal-rank fusion ranks with the semantic signal, so it counts; the fallbacks and no_match do not.
+ */
+export const CONTRACT_DEFAULTS = {
+  semantic_win_modes: ['semantic', 'hybrid_rrf'],
+} as const satisfies { semantic_win_modes: readonly SelectionMode[] };
 
 /** Interval and test statistics (bootstrap intervals, paired randomization tests, Holm). */
 export const STATS_DEFAULTS = {

@@ -6,15 +6,34 @@
  * shaped like a QueryOutcome), so report readers in every layer can use them.
  */
 
-/** Seed 001's top-1 success: judged useful and selected semantically (a fallback rescue does not count). */
-export function isSemanticWin(top1: string, selectionMode: string | undefined): boolean {
-  return top1 === 'useful' && selectionMode === 'semantic';
+/**
+ * Seed 001's top-1 success: judged useful and selected semantically (a fallback rescue does not
+ * count). Which modes are "semantic" is the contract's setting (`semantic_win_modes`).
+ */
+export function isSemanticWin(
+  top1: string,
+  selectionMode: string | undefined,
+  semanticWinModes: readonly string[],
+): boolean {
+  return top1 === 'useful' && selectionMode !== undefined && semanticWinModes.includes(selectionMode);
+}
+
+/** What a report's gate counted as semantic wins then: reports older than the setting counted `semantic` only. */
+export const LEGACY_SEMANTIC_WIN_MODES: readonly string[] = ['semantic'];
+
+/** The semantic-win modes a report was measured with (see LEGACY_SEMANTIC_WIN_MODES for old reports). */
+export function semanticWinModesOf(report: {
+  system: { semantic_win_modes?: readonly string[] | undefined };
+}): readonly string[] {
+  return report.system.semantic_win_modes ?? LEGACY_SEMANTIC_WIN_MODES;
 }
 
 /** The fields of a QueryOutcome the query-level gate measures are read from. */
 export interface OutcomeFacts {
   kind: 'benchmark' | 'probe';
   top1: string;
+  /** the query has at least one judgment (absent in reports older than the field) */
+  judged?: boolean | undefined;
   actual: { selection_mode?: string | undefined };
   expectation_met?: boolean | undefined;
   deterministic: boolean;
@@ -29,19 +48,20 @@ export interface OutcomeValues {
 }
 
 /**
- * One query's value for each query-level gate measure, as far as its QueryOutcome tells. Exact for
- * fallback_expectation_met (probes) and replay_determinism (every query). The two top-1 rates count
- * benchmark queries whose top-1 is judged; their measures also count a judged query whose top-1 no
- * judgment covers (as 0) and skip a query with no judgment at all, and a report does not record
- * which queries have judgments. Keys come in the order written here (a comparison's per-query
- * document keeps it).
+ * One query's value for each query-level gate measure, as its QueryOutcome tells: exactly the
+ * measure's own per-query value. The two top-1 rates count the benchmark queries that have a
+ * judgment, whatever their top-1 (an unjudged top-1 counts 0, as the gate counts it). A report
+ * older than the `judged` field does not say which queries have judgments: there the rates count
+ * the benchmark queries whose top-1 is judged, which may be fewer than the gate counted.
+ * Keys come in the order written here (a comparison's per-query document keeps it).
  */
-export function outcomeValues(q: OutcomeFacts): OutcomeValues {
+export function outcomeValues(q: OutcomeFacts, semanticWinModes: readonly string[]): OutcomeValues {
   const bit = (b: boolean): 0 | 1 => (b ? 1 : 0);
+  const counted = q.judged ?? q.top1 !== 'unjudged';
   const top1 =
-    q.kind === 'benchmark' && q.top1 !== 'unjudged'
+    q.kind === 'benchmark' && counted
       ? {
-          top1_useful_rate: bit(isSemanticWin(q.top1, q.actual.selection_mode)),
+          top1_useful_rate: bit(isSemanticWin(q.top1, q.actual.selection_mode, semanticWinModes)),
           top1_useful_any_mode: bit(q.top1 === 'useful'),
         }
       : {};

@@ -20,6 +20,15 @@ export const PairedTestSchema = Closed({
   b: Type.String(),
   /** queries measured in both */
   n: count,
+  /**
+   * the gate's denominator for this metric in each variant's report (a rate's denominator, a
+   * mean's n); null where the report has no such metric. Absent in sessions written before it existed.
+   */
+  gate_n: Type.Optional(Pair(OrNull(count))),
+  /** queries with a value for this metric in one of the two variants only (left out of the test) */
+  unpaired: Type.Optional(Type.Array(Type.String())),
+  /** n stated against the gate: "n=18 (gate denominator 18)", or why the two differ */
+  n_basis: Type.Optional(Type.String()),
   mean_a: nullableNumber,
   mean_b: nullableNumber,
   mean_delta: nullableNumber,

@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Closed, StringEnum, StringMap } from './keywords.js';
+import { QueryErrorSchema } from './error-summary.js';
 import { ProfileSchema } from './profile.js';
 import { SelectionModeSchema } from './selection-mode.js';
 
@@ -31,9 +32,16 @@ export const QueryOutcomeSchema = Closed({
     fallback_stage: Type.Optional(Type.String()),
   }),
   top1: Top1JudgmentSchema,
+  /**
+   * the query has at least one judgment (qrels, useful_ids, useful_paths or an include rule): a
+   * benchmark query that has one is in the top-1 rates' denominator whatever its top-1
+   */
+  judged: Type.Optional(Type.Boolean()),
   /** probe queries: did the answer meet the expectation */
   expectation_met: Type.Optional(Type.Boolean()),
   deterministic: Type.Boolean(),
+  /** the query's first error (lowest replay that errored), its class and text; absent when none erred */
+  first_error: Type.Optional(QueryErrorSchema),
   leaked_tags: Type.Optional(strings),
   /** per-query ranking measures, e.g. {"ndcg_cut.5": 0.63} */
   measures: Type.Optional(StringMap(Type.Number())),

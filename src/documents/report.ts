@@ -5,12 +5,14 @@
  */
 import { Type, type Static } from '@sinclair/typebox';
 import { ArtifactRefsSchema } from './artifact-refs.js';
+import { ErrorSummarySchema } from './error-summary.js';
 import { GateResultSchema, RuleResultSchema } from './gate-result.js';
 import { Closed, Const, StringMap, WithDefs } from './keywords.js';
 import { MeasureValueSchema } from './measure-value.js';
 import { BreakdownSchema, MetricEntrySchema } from './metric-entry.js';
 import { QueryOutcomeSchema } from './query-outcome.js';
 import { ReplayProofSchema } from './replay-proof.js';
+import { SelectionModeSchema } from './selection-mode.js';
 
 export const REPORT_SCHEMA_VERSION = 'rgate-report/1';
 
@@ -21,6 +23,11 @@ export const ReportSystemSchema = Closed({
   name: Type.String(),
   kind: Type.String(),
   contract: Type.String(),
+  /**
+   * selection modes the gate counted as a semantic win (the contract's setting). Absent in reports
+   * written before the setting existed, which counted `semantic` only.
+   */
+  semantic_win_modes: Type.Optional(Type.Array(SelectionModeSchema)),
 });
 
 /** How the run was made: replays, concurrency, seed, relevance level. */
@@ -45,6 +52,8 @@ const report = Closed(
     failing_queries: Type.Array(QueryOutcomeSchema),
     queries: Type.Array(QueryOutcomeSchema),
     replay_proof: ReplayProofSchema,
+    /** failed requests by error class (absent in reports written before it existed) */
+    errors: Type.Optional(ErrorSummarySchema),
     /** baseline comparisons and reset notes, when the gate used a baseline */
     baseline: Type.Optional(
       Closed({

@@ -7,11 +7,13 @@ import { Type, type Static, type TObject, type TUnsafe } from '@sinclair/typebox
 import { Closed, Const, StringEnum, StringMap } from './keywords.js';
 import { RESPONSE_CONTRACTS } from './response-contract.js';
 import { RetrievalModeSchema, SystemParamsSchema } from './retrieval-config.js';
+import { SelectionModeSchema } from './selection-mode.js';
 
 const posInt = Type.Integer({ minimum: 1 });
 // typed string, not the enum: a system built in code may name any contract, and createSystem
 // refuses an unknown one with the list of known ones
 const contract = Type.Unsafe<string>({ enum: [...RESPONSE_CONTRACTS] });
+const semanticWinModes = Type.Optional(Type.Array(SelectionModeSchema, { minItems: 1, uniqueItems: true }));
 
 export const BuiltinModeSchema = RetrievalModeSchema;
 export type BuiltinMode = Static<typeof BuiltinModeSchema>;
@@ -33,6 +35,8 @@ export const CommandSystemSpecSchema = Closed({
   contract,
   /** the system's own settings, free-form; `{params.<key>}` in argv / env; hashed into the config id */
   params: Type.Optional(SystemParamsSchema),
+  /** selection modes that count as a semantic win (seed 001 top-1 useful rate); default semantic, hybrid_rrf */
+  semantic_win_modes: semanticWinModes,
   /** per request; default 30000 */
   timeout_ms: Type.Optional(posInt),
   /** stdout cap per response; default 16 MiB */
@@ -58,6 +62,8 @@ export const HttpSystemSpecSchema = Closed({
   contract: Type.Optional(contract),
   /** the system's own settings, free-form; `{params.<key>}` in `filters` / `headers` values; hashed into the config id */
   params: Type.Optional(SystemParamsSchema),
+  /** selection modes that count as a semantic win (seed 001 top-1 useful rate); default semantic, hybrid_rrf */
+  semantic_win_modes: semanticWinModes,
   /** per request; default 30000 */
   timeout_ms: Type.Optional(posInt),
   /** response body cap; default 16 MiB */

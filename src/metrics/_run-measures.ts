@@ -33,6 +33,8 @@ export interface RunMeasuresInput {
   seed: number;
   /** ranking metric ids, e.g. ['map', 'ndcg_cut.5', 'recall.10', 'P.30'] */
   rankingMeasures: string[];
+  /** selection modes that count as a semantic win (the contract's setting); default CONTRACT_DEFAULTS */
+  semanticWinModes?: readonly string[];
 }
 
 export interface RunMeasures {
@@ -211,6 +213,7 @@ function queryOutcome(
     expected,
     actual,
     top1: verdict.judgment,
+    judged: ctx.hasJudgment(q),
     ...(met !== null ? { expectation_met: met === 1 } : {}),
     deterministic: queryValue(gate, 'replay_determinism', q) === 1,
     ...(leaked.length ? { leaked_tags: leaked } : {}),

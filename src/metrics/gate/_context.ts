@@ -4,6 +4,8 @@
  * "is this top-1 useful".
  */
 import { compareCodeUnits } from '../../core/canonical-json.js';
+import { CONTRACT_DEFAULTS } from '../../core/defaults.js';
+import { isSemanticWin } from '../../core/query-values.js';
 import {
   type CorpusRecord,
   type Observation,
@@ -20,6 +22,8 @@ export interface GateInput {
   replays: number;
   relevanceLevel: number;
   seed: number;
+  /** selection modes that count as a semantic win (the contract's setting); default CONTRACT_DEFAULTS */
+  semanticWinModes?: readonly string[];
 }
 
 export interface Top1Verdict {
@@ -39,8 +43,10 @@ export class GateContext {
   /** observations of each query, sorted by replay */
   readonly byQuery = new Map<string, Observation[]>();
   readonly observations: readonly Observation[];
+  readonly semanticWinModes: readonly string[];
 
   constructor(readonly input: GateInput) {
+    this.semanticWinModes = input.semanticWinModes ?? CONTRACT_DEFAULTS.semantic_win_modes;
     // query order is the query set's file order, made total by id for duplicate-free sets
     this.queries = input.queries;
     for (const r of input.corpus) {
@@ -67,10 +73,23 @@ export class GateContext {
     return this.byQuery.get(q.query_id) ?? [];
   }
 
-  /** Probe: the expectation is a fallback mode or no_match (DESIGN.md); the rest are benchmark queries. */
+  /**
+   * Probe: the expectation is a fallback mode or no_match (DESIGN.md), i.e. not a semantic-win mode;
+   * the rest are benchmark queries.
+   */
   isProbe(q: QueryRecord): boolean {
     const m = q.expect?.selection_mode;
-    return q.expect?.no_match === true || (m !== undefined && m !== 'semantic');
+    return q.expect?.no_match === true || (m !== undefined && !this.isSemanticMode(m));
+  }
+
+  /** Does this selection mode count as "selected semantically" under the contract's setting? */
+  isSemanticMode(m: string | undefined): boolean {
+    return m !== undefined && this.semanticWinModes.includes(m);
+  }
+
+  /** Seed 001's top-1 success for one answer: judged useful and selected in a semantic-win mode. */
+  semanticWin(judgment: Top1Judgment, o: Observation | undefined): boolean {
+    return isSemanticWin(judgment, o?.selection_mode, this.semanticWinModes);
   }
 
   /** At least one judgment that can say a top-1 is useful. */

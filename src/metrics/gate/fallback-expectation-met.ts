@@ -21,7 +21,8 @@ export const fallbackExpectationMet: GateMeasure = {
   help:
     'numerator: probe queries whose replay-1 answer has the expected selection_mode (expect.no_match: mode ' +
     '"no_match" and nothing selected) and, where the query has a judgment, a useful selected record; ' +
-    'denominator: probe queries (expect.selection_mode a fallback mode or no_match, or expect.no_match true). ' +
+    'denominator: probe queries (expect.selection_mode not a semantic-win mode: a fallback mode or no_match; or ' +
+    'expect.no_match true). ' +
     'Errored requests stay in the denominator and fail.',
   perQuery(ctx) {
     return [

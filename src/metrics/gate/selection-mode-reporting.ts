@@ -11,7 +11,7 @@ export const selectionModeReporting: GateMeasure = {
   id: 'selection_mode_reporting',
   help:
     'numerator: requests (every replay) answered successfully with a valid selection_mode (semantic, ' +
-    'fallback_exact_key, fallback_path_priority, no_match); denominator: requests, all replays, errored ' +
+    'hybrid_rrf, fallback_exact_key, fallback_path_priority, no_match); denominator: requests, all replays, errored ' +
     'ones included. Source: seed 001 v1.',
   perQuery(ctx) {
     return [perRequestRate(this.id, ctx, reportsSelectionMode)];

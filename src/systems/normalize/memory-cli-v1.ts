@@ -1,27 +1,52 @@
-import { validateMemoryCliV1, type MemoryCliV1Response } from '../../contracts/responses/memory-cli-v1.js';
+import {
+  memoryCliCrossCheck,
+  memoryCliScore,
+  validateMemoryCliV1,
+  type MemoryCliV1Response,
+} from '../../contracts/responses/memory-cli-v1.js';
 import type { ResponseNormalizer } from './types.js';
 
+/** Modes that are a deterministic fallback (seed 001: exact-key, then path-priority). */
+const FALLBACK_MODES: readonly string[] = ['fallback_exact_key', 'fallback_path_priority'];
+
 /**
- * memory CLI v1 (seed 001). Ranked = `candidates` in order. Fallback: triggered for the fallback modes
- * (and no_match), stage = `fallback.stage` or the mode without its `fallback_` prefix, attempts = the
- * stages of `fallback.trace`. Usage: the answer carries no text, so files = 1 when something was selected,
- * chars = tokens = 0.
+ * AthenaMind memory CLI v1 (seed 001). Ranked = `candidates` in order (rank = position); each
+ * candidate's score is `fused_score`, else `confidence`, else `lexical_score` (memoryCliScore), and
+ * the three are kept as its score breakdown (`lexical_score` absent means 0). Fallback: the CLI's
+ * `fallback_used`, else `fallback.triggered`, else "the mode is a fallback mode or no_match" (semantic
+ * and hybrid_rrf are not fallbacks); stage = `fallback.stage` or the mode without its `fallback_`
+ * prefix; attempts = the stages of `fallback.trace`. Usage: the answer carries no text, so files = 1
+ * when something was selected, chars = tokens = 0.
  */
 export const memoryCliV1Normalizer: ResponseNormalizer<MemoryCliV1Response> = {
   validate: validateMemoryCliV1,
+  crossCheck: memoryCliCrossCheck,
   toObservation(p) {
     const mode = p.selection_mode;
-    const triggered = p.fallback?.triggered ?? mode !== 'semantic';
+    const isFallback = FALLBACK_MODES.includes(mode) || mode === 'no_match';
+    const triggered = p.fallback_used ?? p.fallback?.triggered ?? isFallback;
     const stage =
       p.fallback?.stage ??
-      (mode === 'semantic' ? undefined : mode === 'no_match' ? 'no_match' : mode.replace(/^fallback_/, ''));
+      (mode === 'no_match' ? 'no_match' : isFallback ? mode.replace(/^fallback_/, '') : undefined);
     const attempts = p.fallback?.trace?.map((s) => [s.stage, s.outcome].filter(Boolean).join(':'));
     return {
       selection_mode: mode,
       ...(p.selected_id !== null ? { selected_id: p.selected_id } : {}),
       ...(p.source_path !== null ? { source_path: p.source_path } : {}),
       ...(mode === 'no_match' ? { no_match_reason: p.reason } : {}),
-      ranked: p.candidates.map((c) => ({ id: c.id, source_path: c.source_path ?? '', score: c.score })),
+      ranked: p.candidates.map((c) => {
+        const breakdown: Record<string, number> = {};
+        if (c.confidence !== undefined) breakdown['confidence'] = c.confidence;
+        if (c.confidence !== undefined || c.lexical_score !== undefined)
+          breakdown['lexical_score'] = c.lexical_score ?? 0;
+        if (c.fused_score !== undefined) breakdown['fused_score'] = c.fused_score;
+        return {
+          id: c.id,
+          source_path: c.source_path ?? '',
+          score: memoryCliScore(c),
+          ...(Object.keys(breakdown).length ? { score_breakdown: breakdown } : {}),
+        };
+      }),
       fallback: { triggered, ...(stage ? { stage } : {}), ...(attempts ? { attempts } : {}) },
       usage: { files: p.selected_id !== null ? 1 : 0, chars: 0, tokens: 0 },
     };

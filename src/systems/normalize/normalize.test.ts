@@ -128,6 +128,38 @@ describe('response normalizers', () => {
     expect(bad.contract.errors).toContain('/selected_id: must be string');
   });
 
+  it('memory-cli-v1: a candidate needs a score field, a stated rank must be its position', () => {
+    const base = {
+      selection_mode: 'semantic',
+      selected_id: 'a',
+      source_path: 'a.md',
+      confidence: 1,
+      reason: 'r',
+    };
+    const none = normalizeResponse('memory-cli-v1', { ...base, candidates: [{ id: 'a', reason: 'x' }] });
+    expect(none.ok).toBe(false);
+    expect(none.contract.errors).toEqual([
+      '/candidates/0: needs one of fused_score, confidence, lexical_score, score to rank by',
+    ]);
+    const ranked = normalizeResponse('memory-cli-v1', {
+      ...base,
+      candidates: [
+        { id: 'a', confidence: 1, rank: 2 },
+        { id: 'b', confidence: 0.5 },
+      ],
+    });
+    expect(ranked.contract.errors).toEqual([
+      "/candidates/0/rank: must equal the candidate's position (1); order is rank",
+    ]);
+    const mode = normalizeResponse('memory-cli-v1', {
+      ...base,
+      candidates: [{ id: 'a', confidence: 1, selection_mode: 'vector' }],
+    });
+    expect(mode.contract.errors).toEqual([
+      '/candidates/0/selection_mode: must be one of "classic", "semantic", "hybrid_rrf"',
+    ]);
+  });
+
   it('retrieval-result-v1: 768 dims, rank 1..k, k_returned consistent', () => {
     const item = (rank: number) => ({
       chunk_id: `c${rank}`,

@@ -1,0 +1,189 @@
+/**
+ * The real AthenaMind memory-cli outputs (fixtures/memory-cli) replayed through the real command
+ * adapter: test/sut/memory-cli-replay.mjs is an executable that prints the recorded answer for a
+ * query, writes the CLI's warning line on stderr and exits 0, as the CLI did. Every answer must pass
+ * memory-cli-v1 as it is; hybrid_rrf counts as a semantic win by default and not when the system's
+ * semantic_win_modes says so; a "database is locked" failure reaches the reports in the CLI's words.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runSuite, type RunOutcome } from '../harness/run-suite.js';
+import { runShard } from '../harness/shard.js';
+import { renderHtml } from '../reports/run/html.js';
+import { renderMarkdown } from '../reports/run/markdown.js';
+import { renderTerminal } from '../reports/run/terminal.js';
+import type { Report, SelectionMode, SuiteSpec } from '../src/documents/index.js';
+import { writeFreeze } from '../src/snapshot/index.js';
+import { MemoryRunStore } from '../src/store/memory-store.js';
+import { tempDir } from './history-helpers.js';
+
+const SUT = resolve(import.meta.dirname, 'sut', 'memory-cli-replay.mjs');
+const REVIEW = 'how are memory entries reviewed before promotion';
+const LOCKED = 'what changed in the last release';
+// every candidate the recordings name; the CLI printed no text, so a record's text is its id in words
+const IDS = [
+  'agents-37dd6836',
+  'architecture-readme-e9bb65a8',
+  'cli-commands-4a43d031',
+  'cli-examples-eb8d8e89',
+  'cli-readme-ea1491fd',
+  'concepts-governance-1c616379',
+  'concepts-memory-lifecycle-74ce7d08',
+  'concepts-readme-b7d267b9',
+  'getting-started-readme-a2579fef',
+  'index-4b1c8fd4',
+  'process-operator-daily-workflow-0c06c7a2',
+];
+
+let root: string;
+let cleanup: () => void;
+
+function fixtureSet(name: string, queries: object[]): void {
+  const dir = join(root, 'fixtures', name);
+  mkdirSync(dir, { recursive: true });
+  const corpus = IDS.map((id) => ({
+    id,
+    source_path: `instructions/kbx/${id}.md`,
+    text: id.replace(/-[0-9a-f]{8}$/, '').replace(/-/g, ' '),
+    kind: 'canonical',
+    captured_at: '2026-11-01T00:00:00Z',
+  }));
+  writeFileSync(join(dir, 'corpus.jsonl'), corpus.map((c) => JSON.stringify(c)).join('\n') + '\n');
+  writeFileSync(join(dir, 'queries.jsonl'), queries.map((q) => JSON.stringify(q)).join('\n') + '\n');
+  writeFileSync(join(dir, 'config.json'), JSON.stringify({ mode: 'semantic', k: 5 }));
+  writeFreeze(dir, { frozenOn: '2026-11-23' });
+}
+
+function spec(fixture: string, extraArgs: string[], semantic_win_modes?: SelectionMode[]): SuiteSpec {
+  return {
+    fixture,
+    system: {
+      type: 'command',
+      argv: [
+        SUT,
+        'retrieve',
+        '--root',
+        '{corpus_dir}',
+        '--top-k',
+        '{k}',
+        '--embedding-endpoint',
+        'http://127.0.0.1:9',
+        '--query',
+        '{query}',
+        ...extraArgs,
+      ],
+      contract: 'memory-cli-v1',
+      env: { MEMORY_CLI_REPLAY_LOCKED: LOCKED },
+      timeout_ms: 20_000,
+      ...(semantic_win_modes ? { semantic_win_modes } : {}),
+    },
+    replays: 2,
+  };
+}
+
+async function run(name: string, s: SuiteSpec): Promise<RunOutcome> {
+  return runSuite({
+    name,
+    spec: s,
+    root,
+    store: new MemoryRunStore(),
+    runId: `mcli-${name}`,
+    startedAt: '2026-11-23T00:00:00Z',
+  });
+}
+
+const rate = (r: Report, id: string) => {
+  const v = r.metrics.find((m) => m.id === id)!.value;
+  return v.kind === 'rate' ? `${v.numerator}/${v.denominator}` : '';
+};
+
+let classic: RunOutcome;
+let hybrid: RunOutcome;
+let hybridStrict: RunOutcome;
+
+beforeAll(async () => {
+  ({ dir: root, cleanup } = tempDir('rgate-mcli-'));
+  fixtureSet('mcli', [
+    { query_id: 'q-review', text: REVIEW, useful_ids: ['cli-commands-4a43d031'] },
+    { query_id: 'q-key', text: 'cli-commands-4a43d031', useful_ids: ['cli-commands-4a43d031'] },
+    { query_id: 'q-none', text: 'zzqx qqvw', expect: { selection_mode: 'fallback_path_priority' } },
+    { query_id: 'q-locked', text: LOCKED, useful_ids: ['cli-readme-ea1491fd'] },
+  ]);
+  fixtureSet('mcli-hybrid', [{ query_id: 'q-review', text: REVIEW, useful_ids: ['cli-commands-4a43d031'] }]);
+  classic = await run('classic', spec('mcli', []));
+  hybrid = await run('hybrid', spec('mcli-hybrid', ['--mode', 'hybrid']));
+  hybridStrict = await run('hybrid-strict', spec('mcli-hybrid', ['--mode', 'hybrid'], ['semantic']));
+}, 120_000);
+afterAll(() => cleanup());
+
+describe('memory-cli-v1 through the command adapter, on the recorded outputs', () => {
+  it('every answered request passes the contract as the CLI printed it', () => {
+    const answered = classic.observations.filter((o) => o.query_id !== 'q-locked');
+    expect(answered).toHaveLength(6);
+    for (const o of answered) {
+      expect(o.contract, o.query_id).toEqual({ name: 'memory-cli-v1', valid: true, errors: [] });
+      expect(o.ok).toBe(true);
+    }
+    const byQuery = Object.fromEntries(answered.filter((o) => o.replay === 1).map((o) => [o.query_id, o]));
+    expect(byQuery['q-review']!.selection_mode).toBe('fallback_path_priority');
+    expect(byQuery['q-review']!.fallback).toEqual({ triggered: true, stage: 'path_priority' });
+    expect(byQuery['q-key']!.selection_mode).toBe('semantic');
+    expect(byQuery['q-none']!.ranked.map((r) => r.score)).toEqual([0, 0, 0, 0, 0]);
+    expect(hybrid.observations.every((o) => o.contract.valid && o.selection_mode === 'hybrid_rrf')).toBe(
+      true,
+    );
+  });
+
+  it('counts semantic wins by the contract setting, reported with the system', () => {
+    const r = classic.report;
+    expect(r.system.semantic_win_modes).toEqual(['semantic', 'hybrid_rrf']);
+    // q-key: semantic and useful; q-review: useful only via the path-priority fallback; q-locked: error
+    expect(rate(r, 'top1_useful_rate')).toBe('1/3');
+    expect(rate(r, 'top1_useful_any_mode')).toBe('2/3');
+    expect(rate(r, 'fallback_expectation_met')).toBe('1/1');
+    expect(rate(hybrid.report, 'top1_useful_rate')).toBe('1/1');
+    expect(hybridStrict.report.system.semantic_win_modes).toEqual(['semantic']);
+    expect(rate(hybridStrict.report, 'top1_useful_rate')).toBe('0/1');
+    expect(renderTerminal(hybrid.report)).toContain('semantic wins: semantic, hybrid_rrf');
+    expect(renderMarkdown(hybridStrict.report)).toContain('semantic wins: semantic');
+  });
+
+  it('a shard file carries the setting too, so `rgate merge` measures with it', async () => {
+    const shard = await runShard({
+      name: 'hybrid-strict',
+      spec: spec('mcli-hybrid', ['--mode', 'hybrid'], ['semantic']),
+      root,
+      shard: { index: 1, count: 1 },
+    });
+    expect(shard.system.semantic_win_modes).toEqual(['semantic']);
+  });
+
+  it('reports the CLI\'s own error text; a failure in every replay is stable, not "unstable"', () => {
+    const r = classic.report;
+    expect(r.errors).toMatchObject({
+      requests: 8,
+      failed: 2,
+      by_class: [{ kind: 'crash', requests: 2, queries: 1, first: { query_id: 'q-locked', replay: 1 } }],
+    });
+    expect(r.errors!.by_class[0]!.first.stderr_tail).toContain('database is locked');
+    const q = r.queries.find((x) => x.query_id === 'q-locked')!;
+    expect(q.first_error).toMatchObject({ kind: 'crash', errored_replays: 2, kinds: ['crash'] });
+    expect(q.deterministic).toBe(true);
+    expect(rate(r, 'replay_determinism')).toBe('4/4');
+    expect(r.replay_proof.identical).toBe(true);
+    const text = renderTerminal(r);
+    expect(text).toMatch(/Errors\n {2}2 of 8 requests failed \(25\.0%\) in 1 query/);
+    expect(text).toContain('database is locked');
+    expect(text).not.toContain('unstable across replays');
+    expect(renderMarkdown(r)).toContain('database is locked');
+    const html = renderHtml(r);
+    expect(html).toContain(
+      '<p class="meta" id="errors-headline">2 of 8 requests failed (25.0%) in 1 query</p>',
+    );
+    expect(html).toMatch(
+      /<table id="error-queries">[\s\S]*q-locked[\s\S]*database is locked[\s\S]*<\/table>/,
+    );
+    expect(html).toContain('semantic wins: semantic, hybrid_rrf');
+  });
+});
