@@ -50,3 +50,21 @@ export const STATS_DEFAULTS = {
   resamples: 2000,
   permutations: 10_000,
 } as const;
+
+/** KU context matching (DS012, engine `ku` mode): the constants of level-aware selection. */
+export const KU_MATCHING_DEFAULTS = {
+  /** a KB unit passes a strategy when its (hierarchical) lexical score is at least this share of the best */
+  relevance_min: 0.35,
+  /** a parent inherits this share of its best child's score (a summary is relevant when what it summarises is) */
+  child_decay: 0.8,
+  /** fewer passing units than this at the intent's level escalates to the secondary strategies */
+  min_candidates: 1,
+  /** an over-budget unit contributes at most this many of its most relevant children */
+  split_children: 2,
+  /** KB guidance units per role (current-turn guidance is never capped) */
+  guidance_per_role: 2,
+  /** a KB guidance / strategy unit outside the selected areas needs this share of the best lexical score */
+  guidance_min: 0.2,
+  strategy_units: 2,
+  session_units: 3,
+} as const;
