@@ -94,6 +94,30 @@ function kuCorpus(ic: IndexedCorpus): KuCorpus {
   return kc;
 }
 
+// the form of a question (interrogatives, auxiliaries, pronouns) and the words that ask for a level
+const META_WORDS =
+  'how what which when who whom whose where why do does did done have has had can could should would ' +
+  'must may might i me my we us our you your give tell show please ' +
+  'overview summary summarize summarise big picture high level nutshell general walk through explain ' +
+  'exact exactly specific new onboarding onboard area areas cover covers';
+const metaCache = new WeakMap<IndexedCorpus, Set<string>>();
+
+/** The analysed forms of words that say which level an intent wants, not what it is about. */
+function metaTerms(ic: IndexedCorpus): Set<string> {
+  let set = metaCache.get(ic);
+  if (!set) {
+    set = new Set(ic.analyzer.analyze(META_WORDS));
+    metaCache.set(ic, set);
+  }
+  return set;
+}
+
+function popcount(v: number): number {
+  let c = 0;
+  for (let x = v >>> 0; x !== 0; x &= x - 1) c++;
+  return c;
+}
+
 /** Cut at most `max` UTF-16 code units without splitting a surrogate pair. */
 function cut(text: string, max: number): string {
   if (text.length <= max) return text;
@@ -112,28 +136,68 @@ export function resolveIntent(ic: IndexedCorpus, config: RetrievalConfig, req: K
   const unitChars = req.unit_chars ?? config.budgets.max_chars_per_file ?? pd.max_chars_per_file;
   const tokenBudget = req.tokens ?? config.budgets.tokens ?? pd.tokens;
   const intent = typeof req.intent === 'string' ? req.intent : '';
-  const terms = bagOfWords(ic.analyzer.analyze(intent));
+  // words that say which level the intent wants ("overview", "exact") are not what it is about
+  const analyzed = ic.analyzer.analyze(intent);
+  const meta = metaTerms(ic);
+  const topical = analyzed.filter((t) => !meta.has(t));
+  const terms = bagOfWords(topical.length > 0 ? topical : analyzed);
   const termSet = new Set(terms.map((t) => t.term));
 
   // lexical scores, normalised by the best over every unit the matcher may hand out
   const bm25 = new Float64Array(n);
+  const mask = new Int32Array(n);
   if (terms.length > 0) {
     const scored = ic.index.scoreAll(terms);
     for (let i = 0; i < scored.docs.length; i++) bm25[scored.docs[i] as number] = scored.scores[i] as number;
+    // which query terms each unit holds (the first 30), so a parent's coverage is its subtree's
+    for (let t = 0; t < Math.min(terms.length, 30); t++) {
+      const one = ic.index.scoreAll([terms[t] as (typeof terms)[number]]);
+      for (let i = 0; i < one.docs.length; i++) mask[one.docs[i] as number]! |= 1 << t;
+    }
   }
   let best = 0;
   for (let d = 0; d < n; d++)
     if (ic.withheld[d] === 0 && (bm25[d] as number) > best) best = bm25[d] as number;
   const own = new Float64Array(n);
   if (best > 0) for (let d = 0; d < n; d++) own[d] = ic.withheld[d] === 0 ? (bm25[d] as number) / best : 0;
-  const h = new Float64Array(n).fill(-1);
-  const hier = (d: number, depth = 0): number => {
-    if ((h[d] as number) >= 0) return h[d] as number;
-    let v = own[d] as number;
+  // subtree mass (BM25 of the unit and everything under it) and subtree term mask, memoised
+  const mass = new Float64Array(n).fill(-1);
+  const subMask = new Int32Array(n);
+  const subtree = (d: number, depth = 0): number => {
+    if ((mass[d] as number) >= 0) return mass[d] as number;
+    let m = ic.withheld[d] === 0 ? (bm25[d] as number) : 0;
+    let k = ic.withheld[d] === 0 ? (mask[d] as number) : 0;
     if (depth < 32)
-      for (const c of kc.children[d] as number[]) v = Math.max(v, D.child_decay * hier(c, depth + 1));
-    h[d] = v;
-    return v;
+      for (const c of kc.children[d] as number[]) {
+        m += subtree(c, depth + 1);
+        k |= subMask[c] as number;
+      }
+    mass[d] = m;
+    subMask[d] = k;
+    return m;
+  };
+  const termCount = Math.min(terms.length, 30);
+  const coverage = (d: number): number => {
+    subtree(d);
+    return termCount === 0 ? 0 : popcount(subMask[d] as number) / termCount;
+  };
+  // a unit's score at its level: half its own text, half its subtree, each against the best at that level
+  const levelMax = new Map<KuLevel, { own: number; mass: number }>();
+  const hier = (d: number): number => {
+    const level = kc.level[d] as KuLevel;
+    let mx = levelMax.get(level);
+    if (!mx) {
+      mx = { own: 0, mass: 0 };
+      for (let e = 0; e < n; e++) {
+        if (ic.withheld[e] !== 0 || kc.kind[e] !== 'evidence' || kc.level[e] !== level) continue;
+        mx.own = Math.max(mx.own, own[e] as number);
+        mx.mass = Math.max(mx.mass, subtree(e));
+      }
+      levelMax.set(level, mx);
+    }
+    const o = mx.own > 0 ? (own[d] as number) / mx.own : 0;
+    const m = mx.mass > 0 ? subtree(d) / mx.mass : 0;
+    return 0.5 * o + 0.5 * m;
   };
 
   const target = intentLevel(intent);
@@ -162,7 +226,9 @@ export function resolveIntent(ic: IndexedCorpus, config: RetrievalConfig, req: K
     strategiesRun.push(name);
     const members = pool();
     for (const d of members) considered.add(d);
-    candidates = members.filter((d) => hier(d) >= D.relevance_min && hier(d) > 0).sort(byScore(hier));
+    candidates = members
+      .filter((d) => coverage(d) >= D.coverage_min && hier(d) >= D.relevance_min)
+      .sort(byScore(hier));
     if (candidates.length >= D.min_candidates) break;
   }
   if (candidates.length < D.min_candidates) {
@@ -192,7 +258,7 @@ export function resolveIntent(ic: IndexedCorpus, config: RetrievalConfig, req: K
       });
       return;
     }
-    const kids = (kc.children[d] as number[]).slice().sort(byScore(hier));
+    const kids = (kc.children[d] as number[]).slice().sort(byScore(subtree));
     if (kids.length === 0) {
       overBudget.push({
         kuId: r.id,
@@ -209,7 +275,7 @@ export function resolveIntent(ic: IndexedCorpus, config: RetrievalConfig, req: K
       });
       return;
     }
-    let chosen = kids.filter((c) => hier(c) > 0).slice(0, D.split_children);
+    let chosen = kids.filter((c) => subtree(c) > 0).slice(0, D.split_children);
     if (chosen.length === 0) chosen = kids.slice(0, 1);
     overBudget.push({
       kuId: r.id,
@@ -241,7 +307,8 @@ export function resolveIntent(ic: IndexedCorpus, config: RetrievalConfig, req: K
       a = kc.parent[a] as number;
     }
   }
-  const scoped = (d: number): boolean => (kc.parent[d] as number) >= 0 && areas.has(kc.parent[d] as number);
+  // guidance without a parent applies everywhere; with one, where the evidence came from
+  const scoped = (d: number): boolean => (kc.parent[d] as number) < 0 || areas.has(kc.parent[d] as number);
   const pickKb = (kind: Kind, cap: number, role?: GuidanceRole): number[] => {
     const out: number[] = [];
     for (let d = 0; d < n; d++) {

@@ -50,6 +50,15 @@ const LEAF_CUES: readonly Cue[] = [
     weight: 2,
   },
   { re: /(--?[a-z][a-z0-9-]+|\b[a-z0-9]+[_.][a-z0-9_.]+\b|\d)/i, weight: 1 },
+  // "what is the <attribute>" asks for one fact, unless the attribute is a process or a mechanism
+  {
+    re: /^\s*(what|which)( is| are|'s)? (the |a |an )?(?!process|procedure|steps|way|approach|areas?|parts?)\w+( \w+)? (of|for|do|does|must|is|are|goes|go)\b/i,
+    weight: 1.5,
+  },
+  {
+    re: /\b(rate|target|objective|deadline|duration|budget|share|multiplier|percentage|retention|cadence|interval)\b/i,
+    weight: 1,
+  },
 ];
 
 function cueScore(text: string, cues: readonly Cue[]): number {
