@@ -24,22 +24,27 @@ import { estimateTokens, PROFILE_DEFAULTS } from './profiles.js';
  * every other record is an evidence unit at its `level` (none given: leaf). Records withheld by the
  * sensitive-tag policy are never considered.
  *
- * Scores: own = BM25 / the best BM25 over the corpus; a unit's hierarchical score h = max(own,
- * child_decay x its best child's h), so a summary is relevant when what it summarises is.
+ * Terms: the intent's analysed words without question words and level cue words ("overview",
+ * "exact"), which say how much detail is wanted, not what about.
+ *
+ * Scores: a unit's level score is half its own BM25 and half its subtree's (the unit and everything
+ * under it), each against the best at the unit's level, so a summary is relevant when what it
+ * summarises is. A unit passes with a level score >= relevance_min and at least coverage_min of the
+ * intent's terms in it or below it.
  *
  * Strategies (the next runs only when fewer than min_candidates passed, and `escalated` says so):
- * `level:<target>` (units at the level the intent asks for, h >= relevance_min), `adjacent-levels`
- * (the neighbouring levels), `any-term` (any evidence unit sharing a term, by own score).
- * Order: h desc, distance from the target level asc, id asc.
+ * `level:<target>` (units at the level the intent asks for), `adjacent-levels` (the neighbouring
+ * levels), `any-term` (any evidence unit sharing a term, by own score).
+ * Order: level score desc, distance from the target level asc, id asc.
  *
- * Size: a unit longer than unit_chars contributes its split_children most relevant children (h desc,
- * id asc; the first child when none shares a term), recursively; a unit without children is cut to
+ * Size: a unit longer than unit_chars contributes its split_children most relevant children (subtree
+ * BM25 desc, id asc; the first child when none shares a term), recursively; a unit without children is cut to
  * unit_chars. Both are listed in retrievalTrace.overBudget. Evidence fills the token budget left after
  * guidance, strategy and conversation units, which are never dropped for it.
  *
  * Guidance: current-turn units with a `guidance:<role>` tag or a role cue (ku-intent.ts) always go to
- * guidanceUnits, whatever their overlap; KB guidance units go there when they sit under an area the
- * evidence came from or score guidance_min on their own. Plain current-turn units are kept when they
+ * guidanceUnits, whatever their overlap; KB guidance units go there when they have no parent (they apply
+ * to every intent), sit under an area the evidence came from, or score guidance_min on their own. Plain current-turn units are kept when they
  * share a term with the intent (all of them when the intent has no searchable term).
  */
 
