@@ -1,10 +1,14 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runSuite } from '../harness/run-suite.js';
-import type { QueryRecord, Report, SuiteSpec } from '../src/documents/index.js';
+import type { ConversationUnit, QueryRecord, Report, SuiteSpec } from '../src/documents/index.js';
 import { createEngine } from '../src/engine/index.js';
+import { workerRequestBody } from '../src/systems/command-adapter.js';
+import { retrievalQuery } from '../src/systems/http-adapter.js';
 import { loadFixtureSet, writeFreeze } from '../src/snapshot/index.js';
 import { MemoryRunStore } from '../src/store/index.js';
 
@@ -117,5 +121,61 @@ describe('KU context matching (DS012) end to end', () => {
     expect(keptFixed).toBeGreaterThan(keptBase);
     expect((metric(fixed.report, 'ku_over_budget_whole') as number[])[0]).toBe(0);
     expect((metric(fixed.report, 'ku_over_budget_split') as number[])[0]).toBeGreaterThan(0);
+  });
+
+  it("gates a DS012 system over HTTP: the request carries the intent's turn, the answer is held to the contract", async () => {
+    const root = slice(12);
+    const set = loadFixtureSet(join(root, 'fixtures', 'orbit'));
+    const engine = createEngine(set.corpus, set.config);
+    const seen: string[] = [];
+    // a real server on 127.0.0.1 that resolves with rgate's engine from what the POST body says
+    const server: Server = createServer((req, res) => {
+      let body = '';
+      req.on('data', (c: Buffer) => (body += c.toString('utf8')));
+      req.on('end', () => {
+        const q = JSON.parse(body) as {
+          query: string;
+          ku: { intent_ref: string; current_turn: ConversationUnit[]; session: ConversationUnit[] };
+        };
+        seen.push(`${q.ku.intent_ref}:${q.ku.current_turn.length}`);
+        const out = engine.resolveIntent({
+          intent: q.query,
+          intentRef: q.ku.intent_ref,
+          current_turn: q.ku.current_turn,
+          session: q.ku.session,
+        });
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(out));
+      });
+    });
+    await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/resolve`;
+      const { report } = await run(root, 'orbit', { type: 'http', url, contract: 'resolved-intent' }, 1);
+      expect(seen).toContain('ku001:3');
+      expect(metric(report, 'contract_validity')).toEqual([12, 12]);
+      const [kept, judged] = metric(report, 'ku_guidance_retention') as number[];
+      expect(kept).toBe(judged);
+      expect(metric(report, 'source_trace_resolvable')).toEqual([12, 12]);
+    } finally {
+      await new Promise<void>((ok) => server.close(() => ok()));
+    }
+  });
+
+  it('hands the conversation units to JSON-lines workers, and over HTTP only to resolved-intent systems', () => {
+    const set = loadFixtureSet(join(ROOT, 'fixtures', 'ku-runbooks'));
+    const q = set.queries[2] as QueryRecord;
+    const ctx = { replay: 1, config: set.config, fixtureDir: 'x' };
+    expect(workerRequestBody(q, ctx)['ku']).toEqual({
+      current_turn: q.ku?.current_turn,
+      session: q.ku?.session,
+    });
+    const url = 'http://127.0.0.1:1/';
+    expect(retrievalQuery({ type: 'http', url, contract: 'resolved-intent' }, q, ctx).ku).toEqual({
+      intent_ref: q.query_id,
+      current_turn: q.ku?.current_turn,
+      session: q.ku?.session,
+    });
+    expect(retrievalQuery({ type: 'http', url }, q, ctx)).not.toHaveProperty('ku');
   });
 });
