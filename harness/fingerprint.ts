@@ -23,6 +23,8 @@ export function fingerprintInput(o: Omit<Observation, 'fingerprint' | 'replay'>)
     },
     usage: o.usage,
     contract_valid: o.contract.valid,
+    // a resolved-intent answer: the whole ResolvedIntent, not only its kbUnits ranking, must replay identically
+    ...(o.ku ? { ku_response: o.ku.response_sha256 } : {}),
   };
 }
 

@@ -95,3 +95,21 @@ export const PROBE_DEFAULTS = {
   count: 3,
   seed: 20261122,
 } as const;
+
+/** KU context matching (DS012, engine `ku` mode): the constants of level-aware selection. */
+export const KU_MATCHING_DEFAULTS = {
+  /** a KB unit passes a strategy when its level score (half own BM25, half subtree BM25, each against the best at its level) reaches this */
+  relevance_min: 0.5,
+  /** ... and when it, or what it summarises, holds at least this share of the intent's terms */
+  coverage_min: 0.5,
+  /** fewer passing units than this at the intent's level escalates to the secondary strategies */
+  min_candidates: 1,
+  /** an over-budget unit contributes at most this many of its most relevant children */
+  split_children: 2,
+  /** KB guidance units per role (current-turn guidance is never capped) */
+  guidance_per_role: 3,
+  /** a KB guidance / strategy unit outside the selected areas needs this share of the best lexical score */
+  guidance_min: 0.2,
+  strategy_units: 2,
+  session_units: 3,
+} as const;

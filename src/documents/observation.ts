@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Closed, StringMap } from './keywords.js';
+import { KuObservationSchema } from './ku-observation.js';
 import { ProfileSchema } from './profile.js';
 import { BudgetsSchema } from './retrieval-config.js';
 import { SelectionModeSchema } from './selection-mode.js';
@@ -46,6 +47,8 @@ export const ObservationSchema = Closed({
   /** budgets that applied to this request (so budget compliance can be checked after the fact) */
   budgets: Type.Optional(BudgetsSchema),
   profile: Type.Optional(ProfileSchema),
+  /** `resolved-intent` answers: the DS012 trace and units the KU measures read */
+  ku: Type.Optional(KuObservationSchema),
   fingerprint: Type.String(),
 });
 export type Observation = Static<typeof ObservationSchema>;

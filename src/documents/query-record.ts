@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Closed, StringMap } from './keywords.js';
+import { KuQuerySchema } from './ku-judgment.js';
 import { ProfileSchema } from './profile.js';
 import { SelectionModeSchema } from './selection-mode.js';
 
@@ -30,6 +31,8 @@ export const QueryRecordSchema = Closed(
     must_exclude_tags_all: Type.Optional(strings),
     expect: Type.Optional(QueryExpectationSchema),
     embedding: Type.Optional(Type.Array(Type.Number())),
+    /** knowledge-unit context matching (DS012): conversation units given with the intent, level and guidance judgments */
+    ku: Type.Optional(KuQuerySchema),
   },
   {
     $schema: 'https://json-schema.org/draft/2020-12/schema',

@@ -11,6 +11,7 @@ export const RESPONSE_CONTRACTS = [
   'memory-cli-v1',
   'retrieval-result-v1',
   'context-pack',
+  'resolved-intent',
 ] as const;
 export const ResponseContractNameSchema = StringEnum(RESPONSE_CONTRACTS);
 export type ResponseContractName = Static<typeof ResponseContractNameSchema>;

@@ -10,8 +10,8 @@ import {
 import { AnyObject, Closed, StringEnum } from './keywords.js';
 import { ProfileSchema } from './profile.js';
 
-export const RETRIEVAL_MODES = ['bm25', 'context-load', 'semantic'] as const;
-/** Which engine path answers: plain BM25 ranking, context-load v0, or semantic selection v1. */
+export const RETRIEVAL_MODES = ['bm25', 'context-load', 'semantic', 'ku'] as const;
+/** Which engine path answers: plain BM25 ranking, context-load v0, semantic selection v1, or DS012 KU context matching. */
 export const RetrievalModeSchema = StringEnum(RETRIEVAL_MODES);
 export type RetrievalMode = Static<typeof RetrievalModeSchema>;
 

@@ -3,6 +3,7 @@ import { bagOfWords } from './bm25-index.js';
 import { contextLoad } from './context-load.js';
 import { createTfidfHashedEmbedder } from './hashed-embedder.js';
 import { buildIndexedCorpus } from './indexed-corpus.js';
+import { resolveIntent } from './ku-context.js';
 import { SemanticIndex } from './semantic.js';
 import type { CreateEngineOptions, Engine, SearchHit } from './types.js';
 
@@ -51,5 +52,6 @@ export function createEngine(
     contextLoad: (req) => contextLoad(ic, cfg, req),
     select: (req) => semantic.select(req),
     retrievalResult: (req) => semantic.retrievalResult(req),
+    resolveIntent: (req) => resolveIntent(ic, cfg, req),
   };
 }

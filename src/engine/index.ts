@@ -1,6 +1,7 @@
 /** Public API of the reference engine. Other layers import from here only. */
 export * from './types.js';
 export { createEngine } from './engine.js';
+export type { KuRequest } from './ku-types.js';
 export {
   createHashedEmbedder,
   createTfidfHashedEmbedder,

@@ -1,11 +1,13 @@
 import type {
   CorpusRecord,
+  ResolvedIntent,
   FallbackStage,
   Profile,
   RetrievalConfig,
   SelectionMode,
   WeightingMode,
 } from '../documents/index.js';
+import type { KuRequest } from './ku-types.js';
 
 /**
  * Public types of the reference engine (src/engine). The `builtin` adapter in src/systems builds against
@@ -258,4 +260,6 @@ export interface Engine {
   select(req: SelectRequest): SelectResult | ErrorEnvelope;
   /** seed 003 retrieval-result-v1 view */
   retrievalResult(req: SelectRequest): RetrievalResultV1 | ErrorEnvelope;
+  /** DS012 KU context matching: one intent resolved over the hierarchical corpus (ku-context.ts) */
+  resolveIntent(req: KuRequest): ResolvedIntent;
 }

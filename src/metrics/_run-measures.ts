@@ -221,6 +221,8 @@ function queryOutcome(
   };
 }
 
+const KU_ROW_METRICS = ['ku_level_appropriateness', 'ku_guidance_retention'] as const;
+
 /**
  * Metrics of one breakdown row: how many queries, top-1 usefulness, errors, ranking means. The gate
  * metrics are their measures' per-query values aggregated over the row's queries.
@@ -248,6 +250,12 @@ function rowMetrics(
     fallback_expectation_met: over('fallback_expectation_met'),
     error_rate: over('error_rate'),
   };
+  // KU answers (DS012): their level and guidance measures per row too, only where the run measured them
+  for (const id of KU_ROW_METRICS) {
+    const all = gate.get(id);
+    if (all && all.kind === 'counts' && [...all.perQuery.values()].some((c) => c.denominator > 0))
+      m[id] = over(id);
+  }
   for (const id of ranking.ids) {
     const per = ranking.perQuery.get(id);
     const values = rows.flatMap((q) => {

@@ -8,6 +8,7 @@ const CONTRACT_OF: Record<BuiltinMode, string> = {
   bm25: 'rgate',
   'context-load': 'context-load-v0',
   semantic: 'memory-cli-v1',
+  ku: 'resolved-intent',
 };
 
 /**
@@ -82,6 +83,17 @@ export class BuiltinAdapter implements SystemAdapter {
             k: cfg.k,
             ...(q.exact_key !== undefined ? { exact_key: q.exact_key } : {}),
             ...(q.embedding !== undefined ? { query_embedding: q.embedding } : {}),
+          }),
+        );
+      case 'ku':
+        return normalizeResponse(
+          'resolved-intent',
+          engine.resolveIntent({
+            intent: q.text,
+            intentRef: q.query_id,
+            retrieval_profile: q.profile ?? cfg.retrieval_profile,
+            ...(q.ku?.current_turn ? { current_turn: q.ku.current_turn } : {}),
+            ...(q.ku?.session ? { session: q.ku.session } : {}),
           }),
         );
     }

@@ -73,6 +73,10 @@ export function workerRequestBody(q: QueryRecord, ctx: RequestContext): Record<s
     replay: v.replay,
     corpus_dir: v.corpus_dir,
     config: ctx.config,
+    // a DS012 context matcher filters the intent's conversation units: hand them over when the set has them
+    ...(q.ku?.current_turn || q.ku?.session
+      ? { ku: { current_turn: q.ku.current_turn ?? [], session: q.ku.session ?? [] } }
+      : {}),
   };
 }
 

@@ -2,7 +2,7 @@ import { SYSTEM_DEFAULTS } from '../core/defaults.js';
 import http from 'node:http';
 import https from 'node:https';
 import type { RetrievalQuery } from '../contracts/responses/context-pack.js';
-import type { HttpSystemSpec, QueryRecord, RetrievalConfig } from '../documents/index.js';
+import type { HttpSystemSpec, KuQuery, QueryRecord, RetrievalConfig } from '../documents/index.js';
 import { deadline } from './deadline.js';
 import { checkTemplates, expandMap, mapTemplates, placeholderValues } from './placeholders.js';
 import { failedResponse, normalizeResponse, type NormalizedResponse } from './normalize/index.js';
@@ -15,8 +15,16 @@ type HttpOutcome =
   | { kind: 'response'; status: number; body: string }
   | { kind: 'timeout' | 'connection_failed' | 'output_too_large'; message: string };
 
-/** The RetrievalQuery (seed 004) rgate POSTs for one query. */
-export function retrievalQuery(spec: HttpSystemSpec, q: QueryRecord, ctx: RequestContext): RetrievalQuery {
+/**
+ * The RetrievalQuery (seed 004) rgate POSTs for one query. A `resolved-intent` (DS012) system also gets
+ * `ku`: the intent's ref and the conversation units it must filter (current turn, session), which a
+ * context matcher cannot resolve without; every other contract gets seed 004's shape exactly.
+ */
+export function retrievalQuery(
+  spec: HttpSystemSpec,
+  q: QueryRecord,
+  ctx: RequestContext,
+): RetrievalQuery & { ku?: { intent_ref: string } & Pick<KuQuery, 'current_turn' | 'session'> } {
   const budgets: RetrievalQuery['budgets'] = {};
   if (ctx.config.budgets.tokens !== undefined) budgets.tokens = ctx.config.budgets.tokens;
   budgets.latency_ms = spec.timeout_ms ?? SYSTEM_DEFAULTS.timeout_ms;
@@ -28,6 +36,15 @@ export function retrievalQuery(spec: HttpSystemSpec, q: QueryRecord, ctx: Reques
     overlay_policy: spec.overlay_policy ?? 'include',
     transport: spec.transport ?? 'direct',
     budgets,
+    ...(spec.contract === 'resolved-intent'
+      ? {
+          ku: {
+            intent_ref: q.query_id,
+            current_turn: q.ku?.current_turn ?? [],
+            session: q.ku?.session ?? [],
+          },
+        }
+      : {}),
   };
 }
 

@@ -30,5 +30,6 @@ export function toRawObservation(
     contract: r.contract,
     ...(budgets ? { budgets } : {}),
     profile: q.profile ?? ctx.config.retrieval_profile,
+    ...(r.ku ? { ku: r.ku } : {}),
   };
 }

@@ -8,6 +8,7 @@ import {
   RETRIEVAL_MODES,
   WEIGHTING_MODES,
   type Profile,
+  type ResolvedIntent,
   type RetrievalConfig,
   type WeightingMode,
 } from '../../documents/index.js';
@@ -95,6 +96,10 @@ export const retrieveCommand: RgateCommand<RetrieveArgs> = {
       .example(
         'rgate retrieve --fixture context-load --task "freeze rules" --mode semantic --json',
         'semantic selection v1',
+      )
+      .example(
+        'rgate retrieve --fixture ku-runbooks --task "give me an overview of how releases work" --mode ku',
+        'DS012 ResolvedIntent over knowledge units (summary / intermediate / leaf)',
       ),
   async handler(args, io) {
     const root = args.root ? join(io.cwd, args.root) : io.cwd;
@@ -175,6 +180,19 @@ export const retrieveCommand: RgateCommand<RetrieveArgs> = {
                 .join('\n');
         break;
       }
+      case 'ku': {
+        const out = engine.resolveIntent({
+          intent: args.task,
+          intentRef: 'cli',
+          ...(args.profile !== undefined ? { retrieval_profile: args.profile } : {}),
+          ...(args.maxFiles !== undefined ? { max_units: args.maxFiles } : {}),
+          ...(args.maxCharsPerFile !== undefined ? { unit_chars: args.maxCharsPerFile } : {}),
+          ...(args.tokens !== undefined ? { tokens: args.tokens } : {}),
+        });
+        body = out;
+        text = resolvedIntentText(out);
+        break;
+      }
     }
     io.out(args.json ? JSON.stringify(body, null, 2) : text);
     return EXIT.ok;
@@ -195,6 +213,30 @@ function contextLoadText(out: ContextLoadResult): string {
     );
   }
   for (const d of out.dropped) lines.push(`  dropped ${d.record_id}: ${d.reason}`);
+  return lines.join('\n');
+}
+
+function resolvedIntentText(out: ResolvedIntent): string {
+  const t = out.retrievalTrace;
+  const lines = [
+    `ku · ${t.purpose} · level ${t.targetLevel ?? '-'} · strategies ${t.strategiesRun.join(' > ')}${t.escalated ? ' (escalated)' : ''} · ` +
+      `${out.kbUnits.length} KB units of ${t.totalKUsConsidered} considered`,
+  ];
+  for (const [role, units] of Object.entries(out.guidanceUnits))
+    for (const u of units) lines.push(`  guidance ${role}: ${u.kuId}  ${u.sourceLink}`);
+  for (const u of out.strategyUnits) lines.push(`  strategy: ${u.kuId}  ${u.sourceLink}`);
+  out.kbUnits.forEach((u, i) =>
+    lines.push(
+      `${String(i + 1).padStart(3)}  ${(u.score ?? 0).toFixed(4)}  ${u.level ?? '-'}  ${u.kuId}  ${u.sourceLink}` +
+        (u.loadedAs && u.loadedAs !== 'whole'
+          ? `  (${u.loadedAs}${u.splitFrom ? ` of ${u.splitFrom}` : ''})`
+          : ''),
+    ),
+  );
+  for (const o of t.overBudget ?? [])
+    lines.push(
+      `  over budget ${o.kuId} (${o.chars} > ${o.budget} chars): ${o.resolution} ${o.children.join(', ')}`,
+    );
   return lines.join('\n');
 }
 

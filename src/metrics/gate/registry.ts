@@ -5,6 +5,11 @@ import { errorRate } from './error-rate.js';
 import { fallbackDeterminism } from './fallback-determinism.js';
 import { fallbackExpectationMet } from './fallback-expectation-met.js';
 import { judgedAtK } from './judged.js';
+import { kuEscalationRate } from './ku-escalation-rate.js';
+import { kuGuidanceRetention } from './ku-guidance-retention.js';
+import { kuLevelAppropriateness } from './ku-level-appropriateness.js';
+import { kuOverBudgetSplit } from './ku-over-budget-split.js';
+import { kuOverBudgetWhole } from './ku-over-budget-whole.js';
 import { orderingCompliance } from './ordering-compliance.js';
 import { replayDeterminism } from './replay-determinism.js';
 import { selectionModeReporting } from './selection-mode-reporting.js';
@@ -32,6 +37,11 @@ export const GATE_MEASURES: readonly GateMeasure[] = [
   errorRate,
   judgedAtK,
   budgetUsage,
+  kuGuidanceRetention,
+  kuLevelAppropriateness,
+  kuEscalationRate,
+  kuOverBudgetSplit,
+  kuOverBudgetWhole,
 ];
 
 /** Metric ids the gate measures emit (budget_usage emits one per usage field). */

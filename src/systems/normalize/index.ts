@@ -8,6 +8,7 @@ import {
 import { contextLoadV0Normalizer } from './context-load-v0.js';
 import { contextPackNormalizer } from './context-pack.js';
 import { memoryCliV1Normalizer } from './memory-cli-v1.js';
+import { resolvedIntentNormalizer } from './resolved-intent.js';
 import { retrievalResultV1Normalizer } from './retrieval-result-v1.js';
 import { rgateNormalizer } from './rgate.js';
 import type { NormalizedResponse, ResponseNormalizer } from './types.js';
@@ -21,6 +22,7 @@ const NORMALIZERS = {
   'memory-cli-v1': memoryCliV1Normalizer,
   'retrieval-result-v1': retrievalResultV1Normalizer,
   'context-pack': contextPackNormalizer,
+  'resolved-intent': resolvedIntentNormalizer,
 } satisfies Record<ResponseContractName, unknown> as unknown as Readonly<
   Record<ResponseContractName, ResponseNormalizer<never>>
 >;

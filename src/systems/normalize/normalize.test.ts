@@ -17,6 +17,7 @@ describe('response normalizers', () => {
       'memory-cli-v1',
       'retrieval-result-v1',
       'context-pack',
+      'resolved-intent',
     ]);
   });
 

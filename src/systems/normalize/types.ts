@@ -14,6 +14,7 @@ export type NormalizedResponse = Pick<
   | 'fallback'
   | 'usage'
   | 'contract'
+  | 'ku'
 >;
 
 /** A compiled validator (ajv's ValidateFunction, typed structurally: src/systems may not import ajv itself). */

@@ -1,0 +1,45 @@
+/**
+ * What the KU measures (DS012 context matching) share: the answer they judge (replay 1, the one the
+ * report shows; replay determinism says whether the others agree) and the over-budget units of an answer.
+ */
+import type { KuLevel, Observation, QueryRecord } from '../../documents/index.js';
+import type { GateContext } from './_context.js';
+
+/** Replay 1's observation of a query (undefined when it was never observed). */
+export function kuAnswer(ctx: GateContext, q: QueryRecord): Observation | undefined {
+  return ctx.first(q);
+}
+
+/** The level of a unit as the answer states it, else as the pinned corpus records it. */
+export function unitLevel(ctx: GateContext, id: string, stated: KuLevel | undefined): KuLevel | undefined {
+  return stated ?? ctx.corpusById.get(id)?.level;
+}
+
+export interface OverBudgetDecision {
+  id: string;
+  resolution: 'children' | 'whole' | 'truncated';
+}
+
+/**
+ * Units of an answer that were over the per-unit size budget: those the answer's trace lists, plus KB
+ * units it loaded longer than the `max_chars_per_file` in force that its trace does not mention (a
+ * matcher that does not report what it loaded whole is still caught loading it whole). Trace order,
+ * then kbUnits order.
+ */
+export function overBudgetUnits(o: Observation): OverBudgetDecision[] {
+  const out: OverBudgetDecision[] = (o.ku?.over_budget ?? []).map((u) => ({
+    id: u.id,
+    resolution: u.resolution,
+  }));
+  const listed = new Set(out.map((u) => u.id));
+  const budget = o.budgets?.max_chars_per_file;
+  if (budget !== undefined) {
+    for (const u of o.ku?.units ?? []) {
+      if (u.origin === 'kb' && u.chars > budget && !listed.has(u.id)) {
+        out.push({ id: u.id, resolution: 'whole' });
+        listed.add(u.id);
+      }
+    }
+  }
+  return out;
+}
