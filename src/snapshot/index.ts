@@ -32,3 +32,4 @@ export { importDir, type DirImportOptions } from './importers/dir.js';
 export type { ImportResult } from './importers/common.js';
 export { checkSnapshotChange, frozenConfigId, type SnapshotCheck } from './snapshot-change.js';
 export { importSafely, type ImportSafelyOptions, type ImportSafelyResult } from './import-safely.js';
+export { mergeQrels, type QrelsMergeResult } from './qrels-merge.js';
