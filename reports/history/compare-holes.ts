@@ -6,7 +6,7 @@
  */
 import type { CompareSession, JudgmentHoles } from '../../src/documents/index.js';
 import { mdEscape } from '../escape.js';
-import { fit, safe, table, WIDTH } from './shared.js';
+import { fit, safe, table, WIDTH, type Paint } from './shared.js';
 
 interface HoleRow {
   id: string;
@@ -33,21 +33,20 @@ function cutoffs(s: CompareSession): number[] {
   return s.variants.find((v) => v.judgment_holes?.length)?.judgment_holes?.map((h) => h.k) ?? [];
 }
 
-const EXPLAIN =
-  'unjudged/ranked documents in the top k over the queries with qrels, and how many of those queries have a hole';
+const EXPLAIN = 'unjudged/ranked documents in the top k, then queries with a hole/queries with qrels';
 
 function hint(s: CompareSession): string {
   return `grade them: rgate label queue ${s.environment.session_id}`;
 }
 
 /** Terminal lines (empty when the session has no hole counts). */
-export function holesTerminal(s: CompareSession): string[] {
+export function holesTerminal(s: CompareSession, p: Paint): string[] {
   const r = rows(s);
   if (!r.length) return [];
   const ks = cutoffs(s);
   const t = table(['id', 'variant', ...ks.map((k) => `unjudged @${k}`)], [4, 26, ...ks.map(() => 22)]);
   for (const row of r) t.push([row.id, fit(safe(row.label), 26), ...row.cells.map((c) => c.text)]);
-  const out = ['Judgment holes', fit(`  ${EXPLAIN}`, WIDTH), t.toString()];
+  const out = [p('bold', 'Judgment holes'), fit(`  ${EXPLAIN}`, WIDTH), t.toString()];
   if (r.some((row) => row.cells.some((c) => c.any))) out.push(fit(`  ${safe(hint(s))}`, WIDTH));
   return [...out, ''];
 }

@@ -80,7 +80,7 @@ export function renderSessionTerminal(s: CompareSessionModel, opts: SessionRende
     ]);
   }
   out.push(p('bold', 'Variants (* reference; aggregate values)'), vt.toString(), '');
-  out.push(...holesTerminal(s));
+  out.push(...holesTerminal(s, p));
 
   const tests = vsReference(s);
   out.push(

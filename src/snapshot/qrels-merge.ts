@@ -18,7 +18,7 @@ import { hasFreeze, readFreeze } from './freeze-file.js';
 import { importSafely } from './import-safely.js';
 import type { WriteFreezeResult } from './freeze-write.js';
 import { FIXTURE_FILES, type PinnedSuite } from './types.js';
-import { nextVersion } from './version.js';
+import { compareVersions, nextVersion } from './version.js';
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const HINT =
@@ -203,8 +203,8 @@ export async function mergeQrels(
     throw new RgateError('usage', '--judge: empty', 'name who graded, e.g. --judge "ana (SRE)"');
   if (opts.date !== undefined) checkDate(opts.date, '--date');
   const lines = readJudgments(judgmentsPath);
-  // a set that no longer matches its freeze is refused here, as by every load
-  const set = loadFixtureSet(dir, { verify: true });
+  // a frozen set that no longer matches its freeze is refused here, as by every load
+  const set = loadFixtureSet(dir, { verify: hasFreeze(dir) });
   const plan = planQrelsMerge(set, judgmentsPath, lines, opts.date !== undefined ? { date: opts.date } : {});
   const added = plan.filter((j) => j.action === 'added');
   const date = opts.date ?? [...plan.map((j) => j.date)].sort(compareCodeUnits).at(-1)!;
@@ -225,6 +225,13 @@ export async function mergeQrels(
       'freeze_violation',
       `${set.name} is frozen (${frozen.artifact_id} ${frozen.version}); merging ${added.length} judgment(s) changes its query set, which needs a version bump and a reset note; nothing was written`,
       `add --version ${nextVersion(frozen.version)} --reset-note "${added.length} judgments by ${opts.judge} (labeling queue)"`,
+    );
+  }
+  if (frozen && added.length && compareVersions(opts.version!, frozen.version) <= 0) {
+    throw new RgateError(
+      'freeze_violation',
+      `--version ${opts.version}: not above the frozen version ${frozen.version} of ${set.name}; nothing was written`,
+      `use a higher version, e.g. --version ${nextVersion(frozen.version)}`,
     );
   }
   if (!added.length || opts.dryRun) return result;
