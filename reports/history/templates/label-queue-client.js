@@ -1,3 +1,4 @@
+/* global window */
 // The grading page of `rgate label queue`: keyboard only, grades kept in the page and in
 // localStorage, saved as a JSONL file through a Blob download. Nothing is sent anywhere.
 (function () {
@@ -27,14 +28,14 @@
     try {
       var raw = window.localStorage.getItem(storeKey);
       if (raw) grades = JSON.parse(raw) || {};
-    } catch (e) {
+    } catch {
       grades = {};
     }
   }
   function persist() {
     try {
       window.localStorage.setItem(storeKey, JSON.stringify(grades));
-    } catch (e) {
+    } catch {
       // storage off (private window, quota): grades stay in the page until it is closed
     }
   }
@@ -102,15 +103,15 @@
       saved.textContent = 'nothing graded yet';
       return;
     }
-    var blob = new Blob([out.join('\n') + '\n'], { type: 'application/x-ndjson' });
-    var url = URL.createObjectURL(blob);
+    var blob = new window.Blob([out.join('\n') + '\n'], { type: 'application/x-ndjson' });
+    var url = window.URL.createObjectURL(blob);
     var a = document.createElement('a');
     a.href = url;
     a.download = 'judgments-' + queue.replace(/[^A-Za-z0-9._-]/g, '_') + '.jsonl';
     document.body.appendChild(a);
     a.click();
     a.remove();
-    setTimeout(function () { URL.revokeObjectURL(url); }, 1000);
+    window.setTimeout(function () { window.URL.revokeObjectURL(url); }, 1000);
     saved.textContent = 'saved ' + out.length + ' judgment(s) as ' + a.download;
   }
 
@@ -138,7 +139,7 @@
   });
 
   // a reload resumes at the first ungraded document, not where the browser restores the scroll
-  if ('scrollRestoration' in history) history.scrollRestoration = 'manual';
+  if ('scrollRestoration' in window.history) window.history.scrollRestoration = 'manual';
   load();
   items.forEach(draw);
   count();
