@@ -164,6 +164,17 @@ describe('mergeQrels', () => {
     expect(readFileSync(join(dir, 'corpus.jsonl'), 'utf8')).toBe(before['corpus.jsonl']);
   });
 
+  it('is deterministic: the same file into two copies of a set gives byte-identical sets', async () => {
+    const [a, b] = [makeSet(true), makeSet(true)];
+    const file = judgments([
+      { query_id: 'q2', doc_id: 'd4', grade: 1, date: '2026-11-19' },
+      { query_id: 'q1', doc_id: 'd3', grade: 3, date: '2026-11-20' },
+    ]);
+    for (const dir of [a, b]) await mergeQrels(dir, file, { judge: 'ana', version: 'v2', resetNote: 'n' });
+    expect(snapshot(b)).toEqual(snapshot(a));
+    expect(JSON.parse(snapshot(a)['freeze.json']!).frozen_on).toBe('2026-11-20');
+  });
+
   it('refuses an empty judge or file', async () => {
     const dir = makeSet();
     const file = judgments([{ query_id: 'q1', doc_id: 'd3', grade: 3, date: '2026-11-20' }]);
