@@ -76,6 +76,8 @@ function queue(args: LabelArgs, io: CliIo): number {
     io.out(
       `${summary.items} unjudged (query, doc) pairs in the top ${doc.k} of ${doc.sources.length} ranking(s) of ${doc.origin.kind} ${safe(doc.origin.id)}, over ${summary.queries} of ${doc.judged_queries} judged queries`,
     );
+    if (doc.query_set_changed)
+      io.out(`  the query set changed since the ${doc.origin.kind}: pairs judged since are left out`);
     if (doc.not_in_corpus) io.out(`  ${doc.not_in_corpus} ranked id(s) not in the corpus were left out`);
     io.out(`  ${rel(files.html)}  (grade with the keyboard; press ? for help)`);
     io.out(`  ${rel(files.jsonl)}`);
@@ -175,18 +177,12 @@ export const labelCommand: RgateCommand<LabelArgs> = {
       .option('version', { type: 'string', describe: 'merge: new version of a frozen set' })
       .option('reset-note', { type: 'string', describe: 'merge: baseline reset note for a frozen set' })
       .option('dry-run', { type: 'boolean', describe: 'merge: check everything, write nothing' })
-      .example('$0 label queue cmp-20261123T101500Z-a1b2c3', 'pool the variants of a comparison (top 5)')
+      .example('$0 label queue cmp-20261123T101500Z-a1b2c3', "a comparison's variants, top 5")
+      .example('$0 label queue <run-id> --k 10 --out review/', "one run's replays, top 10")
       .example(
-        '$0 label queue 20261123T020000Z-1a2b3c --k 10 --out review/',
-        "pool one run's replays, top 10",
+        '$0 label merge cacm grades.jsonl --judge ana --version v2 --reset-note "42 judgments"',
+        'a frozen set',
       )
-      .example(
-        '$0 label merge cacm judgments-cmp-….jsonl --judge "ana" --version v2 --reset-note "42 pooled judgments"',
-        'merge into a frozen set',
-      )
-      .example(
-        '$0 label merge my-set grades.jsonl --judge ana --date 2026-11-23 --dry-run',
-        'check a file, write nothing',
-      ),
+      .example('$0 label merge my-set grades.jsonl --judge ana --date 2026-11-23 --dry-run', 'check only'),
   handler: async (args, io) => (args.action === 'queue' ? queue(args, io) : merge(args, io)),
 };
