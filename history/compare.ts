@@ -15,6 +15,7 @@ import {
   type CompareVariant,
   type PairedSettings,
   type PairedTest,
+  type QueryRecord,
   type Report,
   type SuiteSpec,
   type SweepSpec,
@@ -35,6 +36,7 @@ import {
 import { checkVariants, type VariantSpec } from './compare-variants.js';
 import { frozenConfigId } from '../src/snapshot/index.js';
 import { betterOf, headline } from './trends.js';
+import { judgmentHoles } from './label-holes.js';
 
 /** Gate measures first (in DESIGN.md order), then ranking measures by id. */
 const METRIC_ORDER = [
@@ -57,6 +59,17 @@ export interface AnalyzeInput {
   variants: { spec: VariantSpec; report: Report }[];
   settings: PairedSettings;
   environment: { session_id: string; created_at: string };
+  /** the query set the variants ran on: with it, each variant counts its unjudged top-k documents */
+  queries?: readonly QueryRecord[];
+}
+
+/** A variant's top ids (what `rgate label queue` pools) and, given the qrels, its judgment holes. */
+function withRankings(
+  report: Report,
+  queries: readonly QueryRecord[] | undefined,
+): Pick<CompareVariant, 'top_ids' | 'judgment_holes'> {
+  const top_ids = Object.fromEntries(report.queries.map((q) => [q.query_id, q.actual.top_ids]));
+  return { top_ids, ...(queries ? { judgment_holes: judgmentHoles(top_ids, queries) } : {}) };
 }
 
 /** From the variants' reports to the session document. Pure (statistics are seeded). */
@@ -97,6 +110,7 @@ export function analyzeCompare(input: AnalyzeInput): CompareSession {
           : {}),
       })),
     per_query: perQueryValues(v.report.queries, semanticWinModesOf(v.report)),
+    ...withRankings(v.report, input.queries),
   }));
 
   const metricIds = [...new Set(variants.flatMap((v) => Object.keys(v.per_query)))].sort(metricOrder);
@@ -168,6 +182,7 @@ export async function runCompare(opts: CompareOptions): Promise<CompareSession> 
   checkVariants(opts.variants);
   const store = opts.store ?? new MemoryRunStore();
   const done: { spec: VariantSpec; report: Report }[] = [];
+  let queries: readonly QueryRecord[] | undefined;
   let seed: number | undefined = opts.seed;
   for (let i = 0; i < opts.variants.length; i++) {
     const spec = opts.variants[i]!;
@@ -206,6 +221,7 @@ export async function runCompare(opts: CompareOptions): Promise<CompareSession> 
     // every variant replays in the same orders: pin the seed the first one used
     seed = outcome.report.settings.seed;
     done.push({ spec, report: outcome.report });
+    queries ??= outcome.suite.queries;
   }
   return analyzeCompare({
     suite: opts.suite,
@@ -219,6 +235,7 @@ export async function runCompare(opts: CompareOptions): Promise<CompareSession> 
       permutations: opts.permutations ?? STATS_DEFAULTS.permutations,
     },
     environment: { session_id: opts.sessionId, created_at: opts.createdAt },
+    ...(queries ? { queries } : {}),
   });
 }
 

@@ -26,6 +26,7 @@ import {
 } from './shared.js';
 import { mdCode, mdEscape } from '../escape.js';
 import { wrap } from '../run/terminal.js';
+import { holesMarkdown, holesTerminal, holesView } from './compare-holes.js';
 
 export interface SessionRenderOpts {
   color?: boolean;
@@ -97,6 +98,7 @@ export function renderSessionTerminal(s: CompareSessionModel, opts: SessionRende
     ]);
   }
   out.push(p('bold', 'Variants (* reference; aggregate values)'), vt.toString(), '');
+  out.push(...holesTerminal(s, p));
 
   const tests = vsReference(s);
   out.push(
@@ -175,6 +177,7 @@ export function renderSessionMarkdown(s: CompareSessionModel): string {
     out.push(
       `| ${v.id}${v.id === s.reference ? ' (reference)' : ''} | ${mdEscape(v.label)} | ${v.verdict} |`,
     );
+  out.push(...holesMarkdown(s));
   out.push('', '### Winners', '');
   for (const w of s.winners)
     out.push(
@@ -250,6 +253,7 @@ function sessionHtmlView(s: CompareSessionModel) {
     query_set_id: s.artifacts.query_set_id,
     corpus_id: s.artifacts.corpus_id,
     winner_count: s.winners.filter((w) => w.winner).length,
+    holes: holesView(s),
     variants: s.variants.map((v) => ({
       id: v.id,
       reference: v.id === s.reference,

@@ -5,6 +5,7 @@ import {
   CorpusLineSchema,
   FreezeSchema,
   GatePolicySchema,
+  LabelJudgmentSchema,
   QueryRecordSchema,
   ReportSchema,
   RgateConfigFileSchema,
@@ -23,6 +24,7 @@ const SCHEMAS = {
   freezeSchema: FreezeSchema,
   gatePolicySchema: GatePolicySchema,
   rgateConfigSchema: RgateConfigFileSchema,
+  labelJudgmentSchema: LabelJudgmentSchema,
 };
 
 describe('published JSON Schemas', () => {

@@ -12,6 +12,7 @@ import { MeasureKindSchema } from './measure-value.js';
 import { MetricWinnerSchema, PairedSettingsSchema, PairedTestSchema } from './paired-test.js';
 import { Top1JudgmentSchema } from './query-outcome.js';
 import { PartialConfigSchema } from './retrieval-config.js';
+import { JudgmentHolesSchema } from './label.js';
 
 export const COMPARE_SCHEMA_VERSION = 'rgate-compare/1';
 
@@ -48,6 +49,10 @@ export const CompareVariantSchema = Closed({
   /** every measure of the variant's report (headline value) */
   aggregates: Type.Array(CompareAggregateSchema),
   per_query: PerQueryValuesSchema,
+  /** query id -> replay 1's top ids (at most 10), what `rgate label queue` pools */
+  top_ids: Type.Optional(StringMap(Type.Array(Type.String()))),
+  /** unjudged documents in the top k, one entry per k (5, 10) */
+  judgment_holes: Type.Optional(Type.Array(JudgmentHolesSchema)),
 });
 export type CompareVariant = Static<typeof CompareVariantSchema>;
 

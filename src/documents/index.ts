@@ -37,3 +37,4 @@ export * from './run-row.js';
 export * from './selection-mode.js';
 export * from './system-spec.js';
 export * from './shard-file.js';
+export * from './label.js';

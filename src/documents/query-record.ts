@@ -3,6 +3,7 @@ import { Closed, StringMap } from './keywords.js';
 import { KuQuerySchema } from './ku-judgment.js';
 import { ProfileSchema } from './profile.js';
 import { SelectionModeSchema } from './selection-mode.js';
+import { JudgedBySchema } from './label.js';
 
 const nonEmpty = Type.String({ minLength: 1 });
 const strings = Type.Array(nonEmpty);
@@ -24,6 +25,8 @@ export const QueryRecordSchema = Closed(
     tags: Type.Optional(strings),
     /** graded judgments: record id -> integer grade (higher = more relevant; 0 = judged not relevant) */
     qrels: Type.Optional(StringMap(Type.Integer())),
+    /** record id -> who judged that qrels entry and when (entries merged by `rgate label merge`) */
+    judged_by: Type.Optional(StringMap(JudgedBySchema)),
     useful_ids: Type.Optional(strings),
     useful_paths: Type.Optional(strings),
     must_include_signals_any: Type.Optional(strings),

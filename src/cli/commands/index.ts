@@ -24,6 +24,7 @@ export const commandEntries: readonly CommandEntry[] = [
   { name: 'baseline', load: async () => (await import('./baseline.js')).baselineCommand },
   { name: 'compare', load: async () => (await import('./compare.js')).compareCommand },
   { name: 'closeout', load: async () => (await import('./closeout.js')).closeoutCommand },
+  { name: 'label', load: async () => (await import('./label.js')).labelCommand },
 ];
 
 /** The command argv names (only that one is loaded), or all of them for top-level help and typos. */

@@ -1,0 +1,199 @@
+/**
+ * The labeling queue (`rgate label queue`): the documents some variant put in its top k that the
+ * qrels do not judge yet, pooled over the variants of a comparison (or the replays of one run), one
+ * entry per (query, doc), in the order a reviewer should grade them: the pairs most variants
+ * surfaced first (they decide the most comparisons), then the best rank, then query and doc id.
+ */
+import { compareCodeUnits } from '../src/core/canonical-json.js';
+import { RgateError } from '../src/core/errors.js';
+import {
+  LABEL_QUEUE_SCHEMA_VERSION,
+  type ArtifactRefs,
+  type CorpusRecord,
+  type LabelQueue,
+  type LabelQueueItem,
+  type LabelSource,
+  type QueryRecord,
+} from '../src/documents/index.js';
+import type { PinnedSuite } from '../src/snapshot/index.js';
+import type { RunStore } from '../src/store/types.js';
+import { loadSession } from './compare.js';
+import { hasQrels, isJudged } from './label-holes.js';
+
+/** The depth `rgate compare` keeps of each variant's ranking (the report's top_ids). */
+export const SESSION_TOP_DEPTH = 10;
+
+/** One ranking per source: query id -> ranked doc ids, best first. */
+export interface RankingSource {
+  source: LabelSource;
+  top: ReadonlyMap<string, readonly string[]>;
+}
+
+/** Where a queue's rankings come from, as read from the run store. */
+export interface QueueRankings {
+  origin: LabelQueue['origin'];
+  artifacts: ArtifactRefs;
+  sources: RankingSource[];
+  /** how deep the stored rankings go (a session keeps the top 10; a run every ranked item) */
+  depth: number;
+}
+
+/**
+ * The rankings of a comparison session (its variants) or of a stored run (its replays, each
+ * observation's ranking in the order the system returned it). A session is looked up first: session
+ * and run ids do not collide (`cmp-` prefix).
+ */
+export function rankingsFromStore(store: RunStore, id: string): QueueRankings {
+  if (store.getCompareSession(id) !== undefined) {
+    const s = loadSession(store, id);
+    const missing = s.variants.filter((v) => v.top_ids === undefined).map((v) => v.id);
+    if (missing.length) {
+      throw new RgateError(
+        'usage',
+        `session ${id} does not keep its variants' rankings (made by an older rgate)`,
+        `run the comparison again (rgate compare ${s.suite} --set ...) and queue the new session`,
+      );
+    }
+    return {
+      origin: { kind: 'compare', id, suite: s.suite },
+      artifacts: s.artifacts,
+      depth: SESSION_TOP_DEPTH,
+      sources: s.variants.map((v) => ({
+        source: { id: v.id, label: v.label, run_id: v.run_id },
+        top: new Map(Object.entries(v.top_ids ?? {})),
+      })),
+    };
+  }
+  const row = store.getRun(id);
+  if (!row) {
+    throw new RgateError(
+      'usage',
+      `no run or comparison session ${id} in ${store.location}`,
+      'list them: rgate history, rgate compare --list',
+    );
+  }
+  const byReplay = new Map<number, Map<string, string[]>>();
+  for (const o of store.getObservations(id)) {
+    if (!o.ok) continue;
+    let m = byReplay.get(o.replay);
+    if (!m) byReplay.set(o.replay, (m = new Map()));
+    m.set(
+      o.query_id,
+      o.ranked.map((r) => r.id),
+    );
+  }
+  if (byReplay.size === 0) {
+    throw new RgateError(
+      'usage',
+      `run ${id} has no successful observation to pool`,
+      'pick a run that answered',
+    );
+  }
+  return {
+    origin: { kind: 'run', id, suite: row.suite },
+    artifacts: row.artifacts as ArtifactRefs,
+    depth: Number.POSITIVE_INFINITY,
+    sources: [...byReplay.keys()]
+      .sort((a, b) => a - b)
+      .map((r) => ({ source: { id: `r${r}`, label: `replay ${r}`, run_id: id }, top: byReplay.get(r)! })),
+  };
+}
+
+interface Pooled {
+  query: QueryRecord;
+  doc: CorpusRecord;
+  surfaced: Set<string>;
+  best: number;
+}
+
+/**
+ * Pool the sources' top k into queue items. Pure: the order is total (surfaced-by count desc, best
+ * rank asc, query id, doc id by code unit), so the same inputs give the same queue byte for byte.
+ */
+export function poolQueue(
+  sources: readonly RankingSource[],
+  queries: readonly QueryRecord[],
+  corpus: readonly CorpusRecord[],
+  k: number,
+): { items: LabelQueueItem[]; judged_queries: number; not_in_corpus: number } {
+  const docs = new Map(corpus.map((d) => [d.id, d]));
+  const judged = queries.filter(hasQrels);
+  const pooled = new Map<string, Pooled>();
+  const missing = new Set<string>();
+  for (const { source, top } of sources) {
+    for (const q of judged) {
+      const ranked = top.get(q.query_id) ?? [];
+      for (let i = 0; i < Math.min(k, ranked.length); i++) {
+        const id = ranked[i]!;
+        if (isJudged(q, id)) continue;
+        const doc = docs.get(id);
+        const key = `${q.query_id}\u0000${id}`;
+        if (!doc) {
+          missing.add(key);
+          continue;
+        }
+        let p = pooled.get(key);
+        if (!p) pooled.set(key, (p = { query: q, doc, surfaced: new Set(), best: i + 1 }));
+        p.surfaced.add(source.id);
+        p.best = Math.min(p.best, i + 1);
+      }
+    }
+  }
+  const order = sources.map((s) => s.source.id);
+  const items = [...pooled.values()]
+    .sort(
+      (a, b) =>
+        b.surfaced.size - a.surfaced.size ||
+        a.best - b.best ||
+        compareCodeUnits(a.query.query_id, b.query.query_id) ||
+        compareCodeUnits(a.doc.id, b.doc.id),
+    )
+    .map((p): LabelQueueItem => ({
+      query_id: p.query.query_id,
+      query_text: p.query.text,
+      doc_id: p.doc.id,
+      ...(p.doc.title !== undefined ? { title: p.doc.title } : {}),
+      text: p.doc.text,
+      ...(p.doc.source_path !== p.doc.id ? { source_path: p.doc.source_path } : {}),
+      surfaced_by: order.filter((id) => p.surfaced.has(id)),
+      best_rank: p.best,
+    }));
+  return { items, judged_queries: judged.length, not_in_corpus: missing.size };
+}
+
+/**
+ * The queue document over a loaded fixture set. The corpus must be the one the rankings were made
+ * on (the reviewer must read what the system saw); the query set may have moved on (judgments merged
+ * since), and then judged-ness is today's, so merged pairs leave the queue.
+ */
+export function buildLabelQueue(r: QueueRankings, set: PinnedSuite, k: number): LabelQueue {
+  if (!Number.isInteger(k) || k < 1) throw new RgateError('usage', `--k ${k}: must be a positive integer`);
+  if (k > r.depth) {
+    throw new RgateError(
+      'usage',
+      `--k ${k}: comparison ${r.origin.id} keeps each variant's top ${r.depth} only`,
+      `use --k ${r.depth} or less`,
+    );
+  }
+  if (set.artifacts.corpus_sha256 !== r.artifacts.corpus_sha256) {
+    throw new RgateError(
+      'input_invalid',
+      `${set.dir}/corpus.jsonl is not the corpus ${r.origin.kind} ${r.origin.id} ran on (${r.artifacts.corpus_id}, ${r.artifacts.corpus_sha256}; the folder holds ${set.artifacts.corpus_sha256})`,
+      'the queue shows the documents as the system saw them: restore that corpus, or queue a run made on this one',
+    );
+  }
+  const pooled = poolQueue(r.sources, set.queries, set.corpus, k);
+  return {
+    schema: LABEL_QUEUE_SCHEMA_VERSION,
+    origin: r.origin,
+    fixture: set.name,
+    corpus_id: r.artifacts.corpus_id,
+    query_set_id: set.artifacts.query_set_id,
+    query_set_changed: set.artifacts.query_set_sha256 !== r.artifacts.query_set_sha256,
+    k,
+    sources: r.sources.map((s) => s.source),
+    judged_queries: pooled.judged_queries,
+    not_in_corpus: pooled.not_in_corpus,
+    items: pooled.items,
+  };
+}

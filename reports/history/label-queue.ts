@@ -1,0 +1,33 @@
+/**
+ * The labeling queue's files: queue.jsonl (one (query, doc) per line, in review order) and the
+ * grading page (reports/history/templates/label-queue.hbs): self-contained, keyboard only, the
+ * grades saved as a JSONL download that `rgate label merge` reads.
+ */
+import type { LabelQueue } from '../../src/documents/index.js';
+import { canonicalJson } from '../../src/core/canonical-json.js';
+import { clientScript, cspHash, template } from '../templates.js';
+
+/** One canonical JSON line per item, in queue order. */
+export function renderLabelQueueJsonl(q: LabelQueue): string {
+  return q.items.map((i) => canonicalJson(i) + '\n').join('');
+}
+
+export function renderLabelQueueHtml(q: LabelQueue): string {
+  const client = clientScript('history', 'label-queue-client.js');
+  const csp = [
+    "default-src 'none'",
+    "style-src 'unsafe-inline'",
+    'img-src data:',
+    `script-src ${cspHash(client)}`,
+  ].join('; ');
+  return template(
+    'history',
+    'label-queue',
+  )({
+    ...q,
+    items: q.items.map((item, i) => ({ title: '', source_path: '', ...item, n: i + 1 })),
+    title: `rgate label queue: ${q.origin.id}`,
+    csp,
+    client,
+  });
+}

@@ -1,0 +1,188 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import type { Argv } from 'yargs';
+import { EXIT, RgateError } from '../../core/errors.js';
+import {
+  loadFixtureSet,
+  mergeQrels,
+  resolveFixtureDir,
+  type QrelsMergeResult,
+} from '../../snapshot/index.js';
+import type { LabelQueue } from '../../documents/index.js';
+import { buildLabelQueue, rankingsFromStore } from '../../../history/label-queue.js';
+import { renderLabelQueueHtml, renderLabelQueueJsonl } from '../../../reports/history/label-queue.js';
+import { safe } from '../../../reports/history/shared.js';
+import type { CliIo, RgateCommand } from '../command.js';
+import { outDirOf } from '../out-dir.js';
+import { loadSuiteSpec, openStore, withStoreOptions, type StoreArgs } from './history.js';
+
+interface LabelArgs extends StoreArgs {
+  action: 'queue' | 'merge';
+  target: string;
+  judgments?: string;
+  k: number;
+  out?: string;
+  json?: boolean;
+  judge?: string;
+  date?: string;
+  version?: string;
+  'reset-note'?: string;
+  'dry-run'?: boolean;
+}
+
+function queue(args: LabelArgs, io: CliIo): number {
+  for (const f of ['judge', 'date', 'version', 'reset-note', 'dry-run'] as const)
+    if (args[f] !== undefined) throw new RgateError('usage', `--${f} belongs to rgate label merge`);
+  if (args.judgments !== undefined)
+    throw new RgateError(
+      'usage',
+      `label queue takes one id, not "${args.judgments}"`,
+      'rgate label queue <run-or-session-id>',
+    );
+  const store = openStore(io, args);
+  let doc: LabelQueue;
+  try {
+    const rankings = rankingsFromStore(store, args.target);
+    const { spec, root } = loadSuiteSpec(io, rankings.origin.suite, args.config);
+    // the folder as it is now: judgments merged since the run leave the queue (the corpus is checked)
+    const set = loadFixtureSet(spec.fixture, { root, verify: false });
+    doc = buildLabelQueue(rankings, set, args.k);
+  } finally {
+    store.close();
+  }
+  const dir =
+    args.out !== undefined
+      ? resolve(io.cwd, args.out)
+      : join(outDirOf(io, args['out-dir'], args.config), 'label', args.target);
+  mkdirSync(dir, { recursive: true });
+  const files = { jsonl: join(dir, 'queue.jsonl'), html: join(dir, 'queue.html') };
+  writeFileSync(files.jsonl, renderLabelQueueJsonl(doc));
+  writeFileSync(files.html, renderLabelQueueHtml(doc));
+  const summary = {
+    origin: doc.origin,
+    fixture: doc.fixture,
+    k: doc.k,
+    sources: doc.sources.map((s) => s.id),
+    judged_queries: doc.judged_queries,
+    items: doc.items.length,
+    queries: new Set(doc.items.map((i) => i.query_id)).size,
+    not_in_corpus: doc.not_in_corpus,
+    query_set_changed: doc.query_set_changed,
+    files,
+  };
+  if (args.json) io.out(JSON.stringify(summary, null, 2));
+  else {
+    const rel = (p: string) => relative(io.cwd, p) || p;
+    io.out(
+      `${summary.items} unjudged (query, doc) pairs in the top ${doc.k} of ${doc.sources.length} ranking(s) of ${doc.origin.kind} ${safe(doc.origin.id)}, over ${summary.queries} of ${doc.judged_queries} judged queries`,
+    );
+    if (doc.query_set_changed)
+      io.out(`  the query set changed since the ${doc.origin.kind}: pairs judged since are left out`);
+    if (doc.not_in_corpus) io.out(`  ${doc.not_in_corpus} ranked id(s) not in the corpus were left out`);
+    io.out(`  ${rel(files.html)}  (grade with the keyboard; press ? for help)`);
+    io.out(`  ${rel(files.jsonl)}`);
+    if (summary.items)
+      io.out(`then: rgate label merge ${safe(doc.fixture)} <judgments.jsonl> --judge "<name>"`);
+  }
+  return EXIT.ok;
+}
+
+async function merge(args: LabelArgs, io: CliIo): Promise<number> {
+  if (args.judgments === undefined)
+    throw new RgateError(
+      'usage',
+      'label merge needs a judgments file',
+      'rgate label merge <set> <judgments.jsonl> --judge <name>',
+    );
+  if (args.judge === undefined)
+    throw new RgateError(
+      'usage',
+      'label merge needs --judge <name>',
+      'who graded is recorded with every judgment',
+    );
+  const r: QrelsMergeResult = await mergeQrels(
+    resolveFixtureDir(args.target, io.cwd),
+    resolve(io.cwd, args.judgments),
+    {
+      judge: args.judge,
+      ...(args.date !== undefined ? { date: args.date } : {}),
+      ...(args.version !== undefined ? { version: String(args.version) } : {}),
+      ...(args['reset-note'] !== undefined ? { resetNote: args['reset-note'] } : {}),
+      ...(args['dry-run'] ? { dryRun: true } : {}),
+    },
+  );
+  if (args.json) {
+    const { frozen, ...rest } = r;
+    io.out(
+      JSON.stringify(
+        {
+          ...rest,
+          ...(frozen
+            ? {
+                freeze: {
+                  action: frozen.action,
+                  version: frozen.freeze.version,
+                  query_set_id: frozen.freeze.query_set_id,
+                },
+              }
+            : {}),
+        },
+        null,
+        2,
+      ),
+    );
+    return EXIT.ok;
+  }
+  const verb = r.written ? 'merged' : args['dry-run'] && r.added ? 'would merge' : 'nothing to merge:';
+  io.out(
+    `${verb} ${r.added} judgment(s) over ${r.queries_touched} queries into ${safe(r.set)} (judge ${safe(r.judge)}, ${r.date}); ${r.unchanged} already there`,
+  );
+  if (r.frozen)
+    io.out(
+      `  re-frozen: ${r.frozen.freeze.artifact_id} ${r.frozen.freeze.version}  ${r.frozen.freeze.query_set_id}`,
+    );
+  return EXIT.ok;
+}
+
+/** `rgate label queue|merge`: pool unjudged top-k documents for grading, and merge the grades back. */
+export const labelCommand: RgateCommand<LabelArgs> = {
+  command: 'label <action> <target> [judgments]',
+  describe:
+    'Grade the unjudged documents a run or comparison put in its top k, and merge the grades into the qrels',
+  builder: (y: Argv) =>
+    withStoreOptions(y)
+      // `--version` is the fixture version of a merge, not rgate's own
+      .version(false)
+      .positional('action', {
+        choices: ['queue', 'merge'] as const,
+        describe: 'queue: write the grading page and queue.jsonl; merge: add a judgments file to a set',
+      })
+      .positional('target', {
+        type: 'string',
+        describe: 'queue: a run id or comparison session id; merge: the set (fixtures/<name>) or its folder',
+      })
+      .positional('judgments', { type: 'string', describe: 'merge: the judgments JSONL the page saved' })
+      .option('k', { type: 'number', default: 5, describe: "queue: pool each ranking's top k" })
+      .option('out', {
+        type: 'string',
+        describe: 'queue: folder for queue.jsonl and queue.html (default <out-dir>/label/<id>/)',
+      })
+      .option('json', { type: 'boolean', describe: 'print a summary as JSON' })
+      .option('judge', { type: 'string', describe: 'merge: who graded (recorded on every entry)' })
+      .option('date', {
+        type: 'string',
+        describe:
+          'merge: YYYY-MM-DD for lines without a date, and the re-freeze date (default: the latest line date)',
+      })
+      .option('version', { type: 'string', describe: 'merge: new version of a frozen set' })
+      .option('reset-note', { type: 'string', describe: 'merge: baseline reset note for a frozen set' })
+      .option('dry-run', { type: 'boolean', describe: 'merge: check everything, write nothing' })
+      .example('$0 label queue cmp-20261123T101500Z-a1b2c3', "a comparison's variants, top 5")
+      .example('$0 label queue <run-id> --k 10 --out review/', "one run's replays, top 10")
+      .example(
+        '$0 label merge cacm grades.jsonl --judge ana --version v2 --reset-note "42 judgments"',
+        'a frozen set',
+      )
+      .example('$0 label merge my-set grades.jsonl --judge ana --date 2026-11-23 --dry-run', 'check only'),
+  handler: async (args, io) => (args.action === 'queue' ? queue(args, io) : merge(args, io)),
+};
