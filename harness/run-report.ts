@@ -8,7 +8,8 @@ import {
   type Observation,
   type Report,
 } from '../src/documents/index.js';
-import { computeRunMeasures, hasSelectionFields } from '../src/metrics/index.js';
+import { failureReasons, hasSelectionStep } from '../src/core/query-values.js';
+import { computeRunMeasures, hasSelectionFields, usefulnessRule } from '../src/metrics/index.js';
 import { evaluateGate, separateTimingRules } from '../gates/index.js';
 import { orderSeed } from './replay.js';
 import { buildReplayProof } from './replay-proof.js';
@@ -94,13 +95,11 @@ export function buildRunReport(
     gate.reasons = [overruling, ...gate.reasons];
   }
 
-  const failing = measured.queries.filter(
-    (q) =>
-      q.top1 !== 'useful' ||
-      q.expectation_met === false ||
-      !q.deterministic ||
-      (q.leaked_tags?.length ?? 0) > 0,
+  const selection = hasSelectionStep(
+    measured.queries,
+    (plan.policy?.rules ?? []).map((r) => r.metric),
   );
+  const failing = measured.queries.filter((q) => failureReasons(q, selection).length > 0);
   const b = plan.baseline;
   return {
     schema_version: REPORT_SCHEMA_VERSION,
@@ -108,6 +107,10 @@ export function buildRunReport(
     system: c.system,
     artifacts: plan.artifacts,
     settings: plan.settings,
+    judging: {
+      top1_useful_rule: usefulnessRule(plan.suite.queries, relevanceLevel),
+      selection_step: selection,
+    },
     gate,
     metrics: measured.metrics,
     breakdowns: measured.breakdowns,
