@@ -228,7 +228,7 @@ export function failingQueries(report: Report): { q: QueryOutcome; why: string }
 /** Title of the failing-query section: gate failures, or informational top-1 misses without a gate. */
 export function failingTitle(report: Report, n: number): string {
   return isGated(report)
-    ? `Failing queries (${n}): errors, top-1 misses, unmet probe expectations, instability, leaks`
+    ? `Failing queries (${n}), each with why it counts against the gate`
     : `Top-1 misses (${n}): informational, no gate enforces them`;
 }
 

@@ -97,7 +97,11 @@ export function failureReasons(q: FailureFacts, selection: boolean): string[] {
   if (!q.actual.ok) why.push('error');
   else if (q.kind === 'benchmark' && q.judged !== false) {
     if (selection && q.top1 === 'useful' && q.actual.selection_mode !== 'semantic')
-      why.push(`useful only via ${q.actual.selection_mode ?? 'no selection mode'}, not semantic`);
+      why.push(
+        q.actual.selection_mode?.startsWith('fallback')
+          ? 'useful via fallback, not semantic'
+          : 'useful, not semantic',
+      );
     else if (q.top1 === 'not_useful') why.push('top-1 not useful');
     else if (q.top1 === 'unjudged') why.push('top-1 unjudged (counts as not useful)');
     else if (q.top1 === 'no_answer') why.push('no answer');
