@@ -1,3 +1,4 @@
+import { resolveRunRef } from '../run-ref.js';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import type { Argv } from 'yargs';
@@ -77,7 +78,7 @@ export const closeoutCommand: RgateCommand<CloseoutArgs> = {
         pinned,
         store,
         residuals,
-        ...(args.run !== undefined ? { runId: args.run } : {}),
+        ...(args.run !== undefined ? { runId: resolveRunRef(store, args.run) } : {}),
       });
     } finally {
       store.close();
