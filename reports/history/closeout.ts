@@ -53,6 +53,7 @@ export function renderCloseoutMarkdown(c: CloseoutModel): string {
     `**Verdict: ${c.gate.verdict}** (${mdCode(c.gate.gate_id)} v${mdEscape(c.gate.version)}). ${c.ready ? 'Ready to close once signed off.' : '**Not ready to close**: see the failing rules below.'}`,
     '',
   );
+  for (const w of c.warnings ?? []) push(`> **Warning:** ${mdEscape(w)}`, '');
   if (c.gate.source) push(`Policy source: ${mdEscape(c.gate.source)}`, '');
 
   push('## 1. Fixture freeze binding (verified)', '');
@@ -197,6 +198,7 @@ function closeoutHtmlView(c: CloseoutModel) {
     gate_version: c.gate.version,
     ready: c.ready,
     reasons: c.gate.reasons,
+    warnings: c.warnings ?? [],
     freeze: {
       artifact_id: c.freeze.artifact_id,
       version: c.freeze.version,

@@ -102,6 +102,7 @@ export const closeoutCommand: RgateCommand<CloseoutArgs> = {
         `  fixture ${doc.freeze.artifact_id}@${doc.freeze.version} verified; baseline ${doc.baseline ? doc.baseline.run_id : '(none)'}${doc.baseline?.version_changed ? ' (reset note cited)' : ''}`,
       );
       for (const r of doc.gate.reasons) io.out(`  - ${r}`);
+      for (const w of doc.warnings ?? []) io.err(`rgate: warning: ${w}`);
       io.out(`  ${doc.residuals.length} residual risk(s); written ${where}/closeout.{md,html,json}`);
     }
     return doc.ready ? EXIT.ok : EXIT.gateFail;
