@@ -5,7 +5,7 @@
 import type { CloseoutDoc as CloseoutModel, MetricEntry, RuleResult } from '../../src/documents/index.js';
 import { measureSummary, num, pct } from '../../gates/format.js';
 import { mdCode, mdEscape } from '../escape.js';
-import { barChart, jsonDoc, renderPage, type ChartSpec } from './shared.js';
+import { barChart, barChartSize, jsonDoc, renderPage, type ChartSpec } from './shared.js';
 
 const RATE_LIKE =
   /rate|compliance|determinism|reporting|completeness|validity|recall|ndcg|map|P\.|recip|judged/;
@@ -185,6 +185,7 @@ function closeoutCharts(c: CloseoutModel): ChartSpec[] {
           { label: 'target', data: rules.map((r) => r.threshold) },
         ],
       ),
+      size: barChartSize(rules.length, 2),
     },
   ];
 }

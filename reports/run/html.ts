@@ -88,6 +88,7 @@ export function htmlView(report: Report, history?: HistoryViewModel) {
       expected: expectedText(q),
       actual: actualText(q),
       status,
+      status_class: status.replace(' ', '-'),
       why: whyFailing(q, selection),
       deterministic: q.deterministic,
     }));
@@ -156,6 +157,8 @@ export function htmlView(report: Report, history?: HistoryViewModel) {
     rows,
     checklist: g.checklist,
     charts: { metrics: Boolean(data.metrics), modes: Boolean(data.modes), latency: Boolean(data.latency) },
+    // one horizontal bar per charted metric: the box grows with them, wide past six
+    chart_sizes: { metrics: Math.max(200, 70 + 34 * charted.length), metrics_wide: charted.length > 6 },
     filters: {
       statuses: uniqueSorted(queries.map((q) => q.status)),
       modes: uniqueSorted(queries.map((q) => q.mode)),
