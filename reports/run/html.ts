@@ -143,6 +143,7 @@ export function htmlView(report: Report, history?: HistoryViewModel) {
     hidden: hiddenText(hiddenMetrics(report)),
     judging: report.judging?.top1_useful_rule ?? '',
     selection,
+    gated: isGated(report),
     gate_id: g.gate_id,
     gate_version: g.gate_version,
     suite: report.suite,
