@@ -102,7 +102,7 @@ export function renderHistoryTerminal(h: HistoryViewModel, opts: TerminalOpts = 
     out.push(t.toString(), `  trend ${single.sparkline}`, '');
   } else {
     const t = table(['metric', 'trend', 'latest', 'Δ prev', 'status'], [26, 20, 9, 9, 10]);
-    for (const m of h.trends) {
+    for (const m of measuredTrends(h)) {
       t.push([
         safe(m.metric) + (m.gate_metric ? ' *' : ''),
         m.sparkline.slice(-20),
@@ -136,7 +136,7 @@ export function renderHistoryMarkdown(h: HistoryViewModel): string {
       );
   if (h.runs.some((r) => r.change)) out.push('');
   out.push('| metric | trend | latest | Δ prev | alarm |', '| --- | --- | --- | --- | --- |');
-  for (const m of h.trends) {
+  for (const m of measuredTrends(h)) {
     out.push(
       `| ${mdCode(m.metric)}${m.gate_metric ? ' (gate)' : ''} | ${m.sparkline} | ${pointText(m.latest, m.kind)} | ${signed(m.delta)} | ${m.alarm ? mdEscape(m.alarm) : ''} |`,
     );
@@ -146,10 +146,18 @@ export function renderHistoryMarkdown(h: HistoryViewModel): string {
   return out.join('\n') + '\n';
 }
 
+/**
+ * Trends worth a row: a gate metric, or a metric measured in some run of the window. A measure with
+ * nothing to count in any run (no probes, no selection step) stays in the JSON only.
+ */
+function measuredTrends(h: HistoryViewModel): HistoryViewModel['trends'] {
+  return h.trends.filter((t) => t.gate_metric || t.points.some((p) => p.value !== null));
+}
+
 /** One trend chart per gate metric (every metric when the gate named none). */
 export function historyCharts(h: HistoryViewModel): ChartSpec[] {
   const gate = h.trends.filter((t) => t.gate_metric);
-  const chosen = gate.length ? gate : h.trends;
+  const chosen = gate.length ? gate : measuredTrends(h);
   return chosen.map((t, i) => {
     const config = lineChart(
       `${t.metric} (${t.better} is better)`,
@@ -180,7 +188,7 @@ function historyHtmlView(h: HistoryViewModel) {
     suite: h.suite,
     run_count: h.runs.length,
     alarms: h.alarms,
-    trends: h.trends.map((t) => ({
+    trends: measuredTrends(h).map((t) => ({
       metric: t.metric,
       gate_metric: t.gate_metric,
       sparkline: t.sparkline,
