@@ -77,11 +77,15 @@ export function renderMarkdown(report: Report, opts: MarkdownOptions = {}): stri
   const max = opts.maxFailing ?? 50;
   out.push(`<details><summary>${failingTitle(report, failing.length)}</summary>`, '');
   if (failing.length) {
-    out.push('| query | why | text | mode | expected | actual |', '| --- | --- | --- | --- | --- | --- |');
+    const withMode = modes.length > 0; // a selection step: its mode column
+    out.push(
+      `| query | why | text |${withMode ? ' mode |' : ''} expected | actual |`,
+      `| --- | --- | --- |${withMode ? ' --- |' : ''} --- | --- |`,
+    );
     for (const { q, why } of failing.slice(0, max)) {
       const mode = q.actual.ok ? (q.actual.selection_mode ?? '(none)') : 'error';
       out.push(
-        `| ${mdCode(q.query_id)} | ${e(why)} | ${e(q.text)} | ${mdCode(mode)} | ${e(expectedText(q))} | ${e(actualText(q))} |`,
+        `| ${mdCode(q.query_id)} | ${e(why)} | ${e(q.text)} |${withMode ? ` ${mdCode(mode)} |` : ''} ${e(expectedText(q))} | ${e(actualText(q))} |`,
       );
     }
     if (failing.length > max)

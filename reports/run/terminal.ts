@@ -16,6 +16,7 @@ import {
   hiddenText,
   metricRows,
   replaySummary,
+  selectionApplies,
   selectionModeRows,
   shortHash,
   shortMode,
@@ -112,11 +113,17 @@ export function renderTerminal(report: Report, opts: TerminalOptions = {}): stri
   const failing = failingQueries(report);
   out.push(paint('bold', failingTitle(report, failing.length)));
   if (failing.length) {
-    const ft = table(['query', 'mode', 'expected', 'actual'], [20, 10, 21, 26]);
+    // no selection step: no mode column, its width goes to the expected ids
+    const withMode = selectionApplies(report);
+    const ft = withMode
+      ? table(['query', 'mode', 'expected', 'actual'], [20, 10, 21, 26])
+      : table(['query', 'expected', 'actual'], [20, 32, 26]);
     for (const { q, why } of failing.slice(0, max)) {
-      ft.push([safe(q.query_id), shortMode(q), safe(expectedText(q)), safe(actualText(q))]);
+      const cells = [safe(q.query_id), safe(expectedText(q)), safe(actualText(q))];
+      if (withMode) cells.splice(1, 0, shortMode(q));
+      ft.push(cells);
       const line = `  ${why}: "${safe(q.text)}`;
-      ft.push([{ colSpan: 4, content: paint('dim', `${fit(line, TERMINAL_WIDTH - 5)}"`) }]);
+      ft.push([{ colSpan: cells.length, content: paint('dim', `${fit(line, TERMINAL_WIDTH - 5)}"`) }]);
     }
     out.push(ft.toString());
     if (failing.length > max) out.push(`  … and ${failing.length - max} more (see the JSON or HTML report)`);
