@@ -9,7 +9,8 @@ import {
   type Observation,
   type Report,
 } from '../src/documents/index.js';
-import { computeRunMeasures, hasSelectionFields } from '../src/metrics/index.js';
+import { failureReasons, hasSelectionStep } from '../src/core/query-values.js';
+import { computeRunMeasures, hasSelectionFields, usefulnessRule } from '../src/metrics/index.js';
 import { evaluateGate, separateTimingRules } from '../gates/index.js';
 import { orderSeed } from './replay.js';
 import { errorSummary, withFirstErrors } from './error-summary.js';
@@ -105,13 +106,11 @@ export function buildRunReport(
   }
 
   const queries = withFirstErrors(measured.queries, observations);
-  const failing = queries.filter(
-    (q) =>
-      q.top1 !== 'useful' ||
-      q.expectation_met === false ||
-      !q.deterministic ||
-      (q.leaked_tags?.length ?? 0) > 0,
+  const selection = hasSelectionStep(
+    queries,
+    (plan.policy?.rules ?? []).map((r) => r.metric),
   );
+  const failing = queries.filter((q) => failureReasons(q, selection, semanticWinModes).length > 0);
   const b = plan.baseline;
   return {
     schema_version: REPORT_SCHEMA_VERSION,
@@ -119,6 +118,10 @@ export function buildRunReport(
     system: { ...c.system, semantic_win_modes: semanticWinModes },
     artifacts: plan.artifacts,
     settings: plan.settings,
+    judging: {
+      top1_useful_rule: usefulnessRule(plan.suite.queries, relevanceLevel),
+      selection_step: selection,
+    },
     gate,
     metrics: measured.metrics,
     breakdowns: measured.breakdowns,

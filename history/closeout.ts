@@ -115,6 +115,7 @@ export function buildCloseout(input: CloseoutInput): CloseoutDoc {
     },
   });
   const metric = (id: string) => report.metrics.find((m) => m.id === id) ?? null;
+  const warnings = baseline ? baselineWarnings(row.run_id, report.artifacts, baseline) : [];
   const f = pinned.freeze;
   return {
     schema: CLOSEOUT_SCHEMA_VERSION,
@@ -166,9 +167,35 @@ export function buildCloseout(input: CloseoutInput): CloseoutDoc {
       rule: gate.rules.find((r) => r.metric === 'budget_compliance') ?? null,
     },
     failing_queries: report.failing_queries,
+    ...(warnings.length ? { warnings } : {}),
     residuals: input.residuals,
     sign_off: SIGN_OFF_ROLES.map((role) => ({ role })),
   };
+}
+
+/**
+ * A closeout against its baseline shows a change only when there is one: the run must not be the
+ * baseline itself, and should differ from it in snapshot or effective config (config_sha256 covers
+ * `--set` overrides). Same inputs again measure only noise, and every vs-baseline rule reads +0.0%.
+ */
+export function baselineWarnings(
+  runId: string,
+  run: ArtifactRefs,
+  baseline: { run_id: string; artifacts: ArtifactRefs },
+): string[] {
+  if (baseline.run_id === runId) {
+    return [
+      `run ${runId} is its own baseline: every vs-baseline rule compares the run with itself (+0.0%) and proves nothing. ` +
+        'Run the suite again with the change under review (e.g. rgate run <suite> --set weighting_mode=...) and close out that run.',
+    ];
+  }
+  if (sameSnapshot(run, baseline.artifacts) && run.config_sha256 === baseline.artifacts.config_sha256) {
+    return [
+      `run ${runId} and its baseline ${baseline.run_id} share the snapshot and the effective config (${run.config_id}): ` +
+        'no change is under review, so a vs-baseline difference can only be noise.',
+    ];
+  }
+  return [];
 }
 
 function pickRun(store: RunStore, suite: string, runId: string | undefined): RunRow {

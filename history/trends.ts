@@ -77,6 +77,37 @@ export interface HistoryOptions {
   metric?: string;
   /** gate rule metrics of the latest run and the direction each rule states */
   gateRules?: { metric: string; op: 'min' | 'max' }[];
+  /** reset notes of the fixture's frozen versions (freeze.json history), by version */
+  resetNotes?: Readonly<Record<string, string>>;
+}
+
+/**
+ * What changed between two runs' pinned inputs, in words ("" when nothing did): the fixture
+ * version with its reset note, the corpus, the query set, the effective config (a `--set` variant
+ * changes only its hash).
+ */
+export function snapshotChange(
+  prev: Partial<ArtifactRefs> | null,
+  cur: Partial<ArtifactRefs> | null,
+  resetNotes: Readonly<Record<string, string>> = {},
+): string {
+  if (!prev || !cur || snapshotKey(prev as ArtifactRefs) === snapshotKey(cur as ArtifactRefs)) return '';
+  const parts: string[] = [];
+  if (prev.version !== cur.version) {
+    const note = cur.version !== undefined ? resetNotes[cur.version] : undefined;
+    parts.push(
+      `fixture ${prev.version} -> ${cur.version}${note ? ` (reset note: ${note})` : ' (no reset note)'}`,
+    );
+  }
+  if (prev.corpus_id !== cur.corpus_id) parts.push('corpus changed');
+  if (prev.query_set_id !== cur.query_set_id) parts.push('query set changed');
+  if (prev.config_id !== cur.config_id || prev.config_sha256 !== cur.config_sha256) {
+    const short = (s: string | undefined) => (s ?? '').replace(/^sha256:/, '').slice(0, 8);
+    parts.push(
+      `config changed (${cur.config_id}, sha256 ${short(prev.config_sha256)} -> ${short(cur.config_sha256)})`,
+    );
+  }
+  return parts.join('; ');
 }
 
 /**
@@ -170,7 +201,19 @@ export function buildHistory(
       `verdict worsened: ${prev.row.verdict} (${prev.row.run_id}) -> ${last.row.verdict} (${last.row.run_id})`,
     );
   }
-  return { suite, runs: complete.map((r) => toHistoryRun(r.row)), skipped, trends, alarms };
+  const runs = complete.map((r, i) => {
+    const run = toHistoryRun(r.row);
+    const change =
+      i === 0
+        ? ''
+        : snapshotChange(
+            complete[i - 1]!.row.artifacts as Partial<ArtifactRefs> | null,
+            r.row.artifacts as Partial<ArtifactRefs> | null,
+            opts.resetNotes,
+          );
+    return change ? { ...run, change } : run;
+  });
+  return { suite, runs, skipped, trends, alarms };
 }
 
 function gateOrder(rules: HistoryOptions['gateRules'], id: string): number {
@@ -214,7 +257,7 @@ function toHistoryRun(row: RunRow): HistoryRun {
 export function historyFromStore(
   store: RunStore,
   suite: string,
-  opts: { metric?: string; limit?: number } = {},
+  opts: { metric?: string; limit?: number; resetNotes?: Readonly<Record<string, string>> } = {},
 ): HistoryView {
   const rows = store.listRuns({ suite, limit: opts.limit ?? 20 });
   if (rows.length === 0) {
@@ -235,6 +278,7 @@ export function historyFromStore(
     .map((r) => ({ metric: r.metric, op: r.op }));
   return buildHistory(suite, runs, {
     ...(opts.metric !== undefined ? { metric: opts.metric } : {}),
+    ...(opts.resetNotes ? { resetNotes: opts.resetNotes } : {}),
     ...(gateRules ? { gateRules } : {}),
   });
 }

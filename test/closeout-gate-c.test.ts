@@ -52,14 +52,29 @@ function frozenFixture(): { root: string; dir: string } {
 }
 
 /** A stored run of the suite on the fixture as it is now, with Gate C's measures. */
-function storeGateCRun(store: SqliteRunStore, root: string, runId: string, startedAt: string, ndcg: number) {
+function storeGateCRun(
+  store: SqliteRunStore,
+  root: string,
+  runId: string,
+  startedAt: string,
+  ndcg: number,
+  variant = false,
+) {
   const pinned = loadFixtureSet('ctx', { root });
+  // a `--set` variant of the frozen config: the change a closeout reviews against its baseline
+  const artifacts = variant
+    ? {
+        ...pinned.artifacts,
+        config_id: `${pinned.artifacts.config_id}+overrides`,
+        config_sha256: `sha256:${'c'.repeat(64)}`,
+      }
+    : pinned.artifacts;
   storeRun(
     store,
     report({
       runId,
       suite: 'ctx',
-      artifacts: pinned.artifacts,
+      artifacts,
       replays: 30,
       queries: [
         outcome('q1', { measures: { 'ndcg_cut.5': ndcg, 'recall.10': 1 } }),
@@ -246,7 +261,7 @@ describe('residual risks', () => {
     );
     const store = new SqliteRunStore(join(root, '.rgate', 'history.sqlite'));
     storeGateCRun(store, root, 'base', '2026-11-01T00:00:00Z', 0.5);
-    storeGateCRun(store, root, 'cand', '2026-11-02T00:00:00Z', 0.4);
+    storeGateCRun(store, root, 'cand', '2026-11-02T00:00:00Z', 0.4, true);
     store.close();
     const io = captureIo(root);
     expect(await runCli(['baseline', 'set', 'ctx', 'base', '--note', 'frozen'], io)).toBe(0);

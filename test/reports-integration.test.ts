@@ -70,3 +70,56 @@ describe('harness → gate → reports on the context-load fixture', () => {
     expect(renderHtml(a)).toContain('<canvas id="chart-modes"');
   });
 });
+
+describe('sections that apply to the suite (issue #14)', () => {
+  async function runMode(mode: 'context-load' | 'semantic', gate: string | null): Promise<Report> {
+    const out = await runSuite({
+      name: `applies-${mode}`,
+      root,
+      store: new MemoryRunStore(),
+      runId: `applies-${mode}`,
+      startedAt: '2026-03-01T02:00:00Z',
+      spec: { fixture, system: { type: 'builtin', mode }, config: { mode }, gate, replays: 1 },
+    });
+    return out.report;
+  }
+
+  it('a ranker without a selection step and without a gate: no selection data, NO GATE, misses only', async () => {
+    const r = await runMode('context-load', null);
+    expect(r.judging?.selection_step).toBe(false);
+    expect(r.judging?.top1_useful_rule).toMatch(/by qrels: grade >= 1/);
+    // JSON stays complete: every measure is still there
+    expect(r.metrics.map((m) => m.id)).toContain('top1_useful_rate');
+    // probes ask for selection modes: without a selection step they never fail
+    expect(r.failing_queries.filter((q) => q.kind === 'probe')).toEqual([]);
+    expect(r.failing_queries.every((q) => q.judged !== false)).toBe(true);
+    const t = renderTerminal(r, { color: false });
+    expect(t).toContain(' NO GATE  measures only, nothing enforced');
+    expect(t).not.toContain('measures-only v-');
+    expect(t).not.toContain('Selection modes');
+    expect(t).not.toMatch(/^top1_useful_rate /m);
+    expect(t).toMatch(/not shown \(see report.json\): top1_useful_rate, fallback_determinism,/);
+    expect(t).toContain(`Top-1 misses (${r.failing_queries.length}): informational`);
+    expect(t).toMatch(/^run applies-context-load$/m);
+    const md = renderMarkdown(r);
+    expect(md).not.toContain('Selection modes');
+    expect(md).toContain('## ℹ️ NO GATE: measures only');
+    const html = renderHtml(r);
+    expect(html).not.toContain('id="chart-modes"');
+  });
+
+  it('with a selection step: a probe that met its expectation is not failing; one that did not says why', async () => {
+    const r = await runMode('semantic', 'semantic-retrieval-v1');
+    expect(r.judging?.selection_step).toBe(true);
+    const probes = r.queries.filter((q) => q.kind === 'probe');
+    const met = probes.filter((q) => q.expectation_met === true && q.deterministic);
+    expect(met.length).toBeGreaterThan(0);
+    const failingIds = new Set(r.failing_queries.map((q) => q.query_id));
+    for (const q of met) expect(failingIds.has(q.query_id)).toBe(false);
+    const unmet = probes.filter((q) => q.expectation_met === false);
+    for (const q of unmet) expect(failingIds.has(q.query_id)).toBe(true);
+    const t = renderTerminal(r, { color: false, maxFailing: 500 });
+    expect(t).toContain('Selection modes');
+    if (unmet.length) expect(t).toContain('expectation unmet');
+  });
+});

@@ -5,7 +5,7 @@
 import type { CloseoutDoc as CloseoutModel, MetricEntry, RuleResult } from '../../src/documents/index.js';
 import { measureSummary, num, pct } from '../../gates/format.js';
 import { mdCode, mdEscape } from '../escape.js';
-import { barChart, jsonDoc, renderPage, type ChartSpec } from './shared.js';
+import { barChart, barChartSize, jsonDoc, renderPage, type ChartSpec } from './shared.js';
 
 const RATE_LIKE =
   /rate|compliance|determinism|reporting|completeness|validity|recall|ndcg|map|P\.|recip|judged/;
@@ -55,6 +55,7 @@ export function renderCloseoutMarkdown(c: CloseoutModel): string {
     `**Verdict: ${c.gate.verdict}** (${mdCode(c.gate.gate_id)} v${mdEscape(c.gate.version)}). ${c.ready ? 'Ready to close once signed off.' : '**Not ready to close**: see the failing rules below.'}`,
     '',
   );
+  for (const w of c.warnings ?? []) push(`> **Warning:** ${mdEscape(w)}`, '');
   if (c.gate.source) push(`Policy source: ${mdEscape(c.gate.source)}`, '');
 
   push('## 1. Fixture freeze binding (verified)', '');
@@ -186,6 +187,7 @@ function closeoutCharts(c: CloseoutModel): ChartSpec[] {
           { label: 'target', data: rules.map((r) => r.threshold) },
         ],
       ),
+      size: barChartSize(rules.length, 2),
     },
   ];
 }
@@ -199,6 +201,7 @@ function closeoutHtmlView(c: CloseoutModel) {
     gate_version: c.gate.version,
     ready: c.ready,
     reasons: c.gate.reasons,
+    warnings: c.warnings ?? [],
     freeze: {
       artifact_id: c.freeze.artifact_id,
       version: c.freeze.version,

@@ -9,6 +9,7 @@ import type {
 } from '../../src/documents/index.js';
 import {
   barChart,
+  barChartSize,
   finish,
   fit,
   interval,
@@ -221,6 +222,7 @@ export function sessionCharts(s: CompareSessionModel): ChartSpec[] {
         config: lineChart(`${m} over ${s.sweep!.key}`, labels, [
           { label: m, data: s.variants.map((v) => aggregate(s, v.id, m)) },
         ]),
+        size: { wide: labels.length > 8, height: 280 },
       });
     });
   }
@@ -237,6 +239,7 @@ export function sessionCharts(s: CompareSessionModel): ChartSpec[] {
         data: s.metrics.map((m) => tests.find((t) => t.metric === m.id && t.b === v.id)?.mean_delta ?? null),
       })),
     ),
+    size: barChartSize(s.metrics.length, others.length),
   });
   return charts;
 }

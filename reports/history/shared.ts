@@ -73,6 +73,22 @@ export interface ChartSpec {
   id: string;
   title: string;
   config: unknown;
+  /** sized for its data: `wide` spans the whole row, `height` in CSS pixels (default 240) */
+  size?: { wide?: boolean; height?: number };
+}
+
+/**
+ * Okabe & Ito's colour-blind-safe palette (blue, vermillion, bluish green, orange, reddish purple,
+ * sky blue, black); series also differ by point shape and dash, so colour is never the only cue.
+ */
+export const PALETTE = ['#0072B2', '#D55E00', '#009E73', '#E69F00', '#CC79A7', '#56B4E9', '#000000'] as const;
+const SHAPES = ['circle', 'triangle', 'rect', 'rectRot', 'star', 'crossRot', 'cross'] as const;
+const DASHES = [[], [6, 3], [2, 2], [8, 3, 2, 3]] as const;
+
+/** Height for a horizontal bar chart: a readable band per bar, within bounds. */
+export function barChartSize(labels: number, series: number): { wide: boolean; height: number } {
+  const height = Math.min(900, Math.max(200, 70 + labels * (12 + 16 * Math.max(1, series))));
+  return { wide: labels * Math.max(1, series) > 6, height };
 }
 
 /** Draws every chart of the data block; identical for every page, so its CSP hash is fixed. */
@@ -110,7 +126,12 @@ export function renderPage(
     name,
   )({
     ...view,
-    charts: charts.map((c) => ({ id: c.id, title: c.title })),
+    charts: charts.map((c) => ({
+      id: c.id,
+      title: c.title,
+      wide: c.size?.wide ?? false,
+      height: Math.round(c.size?.height ?? 240),
+    })),
     page: { title, csp, scripts },
   });
 }
@@ -122,7 +143,6 @@ export function lineChart(
   series: { label: string; data: (number | null)[] }[],
   yMax?: number,
 ): unknown {
-  const colors = ['#0969da', '#cf222e', '#1a7f37', '#9a6700', '#8250df', '#57606a'];
   return {
     type: 'line',
     data: {
@@ -130,8 +150,11 @@ export function lineChart(
       datasets: series.map((s, i) => ({
         label: s.label,
         data: s.data,
-        borderColor: colors[i % colors.length],
-        backgroundColor: colors[i % colors.length],
+        borderColor: PALETTE[i % PALETTE.length],
+        backgroundColor: PALETTE[i % PALETTE.length],
+        pointStyle: SHAPES[i % SHAPES.length],
+        pointRadius: 4,
+        borderDash: DASHES[i % DASHES.length],
         spanGaps: false,
         tension: 0,
       })),
@@ -148,7 +171,7 @@ export function barChart(
   labels: string[],
   series: { label: string; data: (number | null)[] }[],
 ): unknown {
-  const colors = ['#0969da', '#cf222e', '#1a7f37', '#9a6700', '#8250df', '#57606a'];
+  // horizontal: long metric names stay readable, and the height grows with the bars (barChartSize)
   return {
     type: 'bar',
     data: {
@@ -156,9 +179,15 @@ export function barChart(
       datasets: series.map((s, i) => ({
         label: s.label,
         data: s.data,
-        backgroundColor: colors[i % colors.length],
+        backgroundColor: PALETTE[i % PALETTE.length],
+        borderColor: '#000000',
+        borderWidth: i % 2,
       })),
     },
-    options: { plugins: { title: { display: true, text: title } }, scales: { y: { beginAtZero: true } } },
+    options: {
+      indexAxis: 'y',
+      plugins: { title: { display: true, text: title } },
+      scales: { x: { beginAtZero: true } },
+    },
   };
 }

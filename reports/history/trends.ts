@@ -13,6 +13,7 @@ import {
   fit,
   jsonDoc,
   lineChart,
+  PALETTE,
   n4,
   painter,
   renderPage,
@@ -67,7 +68,19 @@ export function renderHistoryTerminal(h: HistoryViewModel, opts: TerminalOpts = 
       verdictPaint(p, r.verdict),
     ]),
   );
-  out.push(runs.toString(), '');
+  out.push(runs.toString());
+  h.runs.forEach((r, i) => {
+    if (r.change)
+      out.push(
+        ...wrap(
+          `#${i + 1} changed inputs: ${safe(r.change)}; not comparable with the run before`,
+          WIDTH,
+          '    ',
+          '  ',
+        ),
+      );
+  });
+  out.push('');
 
   const single = h.trends.length === 1 ? h.trends[0] : undefined;
   if (single) {
@@ -89,7 +102,7 @@ export function renderHistoryTerminal(h: HistoryViewModel, opts: TerminalOpts = 
     out.push(t.toString(), `  trend ${single.sparkline}`, '');
   } else {
     const t = table(['metric', 'trend', 'latest', 'Δ prev', 'status'], [26, 20, 9, 9, 10]);
-    for (const m of h.trends) {
+    for (const m of measuredTrends(h)) {
       t.push([
         safe(m.metric) + (m.gate_metric ? ' *' : ''),
         m.sparkline.slice(-20),
@@ -116,8 +129,14 @@ export function renderHistoryJson(h: HistoryViewModel): string {
 export function renderHistoryMarkdown(h: HistoryViewModel): string {
   const out: string[] = [`## History of suite ${mdCode(h.suite)}`, ''];
   out.push(`${h.runs.length} complete run(s), oldest to newest.`, '');
+  for (const r of h.runs)
+    if (r.change)
+      out.push(
+        `- ${mdCode(r.run_id)} changed inputs: ${mdEscape(r.change)}; not comparable with the run before`,
+      );
+  if (h.runs.some((r) => r.change)) out.push('');
   out.push('| metric | trend | latest | Δ prev | alarm |', '| --- | --- | --- | --- | --- |');
-  for (const m of h.trends) {
+  for (const m of measuredTrends(h)) {
     out.push(
       `| ${mdCode(m.metric)}${m.gate_metric ? ' (gate)' : ''} | ${m.sparkline} | ${pointText(m.latest, m.kind)} | ${signed(m.delta)} | ${m.alarm ? mdEscape(m.alarm) : ''} |`,
     );
@@ -127,20 +146,40 @@ export function renderHistoryMarkdown(h: HistoryViewModel): string {
   return out.join('\n') + '\n';
 }
 
+/**
+ * Trends worth a row: a gate metric, or a metric measured in some run of the window. A measure with
+ * nothing to count in any run (no probes, no selection step) stays in the JSON only.
+ */
+function measuredTrends(h: HistoryViewModel): HistoryViewModel['trends'] {
+  return h.trends.filter((t) => t.gate_metric || t.points.some((p) => p.value !== null));
+}
+
 /** One trend chart per gate metric (every metric when the gate named none). */
 export function historyCharts(h: HistoryViewModel): ChartSpec[] {
   const gate = h.trends.filter((t) => t.gate_metric);
-  const chosen = gate.length ? gate : h.trends;
-  return chosen.map((t, i) => ({
-    id: `trend-${i}`,
-    title: `${t.metric} over the history of ${h.suite}`,
-    config: lineChart(
+  const chosen = gate.length ? gate : measuredTrends(h);
+  return chosen.map((t, i) => {
+    const config = lineChart(
       `${t.metric} (${t.better} is better)`,
       t.points.map((pt) => pt.run_id),
       [{ label: t.metric, data: t.points.map((pt) => pt.value) }],
       t.kind === 'rate' ? 1 : undefined,
-    ),
-  }));
+    ) as { data: { datasets: Record<string, unknown>[] } };
+    // the first run after a snapshot or config change: a large hollow diamond (the Runs table says what changed)
+    const changed = t.points.map((pt) => pt.snapshot_changed);
+    Object.assign(config.data.datasets[0]!, {
+      pointStyle: changed.map((c) => (c ? 'rectRot' : 'circle')),
+      pointRadius: changed.map((c) => (c ? 8 : 3)),
+      pointBackgroundColor: changed.map((c) => (c ? '#ffffff' : PALETTE[0])),
+      pointBorderWidth: changed.map((c) => (c ? 2 : 1)),
+    });
+    return {
+      id: `trend-${i}`,
+      title: `${t.metric} over the history of ${h.suite}`,
+      config,
+      size: { wide: t.points.length > 8, height: 260 },
+    };
+  });
 }
 
 /** What history.hbs draws: every value already a display string. */
@@ -149,7 +188,7 @@ function historyHtmlView(h: HistoryViewModel) {
     suite: h.suite,
     run_count: h.runs.length,
     alarms: h.alarms,
-    trends: h.trends.map((t) => ({
+    trends: measuredTrends(h).map((t) => ({
       metric: t.metric,
       gate_metric: t.gate_metric,
       sparkline: t.sparkline,
@@ -163,7 +202,9 @@ function historyHtmlView(h: HistoryViewModel) {
       version: r.version ?? '-',
       verdict_class: r.verdict ?? '',
       verdict: r.verdict ?? '-',
+      change: r.change ?? '',
     })),
+    has_changes: h.runs.some((r) => r.change),
   };
 }
 

@@ -14,9 +14,14 @@ import { chartJs, clientScript, cspHash, template } from '../templates.js';
 import { trendSection } from './html-trend.js';
 import {
   actualText,
+  bannerTitle,
   expectedText,
+  hiddenMetrics,
+  hiddenText,
+  isGated,
   metricRows,
   replaySummary,
+  selectionApplies,
   selectionModeRows,
   whyFailing,
   errorView,
@@ -34,14 +39,29 @@ export interface HtmlOptions {
   history?: HistoryViewModel | undefined;
 }
 
-type QueryStatus = 'hit' | 'miss' | 'error';
+type QueryStatus = 'hit' | 'miss' | 'error' | 'not counted';
 
-/** A hit counts in the numerator of the query's headline gate measure. */
-function queryStatus(q: QueryOutcome, semanticWinModes: readonly string[]): QueryStatus {
+/**
+ * error: the request failed; miss: the query counts against the run (whyFailing); hit: it counts in
+ * the numerator of its headline measure; not counted: no measure judges it here (no judgment, or a
+ * probe where the system has no selection step).
+ */
+function queryStatus(q: QueryOutcome, selection: boolean, semanticWinModes: readonly string[]): QueryStatus {
   if (!q.actual.ok) return 'error';
+  if (whyFailing(q, selection, semanticWinModes) !== '') return 'miss';
   const v = outcomeValues(q, semanticWinModes);
-  return (q.kind === 'probe' ? v.fallback_expectation_met : v.top1_useful_rate) === 1 ? 'hit' : 'miss';
+  if (q.kind === 'probe') return selection && v.fallback_expectation_met === 1 ? 'hit' : 'not counted';
+  if (q.judged === false) return 'not counted';
+  return (selection ? v.top1_useful_rate : v.top1_useful_any_mode) === 1 ? 'hit' : 'not counted';
 }
+
+/** Status words with a shape, so colour is never the only signal. */
+export const STATUS_MARK: Record<string, string> = {
+  PASS: '\u2713 PASS',
+  WATCH: '\u25B2 WATCH',
+  FAIL: '\u2717 FAIL',
+  'NO GATE': '\u25CB NO GATE',
+};
 
 function uniqueSorted(xs: string[]): string[] {
   return [...new Set(xs.filter(Boolean))].sort(compareCodeUnits);
@@ -52,13 +72,14 @@ export function htmlView(report: Report, history?: HistoryViewModel) {
   const g = displayGate(report);
   const rows = metricRows(report).map((r) => ({
     ...r,
-    statusText: r.status === 'info' ? '' : r.status.toUpperCase(),
+    statusText: r.status === 'info' ? '' : (STATUS_MARK[r.status.toUpperCase()] ?? r.status.toUpperCase()),
   }));
 
   // failing first, then report order: a reviewer opens the page to see what broke
-  const order: Record<QueryStatus, number> = { error: 0, miss: 1, hit: 2 };
+  const selection = selectionApplies(report);
+  const order: Record<QueryStatus, number> = { error: 0, miss: 1, hit: 2, 'not counted': 3 };
   const queries = report.queries
-    .map((q, i) => ({ q, i, status: queryStatus(q, semanticWinModesOf(report)) }))
+    .map((q, i) => ({ q, i, status: queryStatus(q, selection, semanticWinModesOf(report)) }))
     .sort((a, b) => order[a.status] - order[b.status] || a.i - b.i)
     .map(({ q, status }) => ({
       query_id: q.query_id,
@@ -69,7 +90,8 @@ export function htmlView(report: Report, history?: HistoryViewModel) {
       expected: expectedText(q),
       actual: actualText(q),
       status,
-      why: whyFailing(q, semanticWinModesOf(report)),
+      status_class: status.replace(' ', '-'),
+      why: whyFailing(q, selection, semanticWinModesOf(report)),
       deterministic: q.deterministic,
     }));
 
@@ -90,6 +112,7 @@ export function htmlView(report: Report, history?: HistoryViewModel) {
           observed: charted.map((r) => r.chart!.observed),
           threshold: charted.map((r) => r.chart!.threshold),
           status: charted.map((r) => r.status),
+          marks: charted.map((r) => STATUS_MARK[r.status.toUpperCase()] ?? ''),
         }
       : null,
     modes: modes.some((m) => m.queries > 0)
@@ -117,6 +140,12 @@ export function htmlView(report: Report, history?: HistoryViewModel) {
   const a = report.artifacts;
   return {
     verdict: g.verdict,
+    banner: { ...bannerTitle(report), css: isGated(report) ? g.verdict : 'NOGATE' },
+    banner_mark: STATUS_MARK[bannerTitle(report).status] ?? '',
+    hidden: hiddenText(hiddenMetrics(report)),
+    judging: report.judging?.top1_useful_rule ?? '',
+    selection,
+    gated: isGated(report),
     gate_id: g.gate_id,
     gate_version: g.gate_version,
     suite: report.suite,
@@ -132,6 +161,8 @@ export function htmlView(report: Report, history?: HistoryViewModel) {
     rows,
     checklist: g.checklist,
     charts: { metrics: Boolean(data.metrics), modes: Boolean(data.modes), latency: Boolean(data.latency) },
+    // one horizontal bar per charted metric: the box grows with them, wide past six
+    chart_sizes: { metrics: Math.max(200, 70 + 34 * charted.length), metrics_wide: charted.length > 6 },
     filters: {
       statuses: uniqueSorted(queries.map((q) => q.status)),
       modes: uniqueSorted(queries.map((q) => q.mode)),

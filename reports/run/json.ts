@@ -18,6 +18,7 @@ export const TOP_LEVEL_ORDER: readonly (keyof Report)[] = [
   'system',
   'artifacts',
   'settings',
+  'judging',
   'gate',
   'metrics',
   'breakdowns',

@@ -8,12 +8,17 @@ import { semanticWinModesOf } from '../../src/core/query-values.js';
 import { mdCode, mdEscape } from '../escape.js';
 import {
   actualText,
+  bannerTitle,
   expectedText,
+  failingQueries,
+  failingTitle,
+  hiddenMetrics,
+  hiddenText,
+  isGated,
   metricRows,
   replaySummary,
   selectionModeRows,
   shortHash,
-  whyFailing,
   displayGate,
   errorView,
   semanticWinText,
@@ -30,9 +35,12 @@ export function renderMarkdown(report: Report, opts: MarkdownOptions = {}): stri
   const e = mdEscape;
   const g = displayGate(report);
   const out: string[] = [];
-  out.push(`## ${ICON[g.verdict]} ${g.verdict}: ${e(g.gate_id)} v${e(g.gate_version)}`, '');
+  const banner = bannerTitle(report);
+  out.push(`## ${isGated(report) ? ICON[g.verdict] : 'ℹ️'} ${banner.status}: ${e(banner.title)}`, '');
   out.push(
-    `Suite ${mdCode(report.suite)} · system ${mdCode(report.system.name)} (${e(report.system.kind)}, ${e(report.system.contract)}) · run ${mdCode(report.environment.run_id)}`,
+    `Suite ${mdCode(report.suite)} · system ${mdCode(report.system.name)} (${e(report.system.kind)}, ${e(report.system.contract)})`,
+    '',
+    `Run ${mdCode(report.environment.run_id)}`,
     '',
   );
   out.push(e(semanticWinText(report)), '');
@@ -50,6 +58,10 @@ export function renderMarkdown(report: Report, opts: MarkdownOptions = {}): stri
     );
   }
   out.push('');
+  const hidden = hiddenMetrics(report);
+  if (hidden.length)
+    out.push(`Not shown (they do not apply; all are in report.json): ${e(hiddenText(hidden))}`, '');
+  if (report.judging) out.push(`Judging: ${e(report.judging.top1_useful_rule)}`, '');
 
   if (g.checklist.length) {
     out.push('### QA checklist', '');
@@ -57,24 +69,27 @@ export function renderMarkdown(report: Report, opts: MarkdownOptions = {}): stri
     out.push('');
   }
 
-  out.push('### Selection modes (benchmark queries, replay 1)', '');
-  out.push('| mode | queries | top-1 useful | not useful |', '| --- | ---: | ---: | ---: |');
-  for (const m of selectionModeRows(report))
-    out.push(`| ${mdCode(m.mode)} | ${m.queries} | ${m.useful} | ${m.not_useful} |`);
-  out.push('');
+  const modes = selectionModeRows(report);
+  if (modes.length) {
+    out.push('### Selection modes (benchmark queries, replay 1)', '');
+    out.push('| mode | queries | top-1 useful | not useful |', '| --- | ---: | ---: | ---: |');
+    for (const m of modes) out.push(`| ${mdCode(m.mode)} | ${m.queries} | ${m.useful} | ${m.not_useful} |`);
+    out.push('');
+  }
 
-  const failing = report.failing_queries;
+  const failing = failingQueries(report);
   const max = opts.maxFailing ?? 50;
-  out.push(
-    `<details><summary>Failing queries (${failing.length}): top-1 misses, errors, unmet expectations</summary>`,
-    '',
-  );
+  out.push(`<details><summary>${failingTitle(report, failing.length)}</summary>`, '');
   if (failing.length) {
-    out.push('| query | why | text | mode | expected | actual |', '| --- | --- | --- | --- | --- | --- |');
-    for (const q of failing.slice(0, max)) {
+    const withMode = modes.length > 0; // a selection step: its mode column
+    out.push(
+      `| query | why | text |${withMode ? ' mode |' : ''} expected | actual |`,
+      `| --- | --- | --- |${withMode ? ' --- |' : ''} --- | --- |`,
+    );
+    for (const { q, why } of failing.slice(0, max)) {
       const mode = q.actual.ok ? (q.actual.selection_mode ?? '(none)') : 'error';
       out.push(
-        `| ${mdCode(q.query_id)} | ${e(whyFailing(q, semanticWinModesOf(report)))} | ${e(q.text)} | ${mdCode(mode)} | ${e(expectedText(q))} | ${e(actualText(q))} |`,
+        `| ${mdCode(q.query_id)} | ${e(why)} | ${e(q.text)} |${withMode ? ` ${mdCode(mode)} |` : ''} ${e(expectedText(q))} | ${e(actualText(q))} |`,
       );
     }
     if (failing.length > max)

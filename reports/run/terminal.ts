@@ -3,20 +3,24 @@
  * threshold / status), checklist, selection modes, failing queries, replay proof, artifact ids.
  * Every line fits 80 columns; colour only when the caller says so (it decides NO_COLOR / TTY).
  */
-import type { Report, Verdict } from '../../src/documents/index.js';
-import { semanticWinModesOf } from '../../src/core/query-values.js';
+import type { Report } from '../../src/documents/index.js';
 import { terminalSafe } from '../escape.js';
 import { borderlessTable as table } from '../borderless-table.js';
 import {
   actualText,
+  bannerTitle,
   expectedText,
+  failingQueries,
+  failingTitle,
+  hiddenMetrics,
+  hiddenText,
   metricRows,
   replaySummary,
+  selectionApplies,
   selectionModeRows,
   shortHash,
   shortMode,
   displayGate,
-  whyFailing,
   type MetricRow,
   errorView,
   semanticWinText,
@@ -38,27 +42,29 @@ export function renderTerminal(report: Report, opts: TerminalOptions = {}): stri
   const color = opts.color ?? false;
   const paint = (code: keyof typeof ANSI, s: string) => (color ? `\u001b[${ANSI[code]}m${s}\u001b[0m` : s);
   const statusColor = (s: string): keyof typeof ANSI =>
-    s === 'PASS' ? 'green' : s === 'WATCH' ? 'yellow' : s === 'FAIL' ? 'red' : 'dim';
+    s === 'PASS' ? 'green' : s === 'WATCH' ? 'yellow' : s === 'FAIL' ? 'red' : 'bold';
   const safe = terminalSafe;
   const out: string[] = [];
 
   // banner
   const gate = displayGate(report);
-  const v: Verdict = gate.verdict;
-  const title = ` ${v}  ${safe(gate.gate_id)} v${safe(gate.gate_version)} `;
+  const banner = bannerTitle(report);
+  const title = ` ${banner.status}  ${safe(banner.title)} `;
   const bar = '='.repeat(TERMINAL_WIDTH);
-  out.push(paint(statusColor(v), bar));
-  out.push(paint('bold', paint(statusColor(v), fit(title, TERMINAL_WIDTH))));
-  out.push(paint(statusColor(v), bar));
+  out.push(paint(statusColor(banner.status), bar));
+  out.push(paint('bold', paint(statusColor(banner.status), fit(title, TERMINAL_WIDTH))));
+  out.push(paint(statusColor(banner.status), bar));
   for (const r of gate.reasons) out.push(...wrap(`- ${safe(r)}`, TERMINAL_WIDTH, '  '));
   out.push(
     ...wrap(
-      `suite ${safe(report.suite)} · system ${safe(report.system.name)} (${safe(report.system.kind)}, ${safe(report.system.contract)}) · run ${safe(report.environment.run_id)}`,
+      `suite ${safe(report.suite)} · system ${safe(report.system.name)} (${safe(report.system.kind)}, ${safe(report.system.contract)})`,
       TERMINAL_WIDTH,
       '  ',
     ),
   );
   out.push(...wrap(safe(semanticWinText(report)), TERMINAL_WIDTH, '  '));
+  // the run id alone on its line: a terminal never wraps it, so it copies whole into `rgate diff`
+  out.push(`run ${safe(report.environment.run_id)}`);
   out.push('');
 
   // content widths sum to 75; with the five one-space separators a row is 80 columns
@@ -71,7 +77,21 @@ export function renderTerminal(report: Report, opts: TerminalOptions = {}): stri
   for (const row of metricRows(report)) {
     metrics.push([safe(row.label), row.counted, row.value, row.interval, row.threshold, statusCell(row)]);
   }
-  out.push(paint('bold', 'Metrics'), metrics.toString(), '');
+  out.push(paint('bold', 'Metrics'), metrics.toString());
+  const hidden = hiddenMetrics(report);
+  if (hidden.length)
+    out.push(
+      ...wrap(`not shown (see report.json): ${hiddenText(hidden)}`, TERMINAL_WIDTH, '  ').map((l) =>
+        paint('dim', l),
+      ),
+    );
+  if (report.judging)
+    out.push(
+      ...wrap(`judging: ${safe(report.judging.top1_useful_rule)}`, TERMINAL_WIDTH, '  ').map((l) =>
+        paint('dim', l),
+      ),
+    );
+  out.push('');
 
   if (gate.checklist.length) {
     out.push(paint('bold', 'QA checklist'));
@@ -84,20 +104,29 @@ export function renderTerminal(report: Report, opts: TerminalOptions = {}): stri
   }
 
   const modes = selectionModeRows(report);
-  out.push(paint('bold', 'Selection modes (benchmark queries, replay 1)'));
-  const modeTable = table(['mode', 'queries', 'top-1 useful', 'not useful'], [26, 10, 14, 12]);
-  for (const m of modes) modeTable.push([m.mode, String(m.queries), String(m.useful), String(m.not_useful)]);
-  out.push(modeTable.toString(), '');
+  if (modes.length) {
+    out.push(paint('bold', 'Selection modes (benchmark queries, replay 1)'));
+    const modeTable = table(['mode', 'queries', 'top-1 useful', 'not useful'], [26, 10, 14, 12]);
+    for (const m of modes)
+      modeTable.push([m.mode, String(m.queries), String(m.useful), String(m.not_useful)]);
+    out.push(modeTable.toString(), '');
+  }
 
   const max = opts.maxFailing ?? 20;
-  const failing = report.failing_queries;
-  out.push(paint('bold', `Failing queries (${failing.length}): top-1 misses, errors, unmet expectations`));
+  const failing = failingQueries(report);
+  out.push(paint('bold', failingTitle(report, failing.length)));
   if (failing.length) {
-    const ft = table(['query', 'mode', 'expected', 'actual'], [20, 10, 21, 26]);
-    for (const q of failing.slice(0, max)) {
-      ft.push([safe(q.query_id), shortMode(q), safe(expectedText(q)), safe(actualText(q))]);
-      const line = `  ${whyFailing(q, semanticWinModesOf(report))}: "${safe(q.text)}`;
-      ft.push([{ colSpan: 4, content: paint('dim', `${fit(line, TERMINAL_WIDTH - 5)}"`) }]);
+    // no selection step: no mode column, its width goes to the expected ids
+    const withMode = selectionApplies(report);
+    const ft = withMode
+      ? table(['query', 'mode', 'expected', 'actual'], [20, 10, 21, 26])
+      : table(['query', 'expected', 'actual'], [20, 32, 26]);
+    for (const { q, why } of failing.slice(0, max)) {
+      const cells = [safe(q.query_id), safe(expectedText(q)), safe(actualText(q))];
+      if (withMode) cells.splice(1, 0, shortMode(q));
+      ft.push(cells);
+      const line = `  ${why}: "${safe(q.text)}`;
+      ft.push([{ colSpan: cells.length, content: paint('dim', `${fit(line, TERMINAL_WIDTH - 5)}"`) }]);
     }
     out.push(ft.toString());
     if (failing.length > max) out.push(`  … and ${failing.length - max} more (see the JSON or HTML report)`);

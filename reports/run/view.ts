@@ -25,7 +25,13 @@ import {
   type RuleResult,
   type RuleStatus,
 } from '../../src/documents/index.js';
-import { outcomeValues } from '../../src/core/query-values.js';
+import {
+  failureReasons,
+  hasSelectionStep,
+  outcomeValues,
+  SELECTION_METRICS,
+  semanticWinModesOf,
+} from '../../src/core/query-values.js';
 
 export interface MetricRow {
   /** metric id, with " vs baseline" for baseline rules */
@@ -146,14 +152,85 @@ export function displayGate(report: Report): GateResult {
   return withTimingRules(report.gate, report.timing.timing_rules);
 }
 
-/** Gate rules first (policy order), then every measure no rule reads (report order). */
+/** A suite run without a gate policy: measures only, nothing enforced (harness noGate). */
+export function isGated(report: Report): boolean {
+  const g = report.gate;
+  return !(g.gate_id === 'measures-only' && g.rules.length === 0);
+}
+
+/** Does selection data (modes, fallback, probes) apply to this run? The harness decides; older reports are re-derived. */
+export function selectionApplies(report: Report): boolean {
+  return (
+    report.judging?.selection_step ??
+    hasSelectionStep(
+      report.queries,
+      displayGate(report).rules.map((r) => r.metric),
+    )
+  );
+}
+
+/** The banner's words: "FAIL  semantic-retrieval-v1 v1.0.0", or "NO GATE  measures only" without a policy. */
+export function bannerTitle(report: Report): { status: string; title: string } {
+  const g = displayGate(report);
+  return isGated(report)
+    ? { status: g.verdict, title: `${g.gate_id} v${g.gate_version}` }
+    : { status: 'NO GATE', title: 'measures only, nothing enforced' };
+}
+
+export interface HiddenMetric {
+  id: string;
+  why: string;
+}
+
+/**
+ * Measures no rule reads that do not apply to this run: selection measures without a selection
+ * step, and rates with nothing to count (0/0). A ruled metric is always shown (its rule may fail on it).
+ * The JSON report keeps all of them.
+ */
+export function hiddenMetrics(report: Report): HiddenMetric[] {
+  const ruled = new Set(displayGate(report).rules.map((r) => r.metric));
+  const selection = selectionApplies(report);
+  const hidden: HiddenMetric[] = [];
+  for (const m of report.metrics) {
+    if (ruled.has(m.id)) continue;
+    if (!selection && SELECTION_METRICS.includes(m.id)) hidden.push({ id: m.id, why: 'no selection step' });
+    else if (m.value.kind === 'rate' && m.value.denominator === 0)
+      hidden.push({ id: m.id, why: 'nothing to count' });
+  }
+  return hidden;
+}
+
+/** "top1_useful_rate, fallback_determinism (no selection step); sensitive_leak_rate (nothing to count)" */
+export function hiddenText(hidden: readonly HiddenMetric[]): string {
+  const byWhy = new Map<string, string[]>();
+  for (const h of hidden) byWhy.set(h.why, [...(byWhy.get(h.why) ?? []), h.id]);
+  return [...byWhy].map(([why, ids]) => `${ids.join(', ')} (${why})`).join('; ');
+}
+
+/** Gate rules first (policy order), then every measure no rule reads that applies (report order). */
 export function metricRows(report: Report): MetricRow[] {
   const gate = displayGate(report);
   const ruled = new Set(gate.rules.map((r) => r.metric));
+  const hidden = new Set(hiddenMetrics(report).map((h) => h.id));
   return [
     ...gate.rules.map((r) => ruleRow(r, report.metrics)),
-    ...report.metrics.filter((m) => !ruled.has(m.id)).map(measureRow),
+    ...report.metrics.filter((m) => !ruled.has(m.id) && !hidden.has(m.id)).map(measureRow),
   ];
+}
+
+/** The queries that count against the run (report order), each with its reasons. */
+export function failingQueries(report: Report): { q: QueryOutcome; why: string }[] {
+  const selection = selectionApplies(report);
+  return report.failing_queries
+    .map((q) => ({ q, why: failureReasons(q, selection, semanticWinModesOf(report)).join(', ') }))
+    .filter((f) => f.why !== '');
+}
+
+/** Title of the failing-query section: gate failures, or informational top-1 misses without a gate. */
+export function failingTitle(report: Report, n: number): string {
+  return isGated(report)
+    ? `Failing queries (${n}), each with why it counts against the gate`
+    : `Top-1 misses (${n}): informational, no gate enforces them`;
 }
 
 export interface ModeRow {
@@ -165,9 +242,11 @@ export interface ModeRow {
 
 /**
  * Semantic wins vs fallback-triggered results (seed 001 "Fallback Interaction Rule"), from the
- * replay-1 answers of benchmark queries; errors get their own row. Fixed row order.
+ * replay-1 answers of benchmark queries; errors get their own row. Fixed row order. None at all
+ * where the run has no selection step.
  */
 export function selectionModeRows(report: Report): ModeRow[] {
+  if (!selectionApplies(report)) return [];
   const keys = [...SELECTION_MODES, 'error'];
   const rows = keys.map((mode) => ({ mode, queries: 0, useful: 0, not_useful: 0 }));
   for (const q of report.queries) {
@@ -199,27 +278,19 @@ export function shortMode(q: QueryOutcome): string {
 export function expectedText(q: QueryOutcome): string {
   const e = q.expected;
   if (e.no_match) return 'no_match';
-  const ids = e.useful_ids?.length ? e.useful_ids : (e.useful_paths ?? []);
-  const parts = [ids.slice(0, 2).join(', ') + (ids.length > 2 ? ` +${ids.length - 2}` : '')].filter(Boolean);
+  const few = (ids: readonly string[]) =>
+    ids.slice(0, 2).join(', ') + (ids.length > 2 ? ` +${ids.length - 2}` : '');
+  const parts: string[] = [];
+  if (e.useful_ids?.length) parts.push(few(e.useful_ids));
+  else if (e.useful_paths?.length) parts.push(few(e.useful_paths));
+  else if (e.relevant_ids?.length) parts.push(`${few(e.relevant_ids)} (qrels)`);
   if (e.selection_mode && e.selection_mode !== 'semantic') parts.push(`via ${e.selection_mode}`);
-  return parts.join(' ') || '(no useful ids)';
+  return parts.join(' ') || (q.judged === false ? '(no judgment)' : '(by rules)');
 }
 
-/** Why a query is in the failing list, in a few words: "top-1 not useful", "error", "unstable"… */
-export function whyFailing(q: QueryOutcome, semanticWinModes: readonly string[]): string {
-  const why: string[] = [];
-  if (!q.actual.ok) why.push('error');
-  else if (q.kind === 'benchmark') {
-    const v = outcomeValues(q, semanticWinModes);
-    if (v.top1_useful_any_mode === 1 && v.top1_useful_rate === 0) why.push('useful only via fallback');
-    else if (q.top1 === 'not_useful') why.push('top-1 not useful');
-    else if (q.top1 === 'unjudged') why.push('top-1 unjudged');
-    else if (q.top1 === 'no_answer') why.push('no answer');
-  }
-  if (q.expectation_met === false) why.push('expectation unmet');
-  if (!q.deterministic) why.push('unstable across replays');
-  if (q.leaked_tags?.length) why.push(`leaked ${q.leaked_tags.join(', ')}`);
-  return why.join(', ');
+/** Why a query counts against the run, in a few words ("" when it does not). */
+export function whyFailing(q: QueryOutcome, selection: boolean, semanticWinModes: readonly string[]): string {
+  return failureReasons(q, selection, semanticWinModes).join(', ');
 }
 
 export function actualText(q: QueryOutcome): string {

@@ -1,7 +1,23 @@
-import yargs from 'yargs';
+import { createRequire } from 'node:module';
+import type YargsFactory from 'yargs';
 import { EXIT, isRgateError } from '../core/errors.js';
 import type { AnyCommand, CliIo } from './command.js';
 import { loadCommands } from './commands/index.js';
+
+/**
+ * yargs' ESM build lays help out with cliui's ESM wrap, which cuts at the column edge whatever it
+ * hits ("request" / "s", "-" / "-json"); its CommonJS build wraps with wrap-ansi at word boundaries.
+ * Same yargs version, same API.
+ */
+const yargs = createRequire(import.meta.url)('yargs/yargs') as typeof YargsFactory;
+
+/**
+ * Help width: the terminal's (or $COLUMNS, as shells export it), 80 when neither says, never wider
+ * than 120 (long lines read badly).
+ */
+function helpWidth(): number {
+  return Math.min(120, process.stdout.columns || Number(process.env.COLUMNS) || 80);
+}
 
 export function defaultIo(): CliIo {
   const isTty = Boolean(process.stdout.isTTY);
@@ -56,7 +72,7 @@ export async function runCli(
     .help()
     .alias('h', 'help')
     .version()
-    .wrap(Math.min(120, process.stdout.columns || 100))
+    .wrap(helpWidth())
     .epilogue(
       'Exit codes: 0 PASS/WATCH, 1 FAIL, 2 usage or input error, 3 system-under-test or internal error.',
     )

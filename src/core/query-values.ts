@@ -73,3 +73,64 @@ export function outcomeValues(q: OutcomeFacts, semanticWinModes: readonly string
     replay_determinism: bit(q.deterministic),
   };
 }
+
+/**
+ * Metrics that only mean something where the system has a selection step (seed 001: semantic
+ * selection with a fallback chain). A plain ranker (BM25, context-load) reports none of them.
+ */
+export const SELECTION_METRICS: readonly string[] = [
+  'top1_useful_rate',
+  'fallback_determinism',
+  'selection_mode_reporting',
+  'fallback_expectation_met',
+];
+
+/**
+ * Does selection data apply to a run: some answer reported a selection mode, or the gate reads a
+ * selection metric (then a system that never reports one must be shown failing it).
+ */
+export function hasSelectionStep(
+  queries: readonly { actual: { selection_mode?: string | undefined } }[],
+  gateMetrics: readonly string[],
+): boolean {
+  return (
+    queries.some((q) => q.actual.selection_mode !== undefined) ||
+    gateMetrics.some((m) => SELECTION_METRICS.includes(m))
+  );
+}
+
+/** The fields of a QueryOutcome that decide whether it failed. */
+export interface FailureFacts extends OutcomeFacts {
+  actual: { ok: boolean; selection_mode?: string | undefined };
+  judged?: boolean | undefined;
+  leaked_tags?: string[] | undefined;
+}
+
+/**
+ * Why a query counts against the run, in a few words each; empty when it does not. A probe is judged
+ * by its expectation only (meeting it is a success, whatever its top-1), and only where a selection
+ * step exists (its expectations are selection modes); a benchmark query by its top-1, semantic wins
+ * only where a selection step exists; a query without any judgment has no top-1 verdict to fail.
+ */
+export function failureReasons(
+  q: FailureFacts,
+  selection: boolean,
+  semanticWinModes: readonly string[],
+): string[] {
+  const why: string[] = [];
+  if (!q.actual.ok) why.push('error');
+  else if (q.kind === 'benchmark' && q.judged !== false) {
+    if (selection && q.top1 === 'useful' && !isSemanticWin(q.top1, q.actual.selection_mode, semanticWinModes))
+      why.push(
+        q.actual.selection_mode?.startsWith('fallback')
+          ? 'useful via fallback, not semantic'
+          : 'useful, not semantic',
+      );
+    else if (q.top1 === 'not_useful') why.push('top-1 not useful');
+    else if (q.top1 === 'unjudged') why.push('top-1 unjudged (counts as not useful)');
+    else if (q.top1 === 'no_answer') why.push('no answer');
+  } else if (q.kind === 'probe' && selection && q.expectation_met === false) why.push('expectation unmet');
+  if (!q.deterministic) why.push('unstable across replays');
+  if (q.leaked_tags?.length) why.push(`leaked ${q.leaked_tags.join(', ')}`);
+  return why;
+}

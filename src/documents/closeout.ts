@@ -80,6 +80,8 @@ export const CloseoutDocSchema = Closed({
   }),
   budget: Closed({ budget_compliance: OrNull(MetricEntrySchema), rule: OrNull(RuleResultSchema) }),
   failing_queries: Type.Array(QueryOutcomeSchema),
+  /** what makes the closeout prove less than it seems: the run is its own baseline, nothing changed since it */
+  warnings: Type.Optional(Type.Array(Type.String())),
   residuals: Type.Array(ResidualRiskSchema),
   sign_off: Type.Array(Closed({ role: Type.String() })),
 });

@@ -48,6 +48,8 @@ export const HistoryRunSchema = Closed({
   gate_id: OrNull(Type.String()),
   verdict: OrNull(VerdictSchema),
   version: OrNull(Type.String()),
+  /** what changed since the previous complete run (snapshot version, corpus, queries, config), with the reset note */
+  change: Type.Optional(Type.String()),
 });
 export type HistoryRun = Static<typeof HistoryRunSchema>;
 

@@ -21,6 +21,8 @@ export const QueryOutcomeSchema = Closed({
     no_match: Type.Optional(Type.Boolean()),
     useful_ids: Type.Optional(strings),
     useful_paths: Type.Optional(strings),
+    /** qrels ids at or above the relevance level (grade desc, then id): what a qrels-judged query wants */
+    relevant_ids: Type.Optional(strings),
   }),
   actual: Closed({
     ok: Type.Boolean(),
@@ -32,9 +34,12 @@ export const QueryOutcomeSchema = Closed({
     fallback_stage: Type.Optional(Type.String()),
   }),
   top1: Top1JudgmentSchema,
+  /** which judgment decided top1: qrels, useful_ids, useful_paths, rules, excluded_tag */
+  top1_by: Type.Optional(Type.String()),
   /**
    * the query has at least one judgment (qrels, useful_ids, useful_paths or an include rule): a
-   * benchmark query that has one is in the top-1 rates' denominator whatever its top-1
+   * benchmark query that has one is in the top-1 rates' denominator whatever its top-1; false: no
+   * top-1 measure counts it
    */
   judged: Type.Optional(Type.Boolean()),
   /** probe queries: did the answer meet the expectation */

@@ -46,6 +46,14 @@ const report = Closed(
     system: ReportSystemSchema,
     artifacts: ArtifactRefsSchema,
     settings: RunSettingsSchema,
+    /** how the run's answers were judged: the top-1 usefulness rule, and whether selection data applies */
+    judging: Type.Optional(
+      Closed({
+        top1_useful_rule: Type.String(),
+        /** some answer reported a selection mode (semantic / fallback / no_match), or the gate reads one */
+        selection_step: Type.Boolean(),
+      }),
+    ),
     gate: GateResultSchema,
     metrics: Type.Array(MetricEntrySchema),
     breakdowns: Type.Array(BreakdownSchema),

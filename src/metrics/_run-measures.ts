@@ -194,6 +194,11 @@ function queryOutcome(
   if (q.expect?.no_match !== undefined) expected.no_match = q.expect.no_match;
   if (q.useful_ids) expected.useful_ids = q.useful_ids;
   if (q.useful_paths) expected.useful_paths = q.useful_paths;
+  const relevant = Object.entries(q.qrels ?? {})
+    .filter(([, g]) => g >= ctx.input.relevanceLevel)
+    .sort(([a, ga], [b, gb]) => gb - ga || compareCodeUnits(a, b))
+    .map(([id]) => id);
+  if (relevant.length) expected.relevant_ids = relevant;
   const actual: QueryOutcome['actual'] = {
     ok: o?.ok ?? false,
     top_ids: (o?.ranked ?? []).slice(0, 10).map((r) => r.id),
@@ -213,6 +218,7 @@ function queryOutcome(
     expected,
     actual,
     top1: verdict.judgment,
+    ...(verdict.by ? { top1_by: verdict.by } : {}),
     judged: ctx.hasJudgment(q),
     ...(met !== null ? { expectation_met: met === 1 } : {}),
     deterministic: queryValue(gate, 'replay_determinism', q) === 1,

@@ -4,7 +4,8 @@
 (function () {
   'use strict';
   var data = JSON.parse(document.getElementById('rgate-data').textContent);
-  var COLORS = { pass: '#1a7f37', watch: '#9a6700', fail: '#cf222e', info: '#57606a', accent: '#0969da', soft: '#8c959f' };
+  // Okabe-Ito: blue, orange, vermillion, bluish green, sky blue; never the only cue (marks, words, shapes)
+  var COLORS = { pass: '#0072B2', watch: '#E69F00', fail: '#D55E00', info: '#57606a', accent: '#0072B2', soft: '#8c959f', ink: '#000000', green: '#009E73', sky: '#56B4E9' };
   Chart.defaults.animation = false;
   Chart.defaults.font.family = 'system-ui, sans-serif';
 
@@ -16,16 +17,26 @@
   }
 
   if (data.metrics) {
+    // horizontal bars, one per metric, the status word and mark in the label; the threshold a black tick
     chart('chart-metrics', {
       type: 'bar',
       data: {
-        labels: data.metrics.labels,
+        labels: data.metrics.labels.map(function (l, i) { return [l, data.metrics.marks[i]]; }),
         datasets: [
-          { label: 'observed', data: data.metrics.observed, backgroundColor: data.metrics.status.map(function (s) { return COLORS[s] || COLORS.info; }) },
-          { label: 'threshold', data: data.metrics.threshold, type: 'line', borderColor: COLORS.fail, backgroundColor: COLORS.fail, showLine: false, pointStyle: 'line', pointRadius: 14, pointBorderWidth: 3 }
+          { label: 'observed', data: data.metrics.observed, backgroundColor: data.metrics.status.map(function (s) { return COLORS[s] || COLORS.info; }), borderColor: COLORS.ink, borderWidth: 1 },
+          { label: 'threshold', data: data.metrics.threshold, type: 'line', borderColor: COLORS.ink, backgroundColor: COLORS.ink, showLine: false, pointStyle: 'line', rotation: 90, pointRadius: 12, pointBorderWidth: 3 }
         ]
       },
-      options: { scales: { y: { min: 0, max: 1, ticks: { callback: function (v) { return Math.round(v * 100) + '%'; } } } } }
+      options: {
+        indexAxis: 'y',
+        scales: { x: { min: 0, max: 1, ticks: { callback: function (v) { return Math.round(v * 100) + '%'; } } } },
+        plugins: { legend: { labels: { generateLabels: function () {
+          return [
+            { text: 'observed (colour = status)', fillStyle: '#ffffff', strokeStyle: COLORS.ink, lineWidth: 1 },
+            { text: 'threshold', fillStyle: COLORS.ink, strokeStyle: COLORS.ink, lineWidth: 1 }
+          ];
+        } } } }
+      }
     });
   }
   if (data.modes) {
@@ -35,7 +46,7 @@
         labels: data.modes.labels,
         datasets: [
           { label: 'top-1 useful', data: data.modes.useful, backgroundColor: COLORS.pass },
-          { label: 'not useful', data: data.modes.not_useful, backgroundColor: COLORS.fail }
+          { label: 'not useful', data: data.modes.not_useful, backgroundColor: COLORS.fail, borderColor: COLORS.ink, borderWidth: 1 }
         ]
       },
       options: { scales: { x: { stacked: true }, y: { stacked: true, beginAtZero: true, ticks: { precision: 0 } } } }
@@ -44,11 +55,11 @@
   if (data.latency) {
     var sets = [
       { label: 'p50', data: data.latency.p50, backgroundColor: COLORS.soft },
-      { label: 'p95', data: data.latency.p95, backgroundColor: COLORS.accent },
-      { label: 'p99', data: data.latency.p99, backgroundColor: COLORS.info }
+      { label: 'p95', data: data.latency.p95, backgroundColor: COLORS.sky },
+      { label: 'p99', data: data.latency.p99, backgroundColor: COLORS.accent }
     ];
     if (data.latency.limit !== null) {
-      sets.push({ label: data.latency.limit_label, data: data.latency.labels.map(function () { return data.latency.limit; }), type: 'line', borderColor: COLORS.fail, borderDash: [6, 4], pointRadius: 0, fill: false });
+      sets.push({ label: data.latency.limit_label, data: data.latency.labels.map(function () { return data.latency.limit; }), type: 'line', borderColor: COLORS.ink, borderDash: [6, 4], pointRadius: 0, fill: false });
     }
     chart('chart-latency', { type: 'bar', data: { labels: data.latency.labels, datasets: sets }, options: { scales: { y: { beginAtZero: true } } } });
   }
@@ -76,7 +87,7 @@
       }
     }];
     if (t.threshold !== null) {
-      sets.push({ label: t.threshold_label, data: t.values.map(function () { return t.threshold; }), borderColor: COLORS.fail, backgroundColor: COLORS.fail, borderDash: [6, 4], pointRadius: 0, fill: false });
+      sets.push({ label: t.threshold_label, data: t.values.map(function () { return t.threshold; }), borderColor: COLORS.ink, backgroundColor: COLORS.ink, borderDash: [6, 4], pointRadius: 0, fill: false });
     }
     // rates zoom to a tenth below the lowest point or threshold: 98% vs 100% must be visible
     var lows = t.values.filter(function (v) { return v !== null; });

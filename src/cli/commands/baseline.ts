@@ -1,3 +1,4 @@
+import { resolveRunRef } from '../run-ref.js';
 import type { Argv } from 'yargs';
 import { EXIT, RgateError } from '../../core/errors.js';
 import { setSuiteBaseline, showBaseline } from '../../../history/baseline.js';
@@ -49,7 +50,12 @@ export const baselineCommand: RgateCommand<BaselineArgs> = {
     const store = openStore(io, args);
     try {
       if (args.action === 'set') {
-        const row = setSuiteBaseline(store, args.suite, args.run, args.note);
+        const row = setSuiteBaseline(
+          store,
+          args.suite,
+          args.run === undefined ? undefined : resolveRunRef(store, args.run),
+          args.note,
+        );
         io.out(
           `baseline of suite ${args.suite}: run ${row.run_id} (${row.verdict ?? 'no verdict'}, started ${row.started_at})`,
         );

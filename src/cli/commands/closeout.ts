@@ -1,3 +1,4 @@
+import { resolveRunRef } from '../run-ref.js';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import type { Argv } from 'yargs';
@@ -77,7 +78,7 @@ export const closeoutCommand: RgateCommand<CloseoutArgs> = {
         pinned,
         store,
         residuals,
-        ...(args.run !== undefined ? { runId: args.run } : {}),
+        ...(args.run !== undefined ? { runId: resolveRunRef(store, args.run) } : {}),
       });
     } finally {
       store.close();
@@ -101,6 +102,7 @@ export const closeoutCommand: RgateCommand<CloseoutArgs> = {
         `  fixture ${doc.freeze.artifact_id}@${doc.freeze.version} verified; baseline ${doc.baseline ? doc.baseline.run_id : '(none)'}${doc.baseline?.version_changed ? ' (reset note cited)' : ''}`,
       );
       for (const r of doc.gate.reasons) io.out(`  - ${r}`);
+      for (const w of doc.warnings ?? []) io.err(`rgate: warning: ${w}`);
       io.out(`  ${doc.residuals.length} residual risk(s); written ${where}/closeout.{md,html,json}`);
     }
     return doc.ready ? EXIT.ok : EXIT.gateFail;

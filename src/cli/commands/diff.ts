@@ -1,3 +1,4 @@
+import { resolveRunRef } from '../run-ref.js';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Argv } from 'yargs';
@@ -32,6 +33,7 @@ function loadReport(io: CliIo, ref: string, store: () => RunStore): Report {
     return r;
   }
   const s = store();
+  ref = resolveRunRef(s, ref);
   const row = s.getRun(ref);
   if (!row)
     throw new RgateError('usage', `no run ${ref} in ${s.location}`, 'list runs with: rgate history <suite>');

@@ -14,6 +14,7 @@ import {
 } from '../../../reports/history/trends.js';
 import type { CliIo, RgateCommand } from '../command.js';
 import { PACKAGE_ROOT } from '../run-context.js';
+import { readFreeze, resolveFixtureDir } from '../../snapshot/index.js';
 import { OUT_DIR_HELP, outDirOf, storePathOf } from '../out-dir.js';
 
 /** Options every history-store command shares (history, diff, baseline, compare, closeout). */
@@ -118,6 +119,7 @@ export const historyCommand: RgateCommand<HistoryArgs> = {
       const views = suites.map((s) =>
         historyFromStore(store, s, {
           limit: args.limit,
+          resetNotes: resetNotesOf(io, s, args.config),
           ...(args.metric !== undefined ? { metric: args.metric } : {}),
         }),
       );
@@ -150,3 +152,22 @@ export const historyCommand: RgateCommand<HistoryArgs> = {
     }
   },
 };
+
+/**
+ * The reset notes of a suite's fixture (freeze.json history, by version), so the history marks a
+ * snapshot change with its reason; none when the suite or its frozen fixture cannot be found here.
+ */
+function resetNotesOf(io: CliIo, suite: string, configPath?: string): Record<string, string> {
+  const loaded = loadRgateConfig(io.cwd, configPath) ?? loadRgateConfig(PACKAGE_ROOT);
+  const spec = loaded?.config.suites[suite];
+  if (!loaded || !spec) return {};
+  try {
+    const dir = resolveFixtureDir(spec.fixture, dirname(loaded.path));
+    if (!existsSync(join(dir, 'freeze.json'))) return {};
+    const notes: Record<string, string> = {};
+    for (const h of readFreeze(dir).history) if (h.reset_note) notes[h.version] = h.reset_note;
+    return notes;
+  } catch {
+    return {}; // a moved or broken fixture must not stop the history from showing
+  }
+}

@@ -1,3 +1,4 @@
+import { resolveRunRef } from '../run-ref.js';
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { Argv } from 'yargs';
@@ -147,6 +148,7 @@ function storedRunReport(runId: string, io: CliIo, args: ReportArgs): Report | u
   if (!existsSync(path)) return undefined;
   const store = new SqliteRunStore(path);
   try {
+    runId = resolveRunRef(store, runId);
     const row = store.getRun(runId);
     if (!row) return undefined;
     const kept = store.getReport(runId);

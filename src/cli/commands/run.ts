@@ -1,3 +1,4 @@
+import { resolveRunRef } from '../run-ref.js';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import type { PartialConfig, SuiteSpec } from '../../documents/index.js';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -170,7 +171,7 @@ async function runHandler(args: RunArgs, io: CliIo): Promise<number> {
   const jobs: RunJob[] = [];
   if (args.resume) {
     try {
-      jobs.push(resumeJob(store, args.resume));
+      jobs.push(resumeJob(store, resolveRunRef(store, args.resume)));
     } catch (e) {
       store.close();
       throw e;

@@ -34,6 +34,36 @@ export interface Top1Verdict {
   by?: string;
 }
 
+/** The query names its useful answers itself (useful_ids or useful_paths): they override qrels grades. */
+export function hasExplicitUseful(q: QueryRecord): boolean {
+  return (q.useful_ids?.length ?? 0) > 0 || (q.useful_paths?.length ?? 0) > 0;
+}
+
+/**
+ * The top-1 usefulness rule as applied to a query set, in words for the report: how many judged
+ * queries each judgment source decides, at which relevance level.
+ */
+export function usefulnessRule(queries: readonly QueryRecord[], relevanceLevel: number): string {
+  let explicit = 0;
+  let qrels = 0;
+  let rules = 0;
+  for (const q of queries) {
+    if (hasExplicitUseful(q)) explicit++;
+    else if (Object.keys(q.qrels ?? {}).length > 0) qrels++;
+    else if ((q.must_include_signals_any?.length ?? 0) + (q.must_include_tags_any?.length ?? 0) > 0) rules++;
+  }
+  const parts: string[] = [];
+  if (qrels)
+    parts.push(
+      `${qrels} ${qrels === 1 ? 'query' : 'queries'} by qrels: grade >= ${relevanceLevel} (the relevance level) is useful, a top-1 without a qrels line is not`,
+    );
+  if (explicit) parts.push(`${explicit} by their explicit useful_ids / useful_paths (these override qrels)`);
+  if (rules) parts.push(`${rules} by include rules (must_include signals or tags)`);
+  const n = queries.length - explicit - qrels - rules;
+  if (n) parts.push(`${n} without any judgment (not counted)`);
+  return `top-1 useful: ${parts.join('; ')}; an excluded tag is never useful.`;
+}
+
 const FALLBACK_MODES: readonly SelectionMode[] = ['fallback_exact_key', 'fallback_path_priority'];
 
 export class GateContext {
@@ -132,10 +162,12 @@ export class GateContext {
   }
 
   /**
-   * Is a top-1 useful? In order: an excluded tag makes it not useful (a leak is never useful); a qrels
-   * line decides by grade >= relevance level; listed in useful_ids or under useful_paths is useful; the
-   * rules (a must_include signal in text/title/path, case-insensitive, or a must_include tag) decide
-   * when the query has them. Nothing else covers it: unjudged.
+   * Is a top-1 useful? In order: an excluded tag makes it not useful (a leak is never useful); a query
+   * with explicit useful_ids / useful_paths is judged by them (listed: useful; else its include rules
+   * decide, else not useful), so the author's answer list overrides graded qrels; otherwise a qrels
+   * line decides by grade >= relevance level (what imported TREC / BEIR / SMART sets carry); then the
+   * rules (a must_include signal in text/title/path, case-insensitive, or a must_include tag).
+   * Nothing else covers it: unjudged (a judged query counts it as not useful, as trec_eval does).
    */
   judgeTop1(q: QueryRecord, o: Observation | undefined): Top1Verdict {
     if (!o || !o.ok) return { judgment: 'error' };
@@ -144,17 +176,18 @@ export class GateContext {
     const rec = this.corpusById.get(top.id);
     const path = top.source_path ?? rec?.source_path;
     if (this.leakedTags(q, top).length > 0) return { judgment: 'not_useful', id: top.id, by: 'excluded_tag' };
+    const explicit = hasExplicitUseful(q);
+    if (q.useful_ids?.includes(top.id)) return { judgment: 'useful', id: top.id, by: 'useful_ids' };
+    if (path !== undefined && q.useful_paths?.includes(path))
+      return { judgment: 'useful', id: top.id, by: 'useful_paths' };
     const grade = q.qrels?.[top.id];
-    if (grade !== undefined) {
+    if (!explicit && grade !== undefined) {
       return {
         judgment: grade >= this.input.relevanceLevel ? 'useful' : 'not_useful',
         id: top.id,
         by: 'qrels',
       };
     }
-    if (q.useful_ids?.includes(top.id)) return { judgment: 'useful', id: top.id, by: 'useful_ids' };
-    if (path !== undefined && q.useful_paths?.includes(path))
-      return { judgment: 'useful', id: top.id, by: 'useful_paths' };
     const signals = q.must_include_signals_any ?? [];
     const includeTags = q.must_include_tags_any ?? [];
     if (signals.length > 0 || includeTags.length > 0) {
@@ -164,6 +197,8 @@ export class GateContext {
       const byTag = includeTags.some((t) => tags.includes(t));
       return { judgment: bySignal || byTag ? 'useful' : 'not_useful', id: top.id, by: 'rules' };
     }
+    if (explicit)
+      return { judgment: 'not_useful', id: top.id, by: q.useful_ids?.length ? 'useful_ids' : 'useful_paths' };
     return { judgment: 'unjudged', id: top.id };
   }
 
