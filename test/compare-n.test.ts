@@ -17,9 +17,13 @@ const spec = (
     suites: Record<string, SuiteSpec>;
   }
 ).suites['semantic']!;
+// the cosine gate (not the default hybrid one) leaves top-1s unjudged on one side only
 const variants = [
-  { label: 'confidence_min=0.35', overrides: {} },
-  { label: 'confidence_min=0.05 k=3', overrides: { semantic: { confidence_min: 0.05 }, k: 3 } },
+  { label: 'cosine confidence_min=0.35', overrides: { semantic: { method: 'cosine' } } },
+  {
+    label: 'cosine confidence_min=0.05 k=3',
+    overrides: { semantic: { method: 'cosine', confidence_min: 0.05 }, k: 3 },
+  },
 ];
 
 let session: CompareSession;

@@ -121,7 +121,7 @@ describe('HTTP embedder: vectors pinned at freeze time', () => {
     }
     mode = 'ok';
     const refused = await rgate(['freeze', join(root, 'fixtures', 'nowhere')]);
-    expect(refused.code).toBe(2);
+    expect(refused.code, refused.err).toBe(2);
   });
 
   it('pins the same vectors through both APIs; after the server is gone, runs work and agree', async () => {
@@ -196,7 +196,7 @@ describe('HTTP embedder: vectors pinned at freeze time', () => {
     await new Promise<void>((r) => server.listen(Number(new URL(url).port), '127.0.0.1', r));
     shift = 0.5;
     const refused = await rgate(['freeze', a]);
-    expect(refused.code).toBe(2);
+    expect(refused.code, refused.err).toBe(2);
     expect(refused.err).toMatch(/changed since/);
     expect(JSON.parse(readFileSync(join(a, 'corpus.jsonl'), 'utf8').split('\n')[0]!)).toEqual({
       ...corpus[0],

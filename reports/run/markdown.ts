@@ -4,7 +4,6 @@
  * (mdEscape / mdCode): a query text cannot inject HTML, links, table cells or @mentions.
  */
 import type { Report } from '../../src/documents/index.js';
-import { semanticWinModesOf } from '../../src/core/query-values.js';
 import { mdCode, mdEscape } from '../escape.js';
 import {
   actualText,

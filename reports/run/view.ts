@@ -28,7 +28,6 @@ import {
 import {
   failureReasons,
   hasSelectionStep,
-  outcomeValues,
   SELECTION_METRICS,
   semanticWinModesOf,
 } from '../../src/core/query-values.js';
