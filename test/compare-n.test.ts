@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { analyzeCompare, runCompare } from '../history/compare.js';
+import type { VariantSpec } from '../history/compare-variants.js';
 import { renderSessionMarkdown, renderSessionTerminal } from '../reports/history/compare.js';
 import type { CompareSession, Report, SuiteSpec } from '../src/documents/index.js';
 import { MemoryRunStore } from '../src/store/memory-store.js';
@@ -18,7 +19,7 @@ const spec = (
   }
 ).suites['semantic']!;
 // the cosine gate (not the default hybrid one) leaves top-1s unjudged on one side only
-const variants = [
+const variants: VariantSpec[] = [
   { label: 'cosine confidence_min=0.35', overrides: { semantic: { method: 'cosine' } } },
   {
     label: 'cosine confidence_min=0.05 k=3',

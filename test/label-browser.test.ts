@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { axeViolations } from './helpers/axe.js';
 import { CHROMIUM_MISSING, launchChromium } from './helpers/chromium.js';
 import { REPO } from './helpers/dist.js';
 import { tempDir } from './history-helpers.js';
@@ -52,6 +53,7 @@ describe('label queue page in chromium', () => {
       if (!r.url().startsWith('file:') && !r.url().startsWith('blob:')) problems.push(`request ${r.url()}`);
     });
     await page.goto(pathToFileURL(join(t.dir, 'review', 'queue.html')).href);
+    expect(await axeViolations(page), 'axe-core WCAG 2.1 A/AA').toEqual([]);
 
     // the first item has the focus, visibly (an outline), and the help names the keys
     const focused = () => page.evaluate<string | null>("document.activeElement?.getAttribute('data-index')");

@@ -23,6 +23,7 @@ import { renderHistoryHtml } from '../reports/history/trends.js';
 import { renderHtml } from '../reports/run/html.js';
 import type { Report } from '../src/documents/index.js';
 import { A11Y_CHECKS } from './helpers/a11y.js';
+import { axeViolations } from './helpers/axe.js';
 import { CHROMIUM_MISSING, launchChromium } from './helpers/chromium.js';
 import { comparePixels, decodePng, encodePng } from './helpers/png.js';
 import { hostileCloseout, hostileSession } from './compare-helpers.js';
@@ -129,6 +130,7 @@ describe('HTML pages in chromium: screenshots and accessibility', () => {
       expect(errors).toEqual([]);
 
       expect(await page.evaluate<string[]>(A11Y_CHECKS)).toEqual([]);
+      expect(await axeViolations(page), `${name}: axe-core WCAG 2.1 A/AA`).toEqual([]);
 
       const shot = await page.screenshot({ fullPage: true, animations: 'disabled', caret: 'hide' });
       await page.close();

@@ -1,5 +1,5 @@
 /**
- * The accessibility checks a page must pass in Chromium, without axe-core (not a dependency here):
+ * The accessibility checks a page must pass in Chromium, besides axe-core's (test/helpers/axe.ts):
  * WCAG 2 contrast of every visible text against the background it is drawn on (4.5:1, 3:1 for large
  * text), a label for every form control, alt text for images and an accessible name and role for
  * every chart canvas, one <main> landmark, one <h1>, no skipped heading level, a page language and a
