@@ -42,7 +42,7 @@ export function renderMarkdown(report: Report, opts: MarkdownOptions = {}): stri
     `Run ${mdCode(report.environment.run_id)}`,
     '',
   );
-  out.push(e(semanticWinText(report)), '');
+  if (semanticWinText(report)) out.push(e(semanticWinText(report)), '');
   for (const r of g.reasons) out.push(`- ${e(r)}`);
   out.push('');
 

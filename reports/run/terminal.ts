@@ -62,7 +62,7 @@ export function renderTerminal(report: Report, opts: TerminalOptions = {}): stri
       '  ',
     ),
   );
-  out.push(...wrap(safe(semanticWinText(report)), TERMINAL_WIDTH, '  '));
+  if (semanticWinText(report)) out.push(...wrap(safe(semanticWinText(report)), TERMINAL_WIDTH, '  '));
   // the run id alone on its line: a terminal never wraps it, so it copies whole into `rgate diff`
   out.push(`run ${safe(report.environment.run_id)}`);
   out.push('');

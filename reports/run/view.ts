@@ -329,6 +329,7 @@ export function replaySummary(report: Report): ReplaySummary {
 
 /** "semantic wins: semantic, hybrid_rrf": which selection modes the gate counted as semantic (the contract's setting). */
 export function semanticWinText(report: Report): string {
+  if (!selectionApplies(report)) return ''; // no selection step: no semantic win to define
   const modes = report.system.semantic_win_modes;
   return modes
     ? `semantic wins: ${modes.join(', ')}`
