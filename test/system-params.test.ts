@@ -91,6 +91,11 @@ describe('system.params as a comparison variant', () => {
     expect(r.err).toContain('never receives system.params.mod');
     expect(r.err).toContain('{params.mode}');
     expect(existsSync(log)).toBe(false);
+    // and in a run
+    const run = await cli(['run', 'memory', '--set', 'system.params.mod=hybrid', '--no-store']);
+    expect(run.code).toBe(2);
+    expect(run.err).toContain('never receives system.params.mod');
+    expect(existsSync(log)).toBe(false);
   });
 
   it('unknown keys and wrong types in --set and --sweep are exit 2 with the closest key or the type', async () => {

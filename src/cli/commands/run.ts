@@ -18,6 +18,7 @@ import { outDirOf } from '../out-dir.js';
 import type { CliIo, RgateCommand } from '../command.js';
 import { newRunId, PACKAGE_ROOT, rgateVersion } from '../run-context.js';
 import { parseSetFlags } from '../set-flags.js';
+import { checkVariantEffects } from '../variant-effects.js';
 import { baselineFromReportFile } from '../baseline-input.js';
 import { writeTrecRun } from '../trec-run-file.js';
 
@@ -177,6 +178,17 @@ async function runHandler(args: RunArgs, io: CliIo): Promise<number> {
       throw e;
     }
   } else {
+    // as in compare: a --set system.params.<key> the system never receives is a typo, not a variant
+    if (overrides.system?.params) {
+      for (const name of names.filter((n) => config.suites[n]!.system.type !== 'builtin')) {
+        try {
+          checkVariantEffects([{ label: '--set', overrides }], 'variants', config.suites[name]!, root);
+        } catch (e) {
+          store.close();
+          throw e;
+        }
+      }
+    }
     for (const name of names) {
       const started = new Date();
       jobs.push({
