@@ -21,8 +21,10 @@ export interface TrecEvalOptions {
 
 export interface QueryValues {
   qid: string;
-  /** values[specIndex][nameIndex] */
+  /** values[specIndex][nameIndex] (empty for a text measure) */
   values: number[][];
+  /** text[specIndex][nameIndex] for a text measure (relstring), empty for the others */
+  text: string[][];
   /** false for a qrels query the run did not answer (only evaluated under -c) */
   inRun: boolean;
 }
@@ -32,7 +34,7 @@ export interface TrecEvalResult {
   specs: MeasureSpec[];
   /** evaluated queries in trec_eval's order (qids by bytes) */
   queries: QueryValues[];
-  /** summary[specIndex][nameIndex] */
+  /** summary[specIndex][nameIndex] (empty for a text measure: it has no summary) */
   summary: number[][];
   numQueries: number;
 }
@@ -57,9 +59,15 @@ export function evaluateTrec(
     const rq = run.byQid.get(qid);
     if (!rq && !opts.averageComplete) continue;
     const j = judge.judge(qrels.byQid.get(qid)!, run, rq, opts);
-    const values = specs.map((s) => s.measure.perQuery(j, s.params, opts));
+    const values: number[][] = [];
+    const text: string[][] = [];
+    for (const s of specs) {
+      const m = s.measure;
+      values.push(m.kind === 'text' ? [] : m.perQuery(j, s.params, opts));
+      text.push(m.kind === 'text' ? m.perQueryText(j, s.params, opts) : []);
+    }
     values.forEach((vs, si) => vs.forEach((v, ni) => perSpec[si]![ni]!.push(v)));
-    queries.push({ qid, values, inRun: rq !== undefined });
+    queries.push({ qid, values, text, inRun: rq !== undefined });
   }
   const numQueries = queries.length;
   if (numQueries === 0) {
@@ -76,18 +84,20 @@ export function evaluateTrec(
       for (const qid of qrels.qids) yield* qrels.byQid.get(qid)!.rels;
     },
   };
-  const summary = specs.map((s, si) =>
-    s.names.map((_, ni) => {
+  const summary = specs.map((s, si) => {
+    const m = s.measure;
+    if (m.kind === 'text') return [];
+    return s.names.map((_, ni) => {
       const vals = perSpec[si]![ni]!;
-      const agg = s.measure.aggregate;
+      const agg = m.aggregate;
       if (agg === 'sum' || agg === 'mean') {
         let sum = 0;
         for (const v of vals) sum += v;
         return agg === 'sum' ? sum : sum / numQueries;
       }
       return agg(vals, ctx);
-    }),
-  );
+    });
+  });
   return { runId: run.runId, specs: specs.slice(), queries, summary, numQueries };
 }
 
@@ -159,7 +169,7 @@ export class Judge {
         if (rel >= opts.relevanceLevel && rel >= 0) numRelRet++;
       }
     }
-    return { qid: q.qid, rels, numRet, relLevels, numRelLevels, numRel, numRelRet };
+    return { qid: q.qid, rels, numRet, relLevels, numRelLevels, numRel, numRelRet, inRun: rq !== undefined };
   }
 }
 

@@ -16,7 +16,7 @@ import type {
 import { DocTable, qrelsFromEntries, runFromRows } from '../trec/index.js';
 import { RgateError } from '../core/errors.js';
 import { evaluateTrec } from './_evaluate.js';
-import { parseRankingMetricId, type MeasureSpec } from './_spec.js';
+import { parseRankingMetricId, type MeasureSpec, type NumericSpec } from './_spec.js';
 import { GateContext } from './gate/_context.js';
 import { latencyQuantiles } from './gate/latency.js';
 import { GATE_MEASURES } from './gate/registry.js';
@@ -69,7 +69,7 @@ interface RankingResult {
  * own order — and every query with qrels averaged (an errored or empty answer scores 0).
  */
 function rankingMeasures(ctx: GateContext, input: RunMeasuresInput): RankingResult {
-  const specs: MeasureSpec[] = [];
+  const specs: NumericSpec[] = [];
   for (const id of [...new Set(input.rankingMeasures)]) {
     const spec = parseRankingMetricId(id);
     if (!spec) {
