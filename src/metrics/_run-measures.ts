@@ -124,7 +124,8 @@ function rankingMeasures(ctx: GateContext, input: RunMeasuresInput): RankingResu
         id,
         `mean over the ${r.numQueries} queries with qrels of per-query ${name} (trec_eval -c conventions, ` +
           `relevance level ${input.relevanceLevel}) on replay 1's ranking; n = queries with qrels; ` +
-          'an errored or empty answer scores 0; seeded bootstrap 95% interval over queries.',
+          'an errored or empty answer scores 0; seeded bootstrap 95% interval over queries (a breakdown ' +
+          'with a single row gives that row no interval of its own: this overall interval applies).',
       );
       const m = new Map<string, number>();
       for (const qv of r.queries) m.set(byteQid.get(qv.qid) ?? qv.qid, qv.values[si]![ni]!);
@@ -230,6 +231,7 @@ function rowMetrics(
   gate: ReadonlyMap<string, GateValues>,
   seed: number,
   key: string,
+  onlyRow: boolean,
 ): Record<string, MeasureValue> {
   const ids = new Set(rows.map((q) => q.query_id));
   const over = (id: string): MeasureValue => aggregate(gate.get(id)!, seed, ids);
@@ -251,7 +253,8 @@ function rowMetrics(
       const v = per?.get(q.query_id);
       return v === undefined ? [] : [v];
     });
-    m[id] = mean(values, deriveSeed(seed, `${key}/${id}`));
+    // a breakdown's only row holds every query: its interval would restate the overall one
+    m[id] = mean(values, deriveSeed(seed, `${key}/${id}`), undefined, !onlyRow);
   }
   return m;
 }
@@ -283,7 +286,7 @@ function buildBreakdowns(
     by,
     rows: [...g.keys()].sort(compareCodeUnits).map((key) => ({
       key,
-      metrics: rowMetrics(ctx, g.get(key)!, byId, ranking, gate, seed, `${by}:${key}`),
+      metrics: rowMetrics(ctx, g.get(key)!, byId, ranking, gate, seed, `${by}:${key}`, g.size === 1),
     })),
   });
   const modeKeys = (q: QueryRecord): string[] => {

@@ -52,6 +52,35 @@ describe('bootstrap intervals pinned (a faster resampler must give these very do
     });
   }
 
+  it('draws what createPrng(seed).int(n) draws: same intervals as the closure loop, 300 random cases', () => {
+    // the resampler as it was written before the inline generator, as the reference
+    const reference = (values: number[], seed: number, resamples: number): [number, number] => {
+      const prng = createPrng(seed);
+      const means = new Float64Array(resamples);
+      for (let r = 0; r < resamples; r++) {
+        let s = 0;
+        for (let i = 0; i < values.length; i++) s += values[prng.int(values.length)]!;
+        means[r] = s / values.length;
+      }
+      means.sort();
+      const q = (p: number): number => {
+        const h = (resamples - 1) * p;
+        const lo = Math.floor(h);
+        return means[lo]! + (h - lo) * (means[Math.ceil(h)]! - means[lo]!);
+      };
+      const alpha = 1 - 0.95;
+      return [q(alpha / 2), q(1 - alpha / 2)];
+    };
+    const rng = createPrng(77);
+    for (let k = 0; k < 300; k++) {
+      const n = 1 + rng.int(k < 290 ? 60 : 5000);
+      const values = Array.from({ length: n }, () => (rng.int(2) ? rng.next() * 10 - 3 : rng.int(3)));
+      const seed = rng.int(2 ** 32);
+      const resamples = 10 + rng.int(300);
+      expect(bootstrapMeanCi(values, { seed, resamples })).toEqual(reference(values, seed, resamples));
+    }
+  });
+
   it('500 resamples at level 0.9', () => {
     const ci = bootstrapMeanCi([0.25, 1, 0, 0.5, 0.125], { seed: 11, resamples: 500, level: 0.9 });
     expect(ci).toEqual([0.125, 0.625]);
