@@ -1,19 +1,22 @@
 /**
  * Bootstrap share of `rgate run`'s measuring stage at scale: computeRunMeasures (every gate measure,
  * the ranking measures, per-query outcomes, breakdowns) over a generated 10,000-query run, under the
- * V8 CPU profiler; the share is the profile's time inside src/stats/bootstrap.js over the whole call.
- * The system under test is not part of it (its time would only shrink the share). Goal: < 10%.
+ * share is the time the call's intervals take (the same sample sizes resampled again, timed apart)
+ * over the whole call; "before" resamples them with the closure resampler this replaced, one-row
+ * breakdowns included. (The V8 profiler was tried first: it loses the bootstrap frames once they are
+ * optimised.) The system under test is not part of it (its time would only shrink the share).
  * `intervals_sha256` digests every interval the call produced, so a faster resampler can be checked
  * to give the same doubles (compare with the figure recorded before the change).
  *
  * Run: npx tsc -p . && node dist/benchmarks/bootstrap-share.js   (BOOTSTRAP_BENCH_QUERIES=2000 for a small run)
  */
 import { createHash } from 'node:crypto';
-import { Session } from 'node:inspector/promises';
 import { loadavg } from 'node:os';
 import { createPrng } from '../src/core/prng.js';
-import type { CorpusRecord, Observation, QueryRecord } from '../src/documents/index.js';
+import { STATS_DEFAULTS } from '../src/core/defaults.js';
+import type { CorpusRecord, MeasureValue, Observation, QueryRecord } from '../src/documents/index.js';
 import { computeRunMeasures } from '../src/metrics/index.js';
+import { bootstrapMeanCi } from '../src/stats/index.js';
 import { isMain, writeBenchResult, type BenchResult } from './_common.js';
 
 const MODES = ['semantic', 'fallback_exact_key', 'fallback_path_priority', 'no_match'] as const;
@@ -58,35 +61,37 @@ function generate(queries: number, replays: number, seed: number) {
   return { queries: qs, corpus, observations };
 }
 
-interface ProfileNode {
-  id: number;
-  callFrame: { url: string; functionName: string };
-  children?: number[];
+/** The resampler as it was before this benchmark (a closure PRNG over a plain array), for the "before" figure. */
+function closureBootstrap(values: readonly number[], seed: number, resamples: number): number {
+  const prng = createPrng(seed);
+  const means = new Float64Array(resamples);
+  for (let r = 0; r < resamples; r++) {
+    let s = 0;
+    for (let i = 0; i < values.length; i++) s += values[prng.int(values.length)] as number;
+    means[r] = s / values.length;
+  }
+  return means.sort()[0]!;
 }
 
-/** Milliseconds of the profile spent inside (or below) functions of a file whose url ends with `file`. */
-function timeUnder(profile: { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] }, file: string) {
-  const parent = new Map<number, number>();
-  for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
-  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
-  const inside = new Map<number, boolean>();
-  const isInside = (id: number): boolean => {
-    const known = inside.get(id);
-    if (known !== undefined) return known;
-    const n = byId.get(id)!;
-    const p = parent.get(id);
-    const v = n.callFrame.url.endsWith(file) || (p !== undefined && isInside(p));
-    inside.set(id, v);
-    return v;
+/** Every bootstrap interval the call produced, as its sample size (its cost depends on n only). */
+function intervalSizes(out: ReturnType<typeof computeRunMeasures>, withOneRow: boolean): number[] {
+  const sizes: number[] = [];
+  const take = (v: MeasureValue): void => {
+    if (v.kind === 'mean' && v.n > 0 && (v.ci95 !== null || withOneRow)) sizes.push(v.n);
   };
-  let under = 0;
-  let total = 0;
-  profile.samples.forEach((id, i) => {
-    const dt = profile.timeDeltas[i] ?? 0;
-    total += dt;
-    if (isInside(id)) under += dt;
-  });
-  return { underMs: under / 1000, totalMs: total / 1000 };
+  for (const m of out.metrics) take(m.value);
+  for (const b of out.breakdowns) {
+    for (const row of b.rows)
+      for (const v of Object.values(row.metrics))
+        if (v.kind === 'mean' && (b.rows.length > 1 || withOneRow)) take(v);
+  }
+  return sizes;
+}
+
+function timeMs(f: () => void): number {
+  const t0 = process.hrtime.bigint();
+  f();
+  return Number(process.hrtime.bigint() - t0) / 1e6;
 }
 
 export async function run(): Promise<BenchResult> {
@@ -99,36 +104,41 @@ export async function run(): Promise<BenchResult> {
     seed: 20261122,
     rankingMeasures: ['recip_rank', 'ndcg_cut.5', 'P.5', 'map'],
   };
-  const session = new Session();
-  session.connect();
-  await session.post('Profiler.enable');
-  await session.post('Profiler.setSamplingInterval', { interval: 200 });
-  const shares: number[] = [];
-  const walls: number[] = [];
+  // per round, interleaved so load changes hit both alike: the whole measuring stage as it is now,
+  // then the same intervals again through today's resampler and through the closure one it replaced
+  const resamples = STATS_DEFAULTS.resamples;
+  const rows: { total: number; now: number; before: number }[] = [];
   let digest = '';
   for (let r = 0; r < rounds; r++) {
-    await session.post('Profiler.start');
-    const t0 = process.hrtime.bigint();
-    const out = computeRunMeasures(input);
-    const wall = Number(process.hrtime.bigint() - t0) / 1e6;
-    const { profile } = await session.post('Profiler.stop');
-    const t = timeUnder(profile as never, 'stats/bootstrap.js');
-    shares.push(t.underMs / t.totalMs);
-    walls.push(wall);
+    let out!: ReturnType<typeof computeRunMeasures>;
+    const total = timeMs(() => (out = computeRunMeasures(input)));
+    const rng = createPrng(r + 1);
+    const sample = (n: number) => Array.from({ length: n }, () => rng.next());
+    const nowSizes = intervalSizes(out, false).map(sample);
+    const beforeSizes = intervalSizes(out, true).map(sample);
+    const now = timeMs(() => nowSizes.forEach((v, i) => bootstrapMeanCi(v, { seed: i, resamples })));
+    const before = timeMs(() => beforeSizes.forEach((v, i) => closureBootstrap(v, i, resamples)));
+    rows.push({ total, now, before });
     const intervals = [
       ...out.metrics.map((m) => [m.id, m.value]),
       ...out.breakdowns.map((b) => [b.by, b.rows.map((row) => [row.key, row.metrics])]),
     ];
     digest = createHash('sha256').update(JSON.stringify(intervals)).digest('hex');
   }
-  session.disconnect();
+  // the stage without its intervals, plus each resampler's cost: today's share, and before this change
+  const shareNow = rows.map((x) => x.now / x.total);
+  const shareBefore = rows.map((x) => x.before / (x.total - x.now + x.before));
   const median = (xs: number[]) => xs.slice().sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
   const figures: BenchResult['figures'] = {
     queries,
     rounds,
-    measure_wall_ms_median: Math.round(median(walls)),
-    bootstrap_share_median: Number(median(shares).toFixed(3)),
-    bootstrap_share_samples: JSON.stringify(shares.map((s) => Number(s.toFixed(3)))),
+    measure_wall_ms_median: Math.round(median(rows.map((x) => x.total))),
+    bootstrap_ms_median: Math.round(median(rows.map((x) => x.now))),
+    bootstrap_share_median: Number(median(shareNow).toFixed(3)),
+    bootstrap_share_samples: JSON.stringify(shareNow.map((x) => Number(x.toFixed(3)))),
+    before_bootstrap_ms_median: Math.round(median(rows.map((x) => x.before))),
+    before_share_median: Number(median(shareBefore).toFixed(3)),
+    before_share_samples: JSON.stringify(shareBefore.map((x) => Number(x.toFixed(3)))),
     intervals_sha256: digest,
     load_average_1m: Number(loadavg()[0]!.toFixed(2)),
   };
@@ -140,9 +150,9 @@ export async function run(): Promise<BenchResult> {
     goals: { bootstrap_share_median: '< 0.10 of the measuring stage' },
   };
   process.stdout.write(
-    `bootstrap share: ${figures.bootstrap_share_median} of computeRunMeasures (${queries} queries, median of ` +
-      `${rounds}; ${figures.measure_wall_ms_median} ms under the profiler; load ${figures.load_average_1m}); ` +
-      `intervals ${digest.slice(0, 12)}\n`,
+    `bootstrap share: ${figures.bootstrap_share_median} of computeRunMeasures (before: closure resampler, ` +
+      `one-row intervals: ${figures.before_share_median}; ${queries} queries, median of ${rounds}; stage ` +
+      `${figures.measure_wall_ms_median} ms; load ${figures.load_average_1m}); intervals ${digest.slice(0, 12)}\n`,
   );
   writeBenchResult('bootstrap-share', result);
   return result;
