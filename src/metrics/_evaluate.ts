@@ -218,10 +218,51 @@ export function sortRun(run: TrecRun, rq: RunQuery, scratch?: Int32Array): Int32
     }
     order[k + 1] = x;
     if (moves > budget) {
-      const all = Array.from(order).sort((a, b) => (before(a, b) ? -1 : before(b, a) ? 1 : 0));
-      for (let i2 = 0; i2 < n; i2++) order[i2] = all[i2]!;
-      return order;
+      for (let i2 = 0; i2 < n; i2++) order[i2] = rq.start + i2;
+      return mergeSort(order, before);
     }
   }
+  return order;
+}
+
+let mergeScratch = new Int32Array(0);
+
+/**
+ * Stable bottom-up merge sort of entry positions (a shuffled query: runs written in no order). The
+ * order is total but for identical (score, docno) pairs, which keep file order, as Array.sort's
+ * stable sort did; typed arrays and no per-comparison array allocation make it several times faster.
+ */
+function mergeSort(order: Int32Array, before: (a: number, b: number) => boolean): Int32Array {
+  const n = order.length;
+  if (mergeScratch.length < n) mergeScratch = new Int32Array(n);
+  let src: Int32Array = order;
+  let dst: Int32Array = mergeScratch.subarray(0, n);
+  for (let width = 1; width < n; width *= 2) {
+    for (let lo = 0; lo < n; lo += 2 * width) {
+      const mid = Math.min(lo + width, n);
+      const hi = Math.min(lo + 2 * width, n);
+      let i = lo;
+      let j = mid;
+      let k = lo;
+      while (i < mid && j < hi) {
+        const a = src[i] as number;
+        const b = src[j] as number;
+        // take from the right only when it is strictly before: equal pairs keep their order
+        if (before(b, a)) {
+          dst[k++] = b;
+          j++;
+        } else {
+          dst[k++] = a;
+          i++;
+        }
+      }
+      while (i < mid) dst[k++] = src[i++] as number;
+      while (j < hi) dst[k++] = src[j++] as number;
+    }
+    const t = src;
+    src = dst;
+    dst = t;
+  }
+  if (src !== order) order.set(src);
   return order;
 }
