@@ -109,6 +109,7 @@ export async function run(): Promise<BenchResult> {
   const resamples = STATS_DEFAULTS.resamples;
   const rows: { total: number; now: number; before: number }[] = [];
   let digest = '';
+  let draws = 0;
   for (let r = 0; r < rounds; r++) {
     let out!: ReturnType<typeof computeRunMeasures>;
     const total = timeMs(() => (out = computeRunMeasures(input)));
@@ -119,6 +120,7 @@ export async function run(): Promise<BenchResult> {
     const now = timeMs(() => nowSizes.forEach((v, i) => bootstrapMeanCi(v, { seed: i, resamples })));
     const before = timeMs(() => beforeSizes.forEach((v, i) => closureBootstrap(v, i, resamples)));
     rows.push({ total, now, before });
+    draws = nowSizes.reduce((acc, v) => acc + v.length, 0) * resamples;
     const intervals = [
       ...out.metrics.map((m) => [m.id, m.value]),
       ...out.breakdowns.map((b) => [b.by, b.rows.map((row) => [row.key, row.metrics])]),
@@ -135,6 +137,8 @@ export async function run(): Promise<BenchResult> {
     measure_wall_ms_median: Math.round(median(rows.map((x) => x.total))),
     bootstrap_ms_median: Math.round(median(rows.map((x) => x.now))),
     bootstrap_share_median: Number(median(shareNow).toFixed(3)),
+    draws,
+    ns_per_draw: Number(((median(rows.map((x) => x.now)) * 1e6) / draws).toFixed(2)),
     bootstrap_share_samples: JSON.stringify(shareNow.map((x) => Number(x.toFixed(3)))),
     before_bootstrap_ms_median: Math.round(median(rows.map((x) => x.before))),
     before_share_median: Number(median(shareBefore).toFixed(3)),
