@@ -1,7 +1,8 @@
 /**
  * `rgate score` speed: a generated 7,000-query x 1,000-document run with ~10 graded judgments per
- * query and many score ties, scored end to end in a child process (what a user waits for). Goals:
- * <= 2.0 s wall and <= 450 MiB peak RSS (best of SCORE_BENCH_REPEATS runs, default 3). When TREC_EVAL
+ * query and many score ties, its 7M lines in a seeded random order (SCORE_BENCH_ORDER=query writes
+ * them query by query), scored end to end in a child process (what a user waits for). Goals: <= 2.0 s
+ * wall and <= 450 MiB peak RSS (best of SCORE_BENCH_REPEATS runs, default 3). When TREC_EVAL
  * names a trec_eval binary it scores the same files in the same run: the values must agree and the
  * wall-time ratio is printed (goal <= 0.3x).
  *
@@ -19,37 +20,63 @@ const root = ROOT;
 const MEASURES = ['map', 'recip_rank', 'ndcg_cut.10', 'P.10', 'recall.100'];
 
 /** Write the qrels and run; every qrels query is in the run (trec_eval 10.0 stops on one that is not). */
-function generate(dir: string, queries: number, depth: number, seed: number): { qrels: string; run: string } {
+function generate(
+  dir: string,
+  queries: number,
+  depth: number,
+  seed: number,
+  shuffled: boolean,
+): { qrels: string; run: string } {
   const prng = createPrng(seed);
   const qrelsPath = join(dir, 'qrels.txt');
   const runPath = join(dir, 'run.txt');
   const pool = 2_000_000;
   let qrels = '';
+  // every line's docno and score are kept (typed arrays), then written in a seeded random order of
+  // all lines when `shuffled` (a run as a pipeline may emit it) or query by query otherwise
+  const total = queries * depth;
+  const docOf = new Int32Array(total);
+  const scoreOf = new Float64Array(total);
+  for (let q = 0; q < queries; q++) {
+    const seen = new Set<number>();
+    const docs: number[] = [];
+    while (docs.length < depth) {
+      const d = prng.int(pool);
+      if (!seen.has(d)) {
+        seen.add(d);
+        docs.push(d);
+      }
+    }
+    // ~10 judgments: 7 among the retrieved (some near the top), 3 never retrieved; grades 0..3
+    const judged = new Set<number>();
+    for (let k = 0; k < 7; k++) judged.add(docs[Math.floor(prng.next() ** 2 * depth)]!);
+    while (judged.size < 10) judged.add(prng.int(pool));
+    for (const d of [...judged].sort((a, b) => a - b)) qrels += `q${q + 1} 0 D${d} ${prng.int(4)}\n`;
+    // descending scores rounded to 2 decimals: runs of ties, written in random order inside a tie
+    let score = 40 + prng.next();
+    for (let r = 0; r < depth; r++) {
+      if (prng.next() < 0.6) score -= prng.next() * 0.05;
+      docOf[q * depth + r] = docs[r]!;
+      scoreOf[q * depth + r] = score;
+    }
+  }
+  const order = new Int32Array(total);
+  for (let i = 0; i < total; i++) order[i] = i;
+  if (shuffled) {
+    for (let i = total - 1; i > 0; i--) {
+      const j = prng.int(i + 1);
+      const t = order[i]!;
+      order[i] = order[j]!;
+      order[j] = t;
+    }
+  }
   const fd = openSync(runPath, 'w');
   try {
     let chunk = '';
-    for (let q = 1; q <= queries; q++) {
-      const qid = `q${q}`;
-      const seen = new Set<number>();
-      const docs: number[] = [];
-      while (docs.length < depth) {
-        const d = prng.int(pool);
-        if (!seen.has(d)) {
-          seen.add(d);
-          docs.push(d);
-        }
-      }
-      // ~10 judgments: 7 among the retrieved (some near the top), 3 never retrieved; grades 0..3
-      const judged = new Set<number>();
-      for (let k = 0; k < 7; k++) judged.add(docs[Math.floor(prng.next() ** 2 * depth)]!);
-      while (judged.size < 10) judged.add(prng.int(pool));
-      for (const d of [...judged].sort((a, b) => a - b)) qrels += `${qid} 0 D${d} ${prng.int(4)}\n`;
-      // descending scores rounded to 2 decimals: runs of ties, written in random order inside a tie
-      let score = 40 + prng.next();
-      for (let r = 0; r < depth; r++) {
-        if (prng.next() < 0.6) score -= prng.next() * 0.05;
-        chunk += `${qid} Q0 D${docs[r]} ${r + 1} ${score.toFixed(2)} bench\n`;
-      }
+    for (let k = 0; k < total; k++) {
+      const i = order[k]!;
+      const q = Math.floor(i / depth);
+      chunk += `q${q + 1} Q0 D${docOf[i]} ${(i % depth) + 1} ${scoreOf[i]!.toFixed(2)} bench\n`;
       if (chunk.length > 1 << 22) {
         writeSync(fd, chunk);
         chunk = '';
@@ -101,7 +128,8 @@ export async function run(): Promise<BenchResult> {
   const dir = mkdtempSync(join(tmpdir(), 'rgate-score-bench-'));
   try {
     const g0 = process.hrtime.bigint();
-    const files = generate(dir, queries, depth, 20260401);
+    const shuffled = (process.env.SCORE_BENCH_ORDER ?? 'random') === 'random';
+    const files = generate(dir, queries, depth, 20260401, shuffled);
     const genMs = Number(process.hrtime.bigint() - g0) / 1e6;
     const bin = join(root, 'dist/src/cli/bin.js');
     const args = [
@@ -142,6 +170,7 @@ export async function run(): Promise<BenchResult> {
       queries,
       depth,
       run_lines: queries * depth,
+      line_order: shuffled ? 'random' : 'by query',
       generate_ms: Math.round(genMs),
       repeats,
       rgate_wall_s: Number((ours.wallMs / 1000).toFixed(3)),

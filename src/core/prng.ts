@@ -9,7 +9,16 @@ export interface Prng {
   int(n: number): number;
 }
 
-export function createPrng(seed: number): Prng {
+/**
+ * The generator's four state words after seeding and warm-up, for a hot loop that steps sfc32 inline
+ * (the bootstrap): stepping them as next32 below does yields exactly createPrng(seed)'s numbers.
+ */
+export function prngState(seed: number): [number, number, number, number] {
+  const p = seeded(seed);
+  return [p.a, p.b, p.c, p.d];
+}
+
+function seeded(seed: number): { a: number; b: number; c: number; d: number } {
   let s = seed >>> 0;
   const split = (): number => {
     s = (s + 0x9e3779b9) >>> 0;
@@ -18,10 +27,20 @@ export function createPrng(seed: number): Prng {
     z = Math.imul(z ^ (z >>> 13), 0xc2b2ae35) >>> 0;
     return (z ^ (z >>> 16)) >>> 0;
   };
-  let a = split();
-  let b = split();
-  let c = split();
-  let d = split();
+  const st = { a: split(), b: split(), c: split(), d: split() };
+  for (let i = 0; i < 12; i++) {
+    const t = (((st.a + st.b) >>> 0) + st.d) >>> 0;
+    st.d = (st.d + 1) >>> 0;
+    st.a = st.b ^ (st.b >>> 9);
+    st.b = (st.c + (st.c << 3)) >>> 0;
+    st.c = ((st.c << 21) | (st.c >>> 11)) >>> 0;
+    st.c = (st.c + t) >>> 0;
+  }
+  return st;
+}
+
+export function createPrng(seed: number): Prng {
+  let { a, b, c, d } = seeded(seed);
   const next32 = (): number => {
     const t = (((a + b) >>> 0) + d) >>> 0;
     d = (d + 1) >>> 0;
@@ -31,7 +50,6 @@ export function createPrng(seed: number): Prng {
     c = (c + t) >>> 0;
     return t >>> 0;
   };
-  for (let i = 0; i < 12; i++) next32();
   return {
     next: () => next32() / 4294967296,
     int: (n: number) => Math.floor((next32() / 4294967296) * n),

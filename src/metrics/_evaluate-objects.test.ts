@@ -34,8 +34,14 @@ describe('evaluate (in-memory qrels and run)', () => {
       expect(fromObjects.mean).toEqual(fromFiles.all);
       for (const q of fromFiles.queries!) {
         for (const [name, v] of Object.entries(q.measures))
-          expect(fromObjects.perQuery[name]![q.query_id], `${name} ${q.query_id}`).toBe(v);
+          expect(
+            (typeof v === 'string' ? fromObjects.perQueryText : fromObjects.perQuery)[name]![q.query_id],
+            `${name} ${q.query_id}`,
+          ).toBe(v);
       }
+      // relstring is text: per query only, no mean
+      expect(fromObjects.perQueryText.relstring!['301']).toBe('0000011000');
+      expect(fromObjects.mean.relstring).toBeUndefined();
     }
   });
 

@@ -25,6 +25,8 @@ export interface Evaluation {
   mean: Record<string, number>;
   /** measure name -> query id -> value */
   perQuery: Record<string, Record<string, number>>;
+  /** text measures (relstring): measure name -> query id -> string; they have no mean */
+  perQueryText: Record<string, Record<string, string>>;
 }
 
 /**
@@ -64,13 +66,20 @@ export function evaluate(
   });
   const mean: Record<string, number> = {};
   const perQuery: Record<string, Record<string, number>> = {};
+  const perQueryText: Record<string, Record<string, string>> = {};
   result.specs.forEach((s, si) =>
     s.names.forEach((name, ni) => {
+      if (s.measure.kind === 'text') {
+        perQueryText[name] = Object.fromEntries(
+          result.queries.map((q) => [byteStringToText(q.qid), q.text[si]![ni]!]),
+        );
+        return;
+      }
       mean[name] = result.summary[si]![ni]!;
       perQuery[name] = Object.fromEntries(
         result.queries.map((q) => [byteStringToText(q.qid), q.values[si]![ni]!]),
       );
     }),
   );
-  return { num_q: result.numQueries, mean, perQuery };
+  return { num_q: result.numQueries, mean, perQuery, perQueryText };
 }

@@ -1,5 +1,5 @@
 import { byteStringToText } from '../trec/index.js';
-import type { TrecEvalResult } from './_evaluate.js';
+import type { QueryValues, TrecEvalResult } from './_evaluate.js';
 
 /**
  * Numbers printed as trec_eval prints them. C's printf("%.4f") rounds the exact binary value of the
@@ -36,7 +36,8 @@ export function formatValue(kind: 'int' | 'float', v: number): string {
 
 /**
  * trec_eval's text output: with perQuery, every evaluated query's lines (qrels query order), then the
- * `all` lines; the runid line (when requested) heads the summary.
+ * `all` lines; the runid line (when requested) heads the summary. A text measure (relstring) prints
+ * its per-query string in single quotes and has no `all` line (trec_eval m_relstring.c).
  */
 export function renderTrecEval(r: TrecEvalResult, o: { perQuery: boolean; runid: boolean }): string {
   const out: string[] = [];
@@ -44,39 +45,54 @@ export function renderTrecEval(r: TrecEvalResult, o: { perQuery: boolean; runid:
     for (const q of r.queries) {
       const qid = byteStringToText(q.qid);
       r.specs.forEach((s, si) => {
-        if (!s.measure.printPerQuery) return;
+        const m = s.measure;
+        if (!m.printPerQuery) return;
         s.names.forEach((name, ni) =>
-          out.push(trecLine(name, qid, formatValue(s.measure.kind, q.values[si]![ni]!))),
+          out.push(
+            trecLine(
+              name,
+              qid,
+              m.kind === 'text' ? `'${q.text[si]![ni]!}'` : formatValue(m.kind, q.values[si]![ni]!),
+            ),
+          ),
         );
       });
     }
   }
   if (o.runid) out.push(trecLine('runid', 'all', byteStringToText(r.runId)));
   r.specs.forEach((s, si) => {
-    s.names.forEach((name, ni) =>
-      out.push(trecLine(name, 'all', formatValue(s.measure.kind, r.summary[si]![ni]!))),
-    );
+    const m = s.measure;
+    if (m.kind === 'text') return;
+    s.names.forEach((name, ni) => out.push(trecLine(name, 'all', formatValue(m.kind, r.summary[si]![ni]!))));
   });
   return out.join('\n') + '\n';
 }
 
-/** The same numbers as JSON (full precision, not rounded). */
+/** The same numbers as JSON (full precision, not rounded); a text measure only per query, as a string. */
 export function trecEvalJson(r: TrecEvalResult, o: { perQuery: boolean }): unknown {
-  const measures = (values: number[][]): Record<string, number> => {
-    const m: Record<string, number> = {};
-    r.specs.forEach((s, si) => s.names.forEach((name, ni) => (m[name] = values[si]![ni]!)));
+  const all: Record<string, number> = {};
+  r.specs.forEach((s, si) => {
+    if (s.measure.kind !== 'text') s.names.forEach((name, ni) => (all[name] = r.summary[si]![ni]!));
+  });
+  const perQuery = (q: QueryValues): Record<string, number | string> => {
+    const m: Record<string, number | string> = {};
+    r.specs.forEach((s, si) =>
+      s.names.forEach(
+        (name, ni) => (m[name] = s.measure.kind === 'text' ? q.text[si]![ni]! : q.values[si]![ni]!),
+      ),
+    );
     return m;
   };
   return {
     run_id: byteStringToText(r.runId),
     num_q: r.numQueries,
-    all: measures(r.summary),
+    all,
     ...(o.perQuery
       ? {
           queries: r.queries.map((q) => ({
             query_id: byteStringToText(q.qid),
             in_run: q.inRun,
-            measures: measures(q.values),
+            measures: perQuery(q),
           })),
         }
       : {}),

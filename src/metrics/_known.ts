@@ -25,7 +25,7 @@ export function isKnownMetricId(id: string): boolean {
 
 /** Every gate metric id plus the ranking ids at their default parameters, sorted. */
 export function knownMetricIds(): string[] {
-  const ranking = RANKING_MEASURES.filter((m) => m.printPerQuery).flatMap((m) => {
+  const ranking = RANKING_MEASURES.filter((m) => m.printPerQuery && m.kind !== 'text').flatMap((m) => {
     const spec = parseRankingMetricId(m.id)!;
     return spec.names.map((n) => (n.startsWith(`${m.id}_`) ? `${m.id}.${n.slice(m.id.length + 1)}` : n));
   });

@@ -16,7 +16,7 @@ import type {
 import { DocTable, qrelsFromEntries, runFromRows } from '../trec/index.js';
 import { RgateError } from '../core/errors.js';
 import { evaluateTrec } from './_evaluate.js';
-import { parseRankingMetricId, type MeasureSpec } from './_spec.js';
+import { parseRankingMetricId, type MeasureSpec, type NumericSpec } from './_spec.js';
 import { GateContext } from './gate/_context.js';
 import { latencyQuantiles } from './gate/latency.js';
 import { GATE_MEASURES } from './gate/registry.js';
@@ -71,7 +71,7 @@ interface RankingResult {
  * own order — and every query with qrels averaged (an errored or empty answer scores 0).
  */
 function rankingMeasures(ctx: GateContext, input: RunMeasuresInput): RankingResult {
-  const specs: MeasureSpec[] = [];
+  const specs: NumericSpec[] = [];
   for (const id of [...new Set(input.rankingMeasures)]) {
     const spec = parseRankingMetricId(id);
     if (!spec) {
@@ -126,7 +126,8 @@ function rankingMeasures(ctx: GateContext, input: RunMeasuresInput): RankingResu
         id,
         `mean over the ${r.numQueries} queries with qrels of per-query ${name} (trec_eval -c conventions, ` +
           `relevance level ${input.relevanceLevel}) on replay 1's ranking; n = queries with qrels; ` +
-          'an errored or empty answer scores 0; seeded bootstrap 95% interval over queries.',
+          'an errored or empty answer scores 0; seeded bootstrap 95% interval over queries (a breakdown ' +
+          'with a single row gives that row no interval of its own: this overall interval applies).',
       );
       const m = new Map<string, number>();
       for (const qv of r.queries) m.set(byteQid.get(qv.qid) ?? qv.qid, qv.values[si]![ni]!);
@@ -241,6 +242,7 @@ function rowMetrics(
   gate: ReadonlyMap<string, GateValues>,
   seed: number,
   key: string,
+  onlyRow: boolean,
 ): Record<string, MeasureValue> {
   const ids = new Set(rows.map((q) => q.query_id));
   const over = (id: string): MeasureValue => aggregate(gate.get(id)!, seed, ids);
@@ -268,7 +270,8 @@ function rowMetrics(
       const v = per?.get(q.query_id);
       return v === undefined ? [] : [v];
     });
-    m[id] = mean(values, deriveSeed(seed, `${key}/${id}`));
+    // a breakdown's only row holds every query: its interval would restate the overall one
+    m[id] = mean(values, deriveSeed(seed, `${key}/${id}`), undefined, !onlyRow);
   }
   return m;
 }
@@ -300,7 +303,7 @@ function buildBreakdowns(
     by,
     rows: [...g.keys()].sort(compareCodeUnits).map((key) => ({
       key,
-      metrics: rowMetrics(ctx, g.get(key)!, byId, ranking, gate, seed, `${by}:${key}`),
+      metrics: rowMetrics(ctx, g.get(key)!, byId, ranking, gate, seed, `${by}:${key}`, g.size === 1),
     })),
   });
   const modeKeys = (q: QueryRecord): string[] => {

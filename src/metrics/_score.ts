@@ -24,7 +24,8 @@ export interface ScoreResult {
   run_id: string;
   num_q: number;
   all: Record<string, number>;
-  queries?: { query_id: string; in_run: boolean; measures: Record<string, number> }[];
+  /** per query; a text measure (relstring) is a string */
+  queries?: { query_id: string; in_run: boolean; measures: Record<string, number | string> }[];
 }
 
 /**

@@ -1,6 +1,6 @@
 import { RgateError } from '../core/errors.js';
 import { findRankingMeasure, MEASURE_BUNDLES, RANKING_MEASURES } from './registry.js';
-import type { AnyRankingMeasure } from './_types.js';
+import type { AnyRankingMeasure, RankingMeasure } from './_types.js';
 
 /** A requested measure with its parameters, e.g. `-m ndcg_cut.5,10` -> ndcg_cut with [5, 10]. */
 export interface MeasureSpec {
@@ -59,12 +59,21 @@ export function parseMeasureArgs(args: readonly string[]): ParsedSpecs {
   return { specs, runid };
 }
 
-/** One ranking metric id as gates and reports name it: `map`, `ndcg_cut.5`, `P.10`, `ndcg.1=3,2=9`. */
-export function parseRankingMetricId(id: string): MeasureSpec | undefined {
+/** A numeric measure's spec (what gates and reports can average). */
+export interface NumericSpec extends MeasureSpec {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  measure: RankingMeasure<any>;
+}
+
+/**
+ * One ranking metric id as gates and reports name it: `map`, `ndcg_cut.5`, `P.10`, `ndcg.1=3,2=9`.
+ * A text measure (relstring) is not a metric: it has no number to average.
+ */
+export function parseRankingMetricId(id: string): NumericSpec | undefined {
   const dot = id.indexOf('.');
   const name = dot < 0 ? id : id.slice(0, dot);
   const measure = findRankingMeasure(name);
-  if (!measure) return undefined;
+  if (!measure || measure.kind === 'text') return undefined;
   try {
     const params = dot < 0 ? measure.defaults : measure.parseParams(id.slice(dot + 1));
     return { measure, params, names: measure.names(params) };

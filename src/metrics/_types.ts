@@ -26,6 +26,8 @@ export interface JudgedRanking {
   numRel: number;
   /** retrieved documents with grade >= the relevance level */
   numRelRet: number;
+  /** false for a qrels query the run lacks (scored only under -c, as trec_eval's placeholder ranking) */
+  inRun: boolean;
 }
 
 export interface EvalOptions {
@@ -44,14 +46,12 @@ export interface AggregateContext {
 
 export type Aggregate = 'mean' | 'sum' | ((perQuery: readonly number[], ctx: AggregateContext) => number);
 
-/** A ranking measure; P is its parameter type (cutoffs, gain table, ...). */
-export interface RankingMeasure<P = unknown> {
+/** What every measure declares, numeric or text. */
+interface MeasureBase<P> {
   /** trec_eval's name, e.g. "ndcg_cut" */
   id: string;
   /** definition, formula and source */
   help: string;
-  /** printed as an integer (num_ret...) or with four decimals */
-  kind: 'int' | 'float';
   /** the parameters used when none are given, and how to read `-m id.<params>` */
   defaults: P;
   /** parameter text as written in a default spec, e.g. "5,10,15" (empty when none) */
@@ -59,13 +59,29 @@ export interface RankingMeasure<P = unknown> {
   parseParams(text: string): P;
   /** the printed names of the values this measure yields, e.g. ["P_5", "P_10"] */
   names(params: P): string[];
-  /** one value per name */
-  perQuery(j: JudgedRanking, params: P, opts: EvalOptions): number[];
-  /** how per-query values become the "all" value (trec_eval: mean over queries, or a sum) */
-  aggregate: Aggregate;
   /** per-query lines printed with -q (num_q prints only its summary) */
   printPerQuery: boolean;
 }
 
+/** A ranking measure; P is its parameter type (cutoffs, gain table, ...). */
+export interface RankingMeasure<P = unknown> extends MeasureBase<P> {
+  /** printed as an integer (num_ret...) or with four decimals */
+  kind: 'int' | 'float';
+  /** one value per name */
+  perQuery(j: JudgedRanking, params: P, opts: EvalOptions): number[];
+  /** how per-query values become the "all" value (trec_eval: mean over queries, or a sum) */
+  aggregate: Aggregate;
+}
+
+/**
+ * A measure whose per-query value is text (trec_eval's relstring): printed quoted with -q, never
+ * summarised (no `all` line), and not a metric gates or reports can name.
+ */
+export interface TextMeasure<P = unknown> extends MeasureBase<P> {
+  kind: 'text';
+  /** one string per name */
+  perQueryText(j: JudgedRanking, params: P, opts: EvalOptions): string[];
+}
+
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type AnyRankingMeasure = RankingMeasure<any>;
+export type AnyRankingMeasure = RankingMeasure<any> | TextMeasure<any>;

@@ -1,10 +1,12 @@
 import { elevenPtAvg } from './11pt-avg.js';
 import { binG } from './bing.js';
+import { dcg } from './dcg.js';
 import { bpref } from './bpref.js';
 import { G } from './g.js';
 import { gmBpref } from './gm-bpref.js';
 import { gmMap } from './gm-map.js';
 import { infAP } from './infap.js';
+import { idealDcg } from './ideal-dcg.js';
 import { iprecAtRecall } from './iprec-at-recall.js';
 import { judged } from './judged.js';
 import { map } from './map.js';
@@ -18,10 +20,12 @@ import { numRelRet } from './num-rel-ret.js';
 import { numRel } from './num-rel.js';
 import { numRet } from './num-ret.js';
 import { precision } from './p.js';
+import { rbp } from './rbp.js';
 import { rbpResid } from './rbp-resid.js';
 import { recall } from './recall.js';
 import { recipRank } from './recip-rank.js';
 import { relativeP } from './relative-p.js';
+import { relstring } from './relstring.js';
 import { Rndcg } from './rndcg.js';
 import { rprec } from './rprec.js';
 import { rprecMult } from './rprec-mult.js';
@@ -52,6 +56,7 @@ export const RANKING_MEASURES: readonly AnyRankingMeasure[] = [
   recipRank,
   iprecAtRecall,
   precision,
+  relstring,
   recall,
   infAP,
   gmBpref,
@@ -60,6 +65,8 @@ export const RANKING_MEASURES: readonly AnyRankingMeasure[] = [
   elevenPtAvg,
   binG,
   G,
+  dcg,
+  idealDcg,
   ndcg,
   ndcgRel,
   Rndcg,
@@ -74,6 +81,7 @@ export const RANKING_MEASURES: readonly AnyRankingMeasure[] = [
   setF,
   numNonrelJudgedRet,
   yaap,
+  rbp,
   rbpResid,
   unj,
   judged,
@@ -108,8 +116,10 @@ export const MEASURE_BUNDLES: Readonly<Record<string, readonly string[]>> = {
     'recip_rank',
     'iprec_at_recall',
     'P',
+    'relstring',
     'recall',
     'unj',
+    'rbp',
     'rbp_resid',
     'infAP',
     'gm_bpref',

@@ -50,7 +50,7 @@ const CASES: Case[] = [
     out: 'out.test.aql',
     qrels: 'qrels.rel_level',
     run: 'results.test',
-    measures: ['all_trec'],
+    measures: ['all_trec', 'relstring.20'],
     perQuery: true,
     level: 2,
   },
@@ -91,20 +91,28 @@ describe('trec_eval 10.0 conformance (fixtures/trec_eval)', () => {
         ...(c.maxDepth !== undefined ? { maxDepth: c.maxDepth } : {}),
       });
       const exp = expected(c.out);
-      const ours = new Map<string, number>();
+      const ours = new Map<string, number | string>();
       for (const q of c.perQuery ? r.queries : []) {
         r.specs.forEach((s, si) => {
           if (s.measure.printPerQuery)
-            s.names.forEach((n, ni) => ours.set(`${n}\t${q.qid}`, q.values[si]![ni]!));
+            s.names.forEach((n, ni) =>
+              ours.set(
+                `${n}\t${q.qid}`,
+                s.measure.kind === 'text' ? `'${q.text[si]![ni]!}'` : q.values[si]![ni]!,
+              ),
+            );
         });
       }
-      r.specs.forEach((s, si) => s.names.forEach((n, ni) => ours.set(`${n}\tall`, r.summary[si]![ni]!)));
+      r.specs.forEach((s, si) => {
+        if (s.measure.kind !== 'text') s.names.forEach((n, ni) => ours.set(`${n}\tall`, r.summary[si]![ni]!));
+      });
       const ourNames = new Set([...ours.keys()].map((k) => k.split('\t')[0]));
       const mismatches: string[] = [];
       for (const [key, value] of ours) {
         const theirs = exp.get(key);
         if (theirs === undefined) mismatches.push(`${key}: trec_eval printed no such line`);
-        else if (!agrees(value, theirs)) mismatches.push(`${key}: ours ${value} trec_eval ${theirs}`);
+        else if (typeof value === 'string' ? value !== theirs : !agrees(value, theirs))
+          mismatches.push(`${key}: ours ${value} trec_eval ${theirs}`);
       }
       for (const key of exp.keys()) {
         if (ourNames.has(key.split('\t')[0]) && !ours.has(key)) mismatches.push(`${key}: missing from ours`);

@@ -1,4 +1,5 @@
 import type { AnyCommand } from '../command.js';
+import { COMMAND_SUMMARIES } from './summaries.js';
 
 interface CommandEntry {
   name: string;
@@ -27,9 +28,29 @@ export const commandEntries: readonly CommandEntry[] = [
   { name: 'label', load: async () => (await import('./label.js')).labelCommand },
 ];
 
-/** The command argv names (only that one is loaded), or all of them for top-level help and typos. */
+/**
+ * The command argv names (only that one is loaded), or all of them. When no argument names a command
+ * (`rgate --help`, bare `rgate`, a typo) they are listed from their summaries without being loaded:
+ * no handler can run then, so a listed command needs only its usage line and description.
+ */
 export async function loadCommands(argv: readonly string[]): Promise<AnyCommand[]> {
   const first = argv.find((a) => !a.startsWith('-'));
   const hit = commandEntries.find((e) => e.name === first);
-  return Promise.all((hit ? [hit] : commandEntries).map((e) => e.load()));
+  if (hit) return [await hit.load()];
+  if (argv.some((a) => commandEntries.some((e) => e.name === a))) {
+    return Promise.all(commandEntries.map((e) => e.load()));
+  }
+  return Promise.all(
+    commandEntries.map(async (e) => {
+      const summary = COMMAND_SUMMARIES[e.name];
+      if (!summary) return e.load();
+      const listed: AnyCommand = {
+        command: summary[0],
+        describe: summary[1],
+        builder: (y) => y,
+        handler: async (args, io) => (await e.load()).handler(args, io),
+      };
+      return listed;
+    }),
+  );
 }

@@ -41,6 +41,44 @@ describe('rgate score', () => {
     expect(r.out.trimEnd().split('\n')).toEqual(expected);
   });
 
+  // trec_eval's own Makefile test commands (glued -mX as written there), each output byte for byte
+  const MAKEFILE: [string, string[]][] = [
+    ['out.test.a', ['-m', 'all_trec', 'qrels.test', 'results.test']],
+    ['out.test.aq', ['-m', 'all_trec', '-q', 'qrels.test', 'results.test']],
+    ['out.test.aqc', ['-m', 'all_trec', '-q', '-c', 'qrels.test', 'results.trunc']],
+    ['out.test.aqcM', ['-m', 'all_trec', '-q', '-c', '-M100', 'qrels.test', 'results.trunc']],
+    ['out.test.aql', ['-m', 'all_trec', '-mrelstring.20', '-q', '-l2', 'qrels.rel_level', 'results.test']],
+    [
+      'out.test.meas_params',
+      [
+        '-q',
+        '-miprec_at_recall..10,.20,.25,.75,.50',
+        '-m',
+        'P.5,7,3',
+        '-m',
+        'recall.20,2000',
+        '-m',
+        'Rprec_mult.5.0,0.2,0.35',
+        '-mutility.2,-1,0,0',
+        '-m',
+        '11pt_avg..25,.5,.75',
+        '-mndcg.1=3,2=9,4=4.5',
+        '-mndcg_cut.10,20,23.4',
+        '-msuccess.2,5,20',
+        'qrels.test',
+        'results.test',
+      ],
+    ],
+  ];
+  for (const [out, args] of MAKEFILE) {
+    it(`${out}: trec_eval's whole output byte for byte (relstring, rbp included)`, async () => {
+      const files = new Set(['qrels.test', 'qrels.rel_level', 'results.test', 'results.trunc']);
+      const r = await cli(['score', ...args.map((a) => (files.has(a) ? join(fixtures, a) : a))]);
+      expect(r.err).toBe('');
+      expect(r.out).toBe(readFileSync(join(fixtures, out), 'utf8'));
+    });
+  }
+
   it('-q -c -M with --qrels/--run prints per-query lines then all (as out.test.aqcM)', async () => {
     const r = await cli([
       'score',

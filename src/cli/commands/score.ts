@@ -2,14 +2,12 @@ import { resolve } from 'node:path';
 import type { Argv } from 'yargs';
 import { EXIT, RgateError } from '../../core/errors.js';
 import { DocTable, judgedOnly, readQrelsFile, readRunFile, STDIN } from '../../trec/index.js';
-import {
-  evaluateTrec,
-  MEASURE_BUNDLES,
-  parseMeasureArgs,
-  RANKING_MEASURES,
-  renderTrecEval,
-  trecEvalJson,
-} from '../../metrics/index.js';
+// the measure modules themselves, not metrics/index.js: that also loads the gate measures and the
+// run pipeline, which `rgate score` never uses (a tenth of a second of module loading)
+import { evaluateTrec } from '../../metrics/_evaluate.js';
+import { renderTrecEval, trecEvalJson } from '../../metrics/_format.js';
+import { parseMeasureArgs } from '../../metrics/_spec.js';
+import { MEASURE_BUNDLES, RANKING_MEASURES } from '../../metrics/registry.js';
 import type { RgateCommand } from '../command.js';
 
 interface ScoreArgs {
@@ -103,7 +101,11 @@ export const scoreCommand: RgateCommand<ScoreArgs> = {
           '',
           'Where rgate knowingly differs from trec_eval 10: without -c, a query judged in the qrels but',
           'absent from the run is skipped (not scored 0 and counted), as trec_eval before version 10 did;',
-          'pass -c to average over every judged query.',
+          'pass -c to average over every judged query. rbp: trec_eval 10 reads its gain bounds',
+          'uninitialised, so its rbp changes with the other measures requested; rgate prints what',
+          'trec_eval prints with all_trec or rbp alone (bounds starting at 0). A query whose grades are',
+          "all negative: trec_eval reuses the previous query's grade counts (seen in ideal_dcg); rgate",
+          'does not. Measures trec_eval 10 cannot combine (dcg with ndcg: a double free) work here.',
         ].join('\n'),
       ),
   async handler(args, io) {
@@ -127,6 +129,10 @@ export const scoreCommand: RgateCommand<ScoreArgs> = {
       if (args.run === '' && rest.length > 0) args.run = rest.shift();
       files = rest;
     }
+    // trec_eval's own Makefile writes measures glued to the flag (-mrelstring.20); yargs would read that
+    // as a group of one-letter flags, so it arrives here as an unknown argument
+    const glued = files.filter((f) => /^-m[^-]/.test(f)).map((f) => f.slice(2));
+    files = files.filter((f) => !/^-m[^-]/.test(f));
     const unknown = files.find((f) => f.startsWith('-') && f !== STDIN);
     if (unknown !== undefined) {
       throw new RgateError('usage', `Unknown argument: ${unknown}`, 'see rgate score --help');
@@ -164,7 +170,8 @@ export const scoreCommand: RgateCommand<ScoreArgs> = {
     const level = args['relevance-level'] ?? 1;
     if (!Number.isInteger(level))
       throw new RgateError('usage', `-l ${level}: the relevance level must be an integer`);
-    const raw = args.measure === undefined ? ['official'] : ([] as string[]).concat(args.measure);
+    const given = (args.measure === undefined ? [] : ([] as string[]).concat(args.measure)).concat(glued);
+    const raw = given.length === 0 ? ['official'] : given;
     const { specs, runid } = parseMeasureArgs(raw);
     const docs = new DocTable();
     // relative paths are the user's, from the cwd the command runs in (as for every command)

@@ -29,13 +29,22 @@ export function rate(numerator: number, denominator: number): RateValue {
   };
 }
 
-/** Mean over n units with a seeded bootstrap 95% interval; n = 0 is "not measured". */
-export function mean(values: readonly number[], seed: number, precomputedMean?: number): MeanValue {
+/**
+ * Mean over n units with a seeded bootstrap 95% interval; n = 0 is "not measured". `interval: false`
+ * leaves ci95 null where another value's interval already applies (a breakdown's only row).
+ */
+export function mean(
+  values: readonly number[],
+  seed: number,
+  precomputedMean?: number,
+  interval = true,
+): MeanValue {
   const n = values.length;
   if (n === 0) return { kind: 'mean', n: 0, mean: null, ci95: null };
   let s = 0;
   for (const v of values) s += v;
-  return { kind: 'mean', n, mean: precomputedMean ?? s / n, ci95: bootstrapMeanCi(values, { seed }) };
+  const ci95 = interval ? bootstrapMeanCi(values, { seed }) : null;
+  return { kind: 'mean', n, mean: precomputedMean ?? s / n, ci95 };
 }
 
 /** p50/p95/p99 by the nearest-rank method (the smallest sample with at least p of the data at or below). */

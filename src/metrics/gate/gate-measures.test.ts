@@ -286,6 +286,28 @@ describe('computeRunMeasures: gate measures count what DESIGN.md says', () => {
     ).toMatchObject({ rate: null });
   });
 
+  it('a breakdown with one row gives its means no interval (the overall one applies); others keep theirs', () => {
+    const one = computeRunMeasures({
+      ...input,
+      queries: queries.map((q) => ({ ...q, profile: 'small' })),
+      observations: observations.map((o) => ({ ...o, profile: 'small' as const })),
+    });
+    const profile = one.breakdowns.find((b) => b.by === 'profile')!;
+    expect(profile.rows.map((row) => row.key)).toEqual(['small']);
+    const row = profile.rows[0]!.metrics;
+    const overall = byId(one.metrics, 'map').value;
+    expect(row.map).toMatchObject({ kind: 'mean', n: overall.kind === 'mean' ? overall.n : -1, ci95: null });
+    expect(overall).toMatchObject({ kind: 'mean', ci95: [expect.any(Number), expect.any(Number)] });
+    expect(byId(one.metrics, 'map').help).toContain('this overall interval applies');
+    // the tag breakdown has two rows: each keeps its own interval, as before
+    const tag = one.breakdowns.find((b) => b.by === 'tag')!;
+    expect(tag.rows.length).toBeGreaterThan(1);
+    const counted = tag.rows.filter((x) => x.metrics.map?.kind === 'mean' && x.metrics.map.n > 0);
+    expect(counted.length).toBeGreaterThan(0);
+    for (const x of counted)
+      expect(x.metrics.map).toMatchObject({ ci95: [expect.any(Number), expect.any(Number)] });
+  });
+
   it('an unknown ranking measure is a config error', () => {
     expect(() => computeRunMeasures({ ...input, rankingMeasures: ['no_such_measure'] })).toThrow(
       /unknown ranking measure/,

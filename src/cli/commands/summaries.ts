@@ -1,0 +1,52 @@
+/**
+ * Each command's usage line and one-line description, so `rgate --help`, bare `rgate` and a mistyped
+ * command list the commands without loading their modules (and everything those import). A test
+ * holds these to the command files; a command missing here is simply loaded.
+ */
+export const COMMAND_SUMMARIES: Readonly<Record<string, readonly [command: string, describe: string]>> = {
+  run: ['run [suites..]', 'Replay the suites against their systems, measure, gate and write reports'],
+  merge: [
+    'merge <files..>',
+    'Combine the shard files of one run (rgate run --shard i/n) into one run: report, history, verdict',
+  ],
+  import: [
+    'import <kind> [path]',
+    'Import BEIR, TREC, SMART files or a document tree (project_dir) into fixtures/<set>',
+  ],
+  probes: [
+    'probes <action> <set>',
+    "Add fallback probes (exact key, no match, path priority) derived from a set's corpus",
+  ],
+  freeze: ['freeze <set>', 'Freeze a fixture set: write freeze.json (ids, sha256, version history)'],
+  verify: ['verify [sets..]', 'Check fixture sets against their freeze.json (schemas and content sha256)'],
+  score: [
+    'score [files..]',
+    'Score a TREC run against TREC qrels (trec_eval-compatible measures and output)',
+  ],
+  retrieve: [
+    'retrieve',
+    'Answer one query with the built-in engine over a fixture set and print the contract JSON',
+  ],
+  report: ['report <run>', 'Re-render a run report as terminal text, JSON, HTML, Markdown or JUnit XML'],
+  history: ['history [suite]', 'Trend each metric over the stored runs of a suite, with regression alarms'],
+  diff: [
+    'diff <runA> <runB>',
+    'Per-query regressions, improvements, changed top-1 and selection mode between two runs',
+  ],
+  baseline: [
+    'baseline <action> <suite> [run]',
+    "Set or show a suite's baseline run (what vs_baseline gate rules compare against)",
+  ],
+  compare: [
+    'compare [suite]',
+    'Compare config variants on the same pinned snapshot with paired per-query statistics',
+  ],
+  closeout: [
+    'closeout <suite>',
+    'Write the Gate C closeout (Markdown + HTML) for the newest run of a suite on its frozen fixture',
+  ],
+  label: [
+    'label <action> <target> [judgments]',
+    'Grade the unjudged documents a run or comparison put in its top k, and merge the grades into the qrels',
+  ],
+};
