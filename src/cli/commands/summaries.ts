@@ -11,7 +11,7 @@ export const COMMAND_SUMMARIES: Readonly<Record<string, readonly [command: strin
   ],
   import: [
     'import <kind> [path]',
-    'Import BEIR, TREC, SMART files or a document tree (project_dir) into fixtures/<set>',
+    'Import BEIR, TREC, SMART files, a document tree (project_dir) or a memory-cli root into fixtures/<set>',
   ],
   probes: [
     'probes <action> <set>',
