@@ -1,3 +1,4 @@
+import { cutText } from './cut-text.js';
 import {
   FALLBACK_STAGES,
   type CorpusRecord,
@@ -96,15 +97,6 @@ export function compareCandidates(
   const ps = compareCodeUnits(a.record.source_path, b.record.source_path);
   if (ps !== 0) return ps;
   return compareCodeUnits(a.record.id, b.record.id);
-}
-
-/** Cut at most `max` UTF-16 code units without splitting a surrogate pair. */
-function cut(text: string, max: number): string {
-  if (text.length <= max) return text;
-  let end = Math.max(0, max);
-  const c = text.charCodeAt(end - 1);
-  if (end > 0 && c >= 0xd800 && c <= 0xdbff) end--;
-  return text.slice(0, end);
 }
 
 function badInt(v: unknown): boolean {
@@ -304,13 +296,13 @@ function applyBudgets(
     let text = r.text;
     let reason: TruncationReason | null = null;
     if (text.length > budgets.max_chars_per_file) {
-      text = cut(text, budgets.max_chars_per_file);
+      text = cutText(text, budgets.max_chars_per_file);
       reason = 'truncated_max_chars';
     }
     const remaining = budgets.tokens - tokens;
     if (estimateTokens(text.length) > remaining) {
       if (remaining >= minTrunc && remaining > 0) {
-        text = cut(text, remaining * 4);
+        text = cutText(text, remaining * 4);
         reason = 'truncated_tokens';
       } else {
         dropped.push({

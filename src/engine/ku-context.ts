@@ -1,3 +1,4 @@
+import { cutText } from './cut-text.js';
 import { KU_MATCHING_DEFAULTS as D } from '../core/defaults.js';
 import {
   GUIDANCE_ROLES,
@@ -121,15 +122,6 @@ function popcount(v: number): number {
   let c = 0;
   for (let x = v >>> 0; x !== 0; x &= x - 1) c++;
   return c;
-}
-
-/** Cut at most `max` UTF-16 code units without splitting a surrogate pair. */
-function cut(text: string, max: number): string {
-  if (text.length <= max) return text;
-  let end = Math.max(0, max);
-  const c = text.charCodeAt(end - 1);
-  if (end > 0 && c >= 0xd800 && c <= 0xdbff) end--;
-  return text.slice(0, end);
 }
 
 export function resolveIntent(ic: IndexedCorpus, config: RetrievalConfig, req: KuRequest): ResolvedIntent {
@@ -274,7 +266,7 @@ export function resolveIntent(ic: IndexedCorpus, config: RetrievalConfig, req: K
       });
       out.push({
         d,
-        text: cut(r.text, unitChars),
+        text: cutText(r.text, unitChars),
         loadedAs: 'truncated',
         ...(splitFrom !== undefined ? { splitFrom } : {}),
       });

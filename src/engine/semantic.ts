@@ -157,6 +157,17 @@ export class SemanticIndex {
   }
 
   /** cosine of one record with the query vector */
+  /** The corpus matrix and the request's vector with its norm (what both rankings start from). */
+  private matrixAndQuery(req: SelectRequest): { m: Matrix; q: Float32Array; qNorm: number } | ErrorEnvelope {
+    const m = this.getMatrix();
+    if ('error' in m) return m;
+    const q = this.queryVector(req, m.dims);
+    if ('error' in q) return q;
+    let qn = 0;
+    for (let i = 0; i < q.length; i++) qn += (q[i] as number) * (q[i] as number);
+    return { m, q, qNorm: Math.sqrt(qn) };
+  }
+
   private cosine(m: Matrix, q: Float32Array, qNorm: number, d: number): number {
     const dn = m.norms[d] as number;
     if (dn === 0 || qNorm === 0) return 0;
@@ -171,13 +182,9 @@ export class SemanticIndex {
     req: SelectRequest,
     k: number,
   ): { hits: { doc: number; score: number }[]; m: Matrix; q: Float32Array; qNorm: number } | ErrorEnvelope {
-    const m = this.getMatrix();
-    if ('error' in m) return m;
-    const q = this.queryVector(req, m.dims);
-    if ('error' in q) return q;
-    let qn = 0;
-    for (let i = 0; i < q.length; i++) qn += (q[i] as number) * (q[i] as number);
-    const qNorm = Math.sqrt(qn);
+    const v = this.matrixAndQuery(req);
+    if ('error' in v) return v;
+    const { m, q, qNorm } = v;
     const heap = new TopK(k);
     const withheld = this.ic.withheld;
     for (let d = 0; d < this.ic.records.length; d++)
@@ -218,13 +225,9 @@ export class SemanticIndex {
     k: number,
     rrfK: number,
   ): { hits: { doc: number; score: number }[]; scoreOf: (doc: number) => number } | ErrorEnvelope {
-    const m = this.getMatrix();
-    if ('error' in m) return m;
-    const q = this.queryVector(req, m.dims);
-    if ('error' in q) return q;
-    let qn = 0;
-    for (let i = 0; i < q.length; i++) qn += (q[i] as number) * (q[i] as number);
-    const qNorm = Math.sqrt(qn);
+    const v = this.matrixAndQuery(req);
+    if ('error' in v) return v;
+    const { m, q, qNorm } = v;
     const depth = SEMANTIC_DEFAULTS.rrf_depth;
     const withheld = this.ic.withheld;
     const n = this.ic.records.length;

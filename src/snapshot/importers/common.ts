@@ -5,6 +5,9 @@ import { RgateError } from '../../core/errors.js';
 import { sha256 } from '../../core/hash.js';
 import { assertUtf8 } from '../../core/utf8.js';
 import type { QueryRecord } from '../../documents/index.js';
+import { parseJsonl } from '../../core/jsonl.js';
+import { validateOrThrow } from '../../contracts/ajv.js';
+import { validateQueryLine } from '../../contracts/query-set.js';
 
 /** What an importer did: the folder it wrote, counts, and notes worth reading (dropped lines, gaps). */
 export interface ImportResult {
@@ -175,4 +178,14 @@ export function provenanceText(
     ...(r.notes.length ? ['', 'Notes:', ...r.notes.map((n) => `- ${n}`)] : []),
     ...(command ? ['', 'Produced by:', '', '```sh', command, '```'] : []),
   ].join('\n');
+}
+
+/** A `--queries` JSONL file of query records, each line validated (file and line named); its source recorded. */
+export function readQueryLines(path: string, sources: SourceFile[]): QueryRecord[] {
+  const src = readSource(path);
+  sources.push(src.info);
+  const label = basename(path);
+  return parseJsonl(src.text, label).map((l) =>
+    validateOrThrow(validateQueryLine, l.value, { file: label, line: l.line }),
+  );
 }

@@ -1,10 +1,7 @@
 import { basename } from 'node:path';
 import type { PartialConfig, QueryRecord, RecordKind } from '../../documents/index.js';
-import { parseJsonl } from '../../core/jsonl.js';
-import { validateOrThrow } from '../../contracts/ajv.js';
-import { validateQueryLine } from '../../contracts/query-set.js';
 import { writeFixtureSet } from '../fixture-set.js';
-import { countsOf, provenanceText, readSource, type ImportResult, type SourceFile } from './common.js';
+import { countsOf, provenanceText, readQueryLines, type ImportResult, type SourceFile } from './common.js';
 import { DOCUMENT_EXTENSIONS, documentRecords, readDocumentTree } from './documents.js';
 
 export interface DirImportOptions {
@@ -37,12 +34,7 @@ export async function importDir(o: DirImportOptions): Promise<ImportResult> {
   );
   let queries: QueryRecord[] = [];
   if (o.queries) {
-    const src = readSource(o.queries);
-    sources.push(src.info);
-    const label = basename(o.queries);
-    queries = parseJsonl(src.text, label).map((l) =>
-      validateOrThrow(validateQueryLine, l.value, { file: label, line: l.line }),
-    );
+    queries = readQueryLines(o.queries, sources);
   } else notes.push('No queries given: queries.jsonl is empty; add judged queries before gating.');
   const r = { counts: countsOf(corpus.length, queries), notes, sources };
   writeFixtureSet(o.out, {

@@ -17,14 +17,18 @@
  * Only `approved` entries are retrieval candidates in the CLI (loadCandidatesBase), so only they
  * become records; the others are counted in a note.
  */
-import { basename, isAbsolute, join, normalize, sep } from 'node:path';
+import { isAbsolute, join, normalize, sep } from 'node:path';
 import { RgateError } from '../../core/errors.js';
-import { parseJsonl } from '../../core/jsonl.js';
-import { validateOrThrow } from '../../contracts/ajv.js';
-import { validateQueryLine } from '../../contracts/query-set.js';
 import type { CorpusRecord, PartialConfig, QueryRecord } from '../../documents/index.js';
 import { writeFixtureSet } from '../fixture-set.js';
-import { countsOf, provenanceText, readSource, type ImportResult, type SourceFile } from './common.js';
+import {
+  countsOf,
+  provenanceText,
+  readQueryLines,
+  readSource,
+  type ImportResult,
+  type SourceFile,
+} from './common.js';
 import { findJsonProblem } from './strict-json.js';
 
 export interface MemoryCliImportOptions {
@@ -203,12 +207,7 @@ export function importMemoryCli(o: MemoryCliImportOptions): ImportResult {
   );
   let queries: QueryRecord[] = [];
   if (o.queries) {
-    const src = readSource(o.queries);
-    sources.push(src.info);
-    const label = basename(o.queries);
-    queries = parseJsonl(src.text, label).map((l) =>
-      validateOrThrow(validateQueryLine, l.value, { file: label, line: l.line }),
-    );
+    queries = readQueryLines(o.queries, sources);
   } else
     notes.push(
       'No queries given: queries.jsonl is empty; add judged queries, and fallback probes with rgate probes add.',
