@@ -2,10 +2,11 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { compareCodeUnits } from '../core/canonical-json.js';
 import type { Observation } from '../documents/index.js';
+import { rankingScores } from '../core/ranking-scores.js';
 
 /**
  * Replay 1's rankings as a TREC run (`qid Q0 docno rank score tag`), in the order the system returned
- * them, so trec_eval scores exactly what rgate scored. Scores are printed with 17 significant digits
+ * them, so trec_eval scores exactly what rgate scored (the same rankingScores). Scores are printed with 17 significant digits
  * so no tie is created or broken by rounding.
  */
 export function writeTrecRun(path: string, observations: readonly Observation[], tag: string): void {
@@ -14,8 +15,9 @@ export function writeTrecRun(path: string, observations: readonly Observation[],
     .sort((a, b) => compareCodeUnits(a.query_id, b.query_id));
   const lines: string[] = [];
   for (const o of first) {
+    const scores = rankingScores(o);
     o.ranked.forEach((r, i) => {
-      lines.push(`${o.query_id} Q0 ${r.id} ${i + 1} ${formatScore(r.score)} ${tag}`);
+      lines.push(`${o.query_id} Q0 ${r.id} ${i + 1} ${formatScore(scores[i]!)} ${tag}`);
     });
   }
   mkdirSync(dirname(path), { recursive: true });

@@ -2,6 +2,7 @@
  * The one entry point the harness calls: every gate measure, the requested ranking measures, the
  * per-query outcomes, the breakdowns, and latency — all from the observations of a run.
  */
+import { rankingScores } from '../core/ranking-scores.js';
 import { compareCodeUnits } from '../core/canonical-json.js';
 import { deriveSeed } from '../core/prng.js';
 import type {
@@ -68,7 +69,7 @@ interface RankingResult {
 /**
  * Ranking measures over replay 1's ranked lists, exactly as trec_eval -c would score a TREC run
  * written from them: results ordered by score desc, ties by id desc (bytes) — not by the system's
- * own order — and every query with qrels averaged (an errored or empty answer scores 0).
+ * own order, unless its contract makes order the rank (rankingScores) — and every query with qrels averaged (an errored or empty answer scores 0).
  */
 function rankingMeasures(ctx: GateContext, input: RunMeasuresInput): RankingResult {
   const specs: NumericSpec[] = [];
@@ -103,11 +104,12 @@ function rankingMeasures(ctx: GateContext, input: RunMeasuresInput): RankingResu
     const o = ctx.first(q);
     if (!o?.ok) continue;
     const seen = new Set<string>();
-    for (const r of o.ranked) {
-      if (seen.has(r.id)) continue; // a repeated id keeps its first (best) position, as a run file must
+    const scores = rankingScores(o);
+    o.ranked.forEach((r, i) => {
+      if (seen.has(r.id)) return; // a repeated id keeps its first (best) position, as a run file must
       seen.add(r.id);
-      rows.push({ qid: q.query_id, docno: r.id, score: r.score });
-    }
+      rows.push({ qid: q.query_id, docno: r.id, score: scores[i]! });
+    });
   }
   const run = runFromRows(rows, 'replay1');
   const r = evaluateTrec(qrels, run, specs, {

@@ -1,3 +1,4 @@
+import { rankingScores } from '../../core/ranking-scores.js';
 import { describe, expect, it } from 'vitest';
 import type {
   CorpusRecord,
@@ -58,7 +59,7 @@ function obs(query_id: string, replay: number, o: Partial<Observation>): Observa
     fallback: { triggered: false },
     usage: { files: 1, chars: 100, tokens: 50 },
     latency_ms: 10 * replay,
-    contract: { name: 'memory-cli-v1', valid: true, errors: [] },
+    contract: { name: 'rgate', valid: true, errors: [] },
     fingerprint: `${query_id}-fp`,
     ...o,
   };
@@ -215,12 +216,27 @@ describe('computeRunMeasures: gate measures count what DESIGN.md says', () => {
     expect(q.get('b1')!.measures).toEqual({ map: 1, 'ndcg_cut.5': 1, 'P.1': 1 });
   });
 
+  it('a contract whose order is its rank (memory-cli-v1) keeps that order and has no score order to check', () => {
+    const asCli = computeRunMeasures({
+      ...input,
+      observations: input.observations.map((o) => ({
+        ...o,
+        contract: { ...o.contract, name: 'memory-cli-v1' },
+      })),
+    });
+    // b6 ties r3, r2, r4 at 0.6 in that order: the relevant r2 stays second (not third by docno)
+    const map = byId(asCli.metrics, 'map').value;
+    expect(map.kind === 'mean' && map.mean).toBeCloseTo((1 + 0 + 1 / 2) / 3, 15);
+    expect(counts(asCli.metrics, 'ordering_compliance')).toEqual([0, 0]);
+  });
+
   it('ranking measures equal trec_eval -c on a TREC run written from replay 1 (ties by docno desc)', () => {
     // b6 ties r3, r2, r4 at 0.6: trec order is r4, r3, r2 -> the relevant r2 is third
     const rows = queries.flatMap((q) => {
       const o = observations.find((x) => x.query_id === q.query_id && x.replay === 1)!;
+      const scores = rankingScores(o);
       return o.ok
-        ? o.ranked.map((it, i) => ({ qid: q.query_id, docno: it.id, rank: i + 1, score: it.score }))
+        ? o.ranked.map((it, i) => ({ qid: q.query_id, docno: it.id, rank: i + 1, score: scores[i]! }))
         : [];
     });
     const qrelsText = queries

@@ -1,3 +1,4 @@
+import { ORDER_IS_RANK_CONTRACTS } from '../../core/ranking-scores.js';
 import type { CorpusRecord, RankedItem } from '../../documents/index.js';
 import { perRequestRate } from './_values.js';
 import type { GateMeasure } from './_types.js';
@@ -56,10 +57,17 @@ export const orderingCompliance: GateMeasure = {
     'numerator: requests answered successfully whose ranked list follows the tie-break chain (combined_score ' +
     'desc, evidence_score desc, captured_at desc from the corpus, source_path asc, id asc; items without a ' +
     'score_breakdown: score desc only); denominator: requests, all replays, errored ones included. Source: ' +
-    'seed 000 (context-load v0).',
+    'seed 000 (context-load v0). Answers of contracts whose order is the rank (memory-cli-v1, ' +
+    'resolved-intent) are not counted: their scores need not follow their order.',
   perQuery(ctx) {
     return [
-      perRequestRate(this.id, ctx, (o) => o.ok && firstOrderingViolation(o.ranked, ctx.corpusById) < 0),
+      perRequestRate(
+        this.id,
+        ctx,
+        (o) => o.ok && firstOrderingViolation(o.ranked, ctx.corpusById) < 0,
+        // an answer whose order is its rank (memory-cli-v1, resolved-intent) has no score order to check
+        (o) => !ORDER_IS_RANK_CONTRACTS.includes(o.contract.name),
+      ),
     ];
   },
 };
