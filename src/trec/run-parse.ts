@@ -45,9 +45,12 @@ export class RunBuilder {
   private arenaLimit: number;
   private readonly fixed: boolean;
   private qids: string[] = [];
-  private qidMap = new Map<string, number>();
-  private prevQid = '';
-  private prevQidIdx = -1;
+  /** qids interned by their bytes (a shuffled run changes query every line: no string per line) */
+  private qidSlots = new Int32Array(1 << 10);
+  private qidHash: Int32Array = new Int32Array(1 << 9);
+  private qidOff: Int32Array = new Int32Array(1 << 9);
+  private qidArena = new Uint8Array(1 << 12);
+  private qidArenaUsed = 0;
   runId = '';
   lineNo = 0;
 
@@ -139,7 +142,11 @@ export class RunBuilder {
         continue;
       }
       const qs = i;
-      while (i < end && BLANK[buf[i] as number] === 0) i++;
+      let qh = 0x811c9dc5;
+      while (i < end && BLANK[(c = buf[i] as number)] === 0) {
+        qh = Math.imul(qh ^ c, 0x01000193);
+        i++;
+      }
       const qe = i;
       let fields = 1;
       // field 2: iteration ("Q0"), ignored
@@ -219,9 +226,7 @@ export class RunBuilder {
         this.lineNo = lineNo;
         this.fail(`score "${latin1(buf, ss, se)}" is not a number`);
       }
-      let q = this.prevQidIdx;
-      if (q < 0 || !sameBytes(buf, qs, qe, this.prevQid)) q = this.qidIndex(latin1(buf, qs, qe));
-      qidIdx[n] = q;
+      qidIdx[n] = this.qidOfBytes(buf, qs, qe, qh);
       hashes[n] = h;
       docOff[n] = dOff;
       docLen[n] = de - ds;
@@ -241,7 +246,7 @@ export class RunBuilder {
     if (this.count + 1 > this.scores.length) this.grow();
     if (this.arenaUsed + docno.length > this.arena.length)
       this.reserveArena(this.arena.length * 2 + docno.length);
-    const q = this.prevQidIdx >= 0 && qid === this.prevQid ? this.prevQidIdx : this.qidIndex(qid);
+    const q = this.qidIndex(qid);
     const n = this.count++;
     this.lineNo++;
     this.qidIdx[n] = q;
@@ -255,15 +260,65 @@ export class RunBuilder {
   }
 
   private qidIndex(qid: string): number {
-    let idx = this.qidMap.get(qid);
-    if (idx === undefined) {
-      idx = this.qids.length;
-      this.qids.push(qid);
-      this.qidMap.set(qid, idx);
+    const b = Buffer.from(qid, 'latin1');
+    return this.qidOfBytes(b, 0, b.length, hashBytes(b, 0, b.length));
+  }
+
+  /** Index of the qid with bytes buf[s, e) (FNV-1a hash h), added in first-appearance order if new. */
+  private qidOfBytes(buf: Uint8Array, s: number, e: number, h: number): number {
+    const slots = this.qidSlots;
+    const mask = slots.length - 1;
+    const len = e - s;
+    let slot = h & mask;
+    for (let j = slots[slot] as number; j !== 0; j = slots[(slot = (slot + 1) & mask)] as number) {
+      const q = j - 1;
+      if (this.qidHash[q] !== h) continue;
+      const off = this.qidOff[q] as number;
+      if ((this.qidOff[q + 1] as number) - off !== len) continue;
+      const a = this.qidArena;
+      let k = 0;
+      while (k < len && a[off + k] === buf[s + k]) k++;
+      if (k === len) return q;
     }
-    this.prevQid = qid;
-    this.prevQidIdx = idx;
-    return idx;
+    return this.addQid(buf, s, e, h, slot);
+  }
+
+  private addQid(buf: Uint8Array, s: number, e: number, h: number, slot: number): number {
+    const q = this.qids.length;
+    const len = e - s;
+    if (q + 2 > this.qidOff.length) {
+      const grow = (a: Int32Array): Int32Array => {
+        const b = new Int32Array(a.length * 2);
+        b.set(a);
+        return b;
+      };
+      this.qidOff = grow(this.qidOff);
+      this.qidHash = grow(this.qidHash);
+    }
+    if (this.qidArenaUsed + len > this.qidArena.length) {
+      const b = new Uint8Array(Math.max(this.qidArena.length * 2, this.qidArenaUsed + len));
+      b.set(this.qidArena.subarray(0, this.qidArenaUsed));
+      this.qidArena = b;
+    }
+    this.qidArena.set(buf.subarray(s, e), this.qidArenaUsed);
+    this.qidOff[q] = this.qidArenaUsed;
+    this.qidArenaUsed += len;
+    this.qidOff[q + 1] = this.qidArenaUsed;
+    this.qidHash[q] = h;
+    this.qids.push(latin1(buf, s, e));
+    this.qidSlots[slot] = q + 1;
+    // load factor under 1/2
+    if (this.qids.length * 2 > this.qidSlots.length) {
+      const size = this.qidSlots.length * 2;
+      const slots = new Int32Array(size);
+      for (let k = 0; k < this.qids.length; k++) {
+        let t = (this.qidHash[k] as number) & (size - 1);
+        while (slots[t] !== 0) t = (t + 1) & (size - 1);
+        slots[t] = k + 1;
+      }
+      this.qidSlots = slots;
+    }
+    return q;
   }
 
   private fail(what: string): never {

@@ -280,3 +280,21 @@ describe('readRunFile on two threads (the compiled worker in dist/)', () => {
     );
   });
 });
+
+describe('run qids interned by their bytes', () => {
+  it('2,000 queries interleaved line by line keep first-appearance order and their own results', () => {
+    // qids of different lengths sharing prefixes, and a non-ASCII one: the table compares bytes
+    const qids = Array.from({ length: 2000 }, (_, i) => (i === 7 ? 'qé7' : `q${i}`));
+    let text = '';
+    for (let r = 0; r < 3; r++) for (const q of qids) text += `${q} Q0 ${q}-d${r} ${r + 1} ${3 - r} run\n`;
+    const run = parseRun(buf(text), 'run');
+    expect(run.qids.map(byteStringToText)).toEqual(qids);
+    const q = Buffer.from('qé7', 'utf8').toString('latin1');
+    expect(entries(run, q).map(([d]) => byteStringToText(d))).toEqual(['qé7-d0', 'qé7-d1', 'qé7-d2']);
+    expect(entries(run, 'q1999')).toEqual([
+      ['q1999-d0', 3],
+      ['q1999-d1', 2],
+      ['q1999-d2', 1],
+    ]);
+  });
+});
