@@ -375,58 +375,85 @@ export class RunBuilder {
   }
 
   /**
-   * Append another region's entries (parsed by a worker into the same shared storage at
-   * [base, r.end)) after this builder's: move them down, renumber their queries into this builder's
-   * first-appearance order, and shift their line numbers by the lines this builder read.
+   * Take another region's entries (parsed by a worker into the same shared storage at [base, r.end))
+   * as following this builder's: renumber their queries into this builder's first-appearance order
+   * and shift their line numbers by the lines this builder read. They stay where they are: finish()
+   * reads both ranges (and moves them only when the run was already grouped by query).
    */
   absorb(base: number, r: RegionResult): void {
-    const n = r.end - base;
-    const at = this.count;
-    if (n > 0) {
-      for (const a of [this.qidIdx, this.hashes, this.docOff, this.docLen, this.lineOf])
-        a.copyWithin(at, base, r.end);
-      this.scores.copyWithin(at, base, r.end);
-      const remap = r.qids.map((q) => this.qidIndex(q));
-      for (let i = at; i < at + n; i++) {
-        this.qidIdx[i] = remap[this.qidIdx[i] as number] as number;
-        this.lineOf[i] = (this.lineOf[i] as number) + this.lineNo;
-      }
+    const remap = Int32Array.from(r.qids, (q) => this.qidIndex(q));
+    const shift = this.lineNo;
+    for (let i = base; i < r.end; i++) {
+      this.qidIdx[i] = remap[this.qidIdx[i] as number] as number;
+      this.lineOf[i] = (this.lineOf[i] as number) + shift;
+    }
+    if (r.end > base) {
       this.runId = r.runId;
       this.arenaUsed = r.arenaEnd;
     }
-    this.count = at + n;
+    this.tailBase = base;
+    this.tailEnd = r.end;
     this.lineNo += r.lines;
   }
 
+  /** Entries [tailBase, tailEnd) follow [0, count) (absorb); empty when there is one range. */
+  private tailBase = 0;
+  private tailEnd = 0;
+
   finish(): TrecRun {
     const nq = this.qids.length;
-    const total = this.count;
+    const head = this.count;
+    const { tailBase, tailEnd, qidIdx } = this;
+    const total = head + (tailEnd - tailBase);
     const counts = new Int32Array(nq + 1);
     let contiguous = true;
-    for (let i = 0; i < total; i++) {
-      const q = this.qidIdx[i] as number;
-      counts[q + 1]!++;
-      if (i > 0 && q < (this.qidIdx[i - 1] as number)) contiguous = false;
+    let prev = -1;
+    for (const [from, to] of [
+      [0, head],
+      [tailBase, tailEnd],
+    ] as const) {
+      for (let i = from; i < to; i++) {
+        const q = qidIdx[i] as number;
+        counts[q + 1]!++;
+        if (q < prev) contiguous = false;
+        prev = q;
+      }
     }
     for (let q = 0; q < nq; q++) counts[q + 1]! += counts[q]!;
     let { hashes, docOff, docLen, scores, lineOf } = this;
-    if (!contiguous) {
-      // stable counting sort by query (first-appearance order), keeping file order inside a query
+    if (contiguous) {
+      if (tailEnd > tailBase && tailBase !== head) {
+        for (const a of [qidIdx, hashes, docOff, docLen, lineOf]) a.copyWithin(head, tailBase, tailEnd);
+        scores.copyWithin(head, tailBase, tailEnd);
+      }
+    } else {
+      // stable counting sort by query (first-appearance order), keeping file order inside a query:
+      // one pass scattering each entry to its query's next slot (a few thousand write streams, read
+      // sequentially), rather than building a permutation and gathering through it array by array
       const pos = counts.slice(0, nq);
-      const perm = new Int32Array(total);
-      for (let i = 0; i < total; i++) perm[pos[this.qidIdx[i] as number]!++] = i;
-      const p32 = (a: Int32Array): Int32Array => {
-        const b = new Int32Array(total);
-        for (let k = 0; k < total; k++) b[k] = a[perm[k] as number] as number;
-        return b;
-      };
-      hashes = p32(hashes);
-      docOff = p32(docOff);
-      docLen = p32(docLen);
-      lineOf = p32(lineOf);
-      const s = new Float64Array(total);
-      for (let k = 0; k < total; k++) s[k] = scores[perm[k] as number] as number;
-      scores = s;
+      const h2 = new Int32Array(total);
+      const o2 = new Int32Array(total);
+      const l2 = new Int32Array(total);
+      const n2 = new Int32Array(total);
+      const s2 = new Float64Array(total);
+      for (const [from, to] of [
+        [0, head],
+        [tailBase, tailEnd],
+      ] as const) {
+        for (let i = from; i < to; i++) {
+          const d = pos[qidIdx[i] as number]!++;
+          h2[d] = hashes[i] as number;
+          o2[d] = docOff[i] as number;
+          l2[d] = docLen[i] as number;
+          n2[d] = lineOf[i] as number;
+          s2[d] = scores[i] as number;
+        }
+      }
+      hashes = h2;
+      docOff = o2;
+      docLen = l2;
+      lineOf = n2;
+      scores = s2;
     }
     const run: TrecRun = {
       runId: this.runId,

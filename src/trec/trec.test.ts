@@ -240,26 +240,31 @@ describe('readRunFile on two threads (the compiled worker in dist/)', () => {
     'gives exactly the single-thread result: order, queries split across halves, lines',
     async () => {
       const m = await load();
-      let text = '';
-      for (let i = 0; i < 30_000; i++)
-        text += `q${(i * 7) % 5} Q0 d${i % 9000}-${i} ${i} ${(i % 13) / 4} r${i % 3}\n`;
-      const path = join(dir, 'split.run');
-      writeFileSync(path, text);
-      const one = m.readRunFile(path, { threads: 1 });
-      const two = m.readRunFile(path, { threads: 2 });
-      expect(two.qids).toEqual(one.qids);
-      expect(two.runId).toBe(one.runId);
-      expect(two.lines).toBe(one.lines);
-      for (const qid of one.qids) {
-        const a = one.byQid.get(qid)!;
-        const b = two.byQid.get(qid)!;
-        const rows = (run: typeof one, q: typeof a) =>
-          Array.from({ length: q.end - q.start }, (_, k) => [
-            m.runDocno(run, q.start + k),
-            run.scores[q.start + k],
-            run.lineOf[q.start + k],
-          ]);
-        expect(rows(two, b)).toEqual(rows(one, a));
+      // queries interleaved line by line, then grouped (queries split across the two halves both times)
+      for (const grouped of [false, true]) {
+        let text = '';
+        for (let i = 0; i < 30_000; i++) {
+          const q = grouped ? Math.floor(i / 6000) : (i * 7) % 5;
+          text += `q${q} Q0 d${i % 9000}-${i} ${i} ${(i % 13) / 4} r${i % 3}\n`;
+        }
+        const path = join(dir, 'split.run');
+        writeFileSync(path, text);
+        const one = m.readRunFile(path, { threads: 1 });
+        const two = m.readRunFile(path, { threads: 2 });
+        expect(two.qids).toEqual(one.qids);
+        expect(two.runId).toBe(one.runId);
+        expect(two.lines).toBe(one.lines);
+        for (const qid of one.qids) {
+          const a = one.byQid.get(qid)!;
+          const b = two.byQid.get(qid)!;
+          const rows = (run: typeof one, q: typeof a) =>
+            Array.from({ length: q.end - q.start }, (_, k) => [
+              m.runDocno(run, q.start + k),
+              run.scores[q.start + k],
+              run.lineOf[q.start + k],
+            ]);
+          expect(rows(two, b)).toEqual(rows(one, a));
+        }
       }
     },
   );
