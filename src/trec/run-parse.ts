@@ -112,18 +112,15 @@ export class RunBuilder {
   feed(buf: Uint8Array, end: number): void {
     let i = 0;
     let c = 0;
-    // capacity for every line of this chunk, so the loop never checks
-    let lines = 0;
-    for (let p = buf.indexOf(NL, 0); p >= 0 && p < end; p = buf.indexOf(NL, p + 1)) lines++;
-    while (this.count + lines + 1 > this.entryLimit) this.grow();
     let arena = this.arena;
     let arenaLimit = this.arenaLimit;
-    const hashes = this.hashes;
-    const docOff = this.docOff;
-    const docLen = this.docLen;
-    const scores = this.scores;
-    const lineOf = this.lineOf;
-    const qidIdx = this.qidIdx;
+    let hashes = this.hashes;
+    let docOff = this.docOff;
+    let docLen = this.docLen;
+    let scores = this.scores;
+    let lineOf = this.lineOf;
+    let qidIdx = this.qidIdx;
+    let entryLimit = this.entryLimit;
     let o = this.arenaUsed;
     let n = this.count;
     let lineNo = this.lineNo;
@@ -225,6 +222,12 @@ export class RunBuilder {
       if (Number.isNaN(score)) {
         this.lineNo = lineNo;
         this.fail(`score "${latin1(buf, ss, se)}" is not a number`);
+      }
+      if (n >= entryLimit) {
+        // one compare a line instead of counting the chunk's lines first (a cold start pays for that loop)
+        this.count = n;
+        this.grow();
+        ({ hashes, docOff, docLen, scores, lineOf, qidIdx, entryLimit } = this);
       }
       qidIdx[n] = this.qidOfBytes(buf, qs, qe, qh);
       hashes[n] = h;
