@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { createPrng, shuffled } from '../core/prng.js';
-import { compareRunDocnos, parseRun } from '../trec/index.js';
-import { sortRun } from './_evaluate.js';
+import { compareRunDocnos, parseQrels, parseRun, runDocno, type Qrels, type TrecRun } from '../trec/index.js';
+import { Judge, sortRun } from './_evaluate.js';
+import { REL_NONPOOL, REL_UNJUDGED } from './_types.js';
 
 describe('sortRun: trec_eval order (score desc, docno desc) whatever the file order', () => {
   it('a shuffled 3,000-line query with many ties comes out as a reference sort', () => {
@@ -24,5 +25,46 @@ describe('sortRun: trec_eval order (score desc, docno desc) whatever the file or
     const run2 = parseRun(Buffer.from(sorted.join('\n') + '\n'), 'run2');
     const rq2 = run2.byQid.get('q2')!;
     expect(Array.from(sortRun(run2, rq2))).toEqual(reference.map((_, i) => i));
+  });
+});
+
+describe('Judge: ranks only the judged results, as a full sort would place them', () => {
+  // the rels a full trec_eval sort gives: sortRun order, each position's grade looked up by docno
+  const reference = (run: TrecRun, qrels: Qrels, qid: string, depth: number): number[] => {
+    const q = qrels.byQid.get(qid)!;
+    const grade = new Map<string, number>();
+    q.docs.forEach((d, k) => grade.set(qrels.docs.stringOf(d), q.rels[k]!));
+    return Array.from(sortRun(run, run.byQid.get(qid)!))
+      .slice(0, depth)
+      .map((e) => {
+        const g = grade.get(runDocno(run, e));
+        return g === undefined ? REL_NONPOOL : g < 0 ? REL_UNJUDGED : g;
+      });
+  };
+
+  it.each([
+    ['a few judged (insertion path)', 12],
+    ['most judged (merge path)', 1500],
+  ])('a shuffled 2,000-line query with ties, %s, at every depth', (_, judgedCount) => {
+    const rng = createPrng(11);
+    const docs = shuffled(
+      Array.from({ length: 2000 }, (_, i) => i),
+      rng,
+    );
+    let text = '';
+    for (let i = 0; i < 2000; i++) text += `q1 Q0 D${docs[i]} ${i + 1} ${rng.int(30) / 4} r\n`;
+    let qrelsText = '';
+    // judged: some retrieved (grades -1..3), a few never retrieved
+    const picks = shuffled(docs, rng).slice(0, judgedCount);
+    for (const d of picks) qrelsText += `q1 0 D${d} ${rng.int(5) - 1}\n`;
+    qrelsText += 'q1 0 NOT-RETRIEVED 2\n';
+    const run = parseRun(Buffer.from(text), 'run');
+    const qrels = parseQrels(Buffer.from(qrelsText), 'qrels');
+    const judge = new Judge(qrels.docs);
+    for (const maxDepth of [undefined, 1, 10, 999]) {
+      const opts = { relevanceLevel: 1, averageComplete: false, maxDepth };
+      const got = judge.judge(qrels.byQid.get('q1')!, run, run.byQid.get('q1')!, opts);
+      expect(Array.from(got.rels)).toEqual(reference(run, qrels, 'q1', maxDepth ?? 2000));
+    }
   });
 });

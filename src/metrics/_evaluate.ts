@@ -102,13 +102,19 @@ export function evaluateTrec(
 }
 
 /**
- * Orders and judges one query (trec_eval form_res_rels.c). A query has ~10-1000 judgments, so they go
+ * Ranks and judges one query (trec_eval form_res_rels.c). A query has ~10-1000 judgments, so they go
  * into a small hash table keyed by the docno hash the run parser already computed: looking up a
  * retrieved document touches a few cache lines, and its bytes are compared only on a hash match.
+ * Only the judged results are placed (see rankJudged): the rest are REL_NONPOOL at any rank.
  */
 export class Judge {
   private table = new Int32Array(64);
-  private order = new Int32Array(0);
+  /** per query: the entries found in the qrels, their grades and (after rankJudged) their ranks */
+  private matched = new Int32Array(64);
+  private matchedRel = new Int32Array(64);
+  private matchedScore = new Float64Array(64);
+  private rankOf = new Int32Array(65);
+  private isMatched = new Uint8Array(1024);
 
   constructor(private readonly docs: DocTable) {}
 
@@ -145,31 +151,123 @@ export class Judge {
     const total = rq ? rq.end - rq.start : 0;
     let numRet = total;
     if (opts.maxDepth !== undefined && numRet > opts.maxDepth) numRet = opts.maxDepth;
-    if (this.order.length < total) this.order = new Int32Array(total);
-    const rels = new Int32Array(numRet);
+    const rels = new Int32Array(numRet).fill(REL_NONPOOL);
     let numRelRet = 0;
     if (rq && numRet > 0) {
-      const order = sortRun(run, rq, this.order);
-      const { hashes, docOff, docLen, arena } = run;
-      for (let i = 0; i < numRet; i++) {
-        const e = order[i] as number;
-        const h = hashes[e] as number;
-        let rel: number = REL_NONPOOL;
-        let slot = h & mask;
-        for (let j = table[slot] as number; j !== 0; j = table[(slot = (slot + 1) & mask)] as number) {
-          const d = q.docs[j - 1] as number;
-          const off = docOff[e] as number;
-          if (docs.hashOf(d) === h && docs.equalsBytes(d, arena, off, off + (docLen[e] as number))) {
-            const g = q.rels[j - 1] as number;
-            rel = g < 0 ? REL_UNJUDGED : g;
-            break;
-          }
-        }
-        rels[i] = rel;
+      const k = this.rankJudged(q, run, rq, mask);
+      const { matchedRel, rankOf } = this;
+      for (let i = 0; i < k; i++) {
+        const r = rankOf[i] as number;
+        if (r >= numRet) continue;
+        const g = matchedRel[i] as number;
+        const rel = g < 0 ? REL_UNJUDGED : g;
+        rels[r] = rel;
         if (rel >= opts.relevanceLevel && rel >= 0) numRelRet++;
       }
     }
     return { qid: q.qid, rels, numRet, relLevels, numRelLevels, numRel, numRelRet, inRun: rq !== undefined };
+  }
+
+  /**
+   * Only the entries found in the qrels are placed: every other one is REL_NONPOOL wherever it lands,
+   * so the ranking needs no full sort. The k matched entries are sorted (trec_eval order: score
+   * descending, docno descending; no two entries tie, duplicates being refused), each other entry is
+   * binary-searched among them to count how many it precedes, and a matched entry's rank is its
+   * position among the matched plus the others ranked above it: O(n log k) instead of O(n log n).
+   * Returns k; matched/matchedRel/rankOf hold the entries, grades and 0-based ranks.
+   */
+  private rankJudged(q: QrelsQuery, run: TrecRun, rq: RunQuery, mask: number): number {
+    const docs = this.docs;
+    const table = this.table;
+    const { hashes, docOff, docLen, arena, scores } = run;
+    const n = rq.end - rq.start;
+    if (this.isMatched.length < n) this.isMatched = new Uint8Array(n);
+    const isMatched = this.isMatched;
+    let k = 0;
+    for (let e = rq.start; e < rq.end; e++) {
+      const h = hashes[e] as number;
+      let slot = h & mask;
+      let found = -1;
+      for (let j = table[slot] as number; j !== 0; j = table[(slot = (slot + 1) & mask)] as number) {
+        const d = q.docs[j - 1] as number;
+        const off = docOff[e] as number;
+        if (docs.hashOf(d) === h && docs.equalsBytes(d, arena, off, off + (docLen[e] as number))) {
+          found = j - 1;
+          break;
+        }
+      }
+      if (found < 0) {
+        isMatched[e - rq.start] = 0;
+        continue;
+      }
+      isMatched[e - rq.start] = 1;
+      if (k === this.matched.length) this.growMatched();
+      this.matched[k] = e;
+      this.matchedRel[k] = q.rels[found] as number;
+      k++;
+    }
+    if (k === 0) return 0;
+    const matched = this.matched;
+    const matchedRel = this.matchedRel;
+    // insertion sort of the matched entries (few per query; a fully judged query costs O(k^2) at worst,
+    // so large k goes through sortEntries)
+    if (k > 64) sortEntries(run, matched, matchedRel, k);
+    else {
+      for (let i = 1; i < k; i++) {
+        const x = matched[i] as number;
+        const gx = matchedRel[i] as number;
+        const sx = scores[x] as number;
+        let j = i - 1;
+        while (j >= 0) {
+          const y = matched[j] as number;
+          const sy = scores[y] as number;
+          if (sx < sy || (sx === sy && compareRunDocnos(run, x, y) < 0)) break;
+          matched[j + 1] = y;
+          matchedRel[j + 1] = matchedRel[j] as number;
+          j--;
+        }
+        matched[j + 1] = x;
+        matchedRel[j + 1] = gx;
+      }
+    }
+    const ms = this.matchedScore;
+    for (let i = 0; i < k; i++) ms[i] = scores[matched[i] as number] as number;
+    // above[p]: unmatched entries ranked after exactly p matched entries
+    const above = this.rankOf;
+    above.fill(0, 0, k + 1);
+    for (let e = rq.start; e < rq.end; e++) {
+      if (isMatched[e - rq.start] === 1) continue;
+      const se = scores[e] as number;
+      let lo = 0;
+      let hi = k;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        const sm = ms[mid] as number;
+        // is matched[mid] ranked above e?
+        if (sm > se || (sm === se && compareRunDocnos(run, matched[mid] as number, e) > 0)) lo = mid + 1;
+        else hi = mid;
+      }
+      above[lo]!++;
+    }
+    // rank of matched[i] = i + the unmatched entries ranked above it (those after <= i matched)
+    let before = 0;
+    for (let i = 0; i < k; i++) {
+      before += above[i] as number;
+      above[i] = i + before;
+    }
+    return k;
+  }
+
+  private growMatched(): void {
+    const n = this.matched.length * 2;
+    const m = new Int32Array(n);
+    m.set(this.matched);
+    this.matched = m;
+    const r = new Int32Array(n);
+    r.set(this.matchedRel);
+    this.matchedRel = r;
+    this.matchedScore = new Float64Array(n);
+    this.rankOf = new Int32Array(n + 1);
   }
 }
 
@@ -265,4 +363,24 @@ function mergeSort(order: Int32Array, before: (a: number, b: number) => boolean)
   }
   if (src !== order) order.set(src);
   return order;
+}
+
+/** Sort entries (and their grades alongside) into trec_eval order: a query with many judged results. */
+function sortEntries(run: TrecRun, entries: Int32Array, grades: Int32Array, k: number): void {
+  const idx = new Int32Array(k);
+  for (let i = 0; i < k; i++) idx[i] = i;
+  const s = run.scores;
+  const before = (a: number, b: number): boolean => {
+    const ea = entries[a] as number;
+    const eb = entries[b] as number;
+    const sa = s[ea] as number;
+    const sb = s[eb] as number;
+    if (sa !== sb) return sa > sb;
+    return compareRunDocnos(run, ea, eb) > 0;
+  };
+  mergeSort(idx, before);
+  const e2 = Int32Array.from(idx, (i) => entries[i] as number);
+  const g2 = Int32Array.from(idx, (i) => grades[i] as number);
+  entries.set(e2);
+  grades.set(g2);
 }

@@ -45,9 +45,12 @@ export class RunBuilder {
   private arenaLimit: number;
   private readonly fixed: boolean;
   private qids: string[] = [];
-  private qidMap = new Map<string, number>();
-  private prevQid = '';
-  private prevQidIdx = -1;
+  /** qids interned by their bytes (a shuffled run changes query every line: no string per line) */
+  private qidSlots = new Int32Array(1 << 10);
+  private qidHash: Int32Array = new Int32Array(1 << 9);
+  private qidOff: Int32Array = new Int32Array(1 << 9);
+  private qidArena = new Uint8Array(1 << 12);
+  private qidArenaUsed = 0;
   runId = '';
   lineNo = 0;
 
@@ -109,18 +112,15 @@ export class RunBuilder {
   feed(buf: Uint8Array, end: number): void {
     let i = 0;
     let c = 0;
-    // capacity for every line of this chunk, so the loop never checks
-    let lines = 0;
-    for (let p = buf.indexOf(NL, 0); p >= 0 && p < end; p = buf.indexOf(NL, p + 1)) lines++;
-    while (this.count + lines + 1 > this.entryLimit) this.grow();
     let arena = this.arena;
     let arenaLimit = this.arenaLimit;
-    const hashes = this.hashes;
-    const docOff = this.docOff;
-    const docLen = this.docLen;
-    const scores = this.scores;
-    const lineOf = this.lineOf;
-    const qidIdx = this.qidIdx;
+    let hashes = this.hashes;
+    let docOff = this.docOff;
+    let docLen = this.docLen;
+    let scores = this.scores;
+    let lineOf = this.lineOf;
+    let qidIdx = this.qidIdx;
+    let entryLimit = this.entryLimit;
     let o = this.arenaUsed;
     let n = this.count;
     let lineNo = this.lineNo;
@@ -139,7 +139,11 @@ export class RunBuilder {
         continue;
       }
       const qs = i;
-      while (i < end && BLANK[buf[i] as number] === 0) i++;
+      let qh = 0x811c9dc5;
+      while (i < end && BLANK[(c = buf[i] as number)] === 0) {
+        qh = Math.imul(qh ^ c, 0x01000193);
+        i++;
+      }
       const qe = i;
       let fields = 1;
       // field 2: iteration ("Q0"), ignored
@@ -219,9 +223,13 @@ export class RunBuilder {
         this.lineNo = lineNo;
         this.fail(`score "${latin1(buf, ss, se)}" is not a number`);
       }
-      let q = this.prevQidIdx;
-      if (q < 0 || !sameBytes(buf, qs, qe, this.prevQid)) q = this.qidIndex(latin1(buf, qs, qe));
-      qidIdx[n] = q;
+      if (n >= entryLimit) {
+        // one compare a line instead of counting the chunk's lines first (a cold start pays for that loop)
+        this.count = n;
+        this.grow();
+        ({ hashes, docOff, docLen, scores, lineOf, qidIdx, entryLimit } = this);
+      }
+      qidIdx[n] = this.qidOfBytes(buf, qs, qe, qh);
       hashes[n] = h;
       docOff[n] = dOff;
       docLen[n] = de - ds;
@@ -241,7 +249,7 @@ export class RunBuilder {
     if (this.count + 1 > this.scores.length) this.grow();
     if (this.arenaUsed + docno.length > this.arena.length)
       this.reserveArena(this.arena.length * 2 + docno.length);
-    const q = this.prevQidIdx >= 0 && qid === this.prevQid ? this.prevQidIdx : this.qidIndex(qid);
+    const q = this.qidIndex(qid);
     const n = this.count++;
     this.lineNo++;
     this.qidIdx[n] = q;
@@ -255,15 +263,65 @@ export class RunBuilder {
   }
 
   private qidIndex(qid: string): number {
-    let idx = this.qidMap.get(qid);
-    if (idx === undefined) {
-      idx = this.qids.length;
-      this.qids.push(qid);
-      this.qidMap.set(qid, idx);
+    const b = Buffer.from(qid, 'latin1');
+    return this.qidOfBytes(b, 0, b.length, hashBytes(b, 0, b.length));
+  }
+
+  /** Index of the qid with bytes buf[s, e) (FNV-1a hash h), added in first-appearance order if new. */
+  private qidOfBytes(buf: Uint8Array, s: number, e: number, h: number): number {
+    const slots = this.qidSlots;
+    const mask = slots.length - 1;
+    const len = e - s;
+    let slot = h & mask;
+    for (let j = slots[slot] as number; j !== 0; j = slots[(slot = (slot + 1) & mask)] as number) {
+      const q = j - 1;
+      if (this.qidHash[q] !== h) continue;
+      const off = this.qidOff[q] as number;
+      if ((this.qidOff[q + 1] as number) - off !== len) continue;
+      const a = this.qidArena;
+      let k = 0;
+      while (k < len && a[off + k] === buf[s + k]) k++;
+      if (k === len) return q;
     }
-    this.prevQid = qid;
-    this.prevQidIdx = idx;
-    return idx;
+    return this.addQid(buf, s, e, h, slot);
+  }
+
+  private addQid(buf: Uint8Array, s: number, e: number, h: number, slot: number): number {
+    const q = this.qids.length;
+    const len = e - s;
+    if (q + 2 > this.qidOff.length) {
+      const grow = (a: Int32Array): Int32Array => {
+        const b = new Int32Array(a.length * 2);
+        b.set(a);
+        return b;
+      };
+      this.qidOff = grow(this.qidOff);
+      this.qidHash = grow(this.qidHash);
+    }
+    if (this.qidArenaUsed + len > this.qidArena.length) {
+      const b = new Uint8Array(Math.max(this.qidArena.length * 2, this.qidArenaUsed + len));
+      b.set(this.qidArena.subarray(0, this.qidArenaUsed));
+      this.qidArena = b;
+    }
+    this.qidArena.set(buf.subarray(s, e), this.qidArenaUsed);
+    this.qidOff[q] = this.qidArenaUsed;
+    this.qidArenaUsed += len;
+    this.qidOff[q + 1] = this.qidArenaUsed;
+    this.qidHash[q] = h;
+    this.qids.push(latin1(buf, s, e));
+    this.qidSlots[slot] = q + 1;
+    // load factor under 1/2
+    if (this.qids.length * 2 > this.qidSlots.length) {
+      const size = this.qidSlots.length * 2;
+      const slots = new Int32Array(size);
+      for (let k = 0; k < this.qids.length; k++) {
+        let t = (this.qidHash[k] as number) & (size - 1);
+        while (slots[t] !== 0) t = (t + 1) & (size - 1);
+        slots[t] = k + 1;
+      }
+      this.qidSlots = slots;
+    }
+    return q;
   }
 
   private fail(what: string): never {
@@ -320,58 +378,85 @@ export class RunBuilder {
   }
 
   /**
-   * Append another region's entries (parsed by a worker into the same shared storage at
-   * [base, r.end)) after this builder's: move them down, renumber their queries into this builder's
-   * first-appearance order, and shift their line numbers by the lines this builder read.
+   * Take another region's entries (parsed by a worker into the same shared storage at [base, r.end))
+   * as following this builder's: renumber their queries into this builder's first-appearance order
+   * and shift their line numbers by the lines this builder read. They stay where they are: finish()
+   * reads both ranges (and moves them only when the run was already grouped by query).
    */
   absorb(base: number, r: RegionResult): void {
-    const n = r.end - base;
-    const at = this.count;
-    if (n > 0) {
-      for (const a of [this.qidIdx, this.hashes, this.docOff, this.docLen, this.lineOf])
-        a.copyWithin(at, base, r.end);
-      this.scores.copyWithin(at, base, r.end);
-      const remap = r.qids.map((q) => this.qidIndex(q));
-      for (let i = at; i < at + n; i++) {
-        this.qidIdx[i] = remap[this.qidIdx[i] as number] as number;
-        this.lineOf[i] = (this.lineOf[i] as number) + this.lineNo;
-      }
+    const remap = Int32Array.from(r.qids, (q) => this.qidIndex(q));
+    const shift = this.lineNo;
+    for (let i = base; i < r.end; i++) {
+      this.qidIdx[i] = remap[this.qidIdx[i] as number] as number;
+      this.lineOf[i] = (this.lineOf[i] as number) + shift;
+    }
+    if (r.end > base) {
       this.runId = r.runId;
       this.arenaUsed = r.arenaEnd;
     }
-    this.count = at + n;
+    this.tailBase = base;
+    this.tailEnd = r.end;
     this.lineNo += r.lines;
   }
 
+  /** Entries [tailBase, tailEnd) follow [0, count) (absorb); empty when there is one range. */
+  private tailBase = 0;
+  private tailEnd = 0;
+
   finish(): TrecRun {
     const nq = this.qids.length;
-    const total = this.count;
+    const head = this.count;
+    const { tailBase, tailEnd, qidIdx } = this;
+    const total = head + (tailEnd - tailBase);
     const counts = new Int32Array(nq + 1);
     let contiguous = true;
-    for (let i = 0; i < total; i++) {
-      const q = this.qidIdx[i] as number;
-      counts[q + 1]!++;
-      if (i > 0 && q < (this.qidIdx[i - 1] as number)) contiguous = false;
+    let prev = -1;
+    for (const [from, to] of [
+      [0, head],
+      [tailBase, tailEnd],
+    ] as const) {
+      for (let i = from; i < to; i++) {
+        const q = qidIdx[i] as number;
+        counts[q + 1]!++;
+        if (q < prev) contiguous = false;
+        prev = q;
+      }
     }
     for (let q = 0; q < nq; q++) counts[q + 1]! += counts[q]!;
     let { hashes, docOff, docLen, scores, lineOf } = this;
-    if (!contiguous) {
-      // stable counting sort by query (first-appearance order), keeping file order inside a query
+    if (contiguous) {
+      if (tailEnd > tailBase && tailBase !== head) {
+        for (const a of [qidIdx, hashes, docOff, docLen, lineOf]) a.copyWithin(head, tailBase, tailEnd);
+        scores.copyWithin(head, tailBase, tailEnd);
+      }
+    } else {
+      // stable counting sort by query (first-appearance order), keeping file order inside a query:
+      // one pass scattering each entry to its query's next slot (a few thousand write streams, read
+      // sequentially), rather than building a permutation and gathering through it array by array
       const pos = counts.slice(0, nq);
-      const perm = new Int32Array(total);
-      for (let i = 0; i < total; i++) perm[pos[this.qidIdx[i] as number]!++] = i;
-      const p32 = (a: Int32Array): Int32Array => {
-        const b = new Int32Array(total);
-        for (let k = 0; k < total; k++) b[k] = a[perm[k] as number] as number;
-        return b;
-      };
-      hashes = p32(hashes);
-      docOff = p32(docOff);
-      docLen = p32(docLen);
-      lineOf = p32(lineOf);
-      const s = new Float64Array(total);
-      for (let k = 0; k < total; k++) s[k] = scores[perm[k] as number] as number;
-      scores = s;
+      const h2 = new Int32Array(total);
+      const o2 = new Int32Array(total);
+      const l2 = new Int32Array(total);
+      const n2 = new Int32Array(total);
+      const s2 = new Float64Array(total);
+      for (const [from, to] of [
+        [0, head],
+        [tailBase, tailEnd],
+      ] as const) {
+        for (let i = from; i < to; i++) {
+          const d = pos[qidIdx[i] as number]!++;
+          h2[d] = hashes[i] as number;
+          o2[d] = docOff[i] as number;
+          l2[d] = docLen[i] as number;
+          n2[d] = lineOf[i] as number;
+          s2[d] = scores[i] as number;
+        }
+      }
+      hashes = h2;
+      docOff = o2;
+      docLen = l2;
+      lineOf = n2;
+      scores = s2;
     }
     const run: TrecRun = {
       runId: this.runId,

@@ -68,7 +68,9 @@ function readRegularRun(
       if (run) return run;
     }
   }
-  const est = estimateRun(fd, size);
+  // a small file goes straight to growable arrays: sampling it first costs more than a regrowth
+  const est =
+    size >= PARALLEL_MIN_BYTES ? estimateRun(fd, size) : { bytesPerLine: 32, docBytesPerByte: 0.34 };
   const b = new RunBuilder(
     label,
     Math.ceil((size / est.bytesPerLine) * 1.02) + 16,

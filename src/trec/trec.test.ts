@@ -240,26 +240,31 @@ describe('readRunFile on two threads (the compiled worker in dist/)', () => {
     'gives exactly the single-thread result: order, queries split across halves, lines',
     async () => {
       const m = await load();
-      let text = '';
-      for (let i = 0; i < 30_000; i++)
-        text += `q${(i * 7) % 5} Q0 d${i % 9000}-${i} ${i} ${(i % 13) / 4} r${i % 3}\n`;
-      const path = join(dir, 'split.run');
-      writeFileSync(path, text);
-      const one = m.readRunFile(path, { threads: 1 });
-      const two = m.readRunFile(path, { threads: 2 });
-      expect(two.qids).toEqual(one.qids);
-      expect(two.runId).toBe(one.runId);
-      expect(two.lines).toBe(one.lines);
-      for (const qid of one.qids) {
-        const a = one.byQid.get(qid)!;
-        const b = two.byQid.get(qid)!;
-        const rows = (run: typeof one, q: typeof a) =>
-          Array.from({ length: q.end - q.start }, (_, k) => [
-            m.runDocno(run, q.start + k),
-            run.scores[q.start + k],
-            run.lineOf[q.start + k],
-          ]);
-        expect(rows(two, b)).toEqual(rows(one, a));
+      // queries interleaved line by line, then grouped (queries split across the two halves both times)
+      for (const grouped of [false, true]) {
+        let text = '';
+        for (let i = 0; i < 30_000; i++) {
+          const q = grouped ? Math.floor(i / 6000) : (i * 7) % 5;
+          text += `q${q} Q0 d${i % 9000}-${i} ${i} ${(i % 13) / 4} r${i % 3}\n`;
+        }
+        const path = join(dir, 'split.run');
+        writeFileSync(path, text);
+        const one = m.readRunFile(path, { threads: 1 });
+        const two = m.readRunFile(path, { threads: 2 });
+        expect(two.qids).toEqual(one.qids);
+        expect(two.runId).toBe(one.runId);
+        expect(two.lines).toBe(one.lines);
+        for (const qid of one.qids) {
+          const a = one.byQid.get(qid)!;
+          const b = two.byQid.get(qid)!;
+          const rows = (run: typeof one, q: typeof a) =>
+            Array.from({ length: q.end - q.start }, (_, k) => [
+              m.runDocno(run, q.start + k),
+              run.scores[q.start + k],
+              run.lineOf[q.start + k],
+            ]);
+          expect(rows(two, b)).toEqual(rows(one, a));
+        }
       }
     },
   );
@@ -278,5 +283,23 @@ describe('readRunFile on two threads (the compiled worker in dist/)', () => {
     expect(() => m.readRunFile(path, { threads: 2 })).toThrow(
       'split-bad.run:2001: document d5 retrieved twice for query q1 (first at line 6)',
     );
+  });
+});
+
+describe('run qids interned by their bytes', () => {
+  it('2,000 queries interleaved line by line keep first-appearance order and their own results', () => {
+    // qids of different lengths sharing prefixes, and a non-ASCII one: the table compares bytes
+    const qids = Array.from({ length: 2000 }, (_, i) => (i === 7 ? 'qé7' : `q${i}`));
+    let text = '';
+    for (let r = 0; r < 3; r++) for (const q of qids) text += `${q} Q0 ${q}-d${r} ${r + 1} ${3 - r} run\n`;
+    const run = parseRun(buf(text), 'run');
+    expect(run.qids.map(byteStringToText)).toEqual(qids);
+    const q = Buffer.from('qé7', 'utf8').toString('latin1');
+    expect(entries(run, q).map(([d]) => byteStringToText(d))).toEqual(['qé7-d0', 'qé7-d1', 'qé7-d2']);
+    expect(entries(run, 'q1999')).toEqual([
+      ['q1999-d0', 3],
+      ['q1999-d1', 2],
+      ['q1999-d2', 1],
+    ]);
   });
 });
