@@ -10,7 +10,7 @@ import type { StageTimer } from '../../harness/stage-timer.js';
 import { bootstrapTime, timeBootstraps } from '../stats/bootstrap.js';
 import type { CliIo } from './command.js';
 
-export interface StageTimings {
+interface StageTimings {
   timer: StageTimer;
   /** append this suite's line, then start the next suite's timings from zero */
   flush(suite: string): void;
