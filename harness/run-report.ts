@@ -16,6 +16,7 @@ import { orderSeed } from './replay.js';
 import { errorSummary, withFirstErrors } from './error-summary.js';
 import { buildReplayProof } from './replay-proof.js';
 import { plannedRequests, type RunPlan } from './run-plan.js';
+import { timeStage, type StageTimer } from './stage-timer.js';
 
 /** The system under test answered nothing: every request so far failed. */
 export interface SystemDown {
@@ -36,6 +37,8 @@ export interface ReportContext {
   down?: SystemDown;
   /** a run that is not finished (running, abandoned, interrupted) reported as it stands: never a PASS */
   partial?: string;
+  /** opt-in stage timings: 'measure' (computeRunMeasures); never reported */
+  timer?: StageTimer;
 }
 
 /** Observations in (replay, query id) order: arrival order depends on timing and must not reach a report. */
@@ -56,16 +59,18 @@ export function buildRunReport(
   const { replays, seed, relevance_level: relevanceLevel } = plan.settings;
   // a stored plan older than the setting names none: such a run is measured with today's default
   const semanticWinModes = c.system.semantic_win_modes ?? [...CONTRACT_DEFAULTS.semantic_win_modes];
-  const measured = computeRunMeasures({
-    semanticWinModes,
-    queries: plan.suite.queries,
-    corpus: plan.suite.corpus,
-    observations: [...observations],
-    replays,
-    relevanceLevel,
-    seed,
-    rankingMeasures: plan.rankingMeasures,
-  });
+  const measured = timeStage(c.timer, 'measure', () =>
+    computeRunMeasures({
+      semanticWinModes,
+      queries: plan.suite.queries,
+      corpus: plan.suite.corpus,
+      observations: [...observations],
+      replays,
+      relevanceLevel,
+      seed,
+      rankingMeasures: plan.rankingMeasures,
+    }),
+  );
   // the order seeds of the replays that made observations (every replay, for a finished run)
   const seen = new Set(observations.map((o) => o.replay));
   const orderSeeds: number[] = [];

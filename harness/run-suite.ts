@@ -13,6 +13,7 @@ import type { RunStore } from '../src/store/types.js';
 import { createSystem } from '../src/systems/index.js';
 import { silentProgress, type Progress } from './progress.js';
 import { replayQueries } from './replay.js';
+import { timeStage, timeStageAsync, type StageTimer } from './stage-timer.js';
 import { buildRunReport, inReportOrder, systemDown, type SystemDown } from './run-report.js';
 import {
   planRun,
@@ -55,6 +56,8 @@ export interface RunSuiteOptions {
    * query) pairs it has not observed are performed, and the report covers all of them.
    */
   resume?: boolean;
+  /** opt-in stage timings (prepare, replay, read, report and the measure stage inside it, store); never in the report */
+  timer?: StageTimer;
 }
 
 export interface RunOutcome {
@@ -78,12 +81,16 @@ export interface RunOutcome {
 export async function runSuite(opts: RunSuiteOptions): Promise<RunOutcome> {
   const now = opts.now ?? (() => 0);
   const t0 = now();
-  const plan = planRun(opts);
-  const system = createSystem(opts.spec.system, {
-    corpus: plan.suite.corpus,
-    config: plan.config,
-    dir: plan.suite.dir,
-    baseDir: opts.root,
+  const timer = opts.timer;
+  const { plan, system } = timeStage(timer, 'prepare', () => {
+    const plan = planRun(opts);
+    const system = createSystem(opts.spec.system, {
+      corpus: plan.suite.corpus,
+      config: plan.config,
+      dir: plan.suite.dir,
+      baseDir: opts.root,
+    });
+    return { plan, system };
   });
   const identity: Report['system'] = systemIdentity(opts.spec, system.contract);
   const done = opts.resume ? resumeStoredRun(opts, plan) : new Set<string>();
@@ -104,18 +111,20 @@ export async function runSuite(opts: RunSuiteOptions): Promise<RunOutcome> {
   try {
     let made;
     try {
-      await system.start();
-      made = await replayQueries({
-        plan,
-        system,
-        store: opts.store,
-        runId: opts.runId,
-        ...(done.size ? { include: (r: number, q: string) => !done.has(pairKey(r, q)) } : {}),
-        ...(opts.signal ? { signal: opts.signal } : {}),
-        progress: opts.progress ?? silentProgress,
-        now,
-        downAfter: opts.systemDownAfter ?? SYSTEM_DEFAULTS.down_after_failures,
-      });
+      await timeStageAsync(timer, 'prepare', () => system.start());
+      made = await timeStageAsync(timer, 'replay', () =>
+        replayQueries({
+          plan,
+          system,
+          store: opts.store,
+          runId: opts.runId,
+          ...(done.size ? { include: (r: number, q: string) => !done.has(pairKey(r, q)) } : {}),
+          ...(opts.signal ? { signal: opts.signal } : {}),
+          progress: opts.progress ?? silentProgress,
+          now,
+          downAfter: opts.systemDownAfter ?? SYSTEM_DEFAULTS.down_after_failures,
+        }),
+      );
     } finally {
       await system.close();
     }
@@ -123,16 +132,21 @@ export async function runSuite(opts: RunSuiteOptions): Promise<RunOutcome> {
     const down = systemDown(made, plannedRequests(plan));
     // Observations live in the store while the run replays, so memory stays flat however long the
     // run; they are read back once, here.
-    const observations = inReportOrder(opts.store.getObservations(opts.runId));
-    const report = buildRunReport(plan, observations, {
-      runId: opts.runId,
-      startedAt: opts.startedAt,
-      ...(opts.rgateVersion ? { rgateVersion: opts.rgateVersion } : {}),
-      system: identity,
-      wallMs: now() - t0,
-      interrupted,
-      ...(down ? { down } : {}),
-    });
+    const observations = timeStage(timer, 'read', () =>
+      inReportOrder(opts.store.getObservations(opts.runId)),
+    );
+    const report = timeStage(timer, 'report', () =>
+      buildRunReport(plan, observations, {
+        ...(timer ? { timer } : {}),
+        runId: opts.runId,
+        startedAt: opts.startedAt,
+        ...(opts.rgateVersion ? { rgateVersion: opts.rgateVersion } : {}),
+        system: identity,
+        wallMs: now() - t0,
+        interrupted,
+        ...(down ? { down } : {}),
+      }),
+    );
     outcome = {
       report,
       interrupted,
@@ -146,14 +160,16 @@ export async function runSuite(opts: RunSuiteOptions): Promise<RunOutcome> {
     throw e;
   }
   const { report } = outcome;
-  opts.store.finishRun(opts.runId, {
-    status: outcome.interrupted ? 'interrupted' : outcome.system_down ? 'failed' : 'complete',
-    finished_at: finishedAt(),
-    gate_id: report.gate.gate_id,
-    verdict: report.gate.verdict,
-    metrics: report.metrics,
-    report,
-  });
+  timeStage(timer, 'store', () =>
+    opts.store.finishRun(opts.runId, {
+      status: outcome.interrupted ? 'interrupted' : outcome.system_down ? 'failed' : 'complete',
+      finished_at: finishedAt(),
+      gate_id: report.gate.gate_id,
+      verdict: report.gate.verdict,
+      metrics: report.metrics,
+      report,
+    }),
+  );
   return outcome;
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createPrng } from '../core/prng.js';
-import { bootstrapMeanCi, pairedBootstrapMeanCi } from './bootstrap.js';
+import { bootstrapMeanCi, bootstrapTime, pairedBootstrapMeanCi, timeBootstraps } from './bootstrap.js';
 
 describe('seeded percentile bootstrap (Efron & Tibshirani 1993, ch. 13)', () => {
   const data = Array.from({ length: 400 }, (_, i) => ((i * 37) % 101) / 100);
@@ -84,5 +84,25 @@ describe('bootstrap intervals pinned (a faster resampler must give these very do
   it('500 resamples at level 0.9', () => {
     const ci = bootstrapMeanCi([0.25, 1, 0, 0.5, 0.125], { seed: 11, resamples: 500, level: 0.9 });
     expect(ci).toEqual([0.125, 0.625]);
+  });
+});
+
+describe('timeBootstraps (opt-in diagnostics)', () => {
+  it('gives the same intervals timed as untimed, and counts what it timed', () => {
+    const prng = createPrng(9);
+    const samples = Array.from({ length: 20 }, (_, i) =>
+      Array.from({ length: 1 + i * 7 }, () => prng.next()),
+    );
+    const untimed = samples.map((v, i) => bootstrapMeanCi(v, { seed: i }));
+    let ticks = 0;
+    timeBootstraps(() => ticks++);
+    const timed = samples.map((v, i) => bootstrapMeanCi(v, { seed: i }));
+    const spent = bootstrapTime();
+    timeBootstraps(undefined);
+    expect(timed).toEqual(untimed);
+    // the clock is read twice per interval, each read one tick later than the one before
+    expect(spent).toEqual({ ms: 20, intervals: 20 });
+    bootstrapMeanCi([1, 2], { seed: 1 });
+    expect(ticks).toBe(40);
   });
 });

@@ -50,8 +50,38 @@ function resampleSum(v: Float64Array, scale: number, state: Int32Array): number 
   return s;
 }
 
+/**
+ * Opt-in diagnostics (`RGATE_STAGE_TIMINGS`, read only by the CLI): the time bootstrapMeanCi spends,
+ * summed. It only reads the clock it is given around the computation, so the intervals are the same
+ * bytes with or without it, and the sum goes to the caller's timings file, never into a report.
+ */
+let clock: (() => number) | undefined;
+let spentMs = 0;
+let calls = 0;
+
+/** Start summing bootstrap time with `now` (ms), from zero; `undefined` stops. */
+export function timeBootstraps(now: (() => number) | undefined): void {
+  clock = now;
+  spentMs = 0;
+  calls = 0;
+}
+
+/** The bootstrap time summed since timeBootstraps(now), and how many intervals it covers. */
+export function bootstrapTime(): { ms: number; intervals: number } {
+  return { ms: spentMs, intervals: calls };
+}
+
 /** Percentile interval of the mean of `values`; null when there are none. */
 export function bootstrapMeanCi(values: readonly number[], o: BootstrapOptions): [number, number] | null {
+  if (clock === undefined) return meanCi(values, o);
+  const t0 = clock();
+  const ci = meanCi(values, o);
+  spentMs += clock() - t0;
+  calls++;
+  return ci;
+}
+
+function meanCi(values: readonly number[], o: BootstrapOptions): [number, number] | null {
   const n = values.length;
   if (n === 0) return null;
   const resamples = o.resamples ?? STATS_DEFAULTS.resamples;

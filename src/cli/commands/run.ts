@@ -21,6 +21,8 @@ import { parseSetFlags } from '../set-flags.js';
 import { checkVariantEffects } from '../variant-effects.js';
 import { baselineFromReportFile } from '../baseline-input.js';
 import { writeTrecRun } from '../trec-run-file.js';
+import { stageTimingsFromEnv } from '../stage-timings.js';
+import { timeStage } from '../../../harness/stage-timer.js';
 
 interface RunArgs {
   suites: string[];
@@ -215,6 +217,7 @@ async function runHandler(args: RunArgs, io: CliIo): Promise<number> {
   const verdicts: Verdict[] = [];
   const reports: Report[] = [];
   let systemDown = false;
+  const timings = stageTimingsFromEnv(io);
   try {
     if (shard) {
       const job = jobs[0]!;
@@ -262,19 +265,23 @@ async function runHandler(args: RunArgs, io: CliIo): Promise<number> {
         ...(job.seed !== undefined ? { seed: job.seed } : {}),
         ...(job.config ? { config: job.config } : {}),
         ...(baseline ? { baseline } : {}),
+        ...(timings ? { timer: timings.timer } : {}),
         rgateVersion: rgateVersion(),
       });
       const report = outcome.report;
-      const runDir = writeRunReports(outDir, store, job.runId, report);
+      const runDir = timeStage(timings?.timer, 'render', () =>
+        writeRunReports(outDir, store, job.runId, report),
+      );
       if (args['trec-run']) {
         const file = resolve(io.cwd, names.length > 1 ? `${args['trec-run']}.${name}` : args['trec-run']);
         writeTrecRun(file, outcome.observations, name);
         io.err(`rgate: wrote TREC run ${relative(io.cwd, file) || file}`);
       }
       if (!args.json) {
-        io.out(renderTerminal(report, { color: io.color }));
+        io.out(timeStage(timings?.timer, 'render', () => renderTerminal(report, { color: io.color })));
         io.out(`reports: ${relative(io.cwd, runDir) || runDir}/report.{json,html,md,xml}`);
       }
+      timings?.flush(name);
       reports.push(report);
       verdicts.push(report.gate.verdict);
       if (outcome.system_down) {
