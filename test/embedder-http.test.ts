@@ -17,7 +17,7 @@ import { captureIo } from './helpers/cli-io.js';
  */
 const DIMS = 8;
 let shift = 0; // a changed model: every vector moves
-let mode: 'ok' | 'status500' | 'hang' | 'wrongdims' = 'ok';
+let mode: 'ok' | 'status500' | 'hang' | 'wrongdims' | 'reset-once' = 'ok';
 const calls = { ollama: 0, openai: 0 };
 
 function vector(text: string): number[] {
@@ -30,6 +30,11 @@ function handle(req: IncomingMessage, res: ServerResponse): void {
   req.on('data', (c: Buffer) => (body += c.toString('utf8')));
   req.on('end', () => {
     if (mode === 'hang') return; // never answers
+    if (mode === 'reset-once') {
+      mode = 'ok'; // the connection dies under the first request, as a kept-alive socket closed by the server
+      req.socket.destroy();
+      return;
+    }
     if (mode === 'status500') {
       res.writeHead(500).end('model not loaded');
       return;
@@ -122,6 +127,15 @@ describe('HTTP embedder: vectors pinned at freeze time', () => {
     mode = 'ok';
     const refused = await rgate(['freeze', join(root, 'fixtures', 'nowhere')]);
     expect(refused.code, refused.err).toBe(2);
+  });
+
+  it('a connection closed under a request is asked again (embedding is idempotent)', async () => {
+    mode = 'reset-once';
+    const dir = makeSet('emb-reset', 'ollama');
+    const r = await rgate(['freeze', dir, '--date', '2026-11-23']);
+    expect(r.code, r.err).toBe(0);
+    expect(mode).toBe('ok');
+    expect(r.out).toContain('pinned: 4 record and 3 query vectors (8 dimensions)');
   });
 
   it('pins the same vectors through both APIs; after the server is gone, runs work and agree', async () => {

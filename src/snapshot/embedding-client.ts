@@ -56,28 +56,36 @@ function vectorOf(v: unknown, url: string, path: string): number[] {
   return v as number[];
 }
 
+/** Socket errors of a connection closed under a request (not a refused or timed-out one), tried again. */
+const RETRIED_CODES: readonly string[] = ['UND_ERR_SOCKET', 'ECONNRESET', 'EPIPE'];
+const SOCKET_ATTEMPTS = 3;
+
 async function post(cfg: HttpEmbedder, url: string, payload: unknown): Promise<unknown> {
   const timeout = cfg.timeout_ms ?? EMBEDDER_DEFAULTS.timeout_ms;
-  let res: Response;
-  try {
-    res = await fetch(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(payload),
-      signal: AbortSignal.timeout(timeout),
-    });
-  } catch (e) {
-    const err = e as Error & { cause?: { code?: string; message?: string } };
-    const timedOut = err.name === 'TimeoutError' || err.name === 'AbortError';
-    throw new RgateError(
-      'sut_error',
-      timedOut
-        ? `embedding server ${url}: no answer within ${timeout} ms`
-        : `embedding server ${url}: ${err.cause?.code ?? err.cause?.message ?? err.message}`,
-      timedOut
-        ? 'is the server up and the model loaded? raise config.embedder.timeout_ms for a slow model'
-        : 'is the server running at config.embedder.url?',
-    );
+  let res: Response | undefined;
+  for (let attempt = 1; !res; attempt++) {
+    try {
+      res = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(payload),
+        signal: AbortSignal.timeout(timeout),
+      });
+    } catch (e) {
+      const err = e as Error & { cause?: { code?: string; message?: string } };
+      const timedOut = err.name === 'TimeoutError' || err.name === 'AbortError';
+      // a kept-alive socket the server closed as it was reused: embedding is idempotent, so ask again
+      if (!timedOut && attempt < SOCKET_ATTEMPTS && RETRIED_CODES.includes(err.cause?.code ?? '')) continue;
+      throw new RgateError(
+        'sut_error',
+        timedOut
+          ? `embedding server ${url}: no answer within ${timeout} ms`
+          : `embedding server ${url}: ${err.cause?.code ?? err.cause?.message ?? err.message}`,
+        timedOut
+          ? 'is the server up and the model loaded? raise config.embedder.timeout_ms for a slow model'
+          : 'is the server running at config.embedder.url?',
+      );
+    }
   }
   let text: string;
   try {
