@@ -17,6 +17,10 @@ export interface TrecEvalOptions {
   averageComplete: boolean;
   /** -M: keep only the top n of each query after sorting */
   maxDepth?: number;
+  /** -N: documents in the collection (utility's d count); 0 when not given, as in trec_eval */
+  numDocsInCollection?: number;
+  /** -J was applied to the run (judgedOnly): it removes -c's placeholder ranking too */
+  judgedOnly?: boolean;
 }
 
 export interface QueryValues {
@@ -165,7 +169,18 @@ export class Judge {
         if (rel >= opts.relevanceLevel && rel >= 0) numRelRet++;
       }
     }
-    return { qid: q.qid, rels, numRet, relLevels, numRelLevels, numRel, numRelRet, inRun: rq !== undefined };
+    const standIn = !rq && !opts.judgedOnly && (opts.maxDepth === undefined || opts.maxDepth > 0);
+    return {
+      qid: q.qid,
+      rels,
+      numRet,
+      relLevels,
+      numRelLevels,
+      numRel,
+      numRelRet,
+      inRun: rq !== undefined,
+      standIn,
+    };
   }
 
   /**

@@ -7,7 +7,8 @@ import type { QueryValues, TrecEvalResult } from './_evaluate.js';
  * JavaScript's toFixed rounds ties up, so exact ties are detected and rounded to even here.
  */
 export function formatFixed4(x: number): string {
-  if (!Number.isFinite(x)) return x > 0 ? 'inf' : x < 0 ? '-inf' : 'nan';
+  // glibc's %6.4f: right-aligned in 6 columns; 0/0 on x86 is the negative default NaN, "-nan"
+  if (!Number.isFinite(x)) return (x > 0 ? 'inf' : x < 0 ? '-inf' : '-nan').padStart(6);
   const s = x.toFixed(4);
   // toFixed(30) is exact for |x| < 1e21: a tie shows as ....d5 followed by zeros only
   if (Math.abs(x) < 1e21) {
@@ -36,10 +37,13 @@ export function formatValue(kind: 'int' | 'float', v: number): string {
 
 /**
  * trec_eval's text output: with perQuery, every evaluated query's lines (qrels query order), then the
- * `all` lines; the runid line (when requested) heads the summary. A text measure (relstring) prints
+ * `all` lines (unless summary is false: -n); the runid line (when requested) heads the summary. A text measure (relstring) prints
  * its per-query string in single quotes and has no `all` line (trec_eval m_relstring.c).
  */
-export function renderTrecEval(r: TrecEvalResult, o: { perQuery: boolean; runid: boolean }): string {
+export function renderTrecEval(
+  r: TrecEvalResult,
+  o: { perQuery: boolean; runid: boolean; summary?: boolean },
+): string {
   const out: string[] = [];
   if (o.perQuery) {
     for (const q of r.queries) {
@@ -59,6 +63,8 @@ export function renderTrecEval(r: TrecEvalResult, o: { perQuery: boolean; runid:
       });
     }
   }
+  // -n (trec_eval's nosummary): no `all` line at all, runid included
+  if (o.summary === false) return out.length ? out.join('\n') + '\n' : '';
   if (o.runid) out.push(trecLine('runid', 'all', byteStringToText(r.runId)));
   r.specs.forEach((s, si) => {
     const m = s.measure;
@@ -68,8 +74,11 @@ export function renderTrecEval(r: TrecEvalResult, o: { perQuery: boolean; runid:
   return out.join('\n') + '\n';
 }
 
-/** The same numbers as JSON (full precision, not rounded); a text measure only per query, as a string. */
-export function trecEvalJson(r: TrecEvalResult, o: { perQuery: boolean }): unknown {
+/**
+ * The same numbers as JSON (full precision, not rounded); a text measure only per query, as a string.
+ * Without the summary (-n) there is no `all`.
+ */
+export function trecEvalJson(r: TrecEvalResult, o: { perQuery: boolean; summary?: boolean }): unknown {
   const all: Record<string, number> = {};
   r.specs.forEach((s, si) => {
     if (s.measure.kind !== 'text') s.names.forEach((name, ni) => (all[name] = r.summary[si]![ni]!));
@@ -86,7 +95,7 @@ export function trecEvalJson(r: TrecEvalResult, o: { perQuery: boolean }): unkno
   return {
     run_id: byteStringToText(r.runId),
     num_q: r.numQueries,
-    all,
+    ...(o.summary === false ? {} : { all }),
     ...(o.perQuery
       ? {
           queries: r.queries.map((q) => ({

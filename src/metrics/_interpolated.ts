@@ -19,8 +19,9 @@ export function interpolatedPrecision(
   const counts = fractions.map((f) => lround(f * j.numRel));
   let cut = n - 1;
   while (cut >= 0 && (counts[cut] as number) > j.numRelRet) cut--;
-  // trec_eval scores a query missing from the run (-c) with one non-relevant doc: precision 0, not 0/0
-  let intPrec = j.numRet ? j.numRelRet / j.numRet : 0;
+  // trec_eval scores a query missing from the run (-c) with one non-relevant doc: precision 0; a
+  // ranking that is really empty (-J removed every doc, -M 0) is 0/0 there, NaN printed as -nan
+  let intPrec = j.numRet ? j.numRelRet / j.numRet : j.standIn ? 0 : NaN;
   let relSoFar = j.numRelRet;
   for (let i = j.numRet; i > 0 && relSoFar > 0; i--) {
     const prec = relSoFar / i;

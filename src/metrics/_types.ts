@@ -26,13 +26,21 @@ export interface JudgedRanking {
   numRel: number;
   /** retrieved documents with grade >= the relevance level */
   numRelRet: number;
-  /** false for a qrels query the run lacks (scored only under -c, as trec_eval's placeholder ranking) */
+  /** false for a qrels query the run lacks (scored only under -c) */
   inRun: boolean;
+  /**
+   * A query the run lacks, scored (-c) as trec_eval scores it: on a placeholder ranking of one doc
+   * outside the qrels. numRet stays 0 here, and the few measures that see the difference (a precision
+   * of 0/1, not 0/0) ask this. False when -J or -M 0 removed the placeholder, as they do in trec_eval.
+   */
+  standIn: boolean;
 }
 
 export interface EvalOptions {
   /** grade at or above which a document counts as relevant (trec_eval -l; default 1) */
   relevanceLevel: number;
+  /** documents in the collection (trec_eval -N; 0 when not given): only utility uses it */
+  numDocsInCollection?: number;
 }
 
 /** Context for the summary ("all") value. */

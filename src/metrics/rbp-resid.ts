@@ -22,7 +22,7 @@ for Measurement of Retrieval Effectiveness", ACM TOIS 27(1), 2008.`,
     for (const pair of params.pairs) if (pair.level === 'p') p = pair.gain;
     // -c: trec_eval scores a missing query on a one-doc placeholder ranking (an unjudged doc) and
     // zeroes the value only under the plain name "rbp_resid" (trec_eval.c)
-    if (j.numRet === 0 && params.text !== '') return [p + (1 - p) * 1.0];
+    if (j.standIn && params.text !== '') return [p + (1 - p) * 1.0];
     let unjudged = 0;
     let sum = 0.0;
     let curP = 1.0;

@@ -19,7 +19,7 @@ run prints '' (with parameters, '-': trec_eval's placeholder doc). Source: trec_
     const n = Math.trunc(p.values[0] as number);
     // -c: trec_eval scores a missing query on a one-doc placeholder ranking (a doc not in the qrels)
     // and blanks the string only under the plain name "relstring" (trec_eval.c compares the name)
-    if (!j.inRun) return [p.text !== null && n >= 1 ? '-' : ''];
+    if (!j.inRun) return [p.text !== null && n >= 1 && j.standIn ? '-' : ''];
     const len = Math.max(0, Math.min(n, j.numRet));
     let s = '';
     for (let i = 0; i < len; i++) {
