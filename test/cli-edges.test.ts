@@ -138,7 +138,7 @@ describe('usage mistakes are named', () => {
     expect(text).toContain('Name a command (see the list above).');
     for (const [argv, message] of [
       [['run', '--replays', 'abc'], '--replays "abc": not a number'],
-      [['score', '-l', 'x', 'q', 'r'], '--relevance-level "x": not a number'],
+      [['score', '-l', 'x', 'q', 'r'], '-l "x": not an integer'],
       [['run', '--concurrency=1.5x'], '--concurrency "1.5x": not a number'],
     ] as const) {
       const o = captureIo(REPO);

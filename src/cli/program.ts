@@ -1,8 +1,11 @@
 import { createRequire } from 'node:module';
 import type YargsFactory from 'yargs';
-import { EXIT, isRgateError } from '../core/errors.js';
+import { EXIT } from '../core/errors.js';
 import type { AnyCommand, CliIo } from './command.js';
 import { loadCommands } from './commands/index.js';
+import { reportFailure } from './failure.js';
+import { defaultIo } from './io.js';
+import { scoreArgv } from './score-route.js';
 
 /**
  * yargs' ESM build lays help out with cliui's ESM wrap, which cuts at the column edge whatever it
@@ -19,27 +22,6 @@ function helpWidth(): number {
   return Math.min(120, process.stdout.columns || Number(process.env.COLUMNS) || 80);
 }
 
-export function defaultIo(): CliIo {
-  const isTty = Boolean(process.stdout.isTTY);
-  // `rgate ... | head`: once the reader has gone, stop writing and finish normally, so the exit
-  // code still tells the verdict (an unhandled EPIPE would be a stack trace and exit 1)
-  let stdoutGone = false;
-  process.stdout.on('error', (e: NodeJS.ErrnoException) => {
-    if (e.code !== 'EPIPE') throw e;
-    stdoutGone = true;
-  });
-  return {
-    out: (t) => {
-      if (!stdoutGone) process.stdout.write(t.endsWith('\n') ? t : t + '\n');
-    },
-    err: (t) => process.stderr.write(t.endsWith('\n') ? t : t + '\n'),
-    color: isTty && !('NO_COLOR' in process.env) && process.env.TERM !== 'dumb',
-    isTty,
-    cwd: process.cwd(),
-    env: process.env,
-  };
-}
-
 /**
  * Parse argv and run one command; returns the exit code. User mistakes (RgateError) print one or two
  * lines and exit 2; anything else is an internal error (exit 3) with the stack only under --debug.
@@ -49,6 +31,9 @@ export async function runCli(
   io: CliIo = defaultIo(),
   commands?: AnyCommand[],
 ): Promise<number> {
+  // `rgate score` is read getopt-style, as trec_eval's users type it (see score-argv.ts)
+  const score = scoreArgv(argv);
+  if (score) return (await import('./score-main.js')).runScoreCli(score, io);
   const available = commands ?? (await loadCommands(argv));
   let exitCode: number = EXIT.ok;
   const debug = argv.includes('--debug');
@@ -96,16 +81,7 @@ export async function runCli(
       io.err('Run `rgate --help` or `rgate <command> --help` for usage.');
       return EXIT.usage;
     }
-    if (isRgateError(e)) {
-      io.err(`rgate: error: ${e.message}`);
-      if (e.hint) io.err(`  hint: ${e.hint}`);
-      if (debug && e.stack) io.err(e.stack);
-      return e.exitCode;
-    }
-    io.err(`rgate: internal error: ${(e as Error)?.message ?? String(e)}`);
-    if (debug && e instanceof Error && e.stack) io.err(e.stack);
-    else io.err('  hint: re-run with --debug for the stack trace, and report it');
-    return EXIT.internal;
+    return reportFailure(e, io, debug);
   }
 }
 

@@ -1,4 +1,5 @@
 import { compileSchema } from '../contracts/ajv.js';
+import { editDistance } from '../core/edit-distance.js';
 import { RgateError } from '../core/errors.js';
 import { PartialConfigSchema, type PartialConfig } from '../documents/index.js';
 
@@ -86,19 +87,6 @@ function lookup(key: string): { node?: SchemaNode; known: string } {
     node = next;
   }
   return { node, known: key };
-}
-
-/** Levenshtein distance (insert, delete, substitute), for "did you mean". */
-export function editDistance(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const cur = [i];
-    for (let j = 1; j <= b.length; j++) {
-      cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
-    prev = cur;
-  }
-  return prev[b.length]!;
 }
 
 /**

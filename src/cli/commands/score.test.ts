@@ -125,7 +125,13 @@ describe('rgate score', () => {
     expect(j.run_id).toBe('STANDARD');
     expect(j.num_q).toBe(3);
     expect(j.all.map).toBeCloseTo(0.1785, 4);
-    expect(j.settings).toEqual({ relevance_level: 1, complete: false, judged_only: false, max_depth: null });
+    expect(j.settings).toEqual({
+      relevance_level: 1,
+      complete: false,
+      docs_in_collection: 0,
+      judged_only: false,
+      max_depth: null,
+    });
   });
 
   it('--list-measures prints each definition and its source', async () => {

@@ -1,0 +1,108 @@
+/**
+ * `rgate score` from its arguments to its exit code. bin.ts loads this (as one bundled file when the
+ * build made it) without yargs or the other commands: scoring 50 queries is mostly start-up.
+ */
+import { resolve } from 'node:path';
+import { EXIT, RgateError } from '../core/errors.js';
+// the measure modules themselves, not metrics/index.js: that also loads the gate measures and the
+// run pipeline, which `rgate score` never uses
+import { evaluateTrec } from '../metrics/_evaluate.js';
+import { renderTrecEval, trecEvalJson } from '../metrics/_format.js';
+import { parseMeasureArgs } from '../metrics/_spec.js';
+import { MEASURE_BUNDLES, RANKING_MEASURES } from '../metrics/registry.js';
+import { DocTable, judgedOnly, readQrelsFile, readRunFile, STDIN } from '../trec/index.js';
+import type { CliIo } from './command.js';
+import { reportFailure } from './failure.js';
+import { parseScoreArgv, type ScoreArgs } from './score-argv.js';
+
+/** Parse and run `rgate score` (argv without the word `score`); every failure is printed here. */
+export async function runScoreCli(argv: readonly string[], io: CliIo): Promise<number> {
+  try {
+    return score(parseScoreArgv(argv), io);
+  } catch (e) {
+    return reportFailure(e, io, argv.includes('--debug'));
+  }
+}
+
+function score(args: ScoreArgs, io: CliIo): number {
+  if (args.listMeasures) {
+    for (const m of RANKING_MEASURES) {
+      const params = m.defaultParamText ? ` (default parameters: ${m.defaultParamText})` : '';
+      io.out(`${m.id}${params}\n${m.help.replace(/^/gm, '    ')}\n`);
+    }
+    io.out(
+      `bundles: ${Object.entries(MEASURE_BUNDLES)
+        .map(([k, v]) => `${k} = ${v.join(' ')}`)
+        .join('; ')}`,
+    );
+    return EXIT.ok;
+  }
+  const files = args.files;
+  let qrelsPath = args.qrels;
+  let runPath = args.run;
+  if (files.length > 0) {
+    if (qrelsPath !== undefined || runPath !== undefined || files.length !== 2) {
+      throw new RgateError(
+        'usage',
+        'give the qrels and the run either as two positional files or with --qrels and --run',
+        'e.g. rgate score qrels.txt run.txt',
+      );
+    }
+    [qrelsPath, runPath] = files as [string, string];
+  }
+  if (!qrelsPath || !runPath) {
+    throw new RgateError(
+      'usage',
+      'both --qrels and --run are required',
+      'e.g. rgate score --qrels q.txt --run r.txt',
+    );
+  }
+  if (qrelsPath === STDIN && runPath === STDIN) {
+    throw new RgateError(
+      'usage',
+      'the qrels and the run cannot both be read from stdin (-)',
+      'give one of them as a file, e.g. zcat run.gz | rgate score qrels.txt -',
+    );
+  }
+  const { maxDepth, relevanceLevel: level } = args;
+  const raw = args.measures.length === 0 ? ['official'] : args.measures;
+  const { specs, runid } = parseMeasureArgs(raw);
+  const docs = new DocTable();
+  // relative paths are the user's, from the cwd the command runs in (as for every command)
+  const at = (p: string): string => (p === STDIN ? p : resolve(io.cwd, p));
+  const qrels = readQrelsFile(at(qrelsPath), docs);
+  const read = readRunFile(at(runPath));
+  const run = args.judgedOnly ? judgedOnly(read, qrels, maxDepth) : read;
+  const result = evaluateTrec(qrels, run, specs, {
+    relevanceLevel: level,
+    averageComplete: args.complete,
+    numDocsInCollection: args.docsInCollection,
+    judgedOnly: args.judgedOnly,
+    ...(maxDepth !== undefined ? { maxDepth } : {}),
+  });
+  const summary = !args.noSummary;
+  if (args.format === 'json') {
+    const body = trecEvalJson(result, { perQuery: args.perQuery, summary });
+    io.out(
+      JSON.stringify(
+        {
+          settings: {
+            relevance_level: level,
+            complete: args.complete,
+            judged_only: args.judgedOnly,
+            max_depth: maxDepth ?? null,
+            docs_in_collection: args.docsInCollection,
+          },
+          ...(body as object),
+        },
+        null,
+        2,
+      ),
+    );
+  } else {
+    const text = renderTrecEval(result, { perQuery: args.perQuery, runid, summary });
+    // -n without -q prints nothing, as trec_eval does
+    if (text !== '') io.out(text.replace(/\n$/, ''));
+  }
+  return EXIT.ok;
+}
