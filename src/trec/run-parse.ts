@@ -10,6 +10,7 @@ import * as bytes from './bytes.js';
 import { byteStringToText, hashBytes, latin1, parseDecimal, sameBytes } from './bytes.js';
 import { inputError } from './input.js';
 import { compareRunDocnos, runDocno, type RunQuery, type TrecRun } from './run.js';
+import { groupRun, scanRun, type Grouped } from './run-scan.js';
 
 // feed() reads these per byte. A binding that is imported, or exported, is read through a module
 // cell with a check that it is initialised at every use, while a module-local constant is folded
@@ -22,6 +23,12 @@ const POW10_22 = bytes.POWERS_OF_TEN;
 const BLANK = new Uint8Array(256);
 for (const b of [SP, TAB, CR, 11, 12]) BLANK[b] = 1;
 BLANK[NL] = 2;
+
+/** Chunks this large go to the WebAssembly scanner first; below it feed() alone is quicker. */
+const SCAN_MIN_BYTES = 1 << 16;
+const SCAN_TABLES = { blank: BLANK, powersOfTen: POW10_22 };
+/** Runs of this many entries are grouped by query and checked for duplicates by the scanner. */
+const SCAN_GROUP_MIN = 4096;
 
 const RUN_HINT =
   'a run line is: <qid> Q0 <docno> <rank> <score> <run-id>, e.g. "301 Q0 FBIS3-10 1 12.5 myrun"';
@@ -110,6 +117,8 @@ export class RunBuilder {
    * with the arrays in locals: this loop is the whole cost of reading a large run.
    */
   feed(buf: Uint8Array, end: number): void {
+    // the WebAssembly scanner first (see run-scan.ts); a shared region (two threads) stays here
+    if (!this.fixed && end >= SCAN_MIN_BYTES && this.feedScanned(buf, end)) return;
     let i = 0;
     let c = 0;
     let arena = this.arena;
@@ -244,6 +253,43 @@ export class RunBuilder {
     this.lineNo = lineNo;
   }
 
+  /**
+   * The chunk as the WebAssembly scanner read it, stored as feed() would store it; false (and nothing
+   * stored) when feed() must read it: a line it reports, a score that is not a number.
+   */
+  private feedScanned(buf: Uint8Array, end: number): boolean {
+    const r = scanRun(buf, end, SCAN_TABLES);
+    if (!r) return false;
+    const { n, slow, scores } = r;
+    for (let k = 0; k < slow.length; k += 3) {
+      const v = parseDecimal(buf, slow[k + 1] as number, slow[k + 2] as number);
+      if (Number.isNaN(v)) return false;
+      scores[slow[k] as number] = v;
+    }
+    if (this.count + n > this.entryLimit) this.grow(this.count + n);
+    if (this.arenaUsed + r.arena.length > this.arenaLimit) this.ensureArena(this.arenaUsed + r.arena.length);
+    const base = this.count;
+    const o = this.arenaUsed;
+    const lineBase = this.lineNo;
+    this.arena.set(r.arena, o);
+    this.hashes.set(r.h, base);
+    this.docLen.set(r.dLen, base);
+    this.scores.set(scores, base);
+    const { qidIdx, docOff, lineOf } = this;
+    const { qs, qe, qh, dOff, line } = r;
+    for (let k = 0; k < n; k++) {
+      qidIdx[base + k] = this.qidOfBytes(buf, qs[k] as number, qe[k] as number, qh[k] as number);
+      docOff[base + k] = o + (dOff[k] as number);
+      lineOf[base + k] = lineBase + (line[k] as number);
+    }
+    this.count = base + n;
+    this.arenaUsed = o + r.arena.length;
+    this.lineNo = lineBase + r.lines;
+    // the run id of the last line wins (trec_eval)
+    if (n > 0 && !sameBytes(buf, r.rs, r.re, this.runId)) this.runId = latin1(buf, r.rs, r.re);
+    return true;
+  }
+
   /** Add one entry directly (in-memory runs); qid is a byte string, docno its bytes. */
   add(qid: string, docno: Uint8Array, score: number): void {
     if (this.count + 1 > this.scores.length) this.grow();
@@ -347,9 +393,9 @@ export class RunBuilder {
     this.reserveArena(Math.max(this.arena.length * 2, bytes));
   }
 
-  private grow(): void {
+  private grow(atLeast = 0): void {
     if (this.fixed) throw new RegionFull();
-    const n = this.scores.length * 2;
+    const n = Math.max(this.scores.length * 2, atLeast);
     const g32 = (a: Int32Array): Int32Array => {
       const b = new Int32Array(n);
       b.set(a);
@@ -408,6 +454,16 @@ export class RunBuilder {
     const head = this.count;
     const { tailBase, tailEnd, qidIdx } = this;
     const total = head + (tailEnd - tailBase);
+    // one range (no second thread's half), large enough: grouped and checked by the scanner
+    if (tailEnd === tailBase && total >= SCAN_GROUP_MIN) {
+      const g = groupRun(
+        total,
+        nq,
+        { ...this.entryArrays(), arena: this.arena.subarray(0, this.arenaUsed) },
+        SCAN_TABLES,
+      );
+      if (g) return this.finishGrouped(total, g);
+    }
     const counts = new Int32Array(nq + 1);
     let contiguous = true;
     let prev = -1;
@@ -477,11 +533,50 @@ export class RunBuilder {
     }
     return run;
   }
+
+  private entryArrays(): Omit<RunStorage, 'arena'> {
+    const { qidIdx, hashes, docOff, docLen, lineOf, scores } = this;
+    return { qidIdx, hashes, docOff, docLen, lineOf, scores };
+  }
+
+  /** finish() from the scanner's grouping: the same run, the same duplicate error. */
+  private finishGrouped(total: number, g: Grouped): TrecRun {
+    const a = g.arrays ?? this.entryArrays();
+    const run: TrecRun = {
+      runId: this.runId,
+      qids: this.qids.slice(),
+      byQid: new Map(),
+      lines: this.lineNo,
+      scores: a.scores.subarray(0, total),
+      hashes: a.hashes.subarray(0, total),
+      docOff: a.docOff.subarray(0, total),
+      docLen: a.docLen.subarray(0, total),
+      lineOf: a.lineOf.subarray(0, total),
+      arena: this.arena.subarray(0, this.arenaUsed),
+    };
+    const { counts } = g;
+    for (let q = 0; q < this.qids.length; q++) {
+      const rq: RunQuery = { qid: this.qids[q]!, start: counts[q] as number, end: counts[q + 1] as number };
+      if (g.duplicate && g.duplicate[0] >= rq.start && g.duplicate[0] < rq.end) {
+        throw duplicateError(run, rq, g.duplicate[0], g.duplicate[1], this.label);
+      }
+      run.byQid.set(rq.qid, rq);
+    }
+    return run;
+  }
 }
 
 let dupSlots = new Int32Array(1024);
 
 /** trec_eval refuses a docno retrieved twice for one query; so do we, naming both lines. */
+function duplicateError(run: TrecRun, q: RunQuery, later: number, first: number, label: string): RgateError {
+  return new RgateError(
+    'input_invalid',
+    `${label}:${run.lineOf[later]}: document ${byteStringToText(runDocno(run, later))} retrieved twice for query ${byteStringToText(q.qid)} (first at line ${run.lineOf[first]})`,
+    'each (query, document) pair may appear once in a run',
+  );
+}
+
 function checkDuplicates(run: TrecRun, q: RunQuery, label: string): void {
   const n = q.end - q.start;
   let size = 16;
@@ -499,11 +594,7 @@ function checkDuplicates(run: TrecRun, q: RunQuery, label: string): void {
         break;
       }
       if (run.hashes[j] === run.hashes[i] && compareRunDocnos(run, i, j) === 0) {
-        throw new RgateError(
-          'input_invalid',
-          `${label}:${run.lineOf[i]}: document ${byteStringToText(runDocno(run, i))} retrieved twice for query ${byteStringToText(q.qid)} (first at line ${run.lineOf[j]})`,
-          'each (query, document) pair may appear once in a run',
-        );
+        throw duplicateError(run, q, i, j, label);
       }
       s = (s + 1) & mask;
     }
@@ -538,7 +629,9 @@ export class RegionFull extends Error {
   }
 }
 
-const CHUNK = 8 << 20;
+/** Regular files are read and parsed in chunks of this many bytes. */
+export const READ_CHUNK_BYTES = 8 << 20;
+const CHUNK = READ_CHUNK_BYTES;
 
 /** Feed the lines of file bytes [start, end) to a builder, 8 MiB at a time; end must follow a newline or be EOF. */
 export function feedRange(b: RunBuilder, fd: number, start: number, end: number): void {

@@ -10,6 +10,7 @@ import type { TrecRun } from './run.js';
 import {
   estimateRun,
   feedRange,
+  READ_CHUNK_BYTES,
   RegionFull,
   RunBuilder,
   type RegionResult,
@@ -68,13 +69,16 @@ function readRegularRun(
       if (run) return run;
     }
   }
-  // a small file goes straight to growable arrays: sampling it first costs more than a regrowth
+  // a file read in one chunk is sized by the scanner, which counts its entries before they are
+  // stored; a larger small file goes straight to growable arrays (sampling it costs more than a
+  // regrowth)
   const est =
     size >= PARALLEL_MIN_BYTES ? estimateRun(fd, size) : { bytesPerLine: 32, docBytesPerByte: 0.34 };
+  const oneChunk = size <= READ_CHUNK_BYTES;
   const b = new RunBuilder(
     label,
-    Math.ceil((size / est.bytesPerLine) * 1.02) + 16,
-    Math.ceil(size * est.docBytesPerByte * 1.05) + 1024,
+    oneChunk ? 0 : Math.ceil((size / est.bytesPerLine) * 1.02) + 16,
+    oneChunk ? 0 : Math.ceil(size * est.docBytesPerByte * 1.05) + 1024,
   );
   feedRange(b, fd, 0, size);
   return b.finish();

@@ -1,0 +1,219 @@
+/**
+ * The WebAssembly run scanner (run-scan.wat): RunBuilder.feed hands it a chunk first. It scans at
+ * compiled speed from the first byte, where the JS loop spends a small run's time waiting for the
+ * JIT (a 50,000-line run: ~45 ms in JS, ~10 ms here, both cold). It only finds fields, hashes,
+ * copies docnos and parses plain scores; feed() interns the qids and stores the entries, and reads
+ * the chunk itself whenever the scanner gives up (a line feed() must report, no WebAssembly).
+ */
+import { RUN_SCAN_WASM } from './run-scan-wasm.js';
+
+/** The bytes the scanner treats as blanks (1) and newline (2): run-parse.ts passes its own table. */
+export interface ScanTables {
+  blank: Uint8Array;
+  powersOfTen: readonly number[];
+}
+
+// the project's lib (ES2022, no DOM) declares no WebAssembly: the few parts used here
+interface WasmGlobal {
+  value: number;
+}
+interface ScanExports {
+  memory: { buffer: ArrayBuffer; grow(pages: number): number };
+  scan: (...args: number[]) => number;
+  group: (...args: number[]) => number;
+  duplicates: (...args: number[]) => number;
+  dupFirst: WasmGlobal;
+  lines: WasmGlobal;
+  arenaUsed: WasmGlobal;
+  slow: WasmGlobal;
+  rs: WasmGlobal;
+  re: WasmGlobal;
+}
+interface WasmApi {
+  Module: new (bytes: Uint8Array) => object;
+  Instance: new (module: object, imports: object) => { exports: object };
+}
+const wasm = (globalThis as { WebAssembly?: WasmApi }).WebAssembly;
+
+/** One scanned chunk; the views are into the scanner's memory, valid until the next scan. */
+export interface Scanned {
+  n: number;
+  /** qid [qs, qe) and docno... offsets are into the chunk (buf), as feed() would have them */
+  qs: Int32Array;
+  qe: Int32Array;
+  qh: Int32Array;
+  h: Int32Array;
+  /** docno offset into `arena` and length */
+  dOff: Int32Array;
+  dLen: Int32Array;
+  /** line of each entry, counted from the chunk's first line (1) */
+  line: Int32Array;
+  scores: Float64Array;
+  /** entries whose score is not plain digits: (entry, start, end) triples into the chunk */
+  slow: Int32Array;
+  arena: Uint8Array;
+  /** lines in the chunk: data, blank and comment */
+  lines: number;
+  /** the last entry's run id [rs, re) in the chunk */
+  rs: number;
+  re: number;
+}
+
+/** Input starts here; below: the byte classes (0-255) and the powers of ten (256-439). */
+const INPUT = 1024;
+
+let scanner: ScanExports | null | undefined;
+let enabled = process.env.RGATE_RUN_SCANNER !== 'off';
+
+/**
+ * Whether feed() and finish() use the scanner (default yes; RGATE_RUN_SCANNER=off says no): the
+ * tests compare both paths on the same input.
+ */
+export function useRunScanner(on: boolean): void {
+  enabled = on;
+}
+
+function instance(tables?: ScanTables): ScanExports | null {
+  if (!enabled) return null;
+  if (scanner !== undefined || !tables) return scanner ?? null;
+  try {
+    if (!wasm) throw new Error('no WebAssembly');
+    const bytes = Buffer.from(RUN_SCAN_WASM, 'base64');
+    scanner = new wasm.Instance(new wasm.Module(bytes), {}).exports as ScanExports;
+    const u8 = new Uint8Array(scanner.memory.buffer);
+    u8.set(tables.blank, 0);
+    new Float64Array(scanner.memory.buffer, 256, 23).set(tables.powersOfTen.slice(0, 23));
+  } catch {
+    // no WebAssembly here (e.g. --jitless): feed() reads every chunk itself
+    scanner = null;
+  }
+  return scanner;
+}
+
+function reserve(w: ScanExports, bytes: number): ArrayBuffer {
+  const have = w.memory.buffer.byteLength;
+  if (bytes > have) w.memory.grow(Math.ceil((bytes - have) / 65536));
+  return w.memory.buffer;
+}
+
+/**
+ * Scan buf[0, end) (whole lines); undefined when feed() must read it: a line with fewer than six
+ * fields (feed() reports it), or no WebAssembly.
+ */
+export function scanRun(buf: Uint8Array, end: number, tables: ScanTables): Scanned | undefined {
+  const w = instance(tables);
+  if (!w) return undefined;
+  // a data line is at least 11 bytes ("a b c d 1 f"), so this many entries always fit
+  const cap = Math.floor(end / 11) + 2;
+  const pScore = (INPUT + end + 7) & ~7;
+  const pQs = pScore + 8 * cap;
+  const pQe = pQs + 4 * cap;
+  const pQh = pQe + 4 * cap;
+  const pH = pQh + 4 * cap;
+  const pDoff = pH + 4 * cap;
+  const pDlen = pDoff + 4 * cap;
+  const pLine = pDlen + 4 * cap;
+  const pSlow = pLine + 4 * cap;
+  const pArena = pSlow + 12 * cap;
+  const mem = reserve(w, pArena + end);
+  new Uint8Array(mem).set(buf.subarray(0, end), INPUT);
+  const n = w.scan(INPUT, INPUT + end, cap, pQs, pQe, pQh, pH, pDoff, pDlen, pLine, pScore, pSlow, pArena);
+  if (n < 0) return undefined;
+  return {
+    n,
+    qs: new Int32Array(mem, pQs, n),
+    qe: new Int32Array(mem, pQe, n),
+    qh: new Int32Array(mem, pQh, n),
+    h: new Int32Array(mem, pH, n),
+    dOff: new Int32Array(mem, pDoff, n),
+    dLen: new Int32Array(mem, pDlen, n),
+    line: new Int32Array(mem, pLine, n),
+    scores: new Float64Array(mem, pScore, n),
+    slow: new Int32Array(mem, pSlow, 3 * w.slow.value),
+    arena: new Uint8Array(mem, pArena, w.arenaUsed.value),
+    lines: w.lines.value,
+    rs: w.rs.value,
+    re: w.re.value,
+  };
+}
+
+/** A parsed run's entries grouped by query, and the first duplicate found, as RunBuilder.finish needs. */
+export interface Grouped {
+  /** counts[q] = first entry of query q (first-appearance order), counts[nq] = all entries */
+  counts: Int32Array;
+  /** the arrays in query order (copies), or undefined when the entries were grouped already */
+  arrays?: {
+    hashes: Int32Array;
+    docOff: Int32Array;
+    docLen: Int32Array;
+    lineOf: Int32Array;
+    scores: Float64Array;
+  };
+  /** [later, earlier] entries (grouped positions) with the same docno in one query */
+  duplicate?: [number, number];
+}
+
+/**
+ * Group n entries by query (stable counting sort) and look for a document retrieved twice in a query:
+ * finish()'s two passes, at compiled speed. Undefined when the scanner never ran (no WebAssembly).
+ */
+export function groupRun(
+  n: number,
+  nq: number,
+  e: {
+    qidIdx: Int32Array;
+    hashes: Int32Array;
+    docOff: Int32Array;
+    docLen: Int32Array;
+    lineOf: Int32Array;
+    scores: Float64Array;
+    arena: Uint8Array;
+  },
+  tables: ScanTables,
+): Grouped | undefined {
+  const w = instance(tables);
+  if (!w) return undefined;
+  let size = 16;
+  while (size < n * 2) size <<= 1;
+  const pS = (INPUT + 7) & ~7;
+  const oS = pS + 8 * n;
+  const pQ = oS + 8 * n;
+  const pH = pQ + 4 * n;
+  const pO = pH + 4 * n;
+  const pL = pO + 4 * n;
+  const pN = pL + 4 * n;
+  const oH = pN + 4 * n;
+  const oO = oH + 4 * n;
+  const oL = oO + 4 * n;
+  const oN = oL + 4 * n;
+  const pCounts = oN + 4 * n;
+  const pPos = pCounts + 4 * (nq + 1);
+  const pSlots = pPos + 4 * nq;
+  const pArena = pSlots + 4 * size;
+  const mem = reserve(w, pArena + e.arena.length);
+  new Float64Array(mem, pS, n).set(e.scores.subarray(0, n));
+  new Int32Array(mem, pQ, n).set(e.qidIdx.subarray(0, n));
+  new Int32Array(mem, pH, n).set(e.hashes.subarray(0, n));
+  new Int32Array(mem, pO, n).set(e.docOff.subarray(0, n));
+  new Int32Array(mem, pL, n).set(e.docLen.subarray(0, n));
+  new Int32Array(mem, pN, n).set(e.lineOf.subarray(0, n));
+  new Uint8Array(mem, pArena, e.arena.length).set(e.arena);
+  const grouped = w.group(n, nq, pQ, pCounts, pPos, pH, pO, pL, pN, pS, oH, oO, oL, oN, oS) === 1;
+  const [h, o, l] = grouped ? [pH, pO, pL] : [oH, oO, oL];
+  const later = w.duplicates(nq, pCounts, h, o, l, pArena, pSlots);
+  return {
+    counts: new Int32Array(mem, pCounts, nq + 1).slice(),
+    ...(grouped
+      ? {}
+      : {
+          arrays: {
+            hashes: new Int32Array(mem, oH, n).slice(),
+            docOff: new Int32Array(mem, oO, n).slice(),
+            docLen: new Int32Array(mem, oL, n).slice(),
+            lineOf: new Int32Array(mem, oN, n).slice(),
+            scores: new Float64Array(mem, oS, n).slice(),
+          },
+        }),
+    ...(later >= 0 ? { duplicate: [later, w.dupFirst.value] as [number, number] } : {}),
+  };
+}
