@@ -18,7 +18,7 @@ export default tseslint.config(
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
-    files: ['**/*.ts'],
+    files: ['**/*.ts', '**/*.cts'],
     rules: {
       // Determinism: Math.random must never reach a ranking, a metric or a report (DESIGN.md).
       'no-restricted-properties': [

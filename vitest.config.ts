@@ -1,6 +1,9 @@
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
+  // bin.cts and score-route.cts are CommonJS TypeScript (the rgate entry loads the score bundle
+  // synchronously); vite transforms .ts/.mts by default, not .cts
+  oxc: { include: /\.(c|m)?tsx?$/ },
   test: {
     include: [
       'src/**/*.test.ts',

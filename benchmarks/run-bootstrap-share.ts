@@ -10,7 +10,7 @@
  *    ndcg_cut.5, P.5) but 2 replays, not its 5: replaying is nearly all of a run (about 6-9 ms a
  *    request here), so 5 replays would only shrink the bootstrap's share (and take 2.5x longer);
  *    2 is what the cacm and cranfield suites use;
- * 3. `node dist/src/cli/bin.js run bench --config ... --no-store --out-dir ...`, timed from spawn to
+ * 3. `node dist/src/cli/bin.cjs run bench --config ... --no-store --out-dir ...`, timed from spawn to
  *    exit (wall), with RGATE_STAGE_TIMINGS naming a file the run appends its stage timings to
  *    (prepare, replay, read, measure, bootstrap inside measure, report, store, render). The variable
  *    only adds clock reads around stages and intervals: the same intervals come out, which the
@@ -38,7 +38,7 @@ const SEED = 20261123;
 const RECORDS = 2000;
 const TOPICS = ['ingest', 'query', 'storage', 'oncall', 'release', 'security', 'billing', 'retention'];
 const PROFILES = ['small', 'medium', 'large'] as const;
-const BIN = join(ROOT, 'dist/src/cli/bin.js');
+const BIN = join(ROOT, 'dist/src/cli/bin.cjs');
 
 /** A pronounceable vocabulary, so the analyzer's stemmer and stopwords see word-like tokens. */
 function vocabulary(prng: Prng, size: number): string[] {

@@ -140,7 +140,7 @@ export async function run(): Promise<BenchResult> {
     const shuffled = (process.env.SCORE_BENCH_ORDER ?? 'random') === 'random';
     const files = generate(dir, queries, depth, 20260401, shuffled);
     const genMs = Number(process.hrtime.bigint() - g0) / 1e6;
-    const bin = join(root, 'dist/src/cli/bin.js');
+    const bin = join(root, 'dist/src/cli/bin.cjs');
     const args = [
       bin,
       'score',

@@ -20,7 +20,7 @@ const work = mkdtempSync(join(tmpdir(), 'rgate-two-runs-'));
 beforeAll(() => {
   compiledCli();
   const dist = (p: string) => pathToFileURL(join(REPO, 'dist', p)).href;
-  // the run command passed explicitly: what `node dist/src/cli/bin.js run ...` executes
+  // the run command passed explicitly: what `node dist/src/cli/bin.cjs run ...` executes
   writeFileSync(
     join(work, 'rgate-run.mjs'),
     `const { runCli } = await import(${JSON.stringify(dist('src/cli/program.js'))});

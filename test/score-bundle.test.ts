@@ -42,10 +42,10 @@ function compiled(bin: string, argv: string[]): string {
 describe('rgate score from the bundle', () => {
   it('the build wrote it next to its worker, and it prints what the modules print', async () => {
     const bundle = join(REPO, 'dist', 'bundle');
-    expect(existsSync(join(bundle, 'score-main.js'))).toBe(true);
+    expect(existsSync(join(bundle, 'score-main.cjs'))).toBe(true);
     // run-read.ts starts its worker from its own folder: in the bundle that is dist/bundle
     expect(existsSync(join(bundle, 'run-read-worker.js'))).toBe(true);
-    expect(statSync(join(bundle, 'score-main.js')).mtimeMs).toBeGreaterThanOrEqual(
+    expect(statSync(join(bundle, 'score-main.cjs')).mtimeMs).toBeGreaterThanOrEqual(
       statSync(join(REPO, 'dist', 'src', 'cli', 'score-main.js')).mtimeMs,
     );
     for (const argv of [
@@ -64,12 +64,16 @@ describe('rgate score from the bundle', () => {
     const dist = join(tmp, 'dist');
     cpSync(join(REPO, 'dist', 'src'), join(dist, 'src'), { recursive: true });
     cpSync(join(REPO, 'dist', 'bundle'), join(dist, 'bundle'), { recursive: true });
-    const marker = join(dist, 'bundle', 'score-main.js');
+    const marker = join(dist, 'bundle', 'score-main.cjs');
     writeFileSync(
       marker,
-      "export async function runScoreCli() { process.stdout.write('from the bundle\\n'); return 0; }\n",
+      [
+        "exports.runScoreCli = async () => { process.stdout.write('from the bundle\\n'); return 0; };",
+        'exports.defaultIo = () => ({});',
+        '',
+      ].join('\n'),
     );
-    const bin = join(dist, 'src', 'cli', 'bin.js');
+    const bin = join(dist, 'src', 'cli', 'bin.cjs');
     const modules = statSync(join(dist, 'src', 'cli', 'score-main.js')).mtime;
     utimesSync(marker, modules, new Date(modules.getTime() + 1000));
     expect(compiled(bin, ['-m', 'map', 'qrels.test', 'results.test'])).toBe('from the bundle\nexit 0\n');

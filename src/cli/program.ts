@@ -5,7 +5,7 @@ import type { AnyCommand, CliIo } from './command.js';
 import { loadCommands } from './commands/index.js';
 import { reportFailure } from './failure.js';
 import { defaultIo } from './io.js';
-import { scoreArgv } from './score-route.js';
+import { scoreArgv } from './score-route.cjs';
 
 /**
  * yargs' ESM build lays help out with cliui's ESM wrap, which cuts at the column edge whatever it

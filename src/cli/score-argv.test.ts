@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { RgateError } from '../core/errors.js';
 import { parseScoreArgv, SCORE_OPTIONS } from './score-argv.js';
-import { scoreArgv } from './score-route.js';
+import { scoreArgv } from './score-route.cjs';
 
 function refused(argv: string[]): RgateError {
   try {

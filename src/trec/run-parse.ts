@@ -24,11 +24,16 @@ const BLANK = new Uint8Array(256);
 for (const b of [SP, TAB, CR, 11, 12]) BLANK[b] = 1;
 BLANK[NL] = 2;
 
-/** Chunks this large go to the WebAssembly scanner first; below it feed() alone is quicker. */
+/**
+ * Chunks this large go to the WebAssembly scanner first; below it feed() alone is quicker, above it
+ * (a whole large run parsed in memory) the scanner's memory would be several times the input.
+ */
 const SCAN_MIN_BYTES = 1 << 16;
+const SCAN_MAX_BYTES = 8 << 20;
 const SCAN_TABLES = { blank: BLANK, powersOfTen: POW10_22 };
-/** Runs of this many entries are grouped by query and checked for duplicates by the scanner. */
+/** Runs of this many entries (up to about 70 MB of scanner memory) are grouped by the scanner. */
 const SCAN_GROUP_MIN = 4096;
+const SCAN_GROUP_MAX = 1 << 20;
 
 const RUN_HINT =
   'a run line is: <qid> Q0 <docno> <rank> <score> <run-id>, e.g. "301 Q0 FBIS3-10 1 12.5 myrun"';
@@ -118,7 +123,7 @@ export class RunBuilder {
    */
   feed(buf: Uint8Array, end: number): void {
     // the WebAssembly scanner first (see run-scan.ts); a shared region (two threads) stays here
-    if (!this.fixed && end >= SCAN_MIN_BYTES && this.feedScanned(buf, end)) return;
+    if (!this.fixed && end >= SCAN_MIN_BYTES && end <= SCAN_MAX_BYTES && this.feedScanned(buf, end)) return;
     let i = 0;
     let c = 0;
     let arena = this.arena;
@@ -271,17 +276,25 @@ export class RunBuilder {
     const base = this.count;
     const o = this.arenaUsed;
     const lineBase = this.lineNo;
-    this.arena.set(r.arena, o);
+    // the chunk's qids (a few) interned here, in first-appearance order as feed() would
+    const { qids } = r;
+    const map = new Int32Array(qids.length / 3);
+    for (let l = 0; l < map.length; l++) {
+      map[l] = this.qidOfBytes(
+        buf,
+        qids[3 * l] as number,
+        qids[3 * l + 1] as number,
+        qids[3 * l + 2] as number,
+      );
+    }
+    r.finalize(map, o, lineBase);
+    this.qidIdx.set(r.qidIdx, base);
+    this.docOff.set(r.dOff, base);
+    this.lineOf.set(r.line, base);
     this.hashes.set(r.h, base);
     this.docLen.set(r.dLen, base);
     this.scores.set(scores, base);
-    const { qidIdx, docOff, lineOf } = this;
-    const { qs, qe, qh, dOff, line } = r;
-    for (let k = 0; k < n; k++) {
-      qidIdx[base + k] = this.qidOfBytes(buf, qs[k] as number, qe[k] as number, qh[k] as number);
-      docOff[base + k] = o + (dOff[k] as number);
-      lineOf[base + k] = lineBase + (line[k] as number);
-    }
+    this.arena.set(r.arena, o);
     this.count = base + n;
     this.arenaUsed = o + r.arena.length;
     this.lineNo = lineBase + r.lines;
@@ -455,7 +468,7 @@ export class RunBuilder {
     const { tailBase, tailEnd, qidIdx } = this;
     const total = head + (tailEnd - tailBase);
     // one range (no second thread's half), large enough: grouped and checked by the scanner
-    if (tailEnd === tailBase && total >= SCAN_GROUP_MIN) {
+    if (tailEnd === tailBase && total >= SCAN_GROUP_MIN && total <= SCAN_GROUP_MAX) {
       const g = groupRun(
         total,
         nq,

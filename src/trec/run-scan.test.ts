@@ -126,6 +126,29 @@ describe('the WebAssembly run scanner', () => {
     }
   });
 
+  it('reads a run of several 8 MiB chunks the same (queries and the arena carried across chunks)', () => {
+    const parts: string[] = [];
+    let size = 0;
+    for (let seed = 40; size < 9 << 20; seed++) {
+      // own queries per part, so that no document repeats in a query
+      const part = randomRun(seed, { shuffled: true }).replace(/^([ \t]*)q/gm, `$1s${seed}q`);
+      parts.push(part.endsWith('\n') ? part : part + '\n');
+      size += part.length;
+    }
+    const [fast, reference] = readBothWays(parts.join(''));
+    expect(typeof fast).toBe('object');
+    expect(fast).toEqual(reference);
+  });
+
+  it('reads a run with more queries than its first qid table holds the same', () => {
+    const rng = createPrng(7);
+    let text = '';
+    for (let i = 0; i < 30_000; i++) text += `${rng.int(9000)} Q0 d${i} 1 ${rng.int(100)} r\n`;
+    const [fast, reference] = readBothWays(text);
+    expect((fast as { qids: string[] }).qids.length).toBeGreaterThan(4096);
+    expect(fast).toEqual(reference);
+  });
+
   it('gives the same error for a short line, a bad score and a duplicate', () => {
     for (const bad of ['fields', 'score', 'duplicate'] as const) {
       for (let seed = 20; seed < 23; seed++) {

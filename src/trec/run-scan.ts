@@ -20,6 +20,8 @@ interface WasmGlobal {
 interface ScanExports {
   memory: { buffer: ArrayBuffer; grow(pages: number): number };
   scan: (...args: number[]) => number;
+  finalize: (...args: number[]) => void;
+  qids: WasmGlobal;
   group: (...args: number[]) => number;
   duplicates: (...args: number[]) => number;
   dupFirst: WasmGlobal;
@@ -35,19 +37,20 @@ interface WasmApi {
 }
 const wasm = (globalThis as { WebAssembly?: WasmApi }).WebAssembly;
 
-/** One scanned chunk; the views are into the scanner's memory, valid until the next scan. */
+/** One scanned chunk; the views are into the scanner's memory, valid until the next call. */
 export interface Scanned {
   n: number;
-  /** qid [qs, qe) and docno... offsets are into the chunk (buf), as feed() would have them */
-  qs: Int32Array;
-  qe: Int32Array;
-  qh: Int32Array;
-  h: Int32Array;
-  /** docno offset into `arena` and length */
+  /** the chunk's distinct qids in first-appearance order: (start, end, hash) triples into the chunk */
+  qids: Int32Array;
+  /**
+   * Each entry's qid (an index into qids), docno offset (into arena) and line (from 1 at the chunk's
+   * first line) until finalize(), which makes them the builder's: qid index, arena offset, line.
+   */
+  qidIdx: Int32Array;
   dOff: Int32Array;
-  dLen: Int32Array;
-  /** line of each entry, counted from the chunk's first line (1) */
   line: Int32Array;
+  h: Int32Array;
+  dLen: Int32Array;
   scores: Float64Array;
   /** entries whose score is not plain digits: (entry, start, end) triples into the chunk */
   slow: Int32Array;
@@ -57,6 +60,7 @@ export interface Scanned {
   /** the last entry's run id [rs, re) in the chunk */
   rs: number;
   re: number;
+  finalize(qidMap: Int32Array, arenaBase: number, lineBase: number): void;
 }
 
 /** Input starts here; below: the byte classes (0-255) and the powers of ten (256-439). */
@@ -90,6 +94,13 @@ function instance(tables?: ScanTables): ScanExports | null {
   return scanner;
 }
 
+/** Scanner memory above this is let go after the call that needed it (an instance never shrinks). */
+const KEEP_BYTES = 32 << 20;
+
+function release(w: ScanExports): void {
+  if (w.memory.buffer.byteLength > KEEP_BYTES) scanner = undefined;
+}
+
 function reserve(w: ScanExports, bytes: number): ArrayBuffer {
   const have = w.memory.buffer.byteLength;
   if (bytes > have) w.memory.grow(Math.ceil((bytes - have) / 65536));
@@ -105,35 +116,76 @@ export function scanRun(buf: Uint8Array, end: number, tables: ScanTables): Scann
   if (!w) return undefined;
   // a data line is at least 11 bytes ("a b c d 1 f"), so this many entries always fit
   const cap = Math.floor(end / 11) + 2;
+  // the qid table: small (a fresh page costs a fault), four times larger while a chunk overflows it
+  for (let qtab = 1 << 12; ; qtab <<= 2) {
+    const r = scanWith(w, buf, end, cap, qtab);
+    if (r !== 'more qids') return r;
+  }
+}
+
+function scanWith(
+  w: ScanExports,
+  buf: Uint8Array,
+  end: number,
+  cap: number,
+  qtab: number,
+): Scanned | undefined | 'more qids' {
   const pScore = (INPUT + end + 7) & ~7;
-  const pQs = pScore + 8 * cap;
-  const pQe = pQs + 4 * cap;
-  const pQh = pQe + 4 * cap;
-  const pH = pQh + 4 * cap;
+  const pLocal = pScore + 8 * cap;
+  const pQid = pLocal + 4 * cap;
+  const pQtab = pQid + 12 * cap;
+  const pH = pQtab + 4 * qtab;
   const pDoff = pH + 4 * cap;
   const pDlen = pDoff + 4 * cap;
   const pLine = pDlen + 4 * cap;
   const pSlow = pLine + 4 * cap;
   const pArena = pSlow + 12 * cap;
-  const mem = reserve(w, pArena + end);
+  // finalize()'s qid map (at most one qid an entry) after the arena's room
+  const pMap = (pArena + end + 3) & ~3;
+  const mem = reserve(w, pMap + 4 * cap);
   new Uint8Array(mem).set(buf.subarray(0, end), INPUT);
-  const n = w.scan(INPUT, INPUT + end, cap, pQs, pQe, pQh, pH, pDoff, pDlen, pLine, pScore, pSlow, pArena);
+  const n = w.scan(
+    INPUT,
+    INPUT + end,
+    cap,
+    pLocal,
+    pQid,
+    pQtab,
+    qtab - 1,
+    pH,
+    pDoff,
+    pDlen,
+    pLine,
+    pScore,
+    pSlow,
+    pArena,
+  );
+  release(w);
+  if (n === -3) return 'more qids';
   if (n < 0) return undefined;
+  const qids = new Int32Array(mem, pQid, 3 * w.qids.value);
+  for (let k = 0; k < qids.length; k += 3) {
+    qids[k]! -= INPUT;
+    qids[k + 1]! -= INPUT;
+  }
   return {
     n,
-    qs: new Int32Array(mem, pQs, n),
-    qe: new Int32Array(mem, pQe, n),
-    qh: new Int32Array(mem, pQh, n),
-    h: new Int32Array(mem, pH, n),
+    qids,
+    qidIdx: new Int32Array(mem, pLocal, n),
     dOff: new Int32Array(mem, pDoff, n),
-    dLen: new Int32Array(mem, pDlen, n),
     line: new Int32Array(mem, pLine, n),
+    h: new Int32Array(mem, pH, n),
+    dLen: new Int32Array(mem, pDlen, n),
     scores: new Float64Array(mem, pScore, n),
     slow: new Int32Array(mem, pSlow, 3 * w.slow.value),
     arena: new Uint8Array(mem, pArena, w.arenaUsed.value),
     lines: w.lines.value,
     rs: w.rs.value,
     re: w.re.value,
+    finalize(qidMap, arenaBase, lineBase) {
+      new Int32Array(mem, pMap, qidMap.length).set(qidMap);
+      w.finalize(n, pLocal, pMap, pDoff, arenaBase, pLine, lineBase);
+    },
   };
 }
 
@@ -201,7 +253,7 @@ export function groupRun(
   const grouped = w.group(n, nq, pQ, pCounts, pPos, pH, pO, pL, pN, pS, oH, oO, oL, oN, oS) === 1;
   const [h, o, l] = grouped ? [pH, pO, pL] : [oH, oO, oL];
   const later = w.duplicates(nq, pCounts, h, o, l, pArena, pSlots);
-  return {
+  const result: Grouped = {
     counts: new Int32Array(mem, pCounts, nq + 1).slice(),
     ...(grouped
       ? {}
@@ -216,4 +268,6 @@ export function groupRun(
         }),
     ...(later >= 0 ? { duplicate: [later, w.dupFirst.value] as [number, number] } : {}),
   };
+  release(w);
+  return result;
 }

@@ -16,14 +16,18 @@
   (global $slow (export "slow") (mut i32) (i32.const 0))
   (global $rs (export "rs") (mut i32) (i32.const 0))
   (global $re (export "re") (mut i32) (i32.const 0))
+  ;; distinct qids in the chunk, as (start, end, hash) triples at pQid, in first-appearance order
+  (global $qids (export "qids") (mut i32) (i32.const 0))
 
-  ;; scan the lines of [start, end); per entry k: qs, qe, qh, h, dOff, dLen, line (i32 arrays) and
-  ;; score (f64); docno bytes copied to arena; slow scores as (k, ss, se) triples at pSlow. Offsets
-  ;; into the input (qs, qe, ss, se, rs, re) are from start; dOff from arena.
-  ;; Returns the number of entries, -1 for a line feed() must report, -2 when cap is too small.
+  ;; scan the lines of [start, end); per entry k: local qid, h, dOff, dLen, line (i32 arrays) and
+  ;; score (f64); docno bytes copied to arena; slow scores as (k, ss, se) triples at pSlow; the
+  ;; chunk's qids as (s, e, hash) at pQid (pQtab: qmask + 1 i32 of scratch). Offsets into the
+  ;; input (ss, se, rs, re) are from start, qid offsets absolute; dOff from arena.
+  ;; Returns the number of entries, -1 for a line feed() must report, -2 when cap is too small, -3
+  ;; when the chunk has more qids than half the qid table.
   (func (export "scan")
     (param $start i32) (param $end i32) (param $cap i32)
-    (param $pQs i32) (param $pQe i32) (param $pQh i32) (param $pH i32)
+    (param $pLocal i32) (param $pQid i32) (param $pQtab i32) (param $qmask i32) (param $pH i32)
     (param $pDoff i32) (param $pDlen i32) (param $pLine i32) (param $pScore i32)
     (param $pSlow i32) (param $arena i32)
     (result i32)
@@ -31,7 +35,9 @@
     (local $qs i32) (local $qe i32) (local $qh i32) (local $fields i32)
     (local $ds i32) (local $de i32) (local $h i32) (local $ss i32) (local $rs i32) (local $re i32)
     (local $mant f64) (local $digits i32) (local $frac i32) (local $simple i32) (local $score f64)
-    (local $k4 i32) (local $se i32)
+    (local $k4 i32) (local $se i32) (local $nq i32) (local $slot i32) (local $j i32) (local $lq i32)
+    (local $a i32)
+    (memory.fill (local.get $pQtab) (i32.const 0) (i32.shl (i32.add (local.get $qmask) (i32.const 1)) (i32.const 2)))
     (local.set $i (local.get $start))
     (local.set $o (local.get $arena))
     (block $done
@@ -39,7 +45,12 @@
         (br_if $done (i32.ge_u (local.get $i) (local.get $end)))
         (local.set $line (i32.add (local.get $line) (i32.const 1)))
         ;; blanks before the qid
-        (local.set $i (call $skipBlanks (local.get $i) (local.get $end)))
+        (block $b1o
+          (loop $b1l
+            (br_if $b1o (i32.ge_u (local.get $i) (local.get $end)))
+            (br_if $b1o (i32.ne (i32.load8_u (i32.load8_u (local.get $i))) (i32.const 1)))
+            (local.set $i (i32.add (local.get $i) (i32.const 1)))
+            (br $b1l)))
         ;; blank line
         (if (i32.or (i32.ge_u (local.get $i) (local.get $end))
                     (i32.eq (i32.load8_u (local.get $i)) (i32.const 10)))
@@ -49,7 +60,12 @@
         ;; comment line (#, after optional blanks)
         (if (i32.eq (i32.load8_u (local.get $i)) (i32.const 35))
           (then
-            (local.set $i (call $toNewline (local.get $i) (local.get $end)))
+            (block $n10o
+          (loop $n10l
+            (br_if $n10o (i32.ge_u (local.get $i) (local.get $end)))
+            (br_if $n10o (i32.eq (i32.load8_u (local.get $i)) (i32.const 10)))
+            (local.set $i (i32.add (local.get $i) (i32.const 1)))
+            (br $n10l)))
             (local.set $i (i32.add (local.get $i) (i32.const 1)))
             (br $nextLine)))
         ;; field 1: qid, hashed
@@ -66,17 +82,32 @@
         (local.set $qe (local.get $i))
         (local.set $fields (i32.const 1))
         ;; field 2: iteration, skipped
-        (local.set $i (call $skipBlanks (local.get $i) (local.get $end)))
-        (if (call $fieldStarts (local.get $i) (local.get $end))
+        (block $b2o
+          (loop $b2l
+            (br_if $b2o (i32.ge_u (local.get $i) (local.get $end)))
+            (br_if $b2o (i32.ne (i32.load8_u (i32.load8_u (local.get $i))) (i32.const 1)))
+            (local.set $i (i32.add (local.get $i) (i32.const 1)))
+            (br $b2l)))
+        (if (i32.and (i32.lt_u (local.get $i) (local.get $end)) (i32.ne (i32.load8_u (local.get $i)) (i32.const 10)))
           (then
             (local.set $fields (i32.const 2))
-            (local.set $i (call $skipField (local.get $i) (local.get $end)))))
+            (block $f7o
+              (loop $f7l
+                (br_if $f7o (i32.ge_u (local.get $i) (local.get $end)))
+                (br_if $f7o (i32.load8_u (i32.load8_u (local.get $i))))
+                (local.set $i (i32.add (local.get $i) (i32.const 1)))
+                (br $f7l)))))
         ;; field 3: docno, hashed and copied
-        (local.set $i (call $skipBlanks (local.get $i) (local.get $end)))
+        (block $b3o
+          (loop $b3l
+            (br_if $b3o (i32.ge_u (local.get $i) (local.get $end)))
+            (br_if $b3o (i32.ne (i32.load8_u (i32.load8_u (local.get $i))) (i32.const 1)))
+            (local.set $i (i32.add (local.get $i) (i32.const 1)))
+            (br $b3l)))
         (local.set $ds (local.get $i))
         (local.set $h (i32.const 0x811c9dc5))
         (if (i32.and (i32.eq (local.get $fields) (i32.const 2))
-                     (call $fieldStarts (local.get $i) (local.get $end)))
+                     (i32.and (i32.lt_u (local.get $i) (local.get $end)) (i32.ne (i32.load8_u (local.get $i)) (i32.const 10))))
           (then
             (local.set $fields (i32.const 3))
             (block $dEnd
@@ -90,18 +121,33 @@
         (local.set $de (local.get $i))
         (memory.copy (local.get $o) (local.get $ds) (i32.sub (local.get $de) (local.get $ds)))
         ;; field 4: rank, skipped
-        (local.set $i (call $skipBlanks (local.get $i) (local.get $end)))
+        (block $b4o
+          (loop $b4l
+            (br_if $b4o (i32.ge_u (local.get $i) (local.get $end)))
+            (br_if $b4o (i32.ne (i32.load8_u (i32.load8_u (local.get $i))) (i32.const 1)))
+            (local.set $i (i32.add (local.get $i) (i32.const 1)))
+            (br $b4l)))
         (if (i32.and (i32.eq (local.get $fields) (i32.const 3))
-                     (call $fieldStarts (local.get $i) (local.get $end)))
+                     (i32.and (i32.lt_u (local.get $i) (local.get $end)) (i32.ne (i32.load8_u (local.get $i)) (i32.const 10))))
           (then
             (local.set $fields (i32.const 4))
-            (local.set $i (call $skipField (local.get $i) (local.get $end)))))
+            (block $f8o
+              (loop $f8l
+                (br_if $f8o (i32.ge_u (local.get $i) (local.get $end)))
+                (br_if $f8o (i32.load8_u (i32.load8_u (local.get $i))))
+                (local.set $i (i32.add (local.get $i) (i32.const 1)))
+                (br $f8l)))))
         ;; field 5: score; digits with at most one dot, up to 15 digits, here; the rest in JS
-        (local.set $i (call $skipBlanks (local.get $i) (local.get $end)))
+        (block $b5o
+          (loop $b5l
+            (br_if $b5o (i32.ge_u (local.get $i) (local.get $end)))
+            (br_if $b5o (i32.ne (i32.load8_u (i32.load8_u (local.get $i))) (i32.const 1)))
+            (local.set $i (i32.add (local.get $i) (i32.const 1)))
+            (br $b5l)))
         (local.set $ss (local.get $i))
         (local.set $simple (i32.const 0))
         (if (i32.and (i32.eq (local.get $fields) (i32.const 4))
-                     (call $fieldStarts (local.get $i) (local.get $end)))
+                     (i32.and (i32.lt_u (local.get $i) (local.get $end)) (i32.ne (i32.load8_u (local.get $i)) (i32.const 10))))
           (then
             (local.set $fields (i32.const 5))
             (local.set $mant (f64.const 0))
@@ -137,23 +183,63 @@
                 (else (local.get $mant))))))
         (local.set $se (local.get $i))
         ;; field 6: run id
-        (local.set $i (call $skipBlanks (local.get $i) (local.get $end)))
+        (block $b6o
+          (loop $b6l
+            (br_if $b6o (i32.ge_u (local.get $i) (local.get $end)))
+            (br_if $b6o (i32.ne (i32.load8_u (i32.load8_u (local.get $i))) (i32.const 1)))
+            (local.set $i (i32.add (local.get $i) (i32.const 1)))
+            (br $b6l)))
         (local.set $rs (local.get $i))
         (if (i32.and (i32.eq (local.get $fields) (i32.const 5))
-                     (call $fieldStarts (local.get $i) (local.get $end)))
+                     (i32.and (i32.lt_u (local.get $i) (local.get $end)) (i32.ne (i32.load8_u (local.get $i)) (i32.const 10))))
           (then
             (local.set $fields (i32.const 6))
-            (local.set $i (call $skipField (local.get $i) (local.get $end)))))
+            (block $f9o
+              (loop $f9l
+                (br_if $f9o (i32.ge_u (local.get $i) (local.get $end)))
+                (br_if $f9o (i32.load8_u (i32.load8_u (local.get $i))))
+                (local.set $i (i32.add (local.get $i) (i32.const 1)))
+                (br $f9l)))))
         (local.set $re (local.get $i))
         ;; anything after the run id is ignored
-        (local.set $i (call $toNewline (local.get $i) (local.get $end)))
+        (block $n11o
+          (loop $n11l
+            (br_if $n11o (i32.ge_u (local.get $i) (local.get $end)))
+            (br_if $n11o (i32.eq (i32.load8_u (local.get $i)) (i32.const 10)))
+            (local.set $i (i32.add (local.get $i) (i32.const 1)))
+            (br $n11l)))
         (local.set $i (i32.add (local.get $i) (i32.const 1)))
         (if (i32.lt_u (local.get $fields) (i32.const 6)) (then (return (i32.const -1))))
         (if (i32.ge_u (local.get $n) (local.get $cap)) (then (return (i32.const -2))))
         (local.set $k4 (i32.shl (local.get $n) (i32.const 2)))
-        (i32.store (i32.add (local.get $pQs) (local.get $k4)) (i32.sub (local.get $qs) (local.get $start)))
-        (i32.store (i32.add (local.get $pQe) (local.get $k4)) (i32.sub (local.get $qe) (local.get $start)))
-        (i32.store (i32.add (local.get $pQh) (local.get $k4)) (local.get $qh))
+        ;; the qid's index among this chunk's qids (first appearance): an open-addressing table
+        (local.set $slot (i32.and (local.get $qh) (local.get $qmask)))
+        (block $found
+          (loop $probe
+            (local.set $j (i32.load (i32.add (local.get $pQtab) (i32.shl (local.get $slot) (i32.const 2)))))
+            (if (i32.eqz (local.get $j))
+              (then
+                (local.set $lq (local.get $nq))
+                (local.set $a (i32.add (local.get $pQid) (i32.mul (local.get $lq) (i32.const 12))))
+                (i32.store (local.get $a) (local.get $qs))
+                (i32.store (i32.add (local.get $a) (i32.const 4)) (local.get $qe))
+                (i32.store (i32.add (local.get $a) (i32.const 8)) (local.get $qh))
+                (i32.store (i32.add (local.get $pQtab) (i32.shl (local.get $slot) (i32.const 2)))
+                           (i32.add (local.get $lq) (i32.const 1)))
+                (local.set $nq (i32.add (local.get $nq) (i32.const 1)))
+                ;; the table at most half full, or the caller asks again with a larger one
+                (if (i32.gt_u (i32.shl (local.get $nq) (i32.const 1)) (local.get $qmask))
+                  (then (return (i32.const -3))))
+                (br $found)))
+            (local.set $lq (i32.sub (local.get $j) (i32.const 1)))
+            (local.set $a (i32.add (local.get $pQid) (i32.mul (local.get $lq) (i32.const 12))))
+            (if (i32.eq (i32.load (i32.add (local.get $a) (i32.const 8))) (local.get $qh))
+              (then
+                (br_if $found (call $sameBytes (local.get $qs) (local.get $qe)
+                                               (i32.load (local.get $a)) (i32.load (i32.add (local.get $a) (i32.const 4)))))))
+            (local.set $slot (i32.and (i32.add (local.get $slot) (i32.const 1)) (local.get $qmask)))
+            (br $probe)))
+        (i32.store (i32.add (local.get $pLocal) (local.get $k4)) (local.get $lq))
         (i32.store (i32.add (local.get $pH) (local.get $k4)) (local.get $h))
         (i32.store (i32.add (local.get $pDoff) (local.get $k4)) (i32.sub (local.get $o) (local.get $arena)))
         (i32.store (i32.add (local.get $pDlen) (local.get $k4)) (i32.sub (local.get $de) (local.get $ds)))
@@ -173,45 +259,11 @@
         (global.set $re (i32.sub (local.get $re) (local.get $start)))
         (br $nextLine)))
     (global.set $lines (local.get $line))
+    (global.set $qids (local.get $nq))
     (global.set $arenaUsed (i32.sub (local.get $o) (local.get $arena)))
     (global.set $slow (local.get $slow))
     (local.get $n))
 
-  ;; first index at or after i that is not a blank (class 1), or end
-  (func $skipBlanks (param $i i32) (param $end i32) (result i32)
-    (block $out
-      (loop $l
-        (br_if $out (i32.ge_u (local.get $i) (local.get $end)))
-        (br_if $out (i32.ne (i32.load8_u (i32.load8_u (local.get $i))) (i32.const 1)))
-        (local.set $i (i32.add (local.get $i) (i32.const 1)))
-        (br $l)))
-    (local.get $i))
-
-  ;; first index at or after i that is a blank or a newline, or end
-  (func $skipField (param $i i32) (param $end i32) (result i32)
-    (block $out
-      (loop $l
-        (br_if $out (i32.ge_u (local.get $i) (local.get $end)))
-        (br_if $out (i32.load8_u (i32.load8_u (local.get $i))))
-        (local.set $i (i32.add (local.get $i) (i32.const 1)))
-        (br $l)))
-    (local.get $i))
-
-  ;; first newline at or after i, or end
-  (func $toNewline (param $i i32) (param $end i32) (result i32)
-    (block $out
-      (loop $l
-        (br_if $out (i32.ge_u (local.get $i) (local.get $end)))
-        (br_if $out (i32.eq (i32.load8_u (local.get $i)) (i32.const 10)))
-        (local.set $i (i32.add (local.get $i) (i32.const 1)))
-        (br $l)))
-    (local.get $i))
-
-  ;; a field starts at i: not at the end, not a newline
-  (func $fieldStarts (param $i i32) (param $end i32) (result i32)
-    (if (result i32) (i32.ge_u (local.get $i) (local.get $end))
-      (then (i32.const 0))
-      (else (i32.ne (i32.load8_u (local.get $i)) (i32.const 10)))))
   ;; finish(): group entries by query (stable counting sort on q, first-appearance query order).
   ;; counts: nq + 1 i32 (written: counts[q] = first entry of query q, counts[nq] = n); pos: nq i32
   ;; scratch. Returns 1 when the entries were already grouped (outputs not written), else 0.
@@ -335,5 +387,39 @@
         (local.set $k (i32.add (local.get $k) (i32.const 1)))
         (br $l)))
     (i32.const 1))
+
+  ;; bytes [a, ae) and [b, be) are equal
+  (func $sameBytes (param $a i32) (param $ae i32) (param $b i32) (param $be i32) (result i32)
+    (if (i32.ne (i32.sub (local.get $ae) (local.get $a)) (i32.sub (local.get $be) (local.get $b)))
+      (then (return (i32.const 0))))
+    (block $out
+      (loop $l
+        (br_if $out (i32.ge_u (local.get $a) (local.get $ae)))
+        (if (i32.ne (i32.load8_u (local.get $a)) (i32.load8_u (local.get $b)))
+          (then (return (i32.const 0))))
+        (local.set $a (i32.add (local.get $a) (i32.const 1)))
+        (local.set $b (i32.add (local.get $b) (i32.const 1)))
+        (br $l)))
+    (i32.const 1))
+
+  ;; after scan(), in place: local qid -> the builder's qid (map), docno offsets and lines from the
+  ;; builder's arena and line count
+  (func (export "finalize")
+    (param $n i32) (param $pLocal i32) (param $pMap i32) (param $pDoff i32) (param $arenaBase i32)
+    (param $pLine i32) (param $lineBase i32)
+    (local $k4 i32) (local $end i32) (local $a i32)
+    (local.set $end (i32.shl (local.get $n) (i32.const 2)))
+    (block $out
+      (loop $l
+        (br_if $out (i32.ge_u (local.get $k4) (local.get $end)))
+        (local.set $a (i32.add (local.get $pLocal) (local.get $k4)))
+        (i32.store (local.get $a)
+          (i32.load (i32.add (local.get $pMap) (i32.shl (i32.load (local.get $a)) (i32.const 2)))))
+        (local.set $a (i32.add (local.get $pDoff) (local.get $k4)))
+        (i32.store (local.get $a) (i32.add (i32.load (local.get $a)) (local.get $arenaBase)))
+        (local.set $a (i32.add (local.get $pLine) (local.get $k4)))
+        (i32.store (local.get $a) (i32.add (i32.load (local.get $a)) (local.get $lineBase)))
+        (local.set $k4 (i32.add (local.get $k4) (i32.const 4)))
+        (br $l))))
 
 )

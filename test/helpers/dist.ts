@@ -9,7 +9,7 @@ export const REPO = resolve(import.meta.dirname, '..', '..');
  * test files run it.
  */
 export function compiledCli(): string {
-  const bin = join(REPO, 'dist', 'src', 'cli', 'bin.js');
+  const bin = join(REPO, 'dist', 'src', 'cli', 'bin.cjs');
   if (!existsSync(bin)) throw new Error(`${bin} is missing: run \`npm run build\` first (\`npm test\` does)`);
   return bin;
 }
