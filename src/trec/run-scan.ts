@@ -101,9 +101,14 @@ function release(w: ScanExports): void {
   if (w.memory.buffer.byteLength > KEEP_BYTES) scanner = undefined;
 }
 
-function reserve(w: ScanExports, bytes: number): ArrayBuffer {
+/** The memory, grown to at least `bytes`; undefined when it cannot grow (the JS path reads then). */
+function reserve(w: ScanExports, bytes: number): ArrayBuffer | undefined {
   const have = w.memory.buffer.byteLength;
-  if (bytes > have) w.memory.grow(Math.ceil((bytes - have) / 65536));
+  try {
+    if (bytes > have) w.memory.grow(Math.ceil((bytes - have) / 65536));
+  } catch {
+    return undefined;
+  }
   return w.memory.buffer;
 }
 
@@ -143,6 +148,7 @@ function scanWith(
   // finalize()'s qid map (at most one qid an entry) after the arena's room
   const pMap = (pArena + end + 3) & ~3;
   const mem = reserve(w, pMap + 4 * cap);
+  if (!mem) return undefined;
   new Uint8Array(mem).set(buf.subarray(0, end), INPUT);
   const n = w.scan(
     INPUT,
@@ -243,6 +249,7 @@ export function groupRun(
   const pSlots = pPos + 4 * nq;
   const pArena = pSlots + 4 * size;
   const mem = reserve(w, pArena + e.arena.length);
+  if (!mem) return undefined;
   new Float64Array(mem, pS, n).set(e.scores.subarray(0, n));
   new Int32Array(mem, pQ, n).set(e.qidIdx.subarray(0, n));
   new Int32Array(mem, pH, n).set(e.hashes.subarray(0, n));
