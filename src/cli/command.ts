@@ -13,7 +13,7 @@ export interface CliIo {
 
 /**
  * One command = one file exporting this object (Lighthouse CI style): a yargs builder and a handler
- * that returns an exit code. Only bin.ts sets process.exitCode.
+ * that returns an exit code. Only bin.cts sets process.exitCode.
  */
 export interface RgateCommand<A = Record<string, unknown>> {
   command: string;

@@ -1,5 +1,5 @@
 /**
- * `rgate score` from its arguments to its exit code. bin.ts loads this (as one bundled file when the
+ * `rgate score` from its arguments to its exit code. bin.cts loads this (as one bundled file when the
  * build made it) without yargs or the other commands: scoring 50 queries is mostly start-up.
  */
 import { resolve } from 'node:path';

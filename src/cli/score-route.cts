@@ -1,6 +1,6 @@
 /**
  * Whether argv is `rgate score ...` (optionally after --debug), and its arguments without the word
- * `score`. A help or version request is not: yargs lays those out. No imports: bin.ts decides with
+ * `score`. A help or version request is not: yargs lays those out. No imports: bin.cts decides with
  * this before loading anything else.
  */
 export function scoreArgv(argv: readonly string[]): string[] | undefined {

@@ -3,7 +3,7 @@ import type { RgateCommand } from '../command.js';
 import { SCORE_OPTIONS } from '../score-argv.js';
 
 /**
- * `rgate score`'s help. The command itself never goes through yargs: runCli and bin.ts hand its
+ * `rgate score`'s help. The command itself never goes through yargs: runCli and bin.cts hand its
  * arguments to score-main.ts, which reads them getopt-style (score-argv.ts, the same option table).
  */
 export const scoreCommand: RgateCommand = {
