@@ -38,3 +38,4 @@ export * from './selection-mode.js';
 export * from './system-spec.js';
 export * from './shard-file.js';
 export * from './label.js';
+export * from './responses/index.js';

@@ -1,7 +1,7 @@
 import { SYSTEM_DEFAULTS } from '../core/defaults.js';
 import http from 'node:http';
 import https from 'node:https';
-import type { RetrievalQuery } from '../contracts/responses/context-pack.js';
+import type { RetrievalQuery } from '../documents/index.js';
 import type { HttpSystemSpec, KuQuery, QueryRecord, RetrievalConfig } from '../documents/index.js';
 import { deadline } from './deadline.js';
 import { checkTemplates, expandMap, mapTemplates, placeholderValues } from './placeholders.js';

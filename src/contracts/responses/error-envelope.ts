@@ -1,32 +1,10 @@
 import type { ValidateFunction } from 'ajv/dist/2020.js';
+import { ErrorEnvelopeResponseSchema, type ErrorEnvelopeResponse } from '../../documents/index.js';
 import { compileSchema } from '../ajv.js';
 
-/** The shared error envelope (seed 004): any contract may answer with it instead of a payload. */
-export interface ErrorEnvelopeResponse {
-  error: { code: string; message: string; action?: string };
-}
-
-export const errorEnvelopeSchema = {
-  $schema: 'https://json-schema.org/draft/2020-12/schema',
-  $id: 'https://rgate.dev/schemas/responses/error-envelope.json',
-  title: 'error envelope {error: {code, message, action}}',
-  type: 'object',
-  required: ['error'],
-  properties: {
-    error: {
-      type: 'object',
-      required: ['code', 'message'],
-      properties: {
-        code: { type: 'string', minLength: 1 },
-        message: { type: 'string' },
-        action: { type: 'string' },
-      },
-    },
-  },
-} as const;
-
+/** The shared error envelope (seed 004); the schema and its type are src/documents/responses/error-envelope.ts. */
 export const validateErrorEnvelope: ValidateFunction<ErrorEnvelopeResponse> =
-  compileSchema<ErrorEnvelopeResponse>(errorEnvelopeSchema);
+  compileSchema<ErrorEnvelopeResponse>(ErrorEnvelopeResponseSchema);
 
 /** True when a payload looks like an envelope (an object whose `error` is an object); it is then validated as one. */
 export function looksLikeErrorEnvelope(payload: unknown): boolean {

@@ -1,9 +1,5 @@
-import {
-  validateContextLoadV0,
-  type ContextLoadV0Entry,
-  type ContextLoadV0Response,
-} from '../../contracts/responses/context-load-v0.js';
-import type { RankedItem } from '../../documents/index.js';
+import { validateContextLoadV0 } from '../../contracts/responses/context-load-v0.js';
+import type { ContextLoadV0Entry, ContextLoadV0Response, RankedItem } from '../../documents/index.js';
 import { estimateTokens, type ResponseNormalizer } from './types.js';
 
 /** Levels that mean "no fallback happened": the first stage of restricted -> relaxed -> unrestricted, or none. */

@@ -1,4 +1,5 @@
-import { validateContextPack, type ContextPackResponse } from '../../contracts/responses/context-pack.js';
+import { validateContextPack } from '../../contracts/responses/context-pack.js';
+import type { ContextPackResponse } from '../../documents/index.js';
 import { estimateTokens, type ResponseNormalizer } from './types.js';
 
 function itemId(it: ContextPackResponse['items'][number]): string {

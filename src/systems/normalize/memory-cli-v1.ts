@@ -2,8 +2,8 @@ import {
   memoryCliCrossCheck,
   memoryCliScore,
   validateMemoryCliV1,
-  type MemoryCliV1Response,
 } from '../../contracts/responses/memory-cli-v1.js';
+import type { MemoryCliV1Response } from '../../documents/index.js';
 import type { ResponseNormalizer } from './types.js';
 
 /** Modes that are a deterministic fallback (seed 001: exact-key, then path-priority). */

@@ -1,7 +1,5 @@
-import {
-  validateRetrievalResultV1,
-  type RetrievalResultV1Response,
-} from '../../contracts/responses/retrieval-result-v1.js';
+import { validateRetrievalResultV1 } from '../../contracts/responses/retrieval-result-v1.js';
+import type { RetrievalResultV1Response } from '../../documents/index.js';
 import { estimateTokens, type ResponseNormalizer } from './types.js';
 
 /**

@@ -1,4 +1,5 @@
-import { validateRgateResponse, type RgateResponse } from '../../contracts/responses/rgate.js';
+import { validateRgateResponse } from '../../contracts/responses/rgate.js';
+import type { RgateResponse } from '../../documents/index.js';
 import { estimateTokens, type ResponseNormalizer } from './types.js';
 
 /**
