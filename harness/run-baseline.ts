@@ -52,7 +52,7 @@ export function resolveBaseline(
   const found = baselineRow(store, suite);
   if (!found) return undefined;
   const { row, note } = found;
-  const artifacts = row.artifacts as ArtifactRefs;
+  const artifacts = row.artifacts;
   const check = checkSnapshotChange(artifacts, current, freeze.history, `baseline run ${row.run_id}`);
   return {
     metrics: store.getMetrics(row.run_id),

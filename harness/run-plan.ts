@@ -63,13 +63,6 @@ export interface RunPlan {
   rankingMeasures: string[];
 }
 
-/** What a stored run keeps of its plan, so it can be resumed or re-reported later. */
-export interface StoredPlan {
-  spec: SuiteSpec;
-  overrides: PartialConfig;
-  system: Report['system'];
-}
-
 /**
  * Load and check everything before the first request: a bad policy or a refused baseline costs
  * nothing. Throws RgateError for the user's mistakes (exit 2).

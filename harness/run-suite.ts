@@ -6,6 +6,7 @@ import type {
   Report,
   RetrievalConfig,
   SuiteSpec,
+  StoredPlan,
 } from '../src/documents/index.js';
 import type { PinnedSuite } from '../src/snapshot/index.js';
 import { thisProcess } from '../src/store/run-owner.js';
@@ -15,14 +16,7 @@ import { silentProgress, type Progress } from './progress.js';
 import { replayQueries } from './replay.js';
 import { timeStage, timeStageAsync, type StageTimer } from './stage-timer.js';
 import { buildRunReport, inReportOrder, systemDown, type SystemDown } from './run-report.js';
-import {
-  planRun,
-  plannedRequests,
-  systemIdentity,
-  type RunBaseline,
-  type RunPlan,
-  type StoredPlan,
-} from './run-plan.js';
+import { planRun, plannedRequests, systemIdentity, type RunBaseline, type RunPlan } from './run-plan.js';
 
 export type { SystemDown } from './run-report.js';
 

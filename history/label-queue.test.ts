@@ -6,6 +6,7 @@ import { analyzeCompare, saveSession } from './compare.js';
 import { judgmentHoles } from './label-holes.js';
 import { buildLabelQueue, poolQueue, rankingsFromStore, type RankingSource } from './label-queue.js';
 import { artifacts, outcome, report } from '../test/history-helpers.js';
+import { SETTINGS } from '../test/helpers/run-rows.js';
 
 const doc = (id: string): CorpusRecord => ({
   id,
@@ -123,7 +124,13 @@ function observation(query_id: string, replay: number, ids: string[], ok = true)
 describe('rankingsFromStore + buildLabelQueue', () => {
   it('a run: each replay is a source, rankings in the order the system returned them', () => {
     const store = new MemoryRunStore();
-    store.beginRun({ run_id: 'r-1', suite: 'ctx', started_at: 't', artifacts: artifacts(), settings: {} });
+    store.beginRun({
+      run_id: 'r-1',
+      suite: 'ctx',
+      started_at: 't',
+      artifacts: artifacts(),
+      settings: SETTINGS,
+    });
     store.addObservation('r-1', observation('q1', 1, ['c', 'b', 'd']));
     store.addObservation('r-1', observation('q1', 2, ['e', 'c']));
     store.addObservation('r-1', observation('q2', 2, ['f'], false)); // an error is not a ranking
@@ -178,7 +185,13 @@ describe('rankingsFromStore + buildLabelQueue', () => {
 
   it('refuses another corpus than the one ranked, and says when the query set moved', () => {
     const store = new MemoryRunStore();
-    store.beginRun({ run_id: 'r-1', suite: 'ctx', started_at: 't', artifacts: artifacts(), settings: {} });
+    store.beginRun({
+      run_id: 'r-1',
+      suite: 'ctx',
+      started_at: 't',
+      artifacts: artifacts(),
+      settings: SETTINGS,
+    });
     store.addObservation('r-1', observation('q1', 1, ['c']));
     const r = rankingsFromStore(store, 'r-1');
     expect(() => buildLabelQueue(r, set({ corpus_sha256: 'sha256:other' }), 5)).toThrow(

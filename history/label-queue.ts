@@ -91,7 +91,7 @@ export function rankingsFromStore(store: RunStore, id: string): QueueRankings {
   }
   return {
     origin: { kind: 'run', id, suite: row.suite },
-    artifacts: row.artifacts as ArtifactRefs,
+    artifacts: row.artifacts,
     depth: Number.POSITIVE_INFINITY,
     sources: [...byReplay.keys()]
       .sort((a, b) => a - b)

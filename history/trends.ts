@@ -154,7 +154,7 @@ export function buildHistory(
     let prevKey: string | undefined;
     for (const r of complete) {
       const entry = r.metrics.find((m) => m.id === id);
-      const key = snapshotKey(r.row.artifacts as ArtifactRefs);
+      const key = snapshotKey(r.row.artifacts);
       const changed = prevKey !== undefined && key !== prevKey;
       prevKey = key;
       if (entry) kind = entry.value.kind;
@@ -204,13 +204,7 @@ export function buildHistory(
   const runs = complete.map((r, i) => {
     const run = toHistoryRun(r.row);
     const change =
-      i === 0
-        ? ''
-        : snapshotChange(
-            complete[i - 1]!.row.artifacts as Partial<ArtifactRefs> | null,
-            r.row.artifacts as Partial<ArtifactRefs> | null,
-            opts.resetNotes,
-          );
+      i === 0 ? '' : snapshotChange(complete[i - 1]!.row.artifacts, r.row.artifacts, opts.resetNotes);
     return change ? { ...run, change } : run;
   });
   return { suite, runs, skipped, trends, alarms };
@@ -242,7 +236,7 @@ function fmt(x: number): string {
 }
 
 function toHistoryRun(row: RunRow): HistoryRun {
-  const a = row.artifacts as Partial<ArtifactRefs> | null;
+  const a = row.artifacts;
   return {
     run_id: row.run_id,
     started_at: row.started_at,

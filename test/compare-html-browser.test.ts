@@ -18,6 +18,7 @@ import { renderHistoryHtml } from '../reports/history/trends.js';
 import { renderSessionHtml } from '../reports/history/compare.js';
 import { hostileCloseout, hostileSession } from './compare-helpers.js';
 import { artifacts, mean, outcome, rate, report, rule } from './history-helpers.js';
+import { SETTINGS } from './helpers/run-rows.js';
 
 const root = resolve(import.meta.dirname, '..');
 let browser: Browser | undefined;
@@ -61,7 +62,7 @@ function historyPage(): string {
       suite: 'ctx',
       started_at: `2026-11-0${i}T00:00:00Z`,
       artifacts: artifacts(),
-      settings: {},
+      settings: SETTINGS,
       status: 'complete' as const,
       finished_at: null,
       gate_id: 'g',

@@ -17,6 +17,7 @@ import {
 import { renderCloseoutHtml, renderCloseoutMarkdown } from '../reports/history/closeout.js';
 import { artifacts, outcome, rate, report } from './history-helpers.js';
 import { EVIL, hostileCloseout, hostileSession } from './compare-helpers.js';
+import { SETTINGS } from './helpers/run-rows.js';
 
 function visibleWidth(line: string): number {
   return [...line].length;
@@ -63,7 +64,7 @@ describe('history and diff renderers', () => {
       suite: 'ctx',
       started_at: `2026-11-0${i}T00:00:00Z`,
       artifacts: artifacts(),
-      settings: {},
+      settings: SETTINGS,
       status: 'complete' as const,
       finished_at: null,
       gate_id: 'g',

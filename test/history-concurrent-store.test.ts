@@ -33,7 +33,7 @@ const CHILD = `
 const [storeModule, dbPath, runId, count] = process.argv.slice(2);
 const { SqliteRunStore } = await import(storeModule);
 const store = new SqliteRunStore(dbPath);
-store.beginRun({ run_id: runId, suite: 'ctx', started_at: '2026-11-22T00:00:00Z', artifacts: { v: 1 }, settings: {} });
+store.beginRun({ run_id: runId, suite: 'ctx', started_at: '2026-11-22T00:00:00Z', artifacts: { fixture: 'f', artifact_id: 'f@v1', version: 'v1', corpus_id: 'c', corpus_sha256: 's', query_set_id: 'q', query_set_sha256: 's', config_id: 'c', config_sha256: 's' }, settings: { replays: 5, concurrency: 1, seed: 1, relevance_level: 1, restart_between_replays: false } });
 const metrics = [{ id: 'top1_useful_rate', value: { kind: 'rate', numerator: 1, denominator: 2, rate: 0.5, wilson95: [0.1, 0.9] }, help: 'h' }];
 for (let i = 0; i < Number(count); i++) {
   const replay = 1 + (i % 5);

@@ -19,6 +19,7 @@ import { chartJsPath } from '../reports/index.js';
 import { EVIL, hostileCloseout, hostileSession } from './compare-helpers.js';
 import { sampleGateCReport, sampleReport } from './fixtures/sample-report.js';
 import { artifacts, mean, outcome, rate, report, rule } from './history-helpers.js';
+import { SETTINGS } from './helpers/run-rows.js';
 
 /** Beyond EVIL: what the HTML escaper must handle and a stray handlebars expression in data. */
 const NASTY = `${EVIL} it's "q" a=b \`tick\` & <i>\u2028</i>\n\t{{x}} {{{y}}}`;
@@ -30,7 +31,7 @@ function historyRuns(suite: string, n: number) {
       suite,
       started_at: `2026-11-0${i}T00:00:00Z`,
       artifacts: artifacts(i === 1 ? 'v0' : 'v1'),
-      settings: {},
+      settings: SETTINGS,
       status: 'complete' as const,
       finished_at: null,
       gate_id: 'g',

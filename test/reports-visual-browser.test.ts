@@ -29,6 +29,7 @@ import { comparePixels, decodePng, encodePng } from './helpers/png.js';
 import { hostileCloseout, hostileSession } from './compare-helpers.js';
 import { sampleReport } from './fixtures/sample-report.js';
 import { artifacts, mean, rate } from './history-helpers.js';
+import { SETTINGS } from './helpers/run-rows.js';
 
 const root = resolve(import.meta.dirname, '..');
 const STORED = join(root, 'test', '__screenshots__');
@@ -63,7 +64,7 @@ function historyPage(): string {
       suite: 'context-load',
       started_at: `2026-11-0${i}T02:00:00Z`,
       artifacts: artifacts(i >= 4 ? 'v2' : 'v1'),
-      settings: {},
+      settings: SETTINGS,
       status: 'complete' as const,
       finished_at: null,
       gate_id: 'g',

@@ -311,21 +311,15 @@ export function renderDiffMarkdown(d: RunDiffModel): string {
 
 export function renderBaselineTerminal(b: BaselineInfoModel, opts: TerminalOpts = {}): string {
   const p = painter(opts.color ?? false);
-  const a = b.run.artifacts as {
-    artifact_id?: string;
-    version?: string;
-    corpus_id?: string;
-    query_set_id?: string;
-    config_id?: string;
-  };
+  const a = b.run.artifacts;
   const out = [
     p('bold', `Baseline of suite ${safe(b.suite)}: run ${safe(b.run.run_id)}`),
     `  started ${safe(b.run.started_at)} · ${safe(b.run.gate_id ?? 'no gate')} ${verdictPaint(p, b.run.verdict)}`,
     `  note: ${b.note ? safe(b.note) : '(none)'}`,
-    `  fixture ${safe(`${a.artifact_id ?? '?'}@${a.version ?? '?'}`)}`,
-    `  corpus_id ${safe(a.corpus_id ?? '?')}`,
-    `  query_set_id ${safe(a.query_set_id ?? '?')}`,
-    `  config_id ${safe(a.config_id ?? '?')}`,
+    `  fixture ${safe(`${a.artifact_id}@${a.version}`)}`,
+    `  corpus_id ${safe(a.corpus_id)}`,
+    `  query_set_id ${safe(a.query_set_id)}`,
+    `  config_id ${safe(a.config_id)}`,
     '',
   ];
   const t = table(['metric', 'value'], [30, 49]);

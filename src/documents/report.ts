@@ -38,6 +38,7 @@ export const RunSettingsSchema = Closed({
   relevance_level: Type.Integer(),
   restart_between_replays: Type.Boolean(),
 });
+export type RunSettings = Static<typeof RunSettingsSchema>;
 
 const report = Closed(
   {

@@ -1,6 +1,10 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Closed, OrNull, StringEnum } from './keywords.js';
+import { ArtifactRefsSchema } from './artifact-refs.js';
 import { VerdictSchema } from './gate-result.js';
+import { ReportSystemSchema, RunSettingsSchema } from './report.js';
+import { PartialConfigSchema } from './retrieval-config.js';
+import { SuiteSpecSchema } from './rgate-config.js';
 
 /** `abandoned` is never stored: it is a `running` run whose process is gone (see run-owner). */
 export const RunStatusSchema = StringEnum(['running', 'complete', 'interrupted', 'failed', 'abandoned']);
@@ -15,16 +19,27 @@ export const RunOwnerSchema = Closed({
 });
 export type RunOwner = Static<typeof RunOwnerSchema>;
 
+/**
+ * What a run keeps so it can be resumed or re-reported later from the store alone: the suite as it
+ * was specified, the config overrides it ran with, and the system as its report names it.
+ */
+export const StoredPlanSchema = Closed({
+  spec: SuiteSpecSchema,
+  overrides: PartialConfigSchema,
+  system: ReportSystemSchema,
+});
+export type StoredPlan = Static<typeof StoredPlanSchema>;
+
 /** What the run store is told when a run begins. */
 export const RunMetaSchema = Closed({
   run_id: Type.String(),
   suite: Type.String(),
   started_at: Type.String(),
-  /** canonical JSON of the ArtifactRefs, so runs on different snapshots are never compared by accident */
-  artifacts: Type.Unknown(),
-  settings: Type.Unknown(),
-  /** what is needed to resume or re-report the run later: the suite spec, config overrides, system */
-  plan: Type.Optional(Type.Unknown()),
+  /** the pinned snapshot, so runs on different snapshots are never compared by accident */
+  artifacts: ArtifactRefsSchema,
+  settings: RunSettingsSchema,
+  /** absent for runs stored before plans were kept (store migration 3) */
+  plan: Type.Optional(StoredPlanSchema),
   owner: Type.Optional(RunOwnerSchema),
 });
 export type RunMeta = Static<typeof RunMetaSchema>;

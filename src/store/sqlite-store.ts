@@ -3,6 +3,8 @@ import { mkdirSync } from 'node:fs';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { dirname } from 'node:path';
 import { RgateError } from '../core/errors.js';
+import { formatAjvErrors } from '../contracts/ajv.js';
+import { validateRunRow } from '../contracts/run-row.js';
 import type {
   MetricEntry,
   Observation,
@@ -150,7 +152,7 @@ export class SqliteRunStore implements RunStore {
 
   getRun(runId: string): RunRow | undefined {
     const r = this.db.prepare(`${RUN_SELECT} WHERE r.run_id = ?`).get(runId) as RunRecord | undefined;
-    return r && toRow(r);
+    return r && toRow(r, this.location);
   }
 
   listRuns(filter: { suite?: string; limit?: number } = {}): RunRow[] {
@@ -159,7 +161,7 @@ export class SqliteRunStore implements RunStore {
     const rows = this.db
       .prepare(`${RUN_SELECT} ${where} ORDER BY r.started_at DESC, r.run_id DESC LIMIT ?`)
       .all(...args, filter.limit ?? -1) as RunRecord[];
-    return rows.map(toRow);
+    return rows.map((r) => toRow(r, this.location));
   }
 
   getObservations(runId: string): Observation[] {
@@ -230,22 +232,32 @@ export class SqliteRunStore implements RunStore {
   }
 }
 
-function toRow(r: RunRecord): RunRow {
-  const owner = r.owner_json === null ? undefined : (JSON.parse(r.owner_json) as RunOwner);
-  return {
+/** A stored run as the store lists it, checked against the run row document (never a cast). */
+function toRow(r: RunRecord, location: string): RunRow {
+  const owner = r.owner_json === null ? undefined : (JSON.parse(r.owner_json) as unknown);
+  const row: unknown = {
     run_id: r.run_id,
     suite: r.suite,
     started_at: r.started_at,
     finished_at: r.finished_at,
-    status: liveStatus(r.status, owner),
+    status: r.status,
     artifacts: JSON.parse(r.artifacts_json),
     settings: JSON.parse(r.settings_json),
     ...(r.plan_json === null ? {} : { plan: JSON.parse(r.plan_json) as unknown }),
-    ...(owner ? { owner } : {}),
+    ...(owner === undefined ? {} : { owner }),
     gate_id: r.gate_id,
     verdict: r.verdict,
     observation_count: r.observation_count,
   };
+  if (!validateRunRow(row)) {
+    const [first, ...more] = formatAjvErrors(validateRunRow.errors);
+    throw new RgateError(
+      'input_invalid',
+      `run ${r.run_id} in ${location} is not a run this rgate can read: ${first ?? 'is invalid'}${more.length ? ` (and ${more.length} more)` : ''}`,
+      'it was written by another rgate version or edited by hand; use another --store, or delete the run with sqlite3',
+    );
+  }
+  return { ...row, status: liveStatus(row.status, row.owner) };
 }
 
 /**

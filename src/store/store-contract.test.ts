@@ -3,11 +3,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { MetricEntry, Observation } from '../documents/index.js';
+import type { MetricEntry, Observation, StoredPlan } from '../documents/index.js';
 import { MemoryRunStore } from './memory-store.js';
 import { MIGRATIONS } from './migrations.js';
 import { SqliteRunStore } from './sqlite-store.js';
 import type { RunStore } from './types.js';
+import { ARTIFACTS, SETTINGS } from '../../test/helpers/run-rows.js';
 
 function obs(query_id: string, replay: number, ok = true): Observation {
   return {
@@ -51,8 +52,8 @@ describe.each([
       run_id: 'r1',
       suite: 'semantic',
       started_at: '2026-11-22T00:00:00Z',
-      artifacts: { a: 1 },
-      settings: {},
+      artifacts: ARTIFACTS,
+      settings: SETTINGS,
     });
     s.addObservation('r1', obs('q2', 1));
     s.addObservation('r1', obs('q1', 1, false));
@@ -74,8 +75,8 @@ describe.each([
       run_id: 'r1',
       suite: 'semantic',
       started_at: '2026-11-22T00:00:00Z',
-      artifacts: {},
-      settings: { replays: 5 },
+      artifacts: ARTIFACTS,
+      settings: { ...SETTINGS, replays: 5 },
     });
     s.finishRun('r1', {
       status: 'complete',
@@ -90,7 +91,7 @@ describe.each([
       status: 'complete',
       verdict: 'WATCH',
       gate_id: 'semantic-retrieval-v1',
-      settings: { replays: 5 },
+      settings: { ...SETTINGS, replays: 5 },
     });
     expect(s.getMetrics('r1')).toEqual([metric]);
     expect(s.getReport('r1')).toEqual({ hello: 'world' });
@@ -105,7 +106,7 @@ describe.each([
       ['c', 'x', '2026-01-03T00:00:00Z'],
       ['d', 'x', '2026-01-03T00:00:00Z'],
     ] as const) {
-      s.beginRun({ run_id: id, suite, started_at: t, artifacts: {}, settings: {} });
+      s.beginRun({ run_id: id, suite, started_at: t, artifacts: ARTIFACTS, settings: SETTINGS });
     }
     expect(s.listRuns().map((r) => r.run_id)).toEqual(['d', 'c', 'b', 'a']);
     expect(s.listRuns({ suite: 'x', limit: 2 }).map((r) => r.run_id)).toEqual(['d', 'c']);
@@ -114,7 +115,7 @@ describe.each([
 
   it('records a baseline per suite', () => {
     const s = make();
-    s.beginRun({ run_id: 'r1', suite: 'x', started_at: 't', artifacts: {}, settings: {} });
+    s.beginRun({ run_id: 'r1', suite: 'x', started_at: 't', artifacts: ARTIFACTS, settings: SETTINGS });
     expect(s.getBaseline('x')).toBeUndefined();
     s.setBaseline('x', 'r1', 'first frozen baseline');
     expect(s.getBaseline('x')).toEqual({ run_id: 'r1', note: 'first frozen baseline' });
@@ -146,9 +147,9 @@ describe.each([
 
   it('refuses a duplicate run id', () => {
     const s = make();
-    s.beginRun({ run_id: 'r1', suite: 'x', started_at: 't', artifacts: {}, settings: {} });
+    s.beginRun({ run_id: 'r1', suite: 'x', started_at: 't', artifacts: ARTIFACTS, settings: SETTINGS });
     expect(() =>
-      s.beginRun({ run_id: 'r1', suite: 'x', started_at: 't', artifacts: {}, settings: {} }),
+      s.beginRun({ run_id: 'r1', suite: 'x', started_at: 't', artifacts: ARTIFACTS, settings: SETTINGS }),
     ).toThrow();
     s.close();
   });
@@ -180,9 +181,9 @@ describe('SqliteRunStore migrations', () => {
     old.prepare('INSERT INTO schema_version (version, name) VALUES (1, ?)').run(MIGRATIONS[0]!.name);
     old
       .prepare(
-        `INSERT INTO runs (run_id, suite, started_at, status, artifacts_json, settings_json) VALUES ('r1', 'x', 't', 'complete', '{}', '{}')`,
+        `INSERT INTO runs (run_id, suite, started_at, status, artifacts_json, settings_json) VALUES ('r1', 'x', 't', 'complete', ?, ?)`,
       )
-      .run();
+      .run(JSON.stringify(ARTIFACTS), JSON.stringify(SETTINGS));
     old.close();
     const s = new SqliteRunStore(path);
     expect(s.getRun('r1')?.status).toBe('complete');
@@ -199,7 +200,7 @@ describe('SqliteRunStore migrations', () => {
     dirs.push(d);
     const path = join(d, 'h.sqlite');
     const s = new SqliteRunStore(path);
-    s.beginRun({ run_id: 'r1', suite: 'x', started_at: 't', artifacts: {}, settings: {} });
+    s.beginRun({ run_id: 'r1', suite: 'x', started_at: 't', artifacts: ARTIFACTS, settings: SETTINGS });
     const obs = {
       query_id: 'q1',
       replay: 1,
@@ -245,5 +246,54 @@ describe('SqliteRunStore migrations', () => {
     db.prepare('INSERT INTO schema_version (version, name) VALUES (999, ?)').run('future');
     db.close();
     expect(() => new SqliteRunStore(path)).toThrow(/newer than this rgate/);
+  });
+
+  it('checks a run row read back: a plan or settings that do not match are an input error naming the run', () => {
+    const d = mkdtempSync(join(tmpdir(), 'rgate-store-'));
+    dirs.push(d);
+    const path = join(d, 'h.sqlite');
+    const s = new SqliteRunStore(path);
+    const plan: StoredPlan = {
+      spec: { fixture: 'demo', system: { type: 'builtin', mode: 'semantic' } },
+      overrides: {},
+      system: { name: 'builtin', kind: 'builtin', contract: 'rgate' },
+    };
+    s.beginRun({
+      run_id: 'r-ok',
+      suite: 'x',
+      started_at: 't',
+      artifacts: ARTIFACTS,
+      settings: SETTINGS,
+      plan,
+    });
+    s.beginRun({
+      run_id: 'r-bad',
+      suite: 'x',
+      started_at: 't',
+      artifacts: ARTIFACTS,
+      settings: SETTINGS,
+      plan,
+    });
+    expect(s.getRun('r-ok')?.plan).toEqual(plan);
+    s.close();
+    const db = new Database(path);
+    db.prepare('UPDATE runs SET plan_json = ? WHERE run_id = ?').run(
+      JSON.stringify({ ...plan, spec: { ...plan.spec, replays: 'five' } }),
+      'r-bad',
+    );
+    db.close();
+    const again = new SqliteRunStore(path);
+    expect(again.getRun('r-ok')?.plan).toEqual(plan);
+    let err: unknown;
+    try {
+      again.getRun('r-bad');
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toMatchObject({ code: 'input_invalid' });
+    expect(String((err as Error).message)).toMatch(
+      /^run r-bad in .*h\.sqlite is not a run this rgate can read: \/plan\/spec\/replays: must be integer/,
+    );
+    again.close();
   });
 });

@@ -16,7 +16,7 @@ import { SqliteRunStore } from '../../store/index.js';
 import type { CliIo, RgateCommand } from '../command.js';
 import { loadRgateConfig } from '../../systems/rgate-config.js';
 import { buildRunReport, inReportOrder } from '../../../harness/run-report.js';
-import { planRun, type StoredPlan } from '../../../harness/run-plan.js';
+import { planRun } from '../../../harness/run-plan.js';
 import { PACKAGE_ROOT } from '../run-context.js';
 import { OUT_DIR_HELP, outDirOf, storePathOf } from '../out-dir.js';
 
@@ -153,7 +153,7 @@ function storedRunReport(runId: string, io: CliIo, args: ReportArgs): Report | u
     if (!row) return undefined;
     const kept = store.getReport(runId);
     if (kept !== undefined) return kept as Report;
-    const stored = row.plan as StoredPlan | undefined;
+    const stored = row.plan;
     const loaded = loadRgateConfig(io.cwd) ?? loadRgateConfig(PACKAGE_ROOT);
     if (!stored || !loaded) {
       throw new RgateError(
@@ -162,7 +162,7 @@ function storedRunReport(runId: string, io: CliIo, args: ReportArgs): Report | u
         stored ? 'run rgate report from the project that made the run' : 'the run was made by an older rgate',
       );
     }
-    const settings = row.settings as Report['settings'];
+    const settings = row.settings;
     const plan = planRun({
       name: row.suite,
       spec: stored.spec,

@@ -10,7 +10,6 @@ import { loadRgateConfig } from '../../systems/rgate-config.js';
 import { runSuite } from '../../../harness/run-suite.js';
 import { createProgress } from '../../../harness/progress.js';
 import { runShard, parseShard } from '../../../harness/shard.js';
-import type { StoredPlan } from '../../../harness/run-plan.js';
 import { renderJson, renderTerminal } from '../../../reports/index.js';
 import { renderOverall } from '../../../reports/run/overall.js';
 import { writeRunReports } from '../run-reports.js';
@@ -334,14 +333,14 @@ interface RunJob {
 function resumeJob(store: RunStore, runId: string): RunJob {
   const row = store.getRun(runId);
   if (!row) throw new RgateError('usage', `no run ${runId} in ${store.location}`, 'see rgate history');
-  const stored = row.plan as StoredPlan | undefined;
+  const stored = row.plan;
   if (!stored) {
     throw new RgateError(
       'usage',
       `run ${runId} was made by an older rgate that did not keep its plan: it cannot be resumed`,
     );
   }
-  const settings = row.settings as { replays: number; concurrency: number; seed: number };
+  const settings = row.settings;
   return {
     name: row.suite,
     spec: stored.spec,
