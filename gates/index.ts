@@ -1,6 +1,6 @@
 /** Gate policies and the pure evaluator (DESIGN.md "Gates"). */
 export { evaluateGate, ruleLabel, type GateInput, type ChecklistEvidence } from './evaluate.js';
 export { loadGatePolicy, parseGatePolicy } from './policy.js';
-export { TIMING_METRICS } from './metric-ids.js';
+export { SELECTION_METRICS, TIMING_METRICS } from './metric-ids.js';
 export * from './format.js';
 export { separateTimingRules, withTimingRules, TIMING_STUB_REASON } from './timing-rules.js';

@@ -9,11 +9,16 @@ import {
   type Observation,
   type Report,
 } from '../src/documents/index.js';
-import { failureReasons, hasSelectionStep } from '../src/core/query-values.js';
-import { computeRunMeasures, hasSelectionFields, usefulnessRule } from '../src/metrics/index.js';
+import {
+  computeRunMeasures,
+  hasSelectionFields,
+  hasSelectionStep,
+  usefulnessRule,
+} from '../src/metrics/index.js';
 import { evaluateGate, separateTimingRules } from '../gates/index.js';
 import { orderSeed } from './replay.js';
 import { errorSummary, withFirstErrors } from './error-summary.js';
+import { withFailureReasons } from './failure-reasons.js';
 import { buildReplayProof } from './replay-proof.js';
 import { plannedRequests, type RunPlan } from './run-plan.js';
 import { timeStage, type StageTimer } from './stage-timer.js';
@@ -110,12 +115,12 @@ export function buildRunReport(
     gate.reasons = [overruling, ...gate.reasons];
   }
 
-  const queries = withFirstErrors(measured.queries, observations);
+  const measuredQueries = withFirstErrors(measured.queries, observations);
   const selection = hasSelectionStep(
-    queries,
+    measuredQueries,
     (plan.policy?.rules ?? []).map((r) => r.metric),
   );
-  const failing = queries.filter((q) => failureReasons(q, selection, semanticWinModes).length > 0);
+  const { queries, failing } = withFailureReasons(measuredQueries, selection, semanticWinModes);
   const b = plan.baseline;
   return {
     schema_version: REPORT_SCHEMA_VERSION,

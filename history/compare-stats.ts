@@ -6,7 +6,7 @@
  */
 import { compareCodeUnits } from '../src/core/canonical-json.js';
 import { deriveSeed } from '../src/core/prng.js';
-import { outcomeValues } from '../src/core/query-values.js';
+import { outcomeValues } from '../src/metrics/index.js';
 import type {
   MetricEntry,
   MetricWinner,
@@ -23,7 +23,7 @@ export const TIE_EPS = 1e-9;
 
 /**
  * The per-query value of each measure that decomposes per query, from a report's QueryOutcomes: the
- * query-level gate measures as src/core/query-values.ts reads them (top-1 useful over benchmark
+ * query-level gate measures as src/metrics/gate/_query-values.ts reads them (top-1 useful over benchmark
  * queries whose top-1 is judged, probe expectation met, replay determinism), and every per-query
  * ranking measure (`ndcg_cut.5`, `recall.10`, ...).
  */

@@ -6,7 +6,7 @@ import { STATS_DEFAULTS, SUITE_DEFAULTS } from '../src/core/defaults.js';
  * run store keeps, so `rgate compare --list` / `--show` find it again.
  */
 import { compareCodeUnits } from '../src/core/canonical-json.js';
-import { semanticWinModesOf } from '../src/core/query-values.js';
+import { semanticWinModesOf } from '../src/metrics/index.js';
 import { RgateError } from '../src/core/errors.js';
 import {
   COMPARE_SCHEMA_VERSION,

@@ -20,6 +20,7 @@ import {
   type Verdict,
 } from '../src/documents/index.js';
 import type { RunStore } from '../src/store/types.js';
+import { upgradeReport } from '../harness/failure-reasons.js';
 
 /** Metrics where a smaller number is the better one (independent of any gate rule). */
 const LOWER_IS_BETTER = new Set(['error_rate', 'sensitive_leak_rate', 'latency_ms']);
@@ -287,5 +288,5 @@ export function asReport(value: unknown): Report | undefined {
   const r = value as Partial<Report> | null | undefined;
   if (!r || typeof r !== 'object' || r.schema_version !== REPORT_SCHEMA_VERSION) return undefined;
   if (!Array.isArray(r.queries) || !Array.isArray(r.metrics) || !r.artifacts || !r.gate) return undefined;
-  return r as Report;
+  return upgradeReport(r as Report);
 }

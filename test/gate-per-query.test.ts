@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runSuite, type RunOutcome } from '../harness/run-suite.js';
-import { outcomeValues, semanticWinModesOf } from '../src/core/query-values.js';
+import { outcomeValues, semanticWinModesOf } from '../src/metrics/index.js';
 import type { Observation, RateValue, SuiteSpec } from '../src/documents/index.js';
 import { computeRunMeasures, hasSelectionFields, type RunMeasures } from '../src/metrics/index.js';
 import { MemoryRunStore } from '../src/store/memory-store.js';

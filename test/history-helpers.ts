@@ -15,6 +15,7 @@ import {
   type Verdict,
 } from '../src/documents/index.js';
 import type { RunStore } from '../src/store/types.js';
+import { upgradeReport } from '../harness/failure-reasons.js';
 
 export function artifacts(version = 'v1', over: Partial<ArtifactRefs> = {}): ArtifactRefs {
   const h = (c: string) => `sha256:${c.repeat(64)}`;
@@ -104,7 +105,7 @@ export function report(o: {
   replays?: number;
 }): Report {
   const rules = o.rules ?? [];
-  return {
+  return upgradeReport({
     schema_version: REPORT_SCHEMA_VERSION,
     suite: o.suite ?? 'ctx',
     system: { name: 'builtin:semantic', kind: 'builtin', contract: 'rgate' },
@@ -145,7 +146,7 @@ export function report(o: {
       platform: 'linux-x64',
     },
     timing: { wall_ms: 1, latency_ms: {} },
-  };
+  });
 }
 
 export function rule(

@@ -7,7 +7,6 @@
  */
 import { ms, TIMING_METRICS } from '../../gates/index.js';
 import { compareCodeUnits } from '../../src/core/canonical-json.js';
-import { outcomeValues, semanticWinModesOf } from '../../src/core/query-values.js';
 import type { HistoryView as HistoryViewModel, QueryOutcome, Report } from '../../src/documents/index.js';
 import { jsonForScript } from '../escape.js';
 import { chartJs, clientScript, cspHash, template } from '../templates.js';
@@ -42,17 +41,18 @@ export interface HtmlOptions {
 type QueryStatus = 'hit' | 'miss' | 'error' | 'not counted';
 
 /**
- * error: the request failed; miss: the query counts against the run (whyFailing); hit: it counts in
- * the numerator of its headline measure; not counted: no measure judges it here (no judgment, or a
- * probe where the system has no selection step).
+ * error: the request failed; miss: the query counts against the run (the harness's failure reasons);
+ * hit: it counts in the numerator of its headline measure; not counted: no measure judges it here (no
+ * judgment, or a probe where the system has no selection step). A judged benchmark query without a
+ * failure reason has a useful top-1 that its measure counts (a top-1 reached by fallback where the
+ * semantic win is what counts has a reason), so only stored facts are read here.
  */
-function queryStatus(q: QueryOutcome, selection: boolean, semanticWinModes: readonly string[]): QueryStatus {
+function queryStatus(q: QueryOutcome, selection: boolean): QueryStatus {
   if (!q.actual.ok) return 'error';
-  if (whyFailing(q, selection, semanticWinModes) !== '') return 'miss';
-  const v = outcomeValues(q, semanticWinModes);
-  if (q.kind === 'probe') return selection && v.fallback_expectation_met === 1 ? 'hit' : 'not counted';
+  if (whyFailing(q) !== '') return 'miss';
+  if (q.kind === 'probe') return selection && q.expectation_met === true ? 'hit' : 'not counted';
   if (q.judged === false) return 'not counted';
-  return (selection ? v.top1_useful_rate : v.top1_useful_any_mode) === 1 ? 'hit' : 'not counted';
+  return q.top1 === 'useful' ? 'hit' : 'not counted';
 }
 
 /** Status words with a shape, so colour is never the only signal. */
@@ -79,7 +79,7 @@ export function htmlView(report: Report, history?: HistoryViewModel) {
   const selection = selectionApplies(report);
   const order: Record<QueryStatus, number> = { error: 0, miss: 1, hit: 2, 'not counted': 3 };
   const queries = report.queries
-    .map((q, i) => ({ q, i, status: queryStatus(q, selection, semanticWinModesOf(report)) }))
+    .map((q, i) => ({ q, i, status: queryStatus(q, selection) }))
     .sort((a, b) => order[a.status] - order[b.status] || a.i - b.i)
     .map(({ q, status }) => ({
       query_id: q.query_id,
@@ -91,7 +91,7 @@ export function htmlView(report: Report, history?: HistoryViewModel) {
       actual: actualText(q),
       status,
       status_class: status.replace(' ', '-'),
-      why: whyFailing(q, selection, semanticWinModesOf(report)),
+      why: whyFailing(q),
       deterministic: q.deterministic,
     }));
 

@@ -60,7 +60,7 @@ export function renderMarkdown(report: Report, opts: MarkdownOptions = {}): stri
   const hidden = hiddenMetrics(report);
   if (hidden.length)
     out.push(`Not shown (they do not apply; all are in report.json): ${e(hiddenText(hidden))}`, '');
-  if (report.judging) out.push(`Judging: ${e(report.judging.top1_useful_rule)}`, '');
+  if (report.judging?.top1_useful_rule) out.push(`Judging: ${e(report.judging.top1_useful_rule)}`, '');
 
   if (g.checklist.length) {
     out.push('### QA checklist', '');

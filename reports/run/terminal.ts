@@ -85,7 +85,7 @@ export function renderTerminal(report: Report, opts: TerminalOptions = {}): stri
         paint('dim', l),
       ),
     );
-  if (report.judging)
+  if (report.judging?.top1_useful_rule)
     out.push(
       ...wrap(`judging: ${safe(report.judging.top1_useful_rule)}`, TERMINAL_WIDTH, '  ').map((l) =>
         paint('dim', l),

@@ -10,6 +10,7 @@ import {
   pct,
   pctAgainst,
   ruleLabel,
+  SELECTION_METRICS,
   signedNum,
   signedPct,
   TIMING_METRICS,
@@ -25,12 +26,6 @@ import {
   type RuleResult,
   type RuleStatus,
 } from '../../src/documents/index.js';
-import {
-  failureReasons,
-  hasSelectionStep,
-  SELECTION_METRICS,
-  semanticWinModesOf,
-} from '../../src/core/query-values.js';
 
 export interface MetricRow {
   /** metric id, with " vs baseline" for baseline rules */
@@ -157,15 +152,9 @@ export function isGated(report: Report): boolean {
   return !(g.gate_id === 'measures-only' && g.rules.length === 0);
 }
 
-/** Does selection data (modes, fallback, probes) apply to this run? The harness decides; older reports are re-derived. */
+/** Does selection data (modes, fallback, probes) apply to this run? The harness decides (readers upgrade older reports). */
 export function selectionApplies(report: Report): boolean {
-  return (
-    report.judging?.selection_step ??
-    hasSelectionStep(
-      report.queries,
-      displayGate(report).rules.map((r) => r.metric),
-    )
-  );
+  return report.judging?.selection_step ?? false;
 }
 
 /** The banner's words: "FAIL  semantic-retrieval-v1 v1.0.0", or "NO GATE  measures only" without a policy. */
@@ -219,10 +208,7 @@ export function metricRows(report: Report): MetricRow[] {
 
 /** The queries that count against the run (report order), each with its reasons. */
 export function failingQueries(report: Report): { q: QueryOutcome; why: string }[] {
-  const selection = selectionApplies(report);
-  return report.failing_queries
-    .map((q) => ({ q, why: failureReasons(q, selection, semanticWinModesOf(report)).join(', ') }))
-    .filter((f) => f.why !== '');
+  return report.failing_queries.map((q) => ({ q, why: whyFailing(q) })).filter((f) => f.why !== '');
 }
 
 /** Title of the failing-query section: gate failures, or informational top-1 misses without a gate. */
@@ -287,9 +273,9 @@ export function expectedText(q: QueryOutcome): string {
   return parts.join(' ') || (q.judged === false ? '(no judgment)' : '(by rules)');
 }
 
-/** Why a query counts against the run, in a few words ("" when it does not). */
-export function whyFailing(q: QueryOutcome, selection: boolean, semanticWinModes: readonly string[]): string {
-  return failureReasons(q, selection, semanticWinModes).join(', ');
+/** Why a query counts against the run, in a few words ("" when it does not), as the harness decided. */
+export function whyFailing(q: QueryOutcome): string {
+  return (q.failure_reasons ?? []).join(', ');
 }
 
 export function actualText(q: QueryOutcome): string {

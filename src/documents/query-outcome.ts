@@ -50,5 +50,10 @@ export const QueryOutcomeSchema = Closed({
   leaked_tags: Type.Optional(strings),
   /** per-query ranking measures, e.g. {"ndcg_cut.5": 0.63} */
   measures: Type.Optional(StringMap(Type.Number())),
+  /**
+   * why the query counts against the run, a few words each (empty: it does not), decided once by the
+   * harness; renderers only show them. Absent in reports older than the field (readers upgrade those).
+   */
+  failure_reasons: Type.Optional(strings),
 });
 export type QueryOutcome = Static<typeof QueryOutcomeSchema>;

@@ -26,3 +26,12 @@ export {
   type QrelsObject,
   type RunObject,
 } from './_evaluate-objects.js';
+export {
+  hasSelectionStep,
+  isSemanticWin,
+  outcomeValues,
+  semanticWinModesOf,
+  SELECTION_METRICS,
+  type OutcomeFacts,
+  type OutcomeValues,
+} from './gate/_query-values.js';

@@ -17,6 +17,7 @@ import type { CliIo, RgateCommand } from '../command.js';
 import { loadRgateConfig } from '../../systems/rgate-config.js';
 import { buildRunReport, inReportOrder } from '../../../harness/run-report.js';
 import { planRun } from '../../../harness/run-plan.js';
+import { upgradeReport } from '../../../harness/failure-reasons.js';
 import { PACKAGE_ROOT } from '../run-context.js';
 import { OUT_DIR_HELP, outDirOf, storePathOf } from '../out-dir.js';
 
@@ -65,7 +66,7 @@ export function readReportFile(file: string): Report {
     }
     throw e;
   }
-  return value;
+  return upgradeReport(value);
 }
 
 /**
@@ -152,7 +153,7 @@ function storedRunReport(runId: string, io: CliIo, args: ReportArgs): Report | u
     const row = store.getRun(runId);
     if (!row) return undefined;
     const kept = store.getReport(runId);
-    if (kept !== undefined) return kept as Report;
+    if (kept !== undefined) return upgradeReport(kept as Report);
     const stored = row.plan;
     const loaded = loadRgateConfig(io.cwd) ?? loadRgateConfig(PACKAGE_ROOT);
     if (!stored || !loaded) {

@@ -5,7 +5,7 @@
  */
 import { compareCodeUnits } from '../../core/canonical-json.js';
 import { CONTRACT_DEFAULTS } from '../../core/defaults.js';
-import { isSemanticWin } from '../../core/query-values.js';
+import { isSemanticWin } from './_query-values.js';
 import {
   type CorpusRecord,
   type Observation,

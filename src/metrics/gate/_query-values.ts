@@ -1,9 +1,9 @@
 /**
  * A report's queries read as values of the query-level gate measures. The gate measures decide each
  * query with the predicates here and write what they read into its QueryOutcome (top1,
- * actual.selection_mode, expectation_met, deterministic), so renderers and comparisons take a query's
- * value from `outcomeValues` instead of restating a measure's rule. Types are structural (anything
- * shaped like a QueryOutcome), so report readers in every layer can use them.
+ * actual.selection_mode, expectation_met, deterministic), so comparisons take a query's value from
+ * `outcomeValues` instead of restating a measure's rule. Types are structural (anything shaped like
+ * a QueryOutcome). Internal to the measures layer (`_`): its index exports what others read.
  */
 
 /**
@@ -97,40 +97,4 @@ export function hasSelectionStep(
     queries.some((q) => q.actual.selection_mode !== undefined) ||
     gateMetrics.some((m) => SELECTION_METRICS.includes(m))
   );
-}
-
-/** The fields of a QueryOutcome that decide whether it failed. */
-export interface FailureFacts extends OutcomeFacts {
-  actual: { ok: boolean; selection_mode?: string | undefined };
-  judged?: boolean | undefined;
-  leaked_tags?: string[] | undefined;
-}
-
-/**
- * Why a query counts against the run, in a few words each; empty when it does not. A probe is judged
- * by its expectation only (meeting it is a success, whatever its top-1), and only where a selection
- * step exists (its expectations are selection modes); a benchmark query by its top-1, semantic wins
- * only where a selection step exists; a query without any judgment has no top-1 verdict to fail.
- */
-export function failureReasons(
-  q: FailureFacts,
-  selection: boolean,
-  semanticWinModes: readonly string[],
-): string[] {
-  const why: string[] = [];
-  if (!q.actual.ok) why.push('error');
-  else if (q.kind === 'benchmark' && q.judged !== false) {
-    if (selection && q.top1 === 'useful' && !isSemanticWin(q.top1, q.actual.selection_mode, semanticWinModes))
-      why.push(
-        q.actual.selection_mode?.startsWith('fallback')
-          ? 'useful via fallback, not semantic'
-          : 'useful, not semantic',
-      );
-    else if (q.top1 === 'not_useful') why.push('top-1 not useful');
-    else if (q.top1 === 'unjudged') why.push('top-1 unjudged (counts as not useful)');
-    else if (q.top1 === 'no_answer') why.push('no answer');
-  } else if (q.kind === 'probe' && selection && q.expectation_met === false) why.push('expectation unmet');
-  if (!q.deterministic) why.push('unstable across replays');
-  if (q.leaked_tags?.length) why.push(`leaked ${q.leaked_tags.join(', ')}`);
-  return why;
 }

@@ -1,0 +1,86 @@
+/**
+ * Why a query counts against its run, decided once when the report is built and stored in the
+ * report's per-query data (`failure_reasons`), so every renderer shows the same words and none
+ * restates the rule. Reports written before the field existed are upgraded when they are read
+ * (upgradeReport), with the same rule.
+ */
+import type { QueryOutcome, Report } from '../src/documents/index.js';
+import {
+  hasSelectionStep,
+  isSemanticWin,
+  semanticWinModesOf,
+  type OutcomeFacts,
+} from '../src/metrics/index.js';
+
+/** The fields of a QueryOutcome that decide whether it failed. */
+interface FailureFacts extends OutcomeFacts {
+  actual: { ok: boolean; selection_mode?: string | undefined };
+  judged?: boolean | undefined;
+  leaked_tags?: string[] | undefined;
+}
+
+/**
+ * Why a query counts against the run, in a few words each; empty when it does not. A probe is judged
+ * by its expectation only (meeting it is a success, whatever its top-1), and only where a selection
+ * step exists (its expectations are selection modes); a benchmark query by its top-1, semantic wins
+ * only where a selection step exists; a query without any judgment has no top-1 verdict to fail.
+ */
+function failureReasons(q: FailureFacts, selection: boolean, semanticWinModes: readonly string[]): string[] {
+  const why: string[] = [];
+  if (!q.actual.ok) why.push('error');
+  else if (q.kind === 'benchmark' && q.judged !== false) {
+    if (selection && q.top1 === 'useful' && !isSemanticWin(q.top1, q.actual.selection_mode, semanticWinModes))
+      why.push(
+        q.actual.selection_mode?.startsWith('fallback')
+          ? 'useful via fallback, not semantic'
+          : 'useful, not semantic',
+      );
+    else if (q.top1 === 'not_useful') why.push('top-1 not useful');
+    else if (q.top1 === 'unjudged') why.push('top-1 unjudged (counts as not useful)');
+    else if (q.top1 === 'no_answer') why.push('no answer');
+  } else if (q.kind === 'probe' && selection && q.expectation_met === false) why.push('expectation unmet');
+  if (!q.deterministic) why.push('unstable across replays');
+  if (q.leaked_tags?.length) why.push(`leaked ${q.leaked_tags.join(', ')}`);
+  return why;
+}
+
+/** The queries of a report with their failure reasons, and those that count against the run. */
+export function withFailureReasons(
+  queries: readonly QueryOutcome[],
+  selection: boolean,
+  semanticWinModes: readonly string[],
+): { queries: QueryOutcome[]; failing: QueryOutcome[] } {
+  const all = queries.map((q) => ({ ...q, failure_reasons: failureReasons(q, selection, semanticWinModes) }));
+  return { queries: all, failing: all.filter((q) => q.failure_reasons.length > 0) };
+}
+
+/**
+ * A report as this rgate's renderers read it: one written before `failure_reasons` (or before
+ * `judging`) existed gets them here, decided by today's rule exactly as the harness decides them.
+ * A current report is returned as it is.
+ */
+export function upgradeReport(report: Report): Report {
+  const current =
+    report.judging !== undefined &&
+    report.queries.every((q) => q.failure_reasons !== undefined) &&
+    report.failing_queries.every((q) => q.failure_reasons !== undefined);
+  if (current) return report;
+  const selection =
+    report.judging?.selection_step ??
+    hasSelectionStep(
+      report.queries,
+      report.gate.rules.map((r) => r.metric),
+    );
+  const modes = semanticWinModesOf(report);
+  const reasons = (q: QueryOutcome): QueryOutcome => ({
+    ...q,
+    failure_reasons: q.failure_reasons ?? failureReasons(q, selection, modes),
+  });
+  return {
+    ...report,
+    // an older report did not state its top-1 rule: an empty rule is shown as none
+    judging: report.judging ?? { top1_useful_rule: '', selection_step: selection },
+    queries: report.queries.map(reasons),
+    failing_queries: report.failing_queries.map(reasons),
+  };
+}
