@@ -88,7 +88,7 @@ export {
   qrelsFromEntries,
   type Qrels,
   type TrecRun,
-  type RunRow,
+  type TrecRunLine,
 } from './trec/index.js';
 export {
   evaluate,

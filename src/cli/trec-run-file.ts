@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { compareCodeUnits } from '../core/canonical-json.js';
 import type { Observation } from '../documents/index.js';
-import { rankingScores } from '../core/ranking-scores.js';
+import { rankingScores } from '../metrics/index.js';
 
 /**
  * Replay 1's rankings as a TREC run (`qid Q0 docno rank score tag`), in the order the system returned

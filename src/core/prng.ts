@@ -2,6 +2,8 @@
  * Seeded PRNG (sfc32, seeded through splitmix32) so every shuffle, bootstrap and randomization test
  * is reproducible from a recorded seed. Math.random is banned by lint.
  */
+import { fnv1a } from './fnv1a.js';
+
 export interface Prng {
   /** uniform in [0, 1) */
   next(): number;
@@ -70,7 +72,5 @@ export function shuffled<T>(items: readonly T[], prng: Prng): T[] {
 
 /** Derive a sub-seed from a seed and a label, so independent streams do not share state. */
 export function deriveSeed(seed: number, label: string): number {
-  let h = (seed ^ 0x811c9dc5) >>> 0;
-  for (let i = 0; i < label.length; i++) h = Math.imul(h ^ label.charCodeAt(i), 0x01000193) >>> 0;
-  return h >>> 0;
+  return fnv1a(label, seed);
 }

@@ -1,6 +1,6 @@
 import type { AnalyzerConfig } from '../documents/index.js';
 import { createAnalyzer, type Analyzer } from './analyzer.js';
-import { fnv1a32 } from './fnv1a.js';
+import { fmix32, fnv1a } from '../core/fnv1a.js';
 import { tokenize } from './tokenize.js';
 import type { Embedder, EmbedderFields } from './types.js';
 
@@ -15,8 +15,8 @@ import type { Embedder, EmbedderFields } from './types.js';
  * - char features `c:<gram>`: character 3- to 5-grams of each lowercased token wrapped as `<token>`,
  *   sharing count 1 per token occurrence (each of a token's n-grams gets 1/count), so long words do
  *   not dominate.
- * Each feature f goes to bucket fnv1a32(f, seed 0x9747b28c) mod D with sign from bit 0 of
- * fnv1a32(f, seed 0x5bd1e995); the vector is L2-normalised (all-zero for a text with no features).
+ * Each feature f goes to bucket fmix32(fnv1a(f, seed 0x9747b28c)) mod D with sign from bit 0 of
+ * fmix32(fnv1a(f, seed 0x5bd1e995)); the vector is L2-normalised (all-zero for a text with no features).
  *
  * `createHashedEmbedder` (v1, `hashed-ngram-D@1`): weight sqrt(count), words and n-grams in one sum.
  * `createTfidfHashedEmbedder` (v2, `hashed-tfidf-D@2`, the engine default): TF-IDF feature hashing.
@@ -63,8 +63,8 @@ function countFeatures(
 function hashInto(acc: Float64Array, feats: Map<string, number>, scale: number): void {
   const dims = acc.length;
   for (const [f, w] of feats) {
-    const bucket = fnv1a32(f, BUCKET_SEED) % dims;
-    const sign = (fnv1a32(f, SIGN_SEED) & 1) === 0 ? 1 : -1;
+    const bucket = fmix32(fnv1a(f, BUCKET_SEED)) % dims;
+    const sign = (fmix32(fnv1a(f, SIGN_SEED)) & 1) === 0 ? 1 : -1;
     acc[bucket] = (acc[bucket] as number) + sign * w * scale;
   }
 }

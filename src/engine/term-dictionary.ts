@@ -1,3 +1,4 @@
+import { FNV1A_BASIS, fmix32, fnv1aStep } from '../core/fnv1a.js';
 import type { Analyzer } from './analyzer.js';
 import type { IntVec } from './int-vec.js';
 import { MAX_TOKEN_LENGTH, scanTokens } from './tokenize.js';
@@ -19,13 +20,9 @@ export const STOP = -1;
 const SLOT = 8;
 const INLINE = 6;
 
-/** murmur3 fmix32: FNV-1a alone clusters for short, similar words in the low bits used for slots */
+/** A slot's hash: signed, as the Int32 slots store it; fmix32 spreads FNV-1a's clustered low bits. */
 function fmix(hash: number): number {
-  let h = hash ^ (hash >>> 16);
-  h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35);
-  return h ^ (h >>> 16);
+  return fmix32(hash) | 0;
 }
 
 /** ASCII word characters [A-Za-z0-9_] (1) and the ASCII characters that may join two word characters (MID). */
@@ -74,8 +71,8 @@ export class TermDictionary implements TermLookup {
   get(term: string): number | undefined {
     if (!this.identity) return this.terms.get(term);
     if (term.length === 0) return undefined;
-    let h = 0x811c9dc5;
-    for (let i = 0; i < term.length; i++) h = Math.imul(h ^ term.charCodeAt(i), 0x01000193);
+    let h = FNV1A_BASIS;
+    for (let i = 0; i < term.length; i++) h = fnv1aStep(h, term.charCodeAt(i));
     const b = this.probe(term, 0, term.length, fmix(h));
     return this.slots[b + 3] === 0 ? undefined : (this.slots[b + 1] as number);
   }
@@ -97,8 +94,8 @@ export class TermDictionary implements TermLookup {
     if (this.asciiFastPath(text, out)) return;
     out.length = mark;
     scanTokens(text, (start, end) => {
-      let h = 0x811c9dc5;
-      for (let i = start; i < end; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+      let h = FNV1A_BASIS;
+      for (let i = start; i < end; i++) h = fnv1aStep(h, text.charCodeAt(i));
       const t = this.lookup(text, start, end, h);
       if (t !== STOP) out.push(t);
     });
@@ -120,9 +117,9 @@ export class TermDictionary implements TermLookup {
         c = text.charCodeAt(i);
       }
       const start = i;
-      let h = 0x811c9dc5;
+      let h = FNV1A_BASIS;
       for (;;) {
-        h = Math.imul(h ^ c, 0x01000193);
+        h = fnv1aStep(h, c);
         if (++i >= n) break;
         c = text.charCodeAt(i);
         if (c >= 128) return false;

@@ -2,40 +2,24 @@
  * The one entry point the harness calls: every gate measure, the requested ranking measures, the
  * per-query outcomes, the breakdowns, and latency — all from the observations of a run.
  */
-import { rankingScores } from '../core/ranking-scores.js';
+import { rankingScores } from './_ranking-scores.js';
 import { compareCodeUnits } from '../core/canonical-json.js';
 import { deriveSeed } from '../core/prng.js';
-import type {
-  Breakdown,
-  CorpusRecord,
-  MeasureValue,
-  MetricEntry,
-  Observation,
-  QueryOutcome,
-  QueryRecord,
-} from '../documents/index.js';
+import type { Breakdown, MeasureValue, MetricEntry, QueryOutcome, QueryRecord } from '../documents/index.js';
 import { DocTable, qrelsFromEntries, runFromRows } from '../trec/index.js';
 import { RgateError } from '../core/errors.js';
 import { evaluateTrec } from './_evaluate.js';
 import { parseRankingMetricId, type MeasureSpec, type NumericSpec } from './_spec.js';
-import { GateContext } from './gate/_context.js';
+import { GateContext, type MeasureInput } from './gate/_context.js';
 import { latencyQuantiles } from './gate/latency.js';
 import { GATE_MEASURES } from './gate/registry.js';
 import { leakedTagsOf } from './gate/sensitive-leak-rate.js';
 import type { GateValues } from './gate/_types.js';
 import { aggregate, mean, rate } from './gate/_values.js';
 
-export interface RunMeasuresInput {
-  queries: readonly QueryRecord[];
-  corpus: readonly CorpusRecord[];
-  observations: readonly Observation[];
-  replays: number;
-  relevanceLevel: number;
-  seed: number;
+export interface RunMeasuresInput extends MeasureInput {
   /** ranking metric ids, e.g. ['map', 'ndcg_cut.5', 'recall.10', 'P.30'] */
   rankingMeasures: string[];
-  /** selection modes that count as a semantic win (the contract's setting); default CONTRACT_DEFAULTS */
-  semanticWinModes?: readonly string[];
 }
 
 export interface RunMeasures {

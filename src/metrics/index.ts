@@ -35,3 +35,4 @@ export {
   type OutcomeFacts,
   type OutcomeValues,
 } from './gate/_query-values.js';
+export { rankingScores } from './_ranking-scores.js';

@@ -3,7 +3,6 @@ import { basename, isAbsolute, join, resolve } from 'node:path';
 import { canonicalJson } from '../core/canonical-json.js';
 import { RgateError } from '../core/errors.js';
 import {
-  FREEZE_SCHEMA_VERSION,
   type ArtifactRefs,
   type CorpusLine,
   type CorpusRecord,
@@ -12,7 +11,7 @@ import {
   type QueryRecord,
 } from '../documents/index.js';
 import { readArtifacts, UNFROZEN_VERSION } from './artifact-ids.js';
-import { FREEZE_RULES, hasFreeze, readFreeze, sealOf } from './freeze-file.js';
+import { buildFreeze, hasFreeze, readFreeze } from './freeze-file.js';
 import { assertVerified, compareWithFreeze } from './freeze-verify.js';
 import { FIXTURE_FILES, type PinnedSuite } from './types.js';
 
@@ -95,24 +94,7 @@ export function loadFixtureSet(
 
 /** A stand-in freeze for `verify: false` on a folder that was never frozen (version `unfrozen`). */
 function unfrozen(ids: ReturnType<typeof readArtifacts>['ids']): Freeze {
-  const f: Omit<Freeze, 'seal'> = {
-    schema: FREEZE_SCHEMA_VERSION,
-    artifact_id: `${ids.name}-fixture`,
-    version: ids.version,
-    status: 'frozen',
-    frozen_on: '1970-01-01',
-    files: { corpus: FIXTURE_FILES.corpus, query_set: FIXTURE_FILES.query_set, config: FIXTURE_FILES.config },
-    counts: ids.counts,
-    corpus_id: ids.corpus_id,
-    corpus_sha256: ids.corpus_sha256,
-    query_set_id: ids.query_set_id,
-    query_set_sha256: ids.query_set_sha256,
-    config_id: ids.config_id,
-    config_sha256: ids.config_sha256,
-    rules: [...FREEZE_RULES],
-    history: [],
-  };
-  return { ...f, seal: sealOf(f) };
+  return buildFreeze(ids, { artifactId: `${ids.name}-fixture`, frozenOn: '1970-01-01', history: [] });
 }
 
 export interface FixtureSetContent {

@@ -5,9 +5,9 @@ import { RgateError } from '../core/errors.js';
 import { sha256 } from '../core/hash.js';
 import { readJsonFile } from '../core/jsonl.js';
 import { validateOrThrow } from '../contracts/ajv.js';
-import { FREEZE_SCHEMA_VERSION, type Freeze } from '../documents/index.js';
+import { FREEZE_SCHEMA_VERSION, type Freeze, type FreezeHistoryEntry } from '../documents/index.js';
 import { validateFreeze } from '../contracts/freeze.js';
-import { FIXTURE_FILES } from './types.js';
+import { FIXTURE_FILES, type ArtifactIds } from './types.js';
 
 /** The freeze rules written into every freeze.json (seed 000 "Fixture Freeze Binding"). */
 export const FREEZE_RULES: readonly string[] = [
@@ -21,6 +21,41 @@ export const FREEZE_RULES: readonly string[] = [
 export function sealOf(f: Omit<Freeze, 'seal'> & { seal?: string }): string {
   const { seal: _seal, ...rest } = f;
   return sha256(canonicalJson(rest));
+}
+
+/**
+ * The one Freeze builder: a set's ids as a sealed freeze document. `rgate freeze` passes the raw
+ * file hashes and the history with its new entry; a never-frozen set read with `verify: false` gets
+ * a stand-in with no history.
+ */
+export function buildFreeze(
+  ids: ArtifactIds,
+  o: {
+    artifactId: string;
+    frozenOn: string;
+    history: readonly FreezeHistoryEntry[];
+    raw?: NonNullable<Freeze['raw_sha256']>;
+  },
+): Freeze {
+  const unsealed: Omit<Freeze, 'seal'> = {
+    schema: FREEZE_SCHEMA_VERSION,
+    artifact_id: o.artifactId,
+    version: ids.version,
+    status: 'frozen',
+    frozen_on: o.frozenOn,
+    files: { corpus: FIXTURE_FILES.corpus, query_set: FIXTURE_FILES.query_set, config: FIXTURE_FILES.config },
+    counts: ids.counts,
+    corpus_id: ids.corpus_id,
+    corpus_sha256: ids.corpus_sha256,
+    query_set_id: ids.query_set_id,
+    query_set_sha256: ids.query_set_sha256,
+    config_id: ids.config_id,
+    config_sha256: ids.config_sha256,
+    ...(o.raw ? { raw_sha256: o.raw } : {}),
+    rules: [...FREEZE_RULES],
+    history: [...o.history],
+  };
+  return { ...unsealed, seal: sealOf(unsealed) };
 }
 
 export function freezePath(dir: string): string {

@@ -1,9 +1,9 @@
 import { basename, join, resolve } from 'node:path';
 import { RgateError } from '../core/errors.js';
-import { FREEZE_SCHEMA_VERSION, type Freeze, type FreezeHistoryEntry } from '../documents/index.js';
+import type { Freeze, FreezeHistoryEntry } from '../documents/index.js';
 import { readArtifacts } from './artifact-ids.js';
 import { sha256FileSync } from './content-hash.js';
-import { FREEZE_RULES, hasFreeze, readFreeze, sealOf, writeFreezeFile } from './freeze-file.js';
+import { buildFreeze, hasFreeze, readFreeze, writeFreezeFile } from './freeze-file.js';
 import { FIXTURE_FILES, type ArtifactIds } from './types.js';
 import { compareVersions, nextVersion } from './version.js';
 
@@ -129,23 +129,5 @@ function build(
     config_id: ids.config_id,
     ...(note ? { reset_note: note } : {}),
   };
-  const unsealed: Omit<Freeze, 'seal'> = {
-    schema: FREEZE_SCHEMA_VERSION,
-    artifact_id: artifactId,
-    version: ids.version,
-    status: 'frozen',
-    frozen_on: frozenOn,
-    files: { corpus: FIXTURE_FILES.corpus, query_set: FIXTURE_FILES.query_set, config: FIXTURE_FILES.config },
-    counts: ids.counts,
-    corpus_id: ids.corpus_id,
-    corpus_sha256: ids.corpus_sha256,
-    query_set_id: ids.query_set_id,
-    query_set_sha256: ids.query_set_sha256,
-    config_id: ids.config_id,
-    config_sha256: ids.config_sha256,
-    raw_sha256: raw,
-    rules: [...FREEZE_RULES],
-    history: [...history, entry],
-  };
-  return { ...unsealed, seal: sealOf(unsealed) };
+  return buildFreeze(ids, { artifactId, frozenOn, history: [...history, entry], raw });
 }

@@ -4,6 +4,8 @@
  * strcmp (trec_eval's tie-break), whatever the encoding. `byteStringToText` turns one back into UTF-8
  * text for display.
  */
+import { FNV1A_BASIS, fnv1aStep } from '../core/fnv1a.js';
+
 export const SP = 32;
 export const TAB = 9;
 export const NL = 10;
@@ -11,8 +13,8 @@ export const CR = 13;
 
 /** FNV-1a over bytes: the hash the run parser computes while scanning a docno. */
 export function hashBytes(buf: Uint8Array, start: number, end: number): number {
-  let h = 0x811c9dc5;
-  for (let i = start; i < end; i++) h = Math.imul(h ^ (buf[i] as number), 0x01000193);
+  let h = FNV1A_BASIS;
+  for (let i = start; i < end; i++) h = fnv1aStep(h, buf[i] as number);
   return h;
 }
 

@@ -12,4 +12,4 @@ export { parseQrels, qrelsFromEntries, readQrelsFile, type Qrels, type QrelsQuer
 export { compareRunDocnos, runDocno, type RunQuery, type TrecRun } from './run.js';
 export { judgedOnly } from './judged-only.js';
 export { parseRun, readRunFile, runFromRows } from './run-read.js';
-export { writeRun, type RunRow } from './write.js';
+export { writeRun, type TrecRunLine } from './write.js';

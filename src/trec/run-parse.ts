@@ -6,6 +6,7 @@
  */
 import { readSync } from 'node:fs';
 import { RgateError } from '../core/errors.js';
+import { FNV1A_BASIS, fnv1aStep } from '../core/fnv1a.js';
 import * as bytes from './bytes.js';
 import { byteStringToText, hashBytes, latin1, parseDecimal, sameBytes } from './bytes.js';
 import { inputError } from './input.js';
@@ -153,9 +154,9 @@ export class RunBuilder {
         continue;
       }
       const qs = i;
-      let qh = 0x811c9dc5;
+      let qh = FNV1A_BASIS;
       while (i < end && BLANK[(c = buf[i] as number)] === 0) {
-        qh = Math.imul(qh ^ c, 0x01000193);
+        qh = fnv1aStep(qh, c);
         i++;
       }
       const qe = i;
@@ -170,11 +171,11 @@ export class RunBuilder {
       while (i < end && BLANK[(c = buf[i] as number)] === 1) i++;
       const ds = i;
       const dOff = o;
-      let h = 0x811c9dc5;
+      let h = FNV1A_BASIS;
       if (fields === 2 && i < end && c !== NL) {
         fields++;
         while (i < end && BLANK[(c = buf[i] as number)] === 0) {
-          h = Math.imul(h ^ c, 0x01000193);
+          h = fnv1aStep(h, c);
           i++;
         }
       }

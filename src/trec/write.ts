@@ -1,6 +1,7 @@
 import { RgateError } from '../core/errors.js';
 
-export interface RunRow {
+/** One line of a TREC run file. */
+export interface TrecRunLine {
   qid: string;
   docno: string;
   rank: number;
@@ -11,7 +12,7 @@ export interface RunRow {
  * Write a TREC run (`qid Q0 docno rank score runid`). Scores are written with JavaScript's shortest
  * round-trip form, so reading the file back gives the same doubles and trec_eval sorts them identically.
  */
-export function writeRun(rows: readonly RunRow[], runId: string): string {
+export function writeRun(rows: readonly TrecRunLine[], runId: string): string {
   if (/\s/.test(runId) || runId.length === 0) {
     throw new RgateError('usage', `run id "${runId}" must be non-empty and contain no whitespace`);
   }

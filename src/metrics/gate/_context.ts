@@ -15,7 +15,8 @@ import {
   type Top1Judgment,
 } from '../../documents/index.js';
 
-export interface GateInput {
+/** What the measures are computed from: the pinned query set and corpus, and the run's observations. */
+export interface MeasureInput {
   queries: readonly QueryRecord[];
   corpus: readonly CorpusRecord[];
   observations: readonly Observation[];
@@ -75,7 +76,7 @@ export class GateContext {
   readonly observations: readonly Observation[];
   readonly semanticWinModes: readonly string[];
 
-  constructor(readonly input: GateInput) {
+  constructor(readonly input: MeasureInput) {
     this.semanticWinModes = input.semanticWinModes ?? CONTRACT_DEFAULTS.semantic_win_modes;
     // query order is the query set's file order, made total by id for duplicate-free sets
     this.queries = input.queries;

@@ -4,6 +4,8 @@
  */
 import type { KuLevel, Observation, QueryRecord } from '../../documents/index.js';
 import type { GateContext } from './_context.js';
+import type { GateMeasure } from './_types.js';
+import { perQueryCounts } from './_values.js';
 
 /** Replay 1's observation of a query (undefined when it was never observed). */
 export function kuAnswer(ctx: GateContext, q: QueryRecord): Observation | undefined {
@@ -42,4 +44,34 @@ export function overBudgetUnits(o: Observation): OverBudgetDecision[] {
     }
   }
   return out;
+}
+
+/**
+ * The over-budget measures (DS012 step 3): the share of a replay-1 answer's over-budget units that
+ * were resolved one way (split into children, or loaded whole). `what` words the numerator.
+ */
+export function overBudgetMeasure(
+  id: string,
+  resolution: OverBudgetDecision['resolution'],
+  what: string,
+): GateMeasure {
+  return {
+    id,
+    help:
+      `numerator: over-budget units of replay-1 ResolvedIntents ${what}; denominator: relevant units over ` +
+      'the per-unit size budget in those answers (listed in retrievalTrace.overBudget, or KB units loaded longer ' +
+      'than the max_chars_per_file in force), resolved as children, whole or truncated. Source: DS012.',
+    perQuery(ctx) {
+      return [
+        perQueryCounts(id, ctx, (q) => {
+          const o = kuAnswer(ctx, q);
+          const units = o?.ok ? overBudgetUnits(o) : [];
+          return {
+            numerator: units.filter((u) => u.resolution === resolution).length,
+            denominator: units.length,
+          };
+        }),
+      ];
+    },
+  };
 }

@@ -1,4 +1,4 @@
-import { rankingScores } from '../../core/ranking-scores.js';
+import { rankingScores } from '../_ranking-scores.js';
 import { describe, expect, it } from 'vitest';
 import type {
   CorpusRecord,

@@ -1,4 +1,4 @@
-import { ORDER_IS_RANK_CONTRACTS } from '../../core/ranking-scores.js';
+import { ORDER_IS_RANK_CONTRACTS } from '../../documents/index.js';
 import type { CorpusRecord, RankedItem } from '../../documents/index.js';
 import { perRequestRate } from './_values.js';
 import type { GateMeasure } from './_types.js';

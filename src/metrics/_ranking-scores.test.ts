@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { rankingScores } from './ranking-scores.js';
+import { rankingScores } from './_ranking-scores.js';
 
 describe('rankingScores', () => {
   const ranked = [{ score: 0 }, { score: 0 }, { score: 0.4 }];

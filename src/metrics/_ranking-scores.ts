@@ -1,3 +1,5 @@
+import { ORDER_IS_RANK_CONTRACTS } from '../documents/index.js';
+
 /**
  * The score a ranked item gets where rgate scores a ranking the way trec_eval does (score desc, ties by
  * docno): the ranking measures and the TREC run a run writes. Most contracts order their list by the
@@ -7,8 +9,6 @@
  * order. There the score is the position (n - index), so trec_eval-style scoring keeps the system's
  * own order instead of re-sorting ties by document id.
  */
-export const ORDER_IS_RANK_CONTRACTS: readonly string[] = ['memory-cli-v1', 'resolved-intent'];
-
 export function rankingScores(o: {
   ranked: readonly { score: number }[];
   contract: { name: string };
