@@ -16,7 +16,14 @@ import { silentProgress, type Progress } from './progress.js';
 import { replayQueries } from './replay.js';
 import { timeStage, timeStageAsync, type StageTimer } from './stage-timer.js';
 import { buildRunReport, inReportOrder, systemDown, type SystemDown } from './run-report.js';
-import { planRun, plannedRequests, systemIdentity, type RunBaseline, type RunPlan } from './run-plan.js';
+import {
+  planRun,
+  plannedRequests,
+  systemIdentity,
+  type PlanOptions,
+  type RunBaseline,
+  type RunPlan,
+} from './run-plan.js';
 
 export type { SystemDown } from './run-report.js';
 
@@ -52,6 +59,24 @@ export interface RunSuiteOptions {
   resume?: boolean;
   /** opt-in stage timings (prepare, replay, read, report and the measure stage inside it, store); never in the report */
   timer?: StageTimer;
+  /** the plan preflightSuite made (so a multi-suite run checks every suite before its first request) */
+  plan?: RunPlan;
+}
+
+/**
+ * Everything about a suite that can be known before its first request: the fixture set and its
+ * freeze, the config and its parameters, the gate policy and baseline, and the system spec
+ * (placeholders, contract). Throws the user's mistakes (RgateError, exit 2); makes no request.
+ */
+export function preflightSuite(opts: PlanOptions): RunPlan {
+  const plan = planRun(opts);
+  createSystem(opts.spec.system, {
+    corpus: plan.suite.corpus,
+    config: plan.config,
+    dir: plan.suite.dir,
+    baseDir: opts.root,
+  });
+  return plan;
 }
 
 export interface RunOutcome {
@@ -77,7 +102,7 @@ export async function runSuite(opts: RunSuiteOptions): Promise<RunOutcome> {
   const t0 = now();
   const timer = opts.timer;
   const { plan, system } = timeStage(timer, 'prepare', () => {
-    const plan = planRun(opts);
+    const plan = opts.plan ?? planRun(opts);
     const system = createSystem(opts.spec.system, {
       corpus: plan.suite.corpus,
       config: plan.config,

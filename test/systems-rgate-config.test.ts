@@ -1,6 +1,6 @@
 // rgate.config.json: discovery from the cwd upward, --config / --no-config, schema errors with file and
 // JSON path, and the repository's own rgate.config.json.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -107,7 +107,7 @@ describe('rgate.config.json', () => {
     );
   });
 
-  it('schema mistakes name the file and the JSON path', () => {
+  it('schema mistakes name the file, the line and the JSON path', () => {
     const cases: Array<[unknown, string]> = [
       [{ suites: { a: { ...suite, replays: 0 } } }, '/suites/a/replays: must be >= 1'],
       [{ suites: { a: { ...suite, replay: 3 } } }, '/suites/a/replay: is not a known field'],
@@ -131,10 +131,18 @@ describe('rgate.config.json', () => {
       const p = write(JSON.stringify(value));
       const f = failure(() => loadRgateConfig(dir));
       expect(f.code).toBe('config_invalid');
-      expect(f.message.startsWith(`${p} ${expected}`), `${f.message} should start with ${expected}`).toBe(
+      expect(f.message.startsWith(`${p}:1 ${expected}`), `${f.message} should start with ${expected}`).toBe(
         true,
       );
     }
+    // written out over several lines, the line is the offending field's
+    const p = write(JSON.stringify({ suites: { a: { ...suite, replays: 0 } } }, null, 2));
+    const line =
+      readFileSync(p, 'utf8')
+        .split('\n')
+        .findIndex((l) => l.includes('"replays": 0')) + 1;
+    expect(line).toBeGreaterThan(1);
+    expect(failure(() => loadRgateConfig(dir)).message).toBe(`${p}:${line} /suites/a/replays: must be >= 1`);
   });
 
   it("the repository's rgate.config.json is valid and declares cacm and cranfield on the builtin bm25 engine", () => {

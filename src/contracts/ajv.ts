@@ -1,6 +1,7 @@
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsImport from 'ajv-formats';
 import { RgateError } from '../core/errors.js';
+import { ONE_WORD_PATTERN } from '../documents/index.js';
 
 // ajv-formats is CommonJS; under NodeNext its default export arrives wrapped.
 type AddFormats = (a: Ajv2020) => unknown;
@@ -38,6 +39,13 @@ export function compileSchema<T>(schema: object): ValidateFunction<T> {
 /** ajv errors as `/json/path: message` lines, most specific first, deterministic order. */
 export function formatAjvErrors(errors: readonly ErrorObject[] | null | undefined): string[] {
   if (!errors) return [];
+  const oneWordNames = new Set(
+    errors
+      .filter(
+        (e) => e.keyword === 'pattern' && (e.params as { pattern?: string }).pattern === ONE_WORD_PATTERN,
+      )
+      .map((e) => e.instancePath),
+  );
   const lines = errors.map((e) => {
     let path = e.instancePath || '/';
     let msg = e.message ?? 'is invalid';
@@ -47,13 +55,22 @@ export function formatAjvErrors(errors: readonly ErrorObject[] | null | undefine
       msg = 'is not a known field';
     } else if (e.keyword === 'enum') {
       msg = `must be one of ${(e.params as { allowedValues: unknown[] }).allowedValues.map((v) => JSON.stringify(v)).join(', ')}`;
+    } else if (e.keyword === 'pattern' && (e.params as { pattern?: string }).pattern === ONE_WORD_PATTERN) {
+      // an id that a TREC qrels or run line would split in two
+      const name = (e as { propertyName?: string }).propertyName;
+      if (name !== undefined) path = `${e.instancePath}/${JSON.stringify(name)}`;
+      msg = 'must be one word (no spaces, tabs or newlines): TREC qrels and run lines split on whitespace';
+    } else if (e.keyword === 'propertyNames' && oneWordNames.has(e.instancePath)) {
+      return undefined; // said by the property name's own error (above)
     } else if (e.keyword === 'required') {
       path = `${e.instancePath}/${(e.params as { missingProperty: string }).missingProperty}`;
       msg = 'is required';
     }
     return `${path}: ${msg}`;
   });
-  return [...new Set(lines)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  return [...new Set(lines.filter((l): l is string => l !== undefined))].sort((a, b) =>
+    a < b ? -1 : a > b ? 1 : 0,
+  );
 }
 
 /**

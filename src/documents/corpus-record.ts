@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { AnyObject, Closed, StringEnum } from './keywords.js';
+import { AnyObject, Closed, OneWordId, StringEnum } from './keywords.js';
 
 export const RECORD_KINDS = ['canonical', 'tactical'] as const;
 export const RecordKindSchema = StringEnum(RECORD_KINDS);
@@ -15,7 +15,7 @@ const dateTime = Type.String({ format: 'date-time' });
 
 /** One corpus record after loading (BEIR `_id/title/text` is normalised into this). */
 export const CorpusRecordSchema = Closed({
-  id: nonEmpty,
+  id: OneWordId(),
   source_path: nonEmpty,
   title: Type.Optional(Type.String()),
   text: Type.String(),
@@ -52,8 +52,8 @@ export type CorpusRecord = Static<typeof CorpusRecordSchema>;
 export const CorpusLineSchema = Closed(
   {
     ...CorpusRecordSchema.properties,
-    id: Type.Optional(nonEmpty),
-    _id: Type.Optional(nonEmpty),
+    id: Type.Optional(OneWordId()),
+    _id: Type.Optional(OneWordId()),
     source_path: Type.Optional(nonEmpty),
     kind: Type.Optional(RecordKindSchema),
     captured_at: Type.Optional(dateTime),

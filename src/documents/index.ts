@@ -39,3 +39,4 @@ export * from './system-spec.js';
 export * from './shard-file.js';
 export * from './label.js';
 export * from './responses/index.js';
+export { ONE_WORD_PATTERN } from './keywords.js';

@@ -15,6 +15,17 @@ import {
   type TUnsafe,
 } from '@sinclair/typebox';
 
+/**
+ * The pattern of an id that ends up in a TREC file (a document id, a query id): one word, as TREC
+ * qrels and run lines are split on whitespace. ajv's message for it is reworded in src/contracts.
+ */
+export const ONE_WORD_PATTERN = '^\\S+$';
+
+/** A non-empty id with no whitespace (see ONE_WORD_PATTERN). */
+export function OneWordId(): TUnsafe<string> {
+  return Type.Unsafe<string>({ type: 'string', minLength: 1, pattern: ONE_WORD_PATTERN });
+}
+
 /** An object that refuses fields it does not declare (every rgate document is one). */
 export function Closed<T extends TProperties>(properties: T, options: ObjectOptions = {}): TObject<T> {
   return Type.Object(properties, { additionalProperties: false, ...options });

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Closed, StringMap } from './keywords.js';
+import { Closed, ONE_WORD_PATTERN, OneWordId, StringMap } from './keywords.js';
 import { KuQuerySchema } from './ku-judgment.js';
 import { ProfileSchema } from './profile.js';
 import { SelectionModeSchema } from './selection-mode.js';
@@ -18,13 +18,13 @@ export type QueryExpectation = Static<typeof QueryExpectationSchema>;
 /** One query of a query set (one line of its JSONL file), with its judgments. */
 export const QueryRecordSchema = Closed(
   {
-    query_id: nonEmpty,
+    query_id: OneWordId(),
     text: Type.String(),
     profile: Type.Optional(ProfileSchema),
     exact_key: Type.Optional(nonEmpty),
     tags: Type.Optional(strings),
     /** graded judgments: record id -> integer grade (higher = more relevant; 0 = judged not relevant) */
-    qrels: Type.Optional(StringMap(Type.Integer())),
+    qrels: Type.Optional(StringMap(Type.Integer(), { propertyNames: { pattern: ONE_WORD_PATTERN } })),
     /** record id -> who judged that qrels entry and when (entries merged by `rgate label merge`) */
     judged_by: Type.Optional(StringMap(JudgedBySchema)),
     useful_ids: Type.Optional(strings),

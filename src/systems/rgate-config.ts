@@ -3,7 +3,8 @@ import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { formatAjvErrors } from '../contracts/ajv.js';
 import type { RgateConfigFile, SuiteSpec } from '../documents/index.js';
 import { validateRgateConfig } from '../contracts/rgate-config.js';
-import { RgateError } from '../core/errors.js';
+import { EXIT, isRgateError, RgateError } from '../core/errors.js';
+import { findNodeAtLocation, parseTree, type Node as JsonNode } from 'jsonc-parser';
 
 export const RGATE_CONFIG_FILE = 'rgate.config.json';
 
@@ -25,6 +26,53 @@ export function findRgateConfig(cwd: string): string | undefined {
     if (up === dir) return undefined;
     dir = up;
   }
+}
+
+/**
+ * `file:line` of the value at a JSON pointer (`/suites/cacm/system/argv/1`) in a config file, or of the
+ * deepest part of it that exists; the bare file when it cannot be read or parsed.
+ */
+export function configLocation(file: string, pointer: string): string {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    return file;
+  }
+  const tree = parseTree(text);
+  if (!tree) return file;
+  const segments = pointer
+    .split('/')
+    .slice(1)
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  let node: JsonNode | undefined = tree;
+  for (let n = segments.length; n >= 0; n--) {
+    const path = segments.slice(0, n).map((s) => (/^\d+$/.test(s) ? Number(s) : s));
+    node = findNodeAtLocation(tree, path);
+    if (node) break;
+  }
+  const offset = node?.parent?.type === 'property' ? node.parent.offset : (node?.offset ?? 0);
+  return `${file}:${lineCol(text, offset).split(':')[0]}`;
+}
+
+/**
+ * A suite's mistake found while preparing it (a placeholder, a gate or fixture that does not
+ * resolve, a parameter), located in the config: `rgate.config.json:14 /suites/s/system/argv/1:
+ * unknown placeholder {qury}`. Errors that are not the user's pass through unchanged.
+ */
+export function locateSuiteError(loaded: { path: string }, suite: string, e: unknown): unknown {
+  if (!isRgateError(e) || e.exitCode !== EXIT.usage) return e;
+  const inSuite = /^(system\/[^\s:]*): (.*)$/s.exec(e.message);
+  const part = inSuite
+    ? `/${inSuite[1]}`
+    : /^gate policy/.test(e.message)
+      ? '/gate'
+      : /fixture/.test(e.message)
+        ? '/fixture'
+        : '';
+  const pointer = `/suites/${suite}${part}`;
+  const message = inSuite ? inSuite[2]! : `suite "${suite}": ${e.message}`;
+  return new RgateError(e.code, `${configLocation(loaded.path, pointer)} ${pointer}: ${message}`, e.hint);
 }
 
 function lineCol(text: string, pos: number): string {
@@ -73,7 +121,7 @@ export function loadRgateConfig(cwd: string, explicitPath?: string | false): Loa
     const more = shown.length > 1 ? ` (and ${shown.length - 1} more: ${shown.slice(1, 4).join('; ')})` : '';
     throw new RgateError(
       'config_invalid',
-      `${path} ${shown[0] ?? 'is invalid'}${more}`,
+      `${configLocation(path, (shown[0] ?? '').split(':')[0] ?? '')} ${shown[0] ?? 'is invalid'}${more}`,
       'see the README section "Systems under test" for the rgate.config.json format',
     );
   }
@@ -82,7 +130,7 @@ export function loadRgateConfig(cwd: string, explicitPath?: string | false): Loa
     if (!Object.hasOwn(config.suites, name)) {
       throw new RgateError(
         'config_invalid',
-        `${path} /default_suites/${i}: no suite named "${name}"`,
+        `${configLocation(path, `/default_suites/${i}`)} /default_suites/${i}: no suite named "${name}"`,
         `suites: ${Object.keys(config.suites).sort().join(', ') || '(none)'}`,
       );
     }

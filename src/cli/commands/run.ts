@@ -6,8 +6,9 @@ import type { Argv } from 'yargs';
 import { EXIT, RgateError } from '../../core/errors.js';
 import type { Report, Verdict } from '../../documents/index.js';
 import { MemoryRunStore, SqliteRunStore, type RunStore } from '../../store/index.js';
-import { loadRgateConfig } from '../../systems/rgate-config.js';
-import { runSuite } from '../../../harness/run-suite.js';
+import { loadRgateConfig, locateSuiteError } from '../../systems/rgate-config.js';
+import { preflightSuite, runSuite, type RunSuiteOptions } from '../../../harness/run-suite.js';
+import type { RunPlan } from '../../../harness/run-plan.js';
 import { createProgress } from '../../../harness/progress.js';
 import { runShard, parseShard } from '../../../harness/shard.js';
 import { renderJson, renderTerminal } from '../../../reports/index.js';
@@ -206,6 +207,25 @@ async function runHandler(args: RunArgs, io: CliIo): Promise<number> {
     }
   }
 
+  // Fail before spending: every suite is checked (fixture, freeze, config, gate, placeholders) before
+  // the first request of the first one, and a mistake names its place in rgate.config.json.
+  for (const job of jobs) {
+    if (job.resume || shard) continue;
+    try {
+      job.plan = preflightSuite({
+        name: job.name,
+        spec: job.spec,
+        root,
+        store,
+        ...jobSettings(job),
+        ...(baseline ? { baseline } : {}),
+      });
+    } catch (e) {
+      store.close();
+      throw locateSuiteError(loaded, job.name, e);
+    }
+  }
+
   const controller = new AbortController();
   const onSigint = () => {
     if (controller.signal.aborted) return;
@@ -263,6 +283,7 @@ async function runHandler(args: RunArgs, io: CliIo): Promise<number> {
         ...(job.concurrency !== undefined ? { concurrency: job.concurrency } : {}),
         ...(job.seed !== undefined ? { seed: job.seed } : {}),
         ...(job.config ? { config: job.config } : {}),
+        ...(job.plan ? { plan: job.plan } : {}),
         ...(baseline ? { baseline } : {}),
         ...(timings ? { timer: timings.timer } : {}),
         rgateVersion: rgateVersion(),
@@ -327,6 +348,18 @@ interface RunJob {
   replays?: number;
   concurrency?: number;
   seed?: number;
+  /** checked before any suite ran (preflightSuite) */
+  plan?: RunPlan;
+}
+
+/** A job's overrides of its suite's settings, as runSuite and preflightSuite take them. */
+function jobSettings(job: RunJob): Pick<RunSuiteOptions, 'config' | 'replays' | 'concurrency' | 'seed'> {
+  return {
+    ...(job.config ? { config: job.config } : {}),
+    ...(job.replays !== undefined ? { replays: job.replays } : {}),
+    ...(job.concurrency !== undefined ? { concurrency: job.concurrency } : {}),
+    ...(job.seed !== undefined ? { seed: job.seed } : {}),
+  };
 }
 
 /** The stored run `runId` as a job: its suite spec, overrides and settings, as it began. */
