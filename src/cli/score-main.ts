@@ -31,7 +31,9 @@ function score(args: ScoreArgs, io: CliIo): number {
       io.out(`${m.id}${params}\n${m.help.replace(/^/gm, '    ')}\n`);
     }
     io.out(
-      `bundles: ${Object.entries(MEASURE_BUNDLES)
+      `nicknames (trec_eval 10's lists; all_prefs, prefs and qrels_jg are refused): ${Object.entries(
+        MEASURE_BUNDLES,
+      )
         .map(([k, v]) => `${k} = ${v.join(' ')}`)
         .join('; ')}`,
     );

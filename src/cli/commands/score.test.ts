@@ -79,6 +79,65 @@ describe('rgate score', () => {
     });
   }
 
+  // trec_eval 10's nicknames (measures.c te_trec_measure_nicknames); set is a subset of all_trec, so
+  // its lines are out.test.a's and out.test.aq's lines of its measures, in the same order
+  const SET =
+    /^(runid|num_q|num_ret|num_rel|num_rel_ret|utility|set_P|set_recall|set_relative_P|set_map|set_F) /;
+  for (const [out, flags] of [
+    ['out.test.a', []],
+    ['out.test.aq', ['-q']],
+  ] as const) {
+    it(`-m set ${flags.join(' ')}: the set measures of ${out}, byte for byte`, async () => {
+      const r = await cli([
+        'score',
+        ...flags,
+        '-m',
+        'set',
+        join(fixtures, 'qrels.test'),
+        join(fixtures, 'results.test'),
+      ]);
+      expect(r.err).toBe('');
+      const expected = readFileSync(join(fixtures, out), 'utf8')
+        .split('\n')
+        .filter((l) => SET.test(l));
+      // runid and num_q are summary lines only
+      expect(expected.length).toBe(flags.length ? 11 + 3 * 9 : 11);
+      expect(r.out).toBe(expected.join('\n') + '\n');
+    });
+  }
+
+  it('refuses the preference and judgment-group nicknames and measures, naming the first as trec_eval would', async () => {
+    const files = [join(fixtures, 'qrels.test'), join(fixtures, 'results.test')];
+    const cases: [string[], string][] = [
+      [['-m', 'prefs'], '-m prefs: its measure prefs_num_prefs_poss needs preference judgments'],
+      [['-m', 'all_prefs'], '-m all_prefs: its measure prefs_num_prefs_poss needs preference judgments'],
+      [
+        ['-m', 'qrels_jg'],
+        '-m qrels_jg: its measure map_avgjg needs judgment groups (trec_eval -R qrels_jg)',
+      ],
+      // trec_eval computes prefs_simp before P_avgjg, and stops at it
+      [['-m', 'P_avgjg', '-m', 'prefs_simp'], '-m prefs_simp: prefs_simp needs preference judgments'],
+      [['-m', 'map_avgjg.3'], '-m map_avgjg.3: map_avgjg needs judgment groups'],
+      [
+        ['-m', 'official.5'],
+        '-m official.5: official is a nickname for a list of measures and takes no parameters',
+      ],
+      [['-m', 'set.'], '-m set.: nothing after the dot'],
+      [['-m', 'P.'], '-m P.: nothing after the dot'],
+      [['-m', 'runid.x'], '-m runid.x: runid takes no parameters'],
+    ];
+    for (const [args, message] of cases) {
+      const r = await cli(['score', ...args, ...files]);
+      expect(r.code).toBe(2);
+      expect(r.out).toBe('');
+      expect(r.err).toContain(message);
+    }
+    const prefs = await cli(['score', '-m', 'prefs', ...files]);
+    expect(prefs.err).toContain(
+      `trec_eval 10 stops too ("Can't calculate measure 'prefs_num_prefs_poss'", exit 4)`,
+    );
+  });
+
   it('-q -c -M with --qrels/--run prints per-query lines then all (as out.test.aqcM)', async () => {
     const r = await cli([
       'score',
