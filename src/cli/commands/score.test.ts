@@ -138,6 +138,36 @@ describe('rgate score', () => {
     );
   });
 
+  it('without -c stops at a judged query the run has no line for, as trec_eval 10 does; -c scores it 0', async () => {
+    for (const flags of [[], ['-q'], ['-q', '-J']]) {
+      const r = await cli([
+        'score',
+        ...flags,
+        '-m',
+        'map',
+        join(fixtures, 'qrels.test'),
+        join(fixtures, 'results.trunc'),
+      ]);
+      expect(r.code).toBe(2);
+      expect(r.out).toBe('');
+      expect(r.err).toContain(
+        'rgate: error: query 302 is judged in qrels.test but has no line in results.trunc\n',
+      );
+      expect(r.err).toContain(`pass -c to score it 0`);
+      expect(r.err).toContain(`trec_eval 10 stops here too ("result qid '302' not found in qrels", exit 4)`);
+    }
+    const q = join(dir, 'three-missing.qrels');
+    writeFileSync(q, '1 0 a 1\n2 0 a 1\n3 0 a 1\n4 0 a 1\n');
+    writeFileSync(join(dir, 'one.run'), '3 Q0 a 1 1 r\n');
+    const many = await cli(['score', q, join(dir, 'one.run')]);
+    expect(many.err).toContain(
+      'query 1 is judged in three-missing.qrels but has no line in one.run (and 2 more judged queries)',
+    );
+    const c = await cli(['score', '-c', '-m', 'map', '-m', 'num_q', q, join(dir, 'one.run')]);
+    expect(c.code).toBe(0);
+    expect(c.out).toBe('num_q                 \tall\t4\nmap                   \tall\t0.2500\n');
+  });
+
   it('-q -c -M with --qrels/--run prints per-query lines then all (as out.test.aqcM)', async () => {
     const r = await cli([
       'score',
