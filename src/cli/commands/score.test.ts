@@ -357,5 +357,16 @@ describe('rgate score', () => {
     const help = execFileSync(process.execPath, [compiledCli(), 'score', '--help'], { encoding: 'utf8' });
     expect(help).toContain('knowingly differs from trec_eval 10');
     expect(help).toMatch(/-J, --judged-only/);
+    // each difference as trec_eval 10 behaves (checked against its source and a build of it)
+    expect(help).toContain(`"result qid '<qid>' not found in qrels",\n  exit 4`);
+    expect(help).toContain(
+      'trec_eval reads them with atof and\n  atol: 12.5, NaN, infinity, infinity, 16; 1, 0.',
+    );
+    expect(help).toContain(
+      'official (the default), set, all_trec; all_prefs, prefs and\nqrels_jg are refused',
+    );
+    // written to fit 80 columns, so yargs does not re-wrap it mid-sentence
+    const epilog = help.slice(help.indexOf('Options are read as trec_eval'));
+    for (const line of epilog.split('\n')) expect(line.length).toBeLessThanOrEqual(80);
   });
 });
