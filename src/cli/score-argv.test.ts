@@ -86,6 +86,7 @@ describe('rgate score arguments, read as trec_eval reads its own', () => {
     const prefs = refused(['-R', 'qrels_prefs', 'q', 'r']);
     expect(prefs.message).toBe('-R "qrels_prefs": not offered');
     expect(prefs.hint).toContain('preference measures');
+    expect(refused(['-R', 'qrels_jg', 'q', 'r']).hint).toContain('judgment-group measures (qrels_jg)');
     expect(refused(['-Z', 'zfile']).message).toContain('z-scores (-Z) are not offered');
     expect(refused(['-D1']).message).toContain('debug output (-D) is not offered');
   });

@@ -31,7 +31,8 @@ export const SCORE_OPTIONS: readonly ScoreOption[] = [
     short: 'm',
     value: 'text',
     repeat: true,
-    describe: 'measure[.params], repeatable: map, ndcg_cut.5,10, P.10, ndcg.1=3,2=9, official, all_trec',
+    describe:
+      'measure[.params] or nickname, repeatable: map, ndcg_cut.5,10, P.10, ndcg.1=3,2=9, official, set, all_trec',
   },
   {
     name: 'per-query',
@@ -87,7 +88,8 @@ export const SCORE_OPTIONS: readonly ScoreOption[] = [
     value: 'text',
     choices: ['qrels'],
     default: 'qrels',
-    describe: 'format of the qrels file; qrels is the one rgate reads (no preference judgments)',
+    describe:
+      'format of the qrels file; qrels is the one rgate reads (no preference judgments or judgment groups)',
   },
   {
     name: 'results-format',
@@ -241,7 +243,7 @@ export function parseScoreArgv(argv: readonly string[]): ScoreArgs {
       const flag = o.short ? `-${o.short}` : `--${o.name}`;
       const hint =
         o.name === 'rel-format'
-          ? 'rgate reads qrels judgments only; preference measures (prefs, qrels_prefs) are not implemented'
+          ? 'rgate reads qrels judgments only; preference measures (prefs, qrels_prefs) and judgment-group measures (qrels_jg) are not implemented'
           : `one of: ${o.choices.join(', ')}`;
       throw usage(`${flag} ${JSON.stringify(v)}: not offered`, hint);
     }

@@ -6,11 +6,11 @@ import { resolve } from 'node:path';
 import { EXIT, RgateError } from '../core/errors.js';
 // the measure modules themselves, not metrics/index.js: that also loads the gate measures and the
 // run pipeline, which `rgate score` never uses
-import { evaluateTrec } from '../metrics/_evaluate.js';
+import { evaluateTrec, refuseUnansweredQueries } from '../metrics/_evaluate.js';
 import { renderTrecEval, trecEvalJson } from '../metrics/_format.js';
 import { parseMeasureArgs } from '../metrics/_spec.js';
 import { MEASURE_BUNDLES, RANKING_MEASURES } from '../metrics/registry.js';
-import { DocTable, judgedOnly, readQrelsFile, readRunFile, STDIN } from '../trec/index.js';
+import { DocTable, inputLabel, judgedOnly, readQrelsFile, readRunFile, STDIN } from '../trec/index.js';
 import type { CliIo } from './command.js';
 import { reportFailure } from './failure.js';
 import { parseScoreArgv, type ScoreArgs } from './score-argv.js';
@@ -31,7 +31,9 @@ function score(args: ScoreArgs, io: CliIo): number {
       io.out(`${m.id}${params}\n${m.help.replace(/^/gm, '    ')}\n`);
     }
     io.out(
-      `bundles: ${Object.entries(MEASURE_BUNDLES)
+      `nicknames (trec_eval 10's lists; all_prefs, prefs and qrels_jg are refused): ${Object.entries(
+        MEASURE_BUNDLES,
+      )
         .map(([k, v]) => `${k} = ${v.join(' ')}`)
         .join('; ')}`,
     );
@@ -72,6 +74,9 @@ function score(args: ScoreArgs, io: CliIo): number {
   const at = (p: string): string => (p === STDIN ? p : resolve(io.cwd, p));
   const qrels = readQrelsFile(at(qrelsPath), docs);
   const read = readRunFile(at(runPath));
+  // trec_eval 10 stops at a judged query the run does not answer, unless -c scores it 0
+  if (!args.complete)
+    refuseUnansweredQueries(qrels, read, { qrels: inputLabel(qrelsPath), run: inputLabel(runPath) });
   const run = args.judgedOnly ? judgedOnly(read, qrels, maxDepth) : read;
   const result = evaluateTrec(qrels, run, specs, {
     relevanceLevel: level,

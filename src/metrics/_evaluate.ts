@@ -1,5 +1,6 @@
 import { RgateError } from '../core/errors.js';
 import {
+  byteStringToText,
   compareRunDocnos,
   type DocTable,
   type Qrels,
@@ -103,6 +104,33 @@ export function evaluateTrec(
     });
   });
   return { runId: run.runId, specs: specs.slice(), queries, summary, numQueries };
+}
+
+/**
+ * trec_eval 10 without -c: its main loop walks the qrels and stops at a query the run has no line
+ * for (trec_eval.c: "result qid '<qid>' not found in qrels", exit 4; the qid is the qrels query's).
+ * `rgate score` stops too, before printing anything, naming the first such query in trec_eval's
+ * order (qids by bytes) and how many there are. (evaluateTrec itself skips them, as trec_eval 9 did.)
+ */
+export function refuseUnansweredQueries(
+  qrels: Qrels,
+  run: TrecRun,
+  labels: { qrels: string; run: string },
+): void {
+  let first: string | undefined;
+  let count = 0;
+  for (const qid of qrels.qids) {
+    if (run.byQid.has(qid)) continue;
+    first ??= qid;
+    count++;
+  }
+  if (first === undefined) return;
+  const more = count > 1 ? ` (and ${count - 1} more judged quer${count === 2 ? 'y' : 'ies'})` : '';
+  throw new RgateError(
+    'input_invalid',
+    `query ${byteStringToText(first)} is judged in ${labels.qrels} but has no line in ${labels.run}${more}`,
+    `pass -c to score it 0 and average over every judged query; trec_eval 10 stops here too ("result qid '${byteStringToText(first)}' not found in qrels", exit 4)`,
+  );
 }
 
 /**

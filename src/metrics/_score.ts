@@ -1,5 +1,5 @@
-import { DocTable, readQrelsFile, readRunFile } from '../trec/index.js';
-import { evaluateTrec } from './_evaluate.js';
+import { DocTable, inputLabel, readQrelsFile, readRunFile } from '../trec/index.js';
+import { evaluateTrec, refuseUnansweredQueries } from './_evaluate.js';
 import { trecEvalJson } from './_format.js';
 import { parseMeasureArgs } from './_spec.js';
 
@@ -12,7 +12,10 @@ export interface ScoreOptions {
   measures?: string[];
   /** -l: grade at or above which a document is relevant (default 1) */
   relevanceLevel?: number;
-  /** -c: average over every qrels query */
+  /**
+   * -c: average over every qrels query, a query missing from the run scoring 0; without it such a
+   * query is an input error, as trec_eval 10 stops at it
+   */
   averageComplete?: boolean;
   /** -M: depth cap */
   maxDepth?: number;
@@ -36,6 +39,8 @@ export function score(o: ScoreOptions): ScoreResult {
   const { specs } = parseMeasureArgs(o.measures ?? ['official']);
   const qrels = readQrelsFile(o.qrels, new DocTable());
   const run = readRunFile(o.run);
+  if (!o.averageComplete)
+    refuseUnansweredQueries(qrels, run, { qrels: inputLabel(o.qrels), run: inputLabel(o.run) });
   const result = evaluateTrec(qrels, run, specs, {
     relevanceLevel: o.relevanceLevel ?? 1,
     averageComplete: o.averageComplete ?? false,

@@ -87,7 +87,12 @@ export const RANKING_MEASURES: readonly AnyRankingMeasure[] = [
   judged,
 ];
 
-/** trec_eval's named bundles, restricted to the measures rgate implements (plus runid). */
+/**
+ * trec_eval 10's measure nicknames (measures.c te_trec_measure_nicknames), in its order, each list
+ * exactly as trec_eval has it. `-m <nickname>` requests every measure of its list; the printed order
+ * is the registry's (trec_eval's), not the list's. all_prefs, prefs and qrels_jg name measures that
+ * need preference judgments or judgment groups (NOT_OFFERED below): parseMeasureArgs refuses them.
+ */
 export const MEASURE_BUNDLES: Readonly<Record<string, readonly string[]>> = {
   official: [
     'runid',
@@ -102,6 +107,19 @@ export const MEASURE_BUNDLES: Readonly<Record<string, readonly string[]>> = {
     'recip_rank',
     'iprec_at_recall',
     'P',
+  ],
+  set: [
+    'runid',
+    'num_q',
+    'num_ret',
+    'num_rel',
+    'num_rel_ret',
+    'utility',
+    'set_P',
+    'set_recall',
+    'set_relative_P',
+    'set_map',
+    'set_F',
   ],
   all_trec: [
     'runid',
@@ -142,7 +160,64 @@ export const MEASURE_BUNDLES: Readonly<Record<string, readonly string[]>> = {
     'set_F',
     'num_nonrel_judged_ret',
   ],
+  all_prefs: [
+    'runid',
+    'num_q',
+    'prefs_num_prefs_poss',
+    'prefs_num_prefs_ful',
+    'prefs_num_prefs_ful_ret',
+    'prefs_simp',
+    'prefs_pair',
+    'prefs_avgjg',
+    'prefs_avgjg_Rnonrel',
+    'prefs_simp_ret',
+    'prefs_pair_ret',
+    'prefs_avgjg_ret',
+    'prefs_avgjg_Rnonrel_ret',
+    'prefs_simp_imp',
+    'prefs_pair_imp',
+    'prefs_avgjg_imp',
+  ],
+  prefs: [
+    'runid',
+    'num_q',
+    'prefs_num_prefs_poss',
+    'prefs_num_prefs_ful',
+    'prefs_num_prefs_ful_ret',
+    'prefs_simp',
+    'prefs_pair',
+    'prefs_avgjg',
+  ],
+  qrels_jg: ['runid', 'num_q', 'map_avgjg', 'P_avgjg', 'Rprec_mult_avgjg'],
 };
+
+const PREFS = 'preference judgments (trec_eval -R prefs or -R qrels_prefs)';
+const JUDGMENT_GROUPS = 'judgment groups (trec_eval -R qrels_jg)';
+
+/**
+ * trec_eval 10's measures that rgate does not compute, in trec_eval's order, each with the qrels
+ * format it needs: rgate reads qrels only (-R qrels), and with those trec_eval cannot compute them
+ * either (it stops: "Can't calculate measure", exit 4).
+ */
+export const NOT_OFFERED: readonly { id: string; needs: string }[] = [
+  ...[
+    'prefs_num_prefs_poss',
+    'prefs_num_prefs_ful',
+    'prefs_num_prefs_ful_ret',
+    'prefs_simp',
+    'prefs_pair',
+    'prefs_avgjg',
+    'prefs_avgjg_Rnonrel',
+    'prefs_simp_ret',
+    'prefs_pair_ret',
+    'prefs_avgjg_ret',
+    'prefs_avgjg_Rnonrel_ret',
+    'prefs_simp_imp',
+    'prefs_pair_imp',
+    'prefs_avgjg_imp',
+  ].map((id) => ({ id, needs: PREFS })),
+  ...['map_avgjg', 'P_avgjg', 'Rprec_mult_avgjg'].map((id) => ({ id, needs: JUDGMENT_GROUPS })),
+];
 
 export function findRankingMeasure(id: string): AnyRankingMeasure | undefined {
   return RANKING_MEASURES.find((m) => m.id === id);

@@ -150,6 +150,17 @@ const CASES: Case[] = [
   },
   // -n without -q: nothing at all
   { seed: 21, args: ['-n', '-m', 'map'], sha256: EMPTY },
+  // the set nickname (runid num_q num_ret num_rel num_rel_ret utility set_P set_recall ...)
+  {
+    seed: 24,
+    args: ['-q', '-m', 'set', '-l2'],
+    sha256: '9f1571498193b7c48c0cf1e7dba42191a9fe8dd557c612f6087ed66b7c65e0f7',
+  },
+  {
+    seed: 25,
+    args: ['-q', '-c', '-M15', '-mset', '-mofficial'],
+    sha256: 'dd8c36063b8d7e1c012142dba9c893fd8501330e7cc6f657eafde42213d130ea',
+  },
 ];
 
 const TREC_EVAL = '/tmp/te/trec_eval';

@@ -54,7 +54,10 @@ export const POWERS_OF_TEN: readonly number[] = POW10_22;
  * Parse a decimal number from bytes, correctly rounded like strtod: the fast path (<= 15 significant
  * digits and a power of ten <= 1e22 — an exact integer divided or multiplied by an exact power of ten is
  * one correctly rounded operation, Clinger 1990) covers run files; anything else goes through Number().
- * Returns NaN when the bytes are not a number.
+ * Accepted: [+-] digits [. digits] or [+-] . digits, then an optional exponent [eE][+-]digits, and a
+ * finite value. Returns NaN for anything else: text after the number ("12.5abc", "0x10", "1e"), nan,
+ * inf, Infinity, and a number beyond the largest double ("1e400"), all of which C's atof reads as a
+ * prefix, 0 or a non-finite value (docs/DECISIONS.md, "Stricter input checks").
  */
 export function parseDecimal(buf: Uint8Array, start: number, end: number): number {
   let i = start;
@@ -93,8 +96,17 @@ export function parseDecimal(buf: Uint8Array, start: number, end: number): numbe
     const v = fracDigits === 0 ? mant : mant / (POW10_22[fracDigits] as number);
     return neg ? -v : v;
   }
+  if (i < end && (buf[i] === 101 /* e */ || buf[i] === 69) /* E */) {
+    i++;
+    if (i < end && (buf[i] === 43 || buf[i] === 45)) i++;
+    const digitsFrom = i;
+    while (i < end && (buf[i] as number) >= 48 && (buf[i] as number) <= 57) i++;
+    if (i === digitsFrom) return NaN;
+  }
+  if (i !== end) return NaN;
+  // the bytes are now a decimal literal Number() reads the same way (and rounds as strtod does)
   const v = Number(Buffer.from(buf.buffer, buf.byteOffset + start, end - start).toString('latin1'));
-  return v;
+  return Number.isFinite(v) ? v : NaN;
 }
 
 export function parseInteger(buf: Uint8Array, start: number, end: number): number {

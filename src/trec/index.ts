@@ -7,7 +7,7 @@
  */
 export { byteStringToText, parseDecimal } from './bytes.js';
 export { DocTable } from './doc-table.js';
-export { STDIN } from './input.js';
+export { inputLabel, STDIN } from './input.js';
 export { parseQrels, qrelsFromEntries, readQrelsFile, type Qrels, type QrelsQuery } from './qrels-read.js';
 export { compareRunDocnos, runDocno, type RunQuery, type TrecRun } from './run.js';
 export { judgedOnly } from './judged-only.js';

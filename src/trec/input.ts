@@ -14,9 +14,14 @@ export type TrecInput =
 /** The path that means standard input, as for trec_eval's scripts and most Unix tools. */
 export const STDIN = '-';
 
+/** How errors name an input: `stdin` for -, else the file's name (`run.txt:17: ...`). */
+export function inputLabel(path: string): string {
+  return path === STDIN ? 'stdin' : basename(path);
+}
+
 export function openInput(path: string): TrecInput {
   if (path === STDIN) return { kind: 'bytes', buf: readAll(0, 'stdin'), label: 'stdin' };
-  const label = basename(path);
+  const label = inputLabel(path);
   let fd: number;
   try {
     fd = openSync(path, 'r');

@@ -29,6 +29,8 @@ export interface Qrels {
 }
 
 const QRELS_HINT = 'a qrels line is: <qid> <iteration> <docno> <integer relevance>, e.g. "301 0 FBIS3-10 1"';
+/** trec_eval reads a grade with atol: a prefix ("1.5" is 1, "x" is 0), as a 64-bit long */
+const GRADE_HINT = `${QRELS_HINT}; trec_eval reads the relevance with atol ("1.5" as 1, "x" as 0), rgate refuses it`;
 
 /** Field boundaries of one line, filled by splitFields (reused, so no allocation per line). */
 const fieldStart = new Int32Array(8);
@@ -53,7 +55,8 @@ function splitFields(buf: Uint8Array, start: number, end: number, max: number): 
 /**
  * Parse TREC qrels: `qid iter docno rel` per line; blank lines and comment lines (`#` after optional
  * blanks, as trec_eval 10 skips them) are skipped.
- * Relevance must be an integer (negative = in the pool but unjudged, as in trec_eval). A docno judged
+ * Relevance must be a 32-bit integer (negative = in the pool but unjudged, as in trec_eval); "1.5", "x"
+ * and "99999999999", which trec_eval's atol reads as 1, 0 and a long, are input errors. A docno judged
  * twice for one query is an error (trec_eval refuses it too).
  */
 export function parseQrels(buf: Uint8Array, label: string, docs: DocTable = new DocTable()): Qrels {
@@ -73,12 +76,15 @@ export function parseQrels(buf: Uint8Array, label: string, docs: DocTable = new 
         throw inputError(label, lineNo, `expected 4 fields, found ${n > 4 ? 'more' : n}`, QRELS_HINT);
       }
       const rel = parseInteger(buf, fieldStart[3] as number, fieldEnd[3] as number);
-      if (!Number.isFinite(rel)) {
+      if (!(rel >= -0x80000000 && rel <= 0x7fffffff)) {
+        const text = latin1(buf, fieldStart[3] as number, fieldEnd[3] as number);
         throw inputError(
           label,
           lineNo,
-          `relevance "${latin1(buf, fieldStart[3] as number, fieldEnd[3] as number)}" is not an integer`,
-          QRELS_HINT,
+          Number.isNaN(rel)
+            ? `relevance "${text}" is not an integer`
+            : `relevance "${text}" is out of range (-2147483648 to 2147483647)`,
+          GRADE_HINT,
         );
       }
       const qs = fieldStart[0] as number;

@@ -39,6 +39,20 @@ const SCAN_GROUP_MAX = 1 << 20;
 const RUN_HINT =
   'a run line is: <qid> Q0 <docno> <rank> <score> <run-id>, e.g. "301 Q0 FBIS3-10 1 12.5 myrun"';
 
+/** trec_eval reads a score with atof; rgate takes a finite decimal number only (parseDecimal). */
+const SCORE_HINT =
+  'a score is a finite decimal number such as 12.5, -3, .5 or 1.2e-5 (trec_eval reads it with atof: "12.5abc" as 12.5, "x" as 0, "nan", "inf" and "1e400" as not finite; rgate refuses them)';
+
+/** Why a score field parseDecimal refused is not one (the error path only). */
+function scoreProblem(text: string): string {
+  if (/^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/.test(text)) {
+    return `score "${text}" is out of range: beyond the largest double (about 1.8e308)`;
+  }
+  return /^[+-]?(?:inf|infinity|nan)$/i.test(text)
+    ? `score "${text}" is not a finite number`
+    : `score "${text}" is not a number`;
+}
+
 /**
  * Incremental run parser: feed it whole lines. One pass over each line's bytes: fields are found,
  * the docno is hashed and copied into the arena, and the score is parsed from its digits.
@@ -236,7 +250,7 @@ export class RunBuilder {
       }
       if (Number.isNaN(score)) {
         this.lineNo = lineNo;
-        this.fail(`score "${latin1(buf, ss, se)}" is not a number`);
+        this.fail(scoreProblem(latin1(buf, ss, se)), SCORE_HINT);
       }
       if (n >= entryLimit) {
         // one compare a line instead of counting the chunk's lines first (a cold start pays for that loop)
@@ -384,9 +398,9 @@ export class RunBuilder {
     return q;
   }
 
-  private fail(what: string): never {
+  private fail(what: string, hint = RUN_HINT): never {
     // line and what travel separately so a worker's error can be renumbered by the main thread
-    throw Object.assign(inputError(this.label, this.lineNo, what, RUN_HINT), { line: this.lineNo, what });
+    throw Object.assign(inputError(this.label, this.lineNo, what, hint), { line: this.lineNo, what });
   }
 
   /** Bytes of docnos stored so far (to size the arena from the first chunk). */

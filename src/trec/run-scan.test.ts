@@ -20,7 +20,7 @@ afterEach(() => useRunScanner(true));
 
 function randomRun(
   seed: number,
-  opts: { bad?: 'fields' | 'score' | 'duplicate'; shuffled: boolean },
+  opts: { bad?: 'fields' | 'score' | 'duplicate'; badScore?: string; shuffled: boolean },
 ): string {
   const rng = createPrng(seed);
   const nq = 300 + rng.int(600);
@@ -39,6 +39,11 @@ function randomRun(
         return `.${rng.int(99)}`;
       case 5:
         return `+${rng.int(7)}`;
+      case 6:
+        // edges a finite decimal number may take: an E exponent with a sign, a dot before it, underflow
+        return [`${rng.int(9)}.E+${rng.int(3)}`, `-.${rng.int(99)}e${rng.int(3)}`, '1e-400', '-0'][
+          rng.int(4)
+        ]!;
       default:
         return (rng.next() * 30).toFixed(rng.int(6));
     }
@@ -72,7 +77,7 @@ function randomRun(
   }
   const at = Math.floor(lines.length * rng.next());
   if (opts.bad === 'fields') lines[at] = 'q1 Q0 lonely 1';
-  if (opts.bad === 'score') lines[at] = 'q1 Q0 lonely 1 1.2.3 r';
+  if (opts.bad === 'score') lines[at] = `q1 Q0 lonely 1 ${opts.badScore ?? '1.2.3'} r`;
   if (opts.bad === 'duplicate')
     lines.splice(at, 0, lines[Math.max(0, at - 1)]!.replace(/^\s*#.*$|^$/, 'q9 Q0 x 1 1 r'));
   return lines.join('\n') + (rng.int(2) ? '\n' : '');
@@ -159,6 +164,18 @@ describe('the WebAssembly run scanner', () => {
         expect(fast).toEqual(reference);
       }
     }
+  });
+
+  it('refuses every score that is not a finite decimal number the same way (trec_eval atof reads them)', () => {
+    const bad = ['nan', 'NaN', 'inf', '-Infinity', '1e400', '-1e309', '12.5abc', '0x10', '1e', '+'];
+    bad.forEach((badScore, k) => {
+      const text = randomRun(30 + k, { bad: 'score', badScore, shuffled: k % 2 === 0 });
+      expect(text.length).toBeGreaterThan(1 << 16);
+      const [fast, reference] = readBothWays(text);
+      expect(fast).toMatch(/^error: run\.txt:\d+: score "/);
+      expect(fast).toContain(`: score "${badScore}" is `);
+      expect(fast).toEqual(reference);
+    });
   });
 
   it('parses in memory the same (parseRun: one chunk)', () => {

@@ -61,6 +61,30 @@ describe('parseQrels', () => {
     expect(e.exitCode).toBe(2);
   });
 
+  it('takes a grade that is a 32-bit integer and nothing else (trec_eval atol reads a prefix)', () => {
+    const q = parseQrels(
+      buf('1 0 a 2147483647\n1 0 b -2147483648\n1 0 c +2\n1 0 d 007\n1 0 e -0\n'),
+      'q.txt',
+    );
+    expect([...q.byQid.get('1')!.rels]).toEqual([2147483647, -2147483648, 2, 7, 0]);
+    const refused: [string, string][] = [
+      ['1.5', 'is not an integer'], // atol: 1
+      ['2abc', 'is not an integer'], // atol: 2
+      ['1e2', 'is not an integer'], // atol: 1
+      ['-', 'is not an integer'], // atol: 0
+      ['0x10', 'is not an integer'], // atol: 0
+      ['2147483648', 'is out of range (-2147483648 to 2147483647)'], // a long in trec_eval
+      ['-2147483649', 'is out of range (-2147483648 to 2147483647)'],
+      ['99999999999999999999', 'is out of range (-2147483648 to 2147483647)'],
+    ];
+    for (const [grade, why] of refused) {
+      const e = caught(() => parseQrels(buf(`# h\n1 0 a 1\n1 0 b ${grade}\n`), 'q.txt'));
+      expect(e.message).toBe(`q.txt:3: relevance "${grade}" ${why}`);
+      expect(e.hint).toContain('trec_eval reads the relevance with atol ("1.5" as 1, "x" as 0)');
+      expect(e.exitCode).toBe(2);
+    }
+  });
+
   it('refuses a document judged twice for one query, naming both lines', () => {
     const e = caught(() => parseQrels(buf('1 0 d1 1\n# c\n2 0 d1 1\n1 0 d1 0\n'), 'q.txt'));
     expect(e.message).toBe('q.txt:4: query 1 judges document d1 twice (first at line 1)');
@@ -177,6 +201,38 @@ describe('parseRun', () => {
     ];
     for (const c of cases) expect(parseDecimal(buf(c), 0, c.length)).toBe(Number(c));
     expect(Number.isNaN(parseDecimal(buf('abc'), 0, 3))).toBe(true);
+  });
+
+  it('takes a finite decimal number as a score and nothing else (trec_eval atof reads more)', () => {
+    const accepted: [string, number][] = [
+      ['1e5', 1e5],
+      ['-1.5E-3', -0.0015],
+      ['+.5', 0.5],
+      ['1.e2', 100],
+      ['-0', -0],
+      ['007.50', 7.5],
+      ['1.7976931348623157e308', Number.MAX_VALUE],
+      ['1e-400', 0], // below the smallest double: 0, as atof reads it
+      ['12345678901234567890', 1.2345678901234567e19], // correctly rounded
+    ];
+    for (const [text, v] of accepted) expect(parseDecimal(buf(text), 0, text.length)).toBe(v);
+    // what trec_eval's atof (glibc) makes of each:
+    // 12.5, 0, NaN, NaN, inf, -inf, inf, inf, -inf, 16, 0, 1, 1, 0, -0, 1.2, 1
+    const refused = ['12.5abc', 'high', 'nan', 'NaN', 'inf', '-inf', 'Infinity', '1e400', '-1e400'];
+    refused.push('0x10', '0b101', '1e', '1e+', '.', '-', '1.2.3', '1,5');
+    for (const text of refused) expect(parseDecimal(buf(text), 0, text.length)).toBeNaN();
+    const why = (score: string): string =>
+      caught(() => parseRun(buf(`1 Q0 a 1 2 r\n# c\n1 Q0 b 2 ${score} r\n`), 'r.txt')).message;
+    expect(why('12.5abc')).toBe('r.txt:3: score "12.5abc" is not a number');
+    expect(why('nan')).toBe('r.txt:3: score "nan" is not a finite number');
+    expect(why('-Infinity')).toBe('r.txt:3: score "-Infinity" is not a finite number');
+    expect(why('1e400')).toBe(
+      'r.txt:3: score "1e400" is out of range: beyond the largest double (about 1.8e308)',
+    );
+    const e = caught(() => parseRun(buf('1 Q0 a 1 inf r\n'), 'r.txt'));
+    expect(e.hint).toContain('a score is a finite decimal number');
+    expect(e.hint).toContain('trec_eval reads it with atof');
+    expect(e.exitCode).toBe(2);
   });
 
   it('reads a file larger than one 8 MiB chunk, lines spanning chunk ends, non-contiguous queries', () => {

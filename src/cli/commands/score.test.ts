@@ -79,6 +79,95 @@ describe('rgate score', () => {
     });
   }
 
+  // trec_eval 10's nicknames (measures.c te_trec_measure_nicknames); set is a subset of all_trec, so
+  // its lines are out.test.a's and out.test.aq's lines of its measures, in the same order
+  const SET =
+    /^(runid|num_q|num_ret|num_rel|num_rel_ret|utility|set_P|set_recall|set_relative_P|set_map|set_F) /;
+  for (const [out, flags] of [
+    ['out.test.a', []],
+    ['out.test.aq', ['-q']],
+  ] as const) {
+    it(`-m set ${flags.join(' ')}: the set measures of ${out}, byte for byte`, async () => {
+      const r = await cli([
+        'score',
+        ...flags,
+        '-m',
+        'set',
+        join(fixtures, 'qrels.test'),
+        join(fixtures, 'results.test'),
+      ]);
+      expect(r.err).toBe('');
+      const expected = readFileSync(join(fixtures, out), 'utf8')
+        .split('\n')
+        .filter((l) => SET.test(l));
+      // runid and num_q are summary lines only
+      expect(expected.length).toBe(flags.length ? 11 + 3 * 9 : 11);
+      expect(r.out).toBe(expected.join('\n') + '\n');
+    });
+  }
+
+  it('refuses the preference and judgment-group nicknames and measures, naming the first as trec_eval would', async () => {
+    const files = [join(fixtures, 'qrels.test'), join(fixtures, 'results.test')];
+    const cases: [string[], string][] = [
+      [['-m', 'prefs'], '-m prefs: its measure prefs_num_prefs_poss needs preference judgments'],
+      [['-m', 'all_prefs'], '-m all_prefs: its measure prefs_num_prefs_poss needs preference judgments'],
+      [
+        ['-m', 'qrels_jg'],
+        '-m qrels_jg: its measure map_avgjg needs judgment groups (trec_eval -R qrels_jg)',
+      ],
+      // trec_eval computes prefs_simp before P_avgjg, and stops at it
+      [['-m', 'P_avgjg', '-m', 'prefs_simp'], '-m prefs_simp: prefs_simp needs preference judgments'],
+      [['-m', 'map_avgjg.3'], '-m map_avgjg.3: map_avgjg needs judgment groups'],
+      [
+        ['-m', 'official.5'],
+        '-m official.5: official is a nickname for a list of measures and takes no parameters',
+      ],
+      [['-m', 'set.'], '-m set.: nothing after the dot'],
+      [['-m', 'P.'], '-m P.: nothing after the dot'],
+      [['-m', 'runid.x'], '-m runid.x: runid takes no parameters'],
+    ];
+    for (const [args, message] of cases) {
+      const r = await cli(['score', ...args, ...files]);
+      expect(r.code).toBe(2);
+      expect(r.out).toBe('');
+      expect(r.err).toContain(message);
+    }
+    const prefs = await cli(['score', '-m', 'prefs', ...files]);
+    expect(prefs.err).toContain(
+      `trec_eval 10 stops too ("Can't calculate measure 'prefs_num_prefs_poss'", exit 4)`,
+    );
+  });
+
+  it('without -c stops at a judged query the run has no line for, as trec_eval 10 does; -c scores it 0', async () => {
+    for (const flags of [[], ['-q'], ['-q', '-J']]) {
+      const r = await cli([
+        'score',
+        ...flags,
+        '-m',
+        'map',
+        join(fixtures, 'qrels.test'),
+        join(fixtures, 'results.trunc'),
+      ]);
+      expect(r.code).toBe(2);
+      expect(r.out).toBe('');
+      expect(r.err).toContain(
+        'rgate: error: query 302 is judged in qrels.test but has no line in results.trunc\n',
+      );
+      expect(r.err).toContain(`pass -c to score it 0`);
+      expect(r.err).toContain(`trec_eval 10 stops here too ("result qid '302' not found in qrels", exit 4)`);
+    }
+    const q = join(dir, 'three-missing.qrels');
+    writeFileSync(q, '1 0 a 1\n2 0 a 1\n3 0 a 1\n4 0 a 1\n');
+    writeFileSync(join(dir, 'one.run'), '3 Q0 a 1 1 r\n');
+    const many = await cli(['score', q, join(dir, 'one.run')]);
+    expect(many.err).toContain(
+      'query 1 is judged in three-missing.qrels but has no line in one.run (and 2 more judged queries)',
+    );
+    const c = await cli(['score', '-c', '-m', 'map', '-m', 'num_q', q, join(dir, 'one.run')]);
+    expect(c.code).toBe(0);
+    expect(c.out).toBe('num_q                 \tall\t4\nmap                   \tall\t0.2500\n');
+  });
+
   it('-q -c -M with --qrels/--run prints per-query lines then all (as out.test.aqcM)', async () => {
     const r = await cli([
       'score',
@@ -268,5 +357,16 @@ describe('rgate score', () => {
     const help = execFileSync(process.execPath, [compiledCli(), 'score', '--help'], { encoding: 'utf8' });
     expect(help).toContain('knowingly differs from trec_eval 10');
     expect(help).toMatch(/-J, --judged-only/);
+    // each difference as trec_eval 10 behaves (checked against its source and a build of it)
+    expect(help).toContain(`"result qid '<qid>' not found in qrels",\n  exit 4`);
+    expect(help).toContain(
+      'trec_eval reads them with atof and\n  atol: 12.5, NaN, infinity, infinity, 16; 1, 0.',
+    );
+    expect(help).toContain(
+      'official (the default), set, all_trec; all_prefs, prefs and\nqrels_jg are refused',
+    );
+    // written to fit 80 columns, so yargs does not re-wrap it mid-sentence
+    const epilog = help.slice(help.indexOf('Options are read as trec_eval'));
+    for (const line of epilog.split('\n')) expect(line.length).toBeLessThanOrEqual(80);
   });
 });

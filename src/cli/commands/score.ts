@@ -2,6 +2,20 @@ import type { Argv, Options } from 'yargs';
 import type { RgateCommand } from '../command.js';
 import { SCORE_OPTIONS } from '../score-argv.js';
 
+/** Words joined into lines of at most 79 columns (yargs would re-wrap longer ones mid-sentence). */
+function wrapWords(text: string): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    if (line && line.length + 1 + word.length > 79) {
+      lines.push(line);
+      line = word;
+    } else line = line ? `${line} ${word}` : word;
+  }
+  if (line) lines.push(line);
+  return lines;
+}
+
 /**
  * `rgate score`'s help. The command itself never goes through yargs: runCli and bin.cts hand its
  * arguments to score-main.ts, which reads them getopt-style (score-argv.ts, the same option table).
@@ -35,21 +49,45 @@ export const scoreCommand: RgateCommand = {
       .example('rgate score --list-measures', 'what each measure computes')
       .epilog(
         [
-          "Options are read as trec_eval reads them: glued (-mmap, -M100, -l2), grouped (-qc), and trec_eval's",
-          `long names (${SCORE_OPTIONS.flatMap((o) => (o.trecEvalNames ?? []).map((n) => `--${n}`)).join(', ')}).`,
-          'Files: a path, - for stdin (the qrels or the run, not both), or a pipe such as /dev/stdin or',
-          '<(zcat run.gz). Lines starting with # (after optional blanks) are comments, as in trec_eval 10.',
+          'Options are read as trec_eval reads them: glued (-mmap, -M100, -l2), grouped',
+          "(-qc), and trec_eval's long names:",
+          ...wrapWords(
+            SCORE_OPTIONS.flatMap((o) => (o.trecEvalNames ?? []).map((n) => `--${n}`)).join(', ') + '.',
+          ),
+          'Files: a path, - for stdin (the qrels or the run, not both), or a pipe such as',
+          '/dev/stdin or <(zcat run.gz). Lines starting with # (after optional blanks) are',
+          'comments, as in trec_eval 10.',
+          'Nicknames (-m) request the measures of their trec_eval 10 list (--list-measures',
+          'prints them): official (the default), set, all_trec; all_prefs, prefs and',
+          'qrels_jg are refused (see below).',
           '',
-          'Where rgate knowingly differs from trec_eval 10: without -c, a query judged in the qrels but',
-          'absent from the run is skipped (not scored 0 and counted), as trec_eval before version 10 did;',
-          'pass -c to average over every judged query. rbp: trec_eval 10 reads its gain bounds',
-          'uninitialised, so its rbp changes with the other measures requested; rgate prints what',
-          'trec_eval prints with all_trec or rbp alone (bounds starting at 0). A query whose grades are',
-          "all negative: trec_eval reuses the previous query's grade counts (seen in ideal_dcg); rgate",
-          'does not. Measures trec_eval 10 cannot combine (dcg with ndcg: a double free) work here.',
-          "A number that is not an integer (-M 1e3, -l x) is refused; trec_eval's atol reads it as a",
-          'prefix or 0. Not offered: preference judgments (-R prefs, qrels_prefs), -D debug output, -Z',
-          'z-scores.',
+          'Where rgate knowingly differs from trec_eval 10:',
+          '- A query judged in the qrels with no line in the run, without -c: trec_eval',
+          '  stops at the first (qid order): "result qid \'<qid>\' not found in qrels",',
+          '  exit 4, after printing (with -q) the lines of the queries before it. rgate',
+          '  stops too, prints nothing, names the query and both files, and exits 2.',
+          '  With -c both score it 0.',
+          '- A score that is not a finite decimal number ("12.5abc", "nan", "inf",',
+          '  "1e400", "0x10") or a relevance that is not a 32-bit integer ("1.5", "x") is',
+          '  refused, naming file and line (exit 2); trec_eval reads them with atof and',
+          '  atol: 12.5, NaN, infinity, infinity, 16; 1, 0.',
+          '- An option number that is not an integer (-M 1e3, -l x) is refused;',
+          "  trec_eval's atol reads a prefix or 0.",
+          '- Parameters given to a measure that has none (-m map.5) or to a nickname',
+          '  (-m official.5) are refused; trec_eval ignores them.',
+          '- The nicknames all_prefs, prefs and qrels_jg, and their measures, need',
+          '  preference judgments or judgment groups (-R prefs, qrels_prefs, qrels_jg),',
+          '  which rgate does not read: refused before the files are read (exit 2);',
+          "  trec_eval with -R qrels stops: \"Can't calculate measure '...'\", exit 4.",
+          '- rbp: trec_eval 10 reads its gain bounds uninitialised, so its rbp changes',
+          '  with the other measures requested; rgate prints what trec_eval prints with',
+          '  all_trec or rbp alone (bounds starting at 0).',
+          "- A query whose grades are all negative: trec_eval reuses the previous query's",
+          '  grade counts (seen in ideal_dcg); rgate does not.',
+          '- Measures trec_eval 10 cannot combine (dcg with ndcg: a double free) work here.',
+          "- Errors are rgate's: file:line, a hint, exit 2 for usage and input mistakes",
+          '  (trec_eval: exit 1, 2 or 4); line numbers count comment lines too.',
+          '- Not offered: -R prefs, qrels_prefs, qrels_jg; -D debug output; -Z z-scores.',
         ].join('\n'),
       );
   },
