@@ -1,6 +1,7 @@
-import { compareCodeUnits } from '../src/core/canonical-json.js';
+import { canonicalJson, compareCodeUnits } from '../src/core/canonical-json.js';
 import { SYSTEM_DEFAULTS } from '../src/core/defaults.js';
 import { RgateError } from '../src/core/errors.js';
+import { sha256 } from '../src/core/hash.js';
 import { SHARD_SCHEMA_VERSION, type Observation, type ShardFile } from '../src/documents/index.js';
 import { MemoryRunStore } from '../src/store/memory-store.js';
 import { createSystem } from '../src/systems/index.js';
@@ -160,4 +161,23 @@ export function combineShards(
     }
   });
   return { first, observations: inReportOrder([...byPair.values()]) };
+}
+
+/**
+ * What a merge is made of, as a digest: the suite, snapshots, settings, spec, overrides and system the
+ * shards agree on, and every observation in report order. The same shards (in any order, any number
+ * of times) give the same key, so the store keeps one run for them.
+ */
+export function mergeContentKey(first: ShardFile, observations: readonly Observation[]): string {
+  return sha256(
+    canonicalJson({
+      suite: first.suite,
+      artifacts: first.artifacts,
+      settings: first.settings,
+      spec: first.spec,
+      overrides: first.overrides,
+      system: first.system,
+      observations: inReportOrder([...observations]),
+    }),
+  );
 }

@@ -181,5 +181,18 @@ describe('sharding on CI runners', () => {
     expect(mixed.stderr.join('\n')).toMatch(/differ in their snapshots .* not shards of one run/);
     expect(existsSync(join(dir, '.rgate', 'runs'))).toBe(true);
     expect(readdirSync(join(dir, '.rgate', 'runs'))).toEqual([runId]);
+
+    // the same shards again, in another order (a retried CI job): the run they made, not a second one
+    const again = captureIo(dir);
+    expect(await runCli(['merge', shards[2]!, shards[0]!, shards[1]!], again), again.stderr.join('\n')).toBe(
+      0,
+    );
+    expect(again.stdout.join('\n')).toContain(`these 3 shards were merged before: run ${runId}`);
+    expect(readdirSync(join(dir, '.rgate', 'runs'))).toEqual([runId]);
+    const history = captureIo(dir);
+    expect(await runCli(['history', 'tiny', '--json'], history)).toBe(0);
+    const runs = (JSON.parse(history.stdout.join('\n')) as { runs: { run_id: string }[] }).runs;
+    expect(runs.filter((r) => r.run_id === runId)).toHaveLength(1);
+    expect(runs).toHaveLength(1); // the unsharded run keeps its own history in whole/
   });
 });

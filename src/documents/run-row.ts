@@ -41,6 +41,11 @@ export const RunMetaSchema = Closed({
   /** absent for runs stored before plans were kept (store migration 3) */
   plan: Type.Optional(StoredPlanSchema),
   owner: Type.Optional(RunOwnerSchema),
+  /**
+   * what the run was made of, as a digest (`sha256:`): a merged run's shards. The store keeps one run
+   * per key, so merging the same shards again names the run that exists.
+   */
+  content_key: Type.Optional(Type.String({ pattern: '^sha256:[0-9a-f]{64}$' })),
 });
 export type RunMeta = Static<typeof RunMetaSchema>;
 

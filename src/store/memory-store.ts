@@ -19,6 +19,9 @@ export class MemoryRunStore implements RunStore {
 
   beginRun(meta: RunMeta): void {
     if (this.runs.has(meta.run_id)) throw new Error(`run ${meta.run_id} already exists`);
+    if (meta.content_key !== undefined && this.findRunByContentKey(meta.content_key)) {
+      throw new Error(`a run with content key ${meta.content_key} already exists`);
+    }
     this.runs.set(meta.run_id, {
       row: {
         ...clone(meta),
@@ -32,6 +35,11 @@ export class MemoryRunStore implements RunStore {
       metrics: [],
       report: undefined,
     });
+  }
+
+  findRunByContentKey(key: string): RunRow | undefined {
+    for (const run of this.runs.values()) if (run.row.content_key === key) return live(run.row);
+    return undefined;
   }
 
   resumeRun(runId: string, owner?: RunOwner): void {

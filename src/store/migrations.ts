@@ -74,4 +74,12 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
       ALTER TABLE runs ADD COLUMN owner_json TEXT;
     `,
   },
+  {
+    version: 4,
+    name: 'content key (a merge of the same shards is one run)',
+    sql: `
+      ALTER TABLE runs ADD COLUMN content_key TEXT;
+      CREATE UNIQUE INDEX runs_content_key ON runs (content_key) WHERE content_key IS NOT NULL;
+    `,
+  },
 ];

@@ -28,6 +28,7 @@ interface RunRecord {
   settings_json: string;
   plan_json: string | null;
   owner_json: string | null;
+  content_key: string | null;
   gate_id: string | null;
   verdict: Verdict | null;
   observation_count: number;
@@ -35,7 +36,7 @@ interface RunRecord {
 
 const RUN_SELECT = `
   SELECT r.run_id, r.suite, r.started_at, r.finished_at, r.status, r.artifacts_json, r.settings_json,
-         r.plan_json, r.owner_json,
+         r.plan_json, r.owner_json, r.content_key,
          v.gate_id, v.verdict,
          (SELECT COUNT(*) FROM observations o WHERE o.run_id = r.run_id) AS observation_count
   FROM runs r LEFT JOIN verdicts v ON v.run_id = r.run_id`;
@@ -96,7 +97,7 @@ export class SqliteRunStore implements RunStore {
   beginRun(meta: RunMeta): void {
     this.db
       .prepare(
-        `INSERT INTO runs (run_id, suite, started_at, status, artifacts_json, settings_json, plan_json, owner_json) VALUES (?, ?, ?, 'running', ?, ?, ?, ?)`,
+        `INSERT INTO runs (run_id, suite, started_at, status, artifacts_json, settings_json, plan_json, owner_json, content_key) VALUES (?, ?, ?, 'running', ?, ?, ?, ?, ?)`,
       )
       .run(
         meta.run_id,
@@ -106,7 +107,13 @@ export class SqliteRunStore implements RunStore {
         JSON.stringify(meta.settings),
         meta.plan === undefined ? null : JSON.stringify(meta.plan),
         meta.owner === undefined ? null : JSON.stringify(meta.owner),
+        meta.content_key ?? null,
       );
+  }
+
+  findRunByContentKey(key: string): RunRow | undefined {
+    const r = this.db.prepare(`${RUN_SELECT} WHERE r.content_key = ?`).get(key) as RunRecord | undefined;
+    return r && toRow(r, this.location);
   }
 
   resumeRun(runId: string, owner?: RunOwner): void {
@@ -245,6 +252,7 @@ function toRow(r: RunRecord, location: string): RunRow {
     settings: JSON.parse(r.settings_json),
     ...(r.plan_json === null ? {} : { plan: JSON.parse(r.plan_json) as unknown }),
     ...(owner === undefined ? {} : { owner }),
+    ...(r.content_key === null ? {} : { content_key: r.content_key }),
     gate_id: r.gate_id,
     verdict: r.verdict,
     observation_count: r.observation_count,

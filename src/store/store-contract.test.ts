@@ -145,6 +145,33 @@ describe.each([
     s.close();
   });
 
+  it('keeps one run per content key and finds it by that key', () => {
+    const s = make();
+    const key = `sha256:${'a'.repeat(64)}`;
+    s.beginRun({
+      run_id: 'm1',
+      suite: 'x',
+      started_at: 't',
+      artifacts: ARTIFACTS,
+      settings: SETTINGS,
+      content_key: key,
+    });
+    expect(s.findRunByContentKey(key)?.run_id).toBe('m1');
+    expect(s.findRunByContentKey(`sha256:${'b'.repeat(64)}`)).toBeUndefined();
+    expect(() =>
+      s.beginRun({
+        run_id: 'm2',
+        suite: 'x',
+        started_at: 't',
+        artifacts: ARTIFACTS,
+        settings: SETTINGS,
+        content_key: key,
+      }),
+    ).toThrow();
+    expect(s.getRun('m2')).toBeUndefined();
+    s.close();
+  });
+
   it('refuses a duplicate run id', () => {
     const s = make();
     s.beginRun({ run_id: 'r1', suite: 'x', started_at: 't', artifacts: ARTIFACTS, settings: SETTINGS });

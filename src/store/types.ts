@@ -42,6 +42,8 @@ export interface RunStore {
   addObservation(runId: string, obs: Observation): void;
   finishRun(runId: string, result: RunResult): void;
   getRun(runId: string): RunRow | undefined;
+  /** the run stored with this content key (RunMeta.content_key), if any */
+  findRunByContentKey(key: string): RunRow | undefined;
   /** newest first (started_at desc, run_id desc) */
   listRuns(filter?: { suite?: string; limit?: number }): RunRow[];
   /** ordered by replay, then query_id */

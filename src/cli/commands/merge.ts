@@ -10,7 +10,8 @@ import { SqliteRunStore } from '../../store/index.js';
 import { loadRgateConfig } from '../../systems/rgate-config.js';
 import { buildRunReport, inReportOrder } from '../../../harness/run-report.js';
 import { planRun, plannedRequests } from '../../../harness/run-plan.js';
-import { combineShards } from '../../../harness/shard.js';
+import { combineShards, mergeContentKey } from '../../../harness/shard.js';
+import { asReport } from '../../../history/trends.js';
 import { renderJson, renderTerminal } from '../../../reports/index.js';
 import type { RgateCommand } from '../command.js';
 import { OUT_DIR_HELP, outDirOf, storePathOf } from '../out-dir.js';
@@ -85,18 +86,44 @@ export const mergeCommand: RgateCommand<MergeArgs> = {
           'rerun the incomplete shard, then merge again',
         );
       }
+      const contentKey = mergeContentKey(first, observations);
+      const existing = store.findRunByContentKey(contentKey);
+      const kept = existing?.status === 'complete' ? asReport(store.getReport(existing.run_id)) : undefined;
+      if (existing && kept) {
+        // the same shards again (a retried CI job): the run they made is the answer, not a second one
+        const runDir = writeRunReports(
+          outDirOf(io, args['out-dir'], loaded.path),
+          store,
+          existing.run_id,
+          kept,
+        );
+        if (args.json) io.out(renderJson(kept));
+        else {
+          io.out(renderTerminal(kept, { color: io.color }));
+          io.out(
+            `these ${shards.length} shards were merged before: run ${existing.run_id} (nothing new stored)`,
+          );
+          io.out(`reports: ${relative(io.cwd, runDir) || runDir}/report.{json,html,md,xml}`);
+        }
+        return kept.gate.verdict === 'FAIL' ? EXIT.gateFail : EXIT.ok;
+      }
       const started = new Date();
-      const runId = newRunId(started);
+      // a merge of these shards that did not finish (killed) is finished now, under its own id
+      const runId = existing?.run_id ?? newRunId(started);
       const stored: StoredPlan = { spec: first.spec, overrides: first.overrides, system: first.system };
-      store.beginRun({
-        run_id: runId,
-        suite: first.suite,
-        started_at: started.toISOString(),
-        artifacts: plan.artifacts,
-        settings: plan.settings,
-        plan: stored,
-        owner: thisProcess(),
-      });
+      if (existing) store.resumeRun(runId, thisProcess());
+      else {
+        store.beginRun({
+          run_id: runId,
+          suite: first.suite,
+          started_at: started.toISOString(),
+          artifacts: plan.artifacts,
+          settings: plan.settings,
+          plan: stored,
+          owner: thisProcess(),
+          content_key: contentKey,
+        });
+      }
       for (const o of observations) store.addObservation(runId, o);
       const report = buildRunReport(plan, inReportOrder(store.getObservations(runId)), {
         runId,
