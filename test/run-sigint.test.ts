@@ -267,7 +267,8 @@ describe('Ctrl-C during rgate run', () => {
     expect(stored.observations).toBeLessThan(6400);
     expect(r.stderr()).toContain(`interrupted: ${stored.observations} of 6400 requests observed`);
     expectInterruptedReport(out, runId, r, 'SIGINT', 130);
-  });
+    // a bound for a failure only: were the signal missed, 100 replays would run to their end
+  }, 180_000);
 
   it('per-query command: SIGTERM abandons the request in flight after the grace period, kills its process group, exits 143; --resume finishes the run as if never stopped', async () => {
     const p = project('command', { tiny: { kind: 'command', holdAt: '2:q3' } });
