@@ -14,7 +14,14 @@ export interface ReplayOptions {
   runId: string;
   /** which (replay, query) pairs to perform; default all (a resume skips stored ones, a shard takes its slice) */
   include?: (replay: number, queryId: string) => boolean;
+  /** stop: no new request is started once it aborts (requests in flight go on) */
   signal?: AbortSignal;
+  /**
+   * abandon: requests still in flight when it aborts are cut short (the adapter kills their process
+   * group or closes their connection) and not stored, so a resume makes them again; the replay
+   * returns without waiting for them
+   */
+  abandon?: AbortSignal;
   progress: Progress;
   now: () => number;
   /** stop once this many requests in a row failed while none has succeeded (system down) */
@@ -37,7 +44,8 @@ export function orderSeed(seed: number, replay: number): number {
 /**
  * Replay the plan's queries against a started system, replay by replay in seeded shuffled orders,
  * storing each Observation as it arrives (so nothing observed is lost if the process dies).
- * Returns when done, when `signal` aborts, or when the system looks down.
+ * Returns when done, when `signal` aborts (once the requests in flight end, or at once when
+ * `abandon` aborts), or when the system looks down.
  */
 export async function replayQueries(o: ReplayOptions): Promise<ReplayResult> {
   const { plan, system } = o;
@@ -45,7 +53,9 @@ export async function replayQueries(o: ReplayOptions): Promise<ReplayResult> {
   // a system that is down, missing or crashing on start fails every request: stop after a bounded
   // number instead of waiting out every timeout, and say so (exit 3 in the CLI)
   const stopDown = new AbortController();
-  const signal = o.signal ? AbortSignal.any([o.signal, stopDown.signal]) : stopDown.signal;
+  const signal = AbortSignal.any(
+    [o.signal, o.abandon, stopDown.signal].filter((s): s is AbortSignal => s !== undefined),
+  );
   let requests = 0;
   let succeeded = 0;
   let failedInRow = 0;
@@ -58,11 +68,13 @@ export async function replayQueries(o: ReplayOptions): Promise<ReplayResult> {
     if (order.length === 0) continue;
     if (r > 1 && restart) await system.restart();
     o.progress.start(`${plan.name} replay ${r}/${replays}`, order.length);
-    await runPool(
+    const pool = runPool(
       order,
       concurrency,
       async (q) => {
-        const obs = await observe(system, q, r, plan.config, plan.suite.dir, o.now);
+        const obs = await observe(system, q, r, plan.config, plan.suite.dir, o.now, o.abandon);
+        // an answer cut short, or arriving after rgate stopped waiting, is no observation of the system
+        if (o.abandon?.aborted) return;
         o.store.addObservation(o.runId, obs);
         requests++;
         o.progress.tick(obs.ok);
@@ -77,9 +89,25 @@ export async function replayQueries(o: ReplayOptions): Promise<ReplayResult> {
       },
       signal,
     );
+    if (o.abandon) await untilAborted(pool, o.abandon);
+    if (!o.abandon?.aborted) await pool;
     o.progress.finish();
+    if (o.abandon?.aborted) break;
   }
   return { requests, succeeded, failuresBeforeSuccess };
+}
+
+/** `work` settled, or `signal` aborted, whichever comes first (a later rejection of `work` is dropped). */
+function untilAborted(work: Promise<unknown>, signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = (): void => {
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    signal.addEventListener('abort', done, { once: true });
+    work.then(done, done);
+  });
 }
 
 async function observe(
@@ -89,11 +117,12 @@ async function observe(
   config: RetrievalConfig,
   fixtureDir: string,
   now: () => number,
+  abandon: AbortSignal | undefined,
 ): Promise<Observation> {
   const started = now();
   let raw;
   try {
-    raw = await system.request(q, { replay, config, fixtureDir });
+    raw = await system.request(q, { replay, config, fixtureDir, ...(abandon ? { signal: abandon } : {}) });
   } catch (e) {
     // Adapters promise never to throw; if one does, that is still the system's failure, recorded.
     raw = {

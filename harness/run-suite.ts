@@ -39,7 +39,10 @@ export interface RunSuiteOptions {
   startedAt: string;
   now?: () => number;
   progress?: Progress;
+  /** interrupts the run: no new request starts; the run is stored `interrupted` unless it had them all */
   signal?: AbortSignal;
+  /** stop waiting for the requests in flight: they are cut short and not stored (see replayQueries) */
+  abandon?: AbortSignal;
   /** overrides of the suite's settings (CLI flags) */
   replays?: number;
   concurrency?: number;
@@ -139,6 +142,7 @@ export async function runSuite(opts: RunSuiteOptions): Promise<RunOutcome> {
           runId: opts.runId,
           ...(done.size ? { include: (r: number, q: string) => !done.has(pairKey(r, q)) } : {}),
           ...(opts.signal ? { signal: opts.signal } : {}),
+          ...(opts.abandon ? { abandon: opts.abandon } : {}),
           progress: opts.progress ?? silentProgress,
           now,
           downAfter: opts.systemDownAfter ?? SYSTEM_DEFAULTS.down_after_failures,
@@ -147,13 +151,16 @@ export async function runSuite(opts: RunSuiteOptions): Promise<RunOutcome> {
     } finally {
       await system.close();
     }
-    const interrupted = Boolean(opts.signal?.aborted);
-    const down = systemDown(made, plannedRequests(plan));
+    const planned = plannedRequests(plan);
+    const down = systemDown(made, planned);
     // Observations live in the store while the run replays, so memory stays flat however long the
     // run; they are read back once, here.
     const observations = timeStage(timer, 'read', () =>
       inReportOrder(opts.store.getObservations(opts.runId)),
     );
+    // a signal that came once every request was made (while the system closed) cut nothing short
+    const interrupted =
+      Boolean(opts.signal?.aborted || opts.abandon?.aborted) && observations.length < planned;
     const report = timeStage(timer, 'report', () =>
       buildRunReport(plan, observations, {
         ...(timer ? { timer } : {}),

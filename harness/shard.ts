@@ -80,6 +80,7 @@ export async function runShard(o: RunShardOptions): Promise<ShardFile> {
       runId,
       include: (r, q) => owner(r, q) === o.shard.index,
       ...(o.signal ? { signal: o.signal } : {}),
+      ...(o.abandon ? { abandon: o.abandon } : {}),
       progress: o.progress ?? silentProgress,
       now: o.now ?? (() => 0),
       downAfter: o.systemDownAfter ?? SYSTEM_DEFAULTS.down_after_failures,

@@ -173,7 +173,10 @@ export interface CompareOptions {
   permutations?: number;
   now?: () => number;
   progress?: Progress;
+  /** interrupts the comparison (see RunSuiteOptions.signal); it then throws, nothing half-compared */
   signal?: AbortSignal;
+  /** stop waiting for requests in flight (see RunSuiteOptions.abandon) */
+  abandon?: AbortSignal;
   rgateVersion?: string;
 }
 
@@ -186,6 +189,7 @@ export async function runCompare(opts: CompareOptions): Promise<CompareSession> 
   let seed: number | undefined = opts.seed;
   for (let i = 0; i < opts.variants.length; i++) {
     const spec = opts.variants[i]!;
+    if (opts.signal?.aborted) throw interruptedAt(i, opts.variants.length, spec);
     const runId = `${opts.sessionId}-v${i + 1}`;
     const outcome = await runSuite({
       name: opts.suite,
@@ -201,6 +205,7 @@ export async function runCompare(opts: CompareOptions): Promise<CompareSession> 
       ...(opts.now ? { now: opts.now } : {}),
       ...(opts.progress ? { progress: opts.progress } : {}),
       ...(opts.signal ? { signal: opts.signal } : {}),
+      ...(opts.abandon ? { abandon: opts.abandon } : {}),
       ...(opts.rgateVersion ? { rgateVersion: opts.rgateVersion } : {}),
       finishedAt: () => opts.createdAt,
     });
@@ -212,12 +217,7 @@ export async function runCompare(opts: CompareOptions): Promise<CompareSession> 
         'start the system (or fix its command) and run the comparison again',
       );
     }
-    if (outcome.interrupted) {
-      throw new RgateError(
-        'usage',
-        `comparison interrupted during variant ${i + 1} of ${opts.variants.length} ("${spec.label}"): nothing compared`,
-      );
-    }
+    if (outcome.interrupted) throw interruptedAt(i, opts.variants.length, spec);
     // every variant replays in the same orders: pin the seed the first one used
     seed = outcome.report.settings.seed;
     done.push({ spec, report: outcome.report });
@@ -237,6 +237,13 @@ export async function runCompare(opts: CompareOptions): Promise<CompareSession> 
     environment: { session_id: opts.sessionId, created_at: opts.createdAt },
     ...(queries ? { queries } : {}),
   });
+}
+
+function interruptedAt(i: number, count: number, spec: VariantSpec): RgateError {
+  return new RgateError(
+    'usage',
+    `comparison interrupted at variant ${i + 1} of ${count} ("${spec.label}"): nothing compared`,
+  );
 }
 
 /** Keep a session in the run store so `rgate compare --list` / `--show` find it. */

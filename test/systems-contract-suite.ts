@@ -193,6 +193,30 @@ export function misbehaviourSuite(factory: SubjectFactory): void {
     });
   });
 
+  it('a request abandoned (ctx.signal) while the SUT hangs with a child: `interrupted` at once, its process group killed', async () => {
+    // the generous timeout: only the abort can end this request
+    await withSubject(factory, async (s) => {
+      const stop = new AbortController();
+      const pending = s.adapter.request(q('h', 'hang-with-child'), { ...ctx(s), signal: stop.signal });
+      // once the SUT demonstrably runs (it and its child recorded their pids); an http request is
+      // abandoned wherever it is, its connection closed (the leftovers check counts them)
+      if (s.sutPids) expect(await eventually(() => s.sutPids!().length >= 2, 10_000)).toBe(true);
+      stop.abort();
+      const o = await pending;
+      expect(o.ok).toBe(false);
+      expect(o.error?.kind).toBe('interrupted');
+      expect(o.query_id).toBe('h');
+      // with the signal already aborted nothing is started
+      const before = s.sutPids?.().length;
+      const late = await s.adapter.request(s.queries[0] as QueryRecord, { ...ctx(s), signal: stop.signal });
+      expect(late.error?.kind).toBe('interrupted');
+      expect(s.sutPids?.().length).toBe(before);
+      // and the adapter goes on serving requests that are not abandoned
+      const next = await s.adapter.request(s.queries[0] as QueryRecord, ctx(s));
+      expect(next.ok).toBe(true);
+    });
+  });
+
   it('a mix of failures and answers in flight at once: every request gets its own record', async () => {
     await withSubject(factory, async (s) => {
       const texts = ['crash', 'ok one', 'garbage', 'ok two', 'break-contract', 'ok three'];

@@ -53,6 +53,21 @@ describe('renderOverall', () => {
     expect(renderOverall([report('a', 'PASS')], { exitCode: 0 })).not.toContain('\u001b[');
   });
 
+  it('an interrupted invocation says so first and names no verdict: the cut suite, those never run, those complete', () => {
+    const text = renderOverall([report('a', 'PASS'), report('b', 'FAIL', true)], {
+      exitCode: 130,
+      color: true,
+      interrupted: { by: 'SIGINT', suites: ['b'], notRun: ['c', 'd'] },
+    });
+    const last = text.split('\n').at(-1)!;
+    expect(last).toContain(
+      'rgate: interrupted by SIGINT: b interrupted, c not run, d not run, a complete -> exit 130 (interrupted: no verdict)',
+    );
+    expect(last).toContain('\u001b[31m');
+    expect(last).not.toContain('PASS');
+    expect(exitMeaning(143, [])).toBe('interrupted: no verdict');
+  });
+
   it('names the exit codes and the worst verdict', () => {
     expect(exitMeaning(0, ['PASS', 'WATCH'])).toBe('passed, with a WATCH warning');
     expect(exitMeaning(1, ['FAIL'])).toBe('a gate failed');

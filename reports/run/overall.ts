@@ -14,6 +14,8 @@ export interface OverallOptions {
   exitCode: number;
   /** the run stopped because a system under test answered nothing (exit 3) */
   systemDown?: boolean;
+  /** a signal stopped the invocation (exit 130 or 143): which suites it cut short, which never ran */
+  interrupted?: { by: string; suites: readonly string[]; notRun: readonly string[] };
 }
 
 const RANK: Record<Verdict, number> = { PASS: 0, WATCH: 1, FAIL: 2 };
@@ -25,7 +27,7 @@ export function exitMeaning(code: number, verdicts: readonly Verdict[]): string 
   if (code === 1) return 'a gate failed';
   if (code === 2) return 'usage or input error';
   if (code === 3) return 'the system under test is down or rgate failed';
-  if (code === 130) return 'interrupted';
+  if (code === 130 || code === 143) return 'interrupted: no verdict';
   return 'unexpected';
 }
 
@@ -70,12 +72,31 @@ export function renderOverall(reports: readonly Report[], opts: OverallOptions):
   }
   const verdicts = reports.map((r) => r.gate.verdict);
   // the worst first in the overall line too: the eye reads its start
-  const parts = ordered(reports)
-    .reverse()
-    .map((r) => `${safe(r.suite)} ${r.gate.verdict}`);
+  const parts = opts.interrupted
+    ? interruptedParts(reports, opts.interrupted).map(safe)
+    : ordered(reports)
+        .reverse()
+        .map((r) => `${safe(r.suite)} ${r.gate.verdict}`);
   const worst: Verdict = opts.exitCode === 0 ? worstVerdict(verdicts) : 'FAIL';
   const down = opts.systemDown ? ' (a system under test is down)' : '';
-  const line = `rgate: ${parts.join(', ') || 'no suite ran'}${down} -> exit ${opts.exitCode} (${exitMeaning(opts.exitCode, verdicts)})`;
+  const head = opts.interrupted ? `interrupted by ${safe(opts.interrupted.by)}: ` : '';
+  const line = `rgate: ${head}${parts.join(', ') || 'no suite ran'}${down} -> exit ${opts.exitCode} (${exitMeaning(opts.exitCode, verdicts)})`;
   out.push(paint('bold', paint(colorOf(worst), line)));
   return out.join('\n');
+}
+
+/**
+ * An interrupted invocation is no verdict, so its line names none: the suite cut short, those that
+ * never ran, and those complete before the signal (their verdicts are in the rows above).
+ */
+function interruptedParts(
+  reports: readonly Report[],
+  i: NonNullable<OverallOptions['interrupted']>,
+): string[] {
+  const cut = new Set(i.suites);
+  return [
+    ...i.suites.map((n) => `${n} interrupted`),
+    ...i.notRun.map((n) => `${n} not run`),
+    ...reports.filter((r) => !cut.has(r.suite)).map((r) => `${r.suite} complete`),
+  ];
 }

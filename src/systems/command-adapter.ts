@@ -138,7 +138,14 @@ export class CommandAdapter implements SystemAdapter {
     const t0 = clock();
     let n: NormalizedResponse;
     try {
-      n = this.spec.worker ? await this.viaWorker(q, ctx) : await this.viaProcess(q, ctx);
+      n = ctx.signal?.aborted
+        ? failedResponse(this.contract, {
+            kind: 'interrupted',
+            message: 'request abandoned: rgate was interrupted',
+          })
+        : this.spec.worker
+          ? await this.viaWorker(q, ctx)
+          : await this.viaProcess(q, ctx);
     } catch (e) {
       // defensive: request() must never throw, whatever goes wrong inside
       n = failedResponse(this.contract, { kind: 'internal', message: (e as Error).message });
@@ -164,13 +171,14 @@ export class CommandAdapter implements SystemAdapter {
         cwd: this.cwd,
         timeoutMs: this.timeoutMs,
         maxOutputBytes: this.maxOutputBytes,
+        ...(ctx.signal ? { signal: ctx.signal } : {}),
       }),
     );
   }
 
   private async viaWorker(q: QueryRecord, ctx: RequestContext): Promise<NormalizedResponse> {
     const w = this.acquire(ctx);
-    const r = await w.request(workerRequestBody(q, ctx), this.timeoutMs);
+    const r = await w.request(workerRequestBody(q, ctx), this.timeoutMs, ctx.signal);
     this.release(w);
     return fromWorker(this.contract, r);
   }

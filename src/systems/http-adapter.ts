@@ -13,7 +13,9 @@ type Agent = http.Agent | https.Agent;
 
 type HttpOutcome =
   | { kind: 'response'; status: number; body: string }
-  | { kind: 'timeout' | 'connection_failed' | 'output_too_large'; message: string };
+  | { kind: 'timeout' | 'connection_failed' | 'output_too_large' | 'interrupted'; message: string };
+
+const ABANDONED = 'request abandoned: rgate was interrupted';
 
 /**
  * The RetrievalQuery (seed 004) rgate POSTs for one query. A `resolved-intent` (DS012) system also gets
@@ -128,12 +130,16 @@ export class HttpAdapter implements SystemAdapter {
 
   private post(body: string, q: QueryRecord, ctx: RequestContext): Promise<HttpOutcome> {
     const mod = this.url.protocol === 'https:' ? https : http;
+    const signal = ctx.signal;
+    if (signal?.aborted)
+      return Promise.resolve({ kind: 'interrupted', message: `${ABANDONED} before it was sent` });
     return new Promise((resolve) => {
       let settled = false;
       const done = (o: HttpOutcome): void => {
         if (settled) return;
         settled = true;
         cancelDeadline();
+        signal?.removeEventListener('abort', abandon);
         resolve(o);
       };
       const req = mod.request(this.url, {
@@ -160,6 +166,12 @@ export class HttpAdapter implements SystemAdapter {
         this.timeoutMs,
         timeOut(`no connection to ${this.url.host} within ${this.timeoutMs} ms`),
       );
+      // the connection is closed under the request (not kept alive), so the server sees it go
+      const abandon = (): void => {
+        done({ kind: 'interrupted', message: `${ABANDONED}; connection closed` });
+        req.destroy();
+      };
+      signal?.addEventListener('abort', abandon, { once: true });
       req.on('socket', (socket) => {
         const answerClock = (): void => {
           if (settled) return;

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { deadline } from './deadline.js';
-import { killGroup, TailBuffer } from './process-group.js';
+import { killGroup, TailBuffer, trackGroup } from './process-group.js';
 
 export interface WorkerOptions {
   env: Record<string, string>;
@@ -12,7 +12,8 @@ export interface WorkerOptions {
 export type WorkerReply =
   | { kind: 'reply'; response: unknown }
   | {
-      kind: 'timeout' | 'crash' | 'output_too_large' | 'spawn_failed' | 'protocol' | 'non_json';
+      kind:
+        'timeout' | 'crash' | 'output_too_large' | 'spawn_failed' | 'protocol' | 'non_json' | 'interrupted';
       message: string;
       stderr: string;
     };
@@ -60,6 +61,7 @@ export class JsonLinesWorker {
       stdio: ['pipe', 'pipe', 'pipe'],
       detached: true,
     });
+    trackGroup(this.child);
     this.closed = new Promise((res) => this.child.on('close', () => res()));
     this.child.on('error', (e) => {
       this.spawnError = `cannot run ${argv[0]}: ${e.message}`;
@@ -80,8 +82,18 @@ export class JsonLinesWorker {
     return this.child.pid;
   }
 
-  /** Send one request; resolves with the worker's response payload or a failure. Never rejects. */
-  request(body: Record<string, unknown>, timeoutMs: number): Promise<WorkerReply> {
+  /**
+   * Send one request; resolves with the worker's response payload or a failure. Never rejects.
+   * `signal` abandons it: the worker's process group is killed and the reply is `interrupted`.
+   */
+  request(body: Record<string, unknown>, timeoutMs: number, signal?: AbortSignal): Promise<WorkerReply> {
+    if (signal?.aborted) {
+      return Promise.resolve({
+        kind: 'interrupted',
+        message: 'request abandoned before it was sent: rgate was interrupted',
+        stderr: '',
+      });
+    }
     if (!this.alive) {
       return Promise.resolve({
         kind: this.spawnError ? 'spawn_failed' : 'crash',
@@ -93,9 +105,16 @@ export class JsonLinesWorker {
     return new Promise((resolve) => {
       // counted from this request's write; never another request's time (one in flight per worker),
       // but a fresh worker's start is in it: the protocol has no ready signal to start the clock at
-      const cancelDeadline = deadline(timeoutMs, () => {
+      const cancelTimeout = deadline(timeoutMs, () => {
         this.fail('timeout', `no answer within ${timeoutMs} ms; worker process group killed`);
       });
+      const abandon = (): void =>
+        this.fail('interrupted', 'request abandoned: rgate was interrupted; worker process group killed');
+      signal?.addEventListener('abort', abandon, { once: true });
+      const cancelDeadline = (): void => {
+        cancelTimeout();
+        signal?.removeEventListener('abort', abandon);
+      };
       this.pending = { id, resolve, cancelDeadline };
       this.child.stdin?.write(JSON.stringify({ id, ...body }) + '\n');
     });

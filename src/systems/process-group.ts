@@ -2,6 +2,31 @@ import type { ChildProcess } from 'node:child_process';
 import { SYSTEM_DEFAULTS } from '../core/defaults.js';
 
 /**
+ * Every SUT process rgate started that has not exited yet. Process groups are a resource of the
+ * whole rgate process, so they are kept in one place: an exit that cannot wait for the adapters to
+ * close (a second Ctrl-C) kills them all with {@link killEveryGroup}, synchronously.
+ */
+const live = new Set<ChildProcess>();
+
+/** Count `child` among the live SUT processes until it exits (or fails to start). */
+export function trackGroup(child: ChildProcess): void {
+  live.add(child);
+  const forget = (): void => {
+    live.delete(child);
+  };
+  child.once('exit', forget);
+  child.once('error', forget);
+}
+
+/** SIGKILL the group of every SUT process still alive; for an exit that cannot wait. Returns how many. */
+export function killEveryGroup(): number {
+  const n = live.size;
+  for (const child of live) killGroup(child);
+  live.clear();
+  return n;
+}
+
+/**
  * SIGKILL a child's whole process group (children are spawned `detached`, so each leads its own group):
  * a hung SUT that forked helpers leaves nothing behind. ESRCH (already gone) is fine.
  */

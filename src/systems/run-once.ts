@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { deadline } from './deadline.js';
-import { killGroup, TailBuffer } from './process-group.js';
+import { killGroup, TailBuffer, trackGroup } from './process-group.js';
 
 /** How long to wait for stdio to close after the process exited. */
 const DRAIN_MS = 500;
@@ -10,19 +10,31 @@ export interface RunOnceOptions {
   cwd: string;
   timeoutMs: number;
   maxOutputBytes: number;
+  /** abandon the run: its process group is killed and the result is `interrupted` */
+  signal?: AbortSignal;
 }
 
 export type RunOnceResult =
   | { kind: 'exit'; code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }
-  | { kind: 'timeout' | 'output_too_large' | 'spawn_failed'; message: string; stderr: string };
+  | {
+      kind: 'timeout' | 'output_too_large' | 'spawn_failed' | 'interrupted';
+      message: string;
+      stderr: string;
+    };
+
+const ABANDONED = 'request abandoned: rgate was interrupted';
 
 /**
  * Run one process to completion: no shell, stdin closed, stdout collected up to a cap, the stderr tail
  * kept. The timeout counts from this process's start. On timeout, or as soon as stdout crosses the cap,
  * the whole process group is SIGKILLed. Once the main process exits its group is killed too, so a
- * SUT's stray background children neither leak nor hold stdout open. Never rejects.
+ * SUT's stray background children neither leak nor hold stdout open. `o.signal` abandons it the
+ * same way (group killed, result `interrupted`). Never rejects.
  */
 export function runOnce(argv: readonly string[], o: RunOnceOptions): Promise<RunOnceResult> {
+  if (o.signal?.aborted) {
+    return Promise.resolve({ kind: 'interrupted', message: `${ABANDONED} before it started`, stderr: '' });
+  }
   return new Promise((resolve) => {
     let settled = false;
     let failure: RunOnceResult | undefined;
@@ -37,6 +49,7 @@ export function runOnce(argv: readonly string[], o: RunOnceOptions): Promise<Run
         stdio: ['ignore', 'pipe', 'pipe'],
         detached: true,
       });
+      trackGroup(child);
     } catch (e) {
       // invalid arguments throw synchronously (ENOENT and friends arrive as 'error' events below)
       resolve({
@@ -51,6 +64,7 @@ export function runOnce(argv: readonly string[], o: RunOnceOptions): Promise<Run
       if (settled) return;
       settled = true;
       cancelDeadline();
+      o.signal?.removeEventListener('abort', abandon);
       resolve(r);
     };
     const cancelDeadline = deadline(o.timeoutMs, () => {
@@ -63,6 +77,12 @@ export function runOnce(argv: readonly string[], o: RunOnceOptions): Promise<Run
       };
       killGroup(child);
     });
+    const abandon = (): void => {
+      if (exited) return;
+      failure ??= { kind: 'interrupted', message: `${ABANDONED}; process group killed`, stderr: '' };
+      killGroup(child);
+    };
+    o.signal?.addEventListener('abort', abandon, { once: true });
     child.stdout?.on('data', (c: Buffer) => {
       outBytes += c.length;
       if (outBytes <= o.maxOutputBytes) {

@@ -14,6 +14,12 @@ export interface RequestContext {
   config: RetrievalConfig;
   /** the fixture set folder, substituted for `{corpus_dir}` */
   fixtureDir: string;
+  /**
+   * Aborts when rgate stops waiting for this request (a run interrupted past its grace period): the
+   * adapter kills the request's process group or closes its connection and answers at once with
+   * error kind `interrupted`. That answer says nothing about the system; the harness drops it.
+   */
+  signal?: AbortSignal;
 }
 
 /** An Observation before the harness stamps it: the harness adds `replay` and `fingerprint`. */

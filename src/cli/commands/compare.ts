@@ -24,6 +24,7 @@ import { checkSetting, parseSetFlags } from '../set-flags.js';
 import { checkVariantEffects } from '../variant-effects.js';
 import { loadSuiteSpec, openStore, withStoreOptions, type StoreArgs } from './history.js';
 import { outDirOf } from '../out-dir.js';
+import { interruptGraceMs, watchInterrupts } from '../interrupt.js';
 
 interface CompareArgs extends StoreArgs {
   suite?: string;
@@ -177,34 +178,50 @@ export const compareCommand: RgateCommand<CompareArgs> = {
       throw new RgateError('usage', `--alpha ${args.alpha}: must be in (0, 1)`);
     if (args.resamples < 100 || args.permutations < 100)
       throw new RgateError('usage', '--resamples and --permutations need at least 100');
+    const graceMs = interruptGraceMs(io.env);
     const { variants, kind } = variantsFromFlags(args.set ?? [], args.sweep);
     const { spec, root } = loadSuiteSpec(io, args.suite, args.config);
     checkVariantEffects(variants, kind, spec, root);
     const created = new Date();
     const sessionId = `cmp-${newRunId(created)}`;
-    const session = await runCompare({
-      suite: args.suite,
-      spec,
-      root,
-      variants,
-      kind,
-      ...(kind === 'sweep' && args.sweep ? { sweep: parseSweep(args.sweep) } : {}),
-      sessionId,
-      createdAt: created.toISOString(),
-      alpha: args.alpha,
-      resamples: args.resamples,
-      permutations: args.permutations,
-      ...(args.seed !== undefined ? { seed: args.seed } : {}),
-      ...(args.replays !== undefined ? { replays: args.replays } : {}),
-      ...(args.concurrency !== undefined ? { concurrency: args.concurrency } : {}),
-      now: () => performance.now(),
-      progress: createProgress({
-        write: (s) => process.stderr.write(s),
-        tty: Boolean(process.stderr.isTTY),
+    const interrupt = watchInterrupts(io, graceMs);
+    let session: CompareSession;
+    try {
+      session = await runCompare({
+        suite: args.suite,
+        spec,
+        root,
+        variants,
+        kind,
+        ...(kind === 'sweep' && args.sweep ? { sweep: parseSweep(args.sweep) } : {}),
+        sessionId,
+        createdAt: created.toISOString(),
+        alpha: args.alpha,
+        resamples: args.resamples,
+        permutations: args.permutations,
+        ...(args.seed !== undefined ? { seed: args.seed } : {}),
+        ...(args.replays !== undefined ? { replays: args.replays } : {}),
+        ...(args.concurrency !== undefined ? { concurrency: args.concurrency } : {}),
         now: () => performance.now(),
-      }),
-      rgateVersion: rgateVersion(),
-    });
+        progress: createProgress({
+          write: (s) => process.stderr.write(s),
+          tty: Boolean(process.stderr.isTTY),
+          now: () => performance.now(),
+        }),
+        signal: interrupt.stop,
+        abandon: interrupt.abandon,
+        rgateVersion: rgateVersion(),
+      });
+    } catch (e) {
+      // the comparison stopped at a variant: say so, and exit as an interrupted command does
+      if (await interrupt.came()) {
+        io.err(`rgate: ${(e as Error).message}`);
+        return interrupt.exitCode!;
+      }
+      throw e;
+    } finally {
+      await interrupt.dispose();
+    }
     if (args.save) {
       const store = openStore(io, args, false);
       try {
@@ -225,6 +242,7 @@ export const compareCommand: RgateCommand<CompareArgs> = {
       );
     }
     io.out(render(session, format, io).replace(/\n$/, ''));
-    return EXIT.ok;
+    // every variant ran before the signal was seen: the session stands, the exit code says it came
+    return interrupt.exitCode ?? EXIT.ok;
   },
 };

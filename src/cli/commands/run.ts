@@ -22,6 +22,7 @@ import { checkVariantEffects } from '../variant-effects.js';
 import { baselineFromReportFile } from '../baseline-input.js';
 import { writeTrecRun } from '../trec-run-file.js';
 import { stageTimingsFromEnv } from '../stage-timings.js';
+import { interruptGraceMs, watchInterrupts } from '../interrupt.js';
 import { timeStage } from '../../../harness/stage-timer.js';
 
 interface RunArgs {
@@ -164,6 +165,7 @@ async function runHandler(args: RunArgs, io: CliIo): Promise<number> {
       "--resume takes the run id only: the suite, settings and overrides are the stored run's",
     );
   }
+  const graceMs = interruptGraceMs(io.env);
   const outDir = outDirOf(io, args['out-dir'], configPath);
   const store: RunStore =
     args.store === false
@@ -226,15 +228,22 @@ async function runHandler(args: RunArgs, io: CliIo): Promise<number> {
     }
   }
 
-  const controller = new AbortController();
-  const onSigint = () => {
-    if (controller.signal.aborted) return;
-    io.err('\nrgate: interrupted: finishing requests in flight, keeping every observation made so far');
-    controller.abort();
-  };
-  process.on('SIGINT', onSigint);
+  const interrupt = watchInterrupts(io, graceMs);
+  // the run being replayed: a second signal exits at once, and the store is told it was interrupted
+  let replaying: string | undefined;
+  interrupt.onForcedExit(() => {
+    if (replaying && store.getRun(replaying)?.status === 'running') {
+      store.finishRun(replaying, {
+        status: 'interrupted',
+        finished_at: new Date().toISOString(),
+        metrics: [],
+      });
+    }
+  });
   const verdicts: Verdict[] = [];
   const reports: Report[] = [];
+  const interrupted: string[] = [];
+  const notRun: string[] = [];
   let systemDown = false;
   const timings = stageTimingsFromEnv(io);
   try {
@@ -247,7 +256,8 @@ async function runHandler(args: RunArgs, io: CliIo): Promise<number> {
         shard,
         now: () => performance.now(),
         progress: stderrProgress(),
-        signal: controller.signal,
+        signal: interrupt.stop,
+        abandon: interrupt.abandon,
         ...(job.config ? { config: job.config } : {}),
         ...(job.replays !== undefined ? { replays: job.replays } : {}),
         ...(job.concurrency !== undefined ? { concurrency: job.concurrency } : {}),
@@ -261,13 +271,23 @@ async function runHandler(args: RunArgs, io: CliIo): Promise<number> {
       io.out(
         `shard ${shard.index}/${shard.count} of ${job.name}: ${file.observations.length} observations -> ${relative(io.cwd, out) || out}`,
       );
+      if (interrupt.stop.aborted) {
+        io.err(
+          `rgate: shard ${shard.index}/${shard.count} interrupted: its file is incomplete and rgate merge refuses it; run this shard again`,
+        );
+        return interrupt.exitCode!;
+      }
       io.out(`next: rgate merge <every shard file of this run>`);
-      if (controller.signal.aborted) return 130;
       return file.observations.length > 0 && file.observations.every((o) => !o.ok) ? EXIT.internal : EXIT.ok;
     }
     for (const job of jobs) {
       const name = job.name;
       const runId = job.runId;
+      if (await interrupt.came()) {
+        notRun.push(name);
+        continue;
+      }
+      replaying = runId;
       const outcome = await runSuite({
         name,
         spec: job.spec,
@@ -278,7 +298,8 @@ async function runHandler(args: RunArgs, io: CliIo): Promise<number> {
         resume: job.resume,
         now: () => performance.now(),
         progress: stderrProgress(),
-        signal: controller.signal,
+        signal: interrupt.stop,
+        abandon: interrupt.abandon,
         ...(job.replays !== undefined ? { replays: job.replays } : {}),
         ...(job.concurrency !== undefined ? { concurrency: job.concurrency } : {}),
         ...(job.seed !== undefined ? { seed: job.seed } : {}),
@@ -288,6 +309,7 @@ async function runHandler(args: RunArgs, io: CliIo): Promise<number> {
         ...(timings ? { timer: timings.timer } : {}),
         rgateVersion: rgateVersion(),
       });
+      replaying = undefined;
       const report = outcome.report;
       const runDir = timeStage(timings?.timer, 'render', () =>
         writeRunReports(outDir, store, job.runId, report),
@@ -312,16 +334,24 @@ async function runHandler(args: RunArgs, io: CliIo): Promise<number> {
         systemDown = true;
       }
       if (outcome.interrupted) {
-        io.err(
-          `rgate: run ${runId} interrupted: ${outcome.observations.length} observations kept in ${store.location}`,
-        );
-        if (args.json) io.out(JSON.stringify(reports, null, 2));
-        return 130;
+        interrupted.push(name);
+        const planned = outcome.suite.queries.length * report.settings.replays;
+        const made = `${outcome.observations.length} of ${planned} requests observed`;
+        if (args.store === false) {
+          io.err(`rgate: run ${runId} interrupted: ${made} (--no-store: not kept, nothing to resume)`);
+        } else {
+          io.err(`rgate: run ${runId} interrupted: ${made}, kept in ${store.location}`);
+          io.err(`rgate: to finish it: rgate run --resume ${runId}`);
+        }
       }
     }
   } finally {
-    process.off('SIGINT', onSigint);
+    // a signal that came in the last synchronous stretch is seen here, and still counts
+    await interrupt.dispose();
     store.close();
+  }
+  if (notRun.length) {
+    io.err(`rgate: not run (interrupted before they started): ${notRun.join(', ')}`);
   }
   if (args.json)
     io.out(
@@ -329,10 +359,17 @@ async function runHandler(args: RunArgs, io: CliIo): Promise<number> {
         ? renderJson(reports[0]!)
         : JSON.stringify(reports.map((r) => JSON.parse(renderJson(r)))),
     );
-  // a system that answered nothing is not a gate verdict on it: exit 3, as documented
-  const code = systemDown ? EXIT.internal : verdicts.includes('FAIL') ? EXIT.gateFail : EXIT.ok;
+  // a system that answered nothing is not a gate verdict on it: exit 3, as documented; an
+  // interrupted invocation (a cancelled CI job) is no verdict at all: 130 or 143, whatever ran
+  const code =
+    interrupt.exitCode ?? (systemDown ? EXIT.internal : verdicts.includes('FAIL') ? EXIT.gateFail : EXIT.ok);
   // the last line says it all (stderr under --json, whose stdout is the reports)
-  const overall = renderOverall(reports, { color: io.color, exitCode: code, systemDown });
+  const overall = renderOverall(reports, {
+    color: io.color,
+    exitCode: code,
+    systemDown,
+    ...(interrupt.by ? { interrupted: { by: interrupt.by, suites: interrupted, notRun } } : {}),
+  });
   if (args.json) io.err(overall);
   else io.out(overall);
   return code;
