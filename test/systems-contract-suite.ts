@@ -43,12 +43,19 @@ function ctx(s: Subject, replay = 1): RequestContext {
 
 const q = (query_id: string, text: string): QueryRecord => ({ query_id, text });
 
-/** A pid is gone when the process table has no live (non-zombie) process with it. */
+/**
+ * Whether a pid is still a live process. A zombie is dead, merely not reaped yet by whoever its parent
+ * is now, but only once its whole thread group is: /proc shows the group leader as a zombie (Z) as
+ * soon as its own thread has exited, while its other threads (node's V8 and libuv workers) may still
+ * be exiting, and the parent is told (SIGCHLD, the pipes' end) only when the last of them is gone.
+ * On a loaded machine that gap is long enough to matter.
+ */
 export function pidAlive(pid: number): boolean {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // field 3 is the state; a zombie is dead, merely not reaped yet by whoever its parent is now
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+    // field 3 is the state
+    if (stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z') return true;
+    return readdirSync(`/proc/${pid}/task`).length > 1;
   } catch {
     return false;
   }

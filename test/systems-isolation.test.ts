@@ -215,6 +215,9 @@ describe('rgate stalled past the timeout of requests whose answers arrived meanw
     const adapter = createSystem(spec, { corpus: [], config, dir: '.' });
     try {
       const pending = three.map((q) => adapter.request(q, ctx));
+      // until each process has exited whole, every thread of it (pidAlive): only then has the kernel
+      // told rgate (SIGCHLD, end of the pipes); a process whose main thread alone has ended has not
+      // exited yet, and on a loaded machine its other threads can take longer than the stall
       stall(SHORT_TIMEOUT_MS, () => {
         const pids = recordedPids(pidDir).filter((p) => p > 0);
         return pids.length === three.length && !pids.some(pidAlive);
