@@ -1,17 +1,25 @@
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { writeFreeze } from '../src/snapshot/index.js';
 import { SqliteRunStore } from '../src/store/index.js';
+import { until } from './helpers/clock.js';
 import { compiledCli } from './helpers/dist.js';
 
 const repo = resolve(import.meta.dirname, '..');
 const project = mkdtempSync(join(tmpdir(), 'rgate-sigint-'));
 afterAll(() => rmSync(project, { recursive: true, force: true }));
 
-/** A project of its own: one frozen set, and a suite whose system takes 300 ms per query. */
+const log = join(project, 'calls.log');
+const hold = join(project, 'hold');
+const calls = (): number => readFileSync(log, 'utf8').split('\n').filter(Boolean).length;
+
+/**
+ * A project of its own: one frozen set of 40 queries, and a suite whose system logs each call and
+ * holds its answer from the third call on while the `hold` file exists.
+ */
 function setUp(): void {
   const dir = join(project, 'fixtures', 'slow');
   mkdirSync(dir, { recursive: true });
@@ -29,7 +37,9 @@ function setUp(): void {
   writeFileSync(join(dir, 'queries.jsonl'), queries.join('\n') + '\n');
   writeFileSync(join(dir, 'config.json'), '{"mode":"semantic"}');
   writeFreeze(dir, { frozenOn: '2026-11-22' });
-  const flaky = join(repo, 'test', 'sut', 'runner', 'flaky.mjs');
+  const logged = join(repo, 'test', 'sut', 'runner', 'logged.mjs');
+  writeFileSync(log, '');
+  writeFileSync(hold, '');
   writeFileSync(
     join(project, 'rgate.config.json'),
     JSON.stringify({
@@ -38,8 +48,9 @@ function setUp(): void {
           fixture: 'slow',
           system: {
             type: 'command',
-            argv: [process.execPath, flaky, '{query_id}', '{query}'],
+            argv: [process.execPath, logged, '{query_id}', '{query}'],
             contract: 'rgate',
+            env: { SUT_LOG: log, SUT_HOLD: hold, SUT_HOLD_AFTER: '2' },
           },
           replays: 3,
         },
@@ -60,19 +71,20 @@ describe('Ctrl-C during rgate run', () => {
     child.stderr.on('data', (d: Buffer) => {
       stderr += d.toString();
     });
-    // wait until a few observations are in, then interrupt
-    await new Promise<void>((done) => {
-      const poll = setInterval(() => {
-        if (/slow replay 1\/3: 40 requests/.test(stderr)) {
-          clearInterval(poll);
-          setTimeout(() => {
-            child.kill('SIGINT');
-            done();
-          }, 1500);
-        }
-      }, 50);
-    });
-    const code = await new Promise<number | null>((r) => child.on('close', (c) => r(c)));
+    const closed = new Promise<number | null>((r) => child.on('close', (c) => r(c)));
+    // two requests answered and stored (one at a time), the third in flight: interrupt there, and
+    // let the third answer only once rgate has said it is finishing what is in flight
+    await until(
+      () => calls() === 3,
+      () => `the third request (${calls()} made)`,
+    );
+    child.kill('SIGINT');
+    await until(
+      () => stderr.includes('interrupted: finishing requests in flight'),
+      () => `rgate to take the interrupt; stderr: ${stderr}`,
+    );
+    rmSync(hold);
+    const code = await closed;
     expect(code).toBe(130);
     expect(stderr).toContain('interrupted: finishing requests in flight');
     const kept = /run (\S+) interrupted: (\d+) observations kept/.exec(stderr);
@@ -81,9 +93,10 @@ describe('Ctrl-C during rgate run', () => {
     const store = new SqliteRunStore(join(project, '.rgate', 'history.sqlite'));
     const run = store.getRun(kept![1]!);
     expect(run?.status).toBe('interrupted');
-    expect(store.getObservations(kept![1]!)).toHaveLength(Number(kept![2]));
-    expect(Number(kept![2])).toBeGreaterThan(0);
-    expect(Number(kept![2])).toBeLessThan(120);
+    // the two answered before the interrupt and the one in flight; nothing was asked after it
+    expect(Number(kept![2])).toBe(3);
+    expect(store.getObservations(kept![1]!)).toHaveLength(3);
+    expect(calls()).toBe(3);
     store.close();
   });
 });
