@@ -144,5 +144,5 @@ describe('label queue page in chromium', () => {
     }
     const v = await rgate(['verify', 'mini'], t.dir);
     expect(v.code, v.stdout + v.stderr).toBe(0);
-  }, 120_000);
+  });
 });
