@@ -13,9 +13,15 @@ export default defineConfig({
       'reports/**/*.test.ts',
       'test/**/*.test.ts',
     ],
-    testTimeout: 60_000,
-    hookTimeout: 60_000,
-    // Integration tests spawn real processes and servers; two forks match the 2-core machines.
+    // A hang guard, not a margin: no test bets on how long anything takes (each waits for the event
+    // it needs, and a timeout it must see fire runs on a clock it moves: test/helpers/clock.ts). On
+    // a busy 2-core machine (`npm run test:loaded`, other builds beside it) the heaviest tests (two
+    // `rgate run`s of CACM at once, a comparison, a browser session) take 5-10x their idle time, over
+    // a minute (65 s seen). One bound for every test and hook, no per-test overrides.
+    testTimeout: 300_000,
+    hookTimeout: 300_000,
+    // Integration tests spawn real processes and servers; two forks match the 2-core machines (more
+    // would only share the same two cores among more heavy tests, each then slower).
     pool: 'forks',
     maxWorkers: 2,
   },

@@ -1,12 +1,14 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { join, relative, resolve, sep, posix } from 'node:path';
+import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
 /**
  * The layer table of docs/ARCHITECTURE.md, enforced. The table is read from that file, so the
- * document and the check cannot disagree. Node built-ins are allowed everywhere; test files
- * (*.test.ts) are exempt: they may reach anything.
+ * document and the check cannot disagree. Every .ts/.cts/.mts/.js/.mjs/.cjs file is read with the
+ * TypeScript parser, so a CommonJS entry's require() counts as surely as an import. Node built-ins
+ * are allowed everywhere; test files (*.test.ts) are exempt: they may reach anything.
  */
 const root = resolve(import.meta.dirname, '..');
 const ANY = '*';
@@ -40,8 +42,80 @@ function layerOf(rel: string): string {
   return parts[0] === 'src' ? `src/${parts[1]}` : parts[0]!;
 }
 
-const IMPORT_RE =
-  /(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|(?:^|\n)\s*import\s*['"]([^'"]+)['"]/g;
+/** The createRequire of node:module under the names this file gives it. */
+function createRequireNames(file: ts.SourceFile): Set<string> {
+  const names = new Set(['createRequire']);
+  for (const st of file.statements) {
+    if (!ts.isImportDeclaration(st) || !ts.isStringLiteral(st.moduleSpecifier)) continue;
+    if (!['node:module', 'module'].includes(st.moduleSpecifier.text)) continue;
+    const bindings = st.importClause?.namedBindings;
+    if (bindings && ts.isNamedImports(bindings)) {
+      for (const el of bindings.elements) {
+        if ((el.propertyName ?? el.name).text === 'createRequire') names.add(el.name.text);
+      }
+    }
+  }
+  return names;
+}
+
+const stringValue = (e: ts.Node | undefined): string | undefined =>
+  e && (ts.isStringLiteral(e) || ts.isNoSubstitutionTemplateLiteral(e)) ? e.text : undefined;
+
+/**
+ * Every module a file names, read from its syntax tree (so comments and strings that look like imports
+ * are not): `import` and `export ... from`, `import x = require()`, `typeof import()`, dynamic
+ * `import()`, `require()` and `require.resolve()`, and the same through a require made by
+ * `createRequire` (bound to a name, or called at once). A specifier computed at run time
+ * (`require(bundle)`) names no module and is not checked.
+ */
+function moduleSpecifiers(rel: string, text: string): string[] {
+  const kind = /\.[cm]?js$/.test(rel) ? ts.ScriptKind.JS : ts.ScriptKind.TS;
+  const file = ts.createSourceFile(rel, text, ts.ScriptTarget.Latest, false, kind);
+  const makers = createRequireNames(file);
+  const requires = new Set(['require']);
+  const isCreateRequire = (e: ts.Expression): boolean =>
+    (ts.isIdentifier(e) && makers.has(e.text)) ||
+    (ts.isPropertyAccessExpression(e) && e.name.text === 'createRequire');
+  const isRequire = (e: ts.Expression): boolean => {
+    if (ts.isParenthesizedExpression(e)) return isRequire(e.expression);
+    if (ts.isIdentifier(e)) return requires.has(e.text);
+    return ts.isCallExpression(e) && isCreateRequire(e.expression);
+  };
+  // names bound to a require of createRequire's: `const load = createRequire(import.meta.url)`
+  const bind = (node: ts.Node): void => {
+    if (ts.isVariableDeclaration(node) && ts.isIdentifier(node.name) && node.initializer) {
+      const init = node.initializer;
+      if (ts.isCallExpression(init) && isCreateRequire(init.expression)) requires.add(node.name.text);
+    }
+    ts.forEachChild(node, bind);
+  };
+  bind(file);
+
+  const specs: string[] = [];
+  const visit = (node: ts.Node): void => {
+    let spec: string | undefined;
+    if (ts.isImportDeclaration(node) || ts.isExportDeclaration(node))
+      spec = stringValue(node.moduleSpecifier);
+    else if (ts.isImportEqualsDeclaration(node) && ts.isExternalModuleReference(node.moduleReference))
+      spec = stringValue(node.moduleReference.expression);
+    else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument))
+      spec = stringValue(node.argument.literal);
+    else if (ts.isCallExpression(node)) {
+      const callee = node.expression;
+      const loads =
+        callee.kind === ts.SyntaxKind.ImportKeyword ||
+        isRequire(callee) ||
+        (ts.isPropertyAccessExpression(callee) &&
+          callee.name.text === 'resolve' &&
+          isRequire(callee.expression));
+      if (loads) spec = stringValue(node.arguments[0]);
+    }
+    if (spec !== undefined) specs.push(spec);
+    ts.forEachChild(node, visit);
+  };
+  visit(file);
+  return specs;
+}
 
 /** Pure: every import of `files` (repo-relative posix paths with their text) checked against `rules`. */
 function checkImports(files: readonly { rel: string; text: string }[], rules: Rules): string[] {
@@ -53,9 +127,7 @@ function checkImports(files: readonly { rel: string; text: string }[], rules: Ru
       bad.push(`${rel}: folder ${layer} is not in the layer table of docs/ARCHITECTURE.md`);
       continue;
     }
-    for (const m of text.matchAll(IMPORT_RE)) {
-      const spec = m[1] ?? m[2] ?? m[3];
-      if (!spec) continue;
+    for (const spec of moduleSpecifiers(rel, text)) {
       if (spec.startsWith('node:') || builtinModules.includes(spec)) continue;
       if (spec.startsWith('.')) {
         const target = posix.normalize(posix.join(posix.dirname(rel), spec));
@@ -76,12 +148,17 @@ function checkImports(files: readonly { rel: string; text: string }[], rules: Ru
   return bad;
 }
 
+/** A source file the table governs: TypeScript or JavaScript of any module kind; not a test or a declaration. */
+function isProductSource(name: string): boolean {
+  return /\.[cm]?[jt]s$/.test(name) && !/\.test\.[cm]?[jt]s$/.test(name) && !/\.d\.[cm]?ts$/.test(name);
+}
+
 function walk(dir: string, out: string[] = []): string[] {
   for (const name of readdirSync(dir).sort()) {
     if (name === 'node_modules' || name === 'dist' || name.startsWith('.')) continue;
     const p = join(dir, name);
     if (statSync(p).isDirectory()) walk(p, out);
-    else if (/\.(ts|js|mjs)$/.test(name) && !/\.test\.ts$/.test(name) && !name.endsWith('.d.ts')) out.push(p);
+    else if (isProductSource(name)) out.push(p);
   }
   return out;
 }
@@ -150,5 +227,64 @@ describe('architecture', () => {
       },
     ];
     expect(checkImports(allowed, rules)).toEqual([]);
+  });
+
+  it('reads .cts and .mts files, and every way a module is loaded: require, createRequire, import types', () => {
+    // the walk takes CommonJS and ES module TypeScript (bin.cts is the rgate entry), not tests or declarations
+    for (const name of ['a.ts', 'a.cts', 'a.mts', 'a.js', 'a.mjs', 'a.cjs'])
+      expect(isProductSource(name)).toBe(true);
+    for (const name of ['a.test.ts', 'a.d.ts', 'a.d.cts', 'a.d.mts', 'a.json', 'a.wat', 'a.hbs'])
+      expect(isProductSource(name)).toBe(false);
+    const rels = productFiles().map((f) => f.rel);
+    expect(rels).toContain('src/cli/bin.cts');
+    expect(rels).toContain('src/cli/score-route.cts');
+
+    const planted = [
+      // CommonJS TypeScript: a plain require
+      { rel: 'src/core/planted.cts', text: "const Ajv = require('ajv');\n" },
+      // a re-export is an import too
+      { rel: 'src/metrics/planted.mts', text: "export { search } from '../engine/index.js';\n" },
+      { rel: 'src/stats/planted.ts', text: "import ajv = require('ajv');\n" },
+      // a require made by createRequire, under another name, bound and called later
+      {
+        rel: 'src/engine/planted.ts',
+        text: "import { createRequire as cr } from 'node:module';\nconst load = cr(import.meta.url);\nconst h = load('handlebars');\n",
+      },
+      // ... and called at once, and its resolve()
+      { rel: 'src/trec/planted.ts', text: "const t = createRequire(import.meta.url)('tar');\n" },
+      {
+        rel: 'src/documents/planted.ts',
+        text: "const p = module.createRequire(__filename).resolve('../store/index.js');\n",
+      },
+      // a type reaches the store as surely as a value does
+      { rel: 'gates/planted.ts', text: "type Store = typeof import('../src/store/index.js');\n" },
+      { rel: 'src/core/planted.js', text: "const { x } = require('../engine/bm25.js');\n" },
+    ];
+    expect(checkImports(planted, rules)).toEqual([
+      'src/core/planted.cts: imports package ajv; src/core may import only no packages',
+      'src/metrics/planted.mts: imports src/engine/index.js (layer src/engine); src/metrics may import only src/core, src/documents, src/stats, src/trec',
+      'src/stats/planted.ts: imports package ajv; src/stats may import only no packages',
+      'src/engine/planted.ts: imports package handlebars; src/engine may import only stemmer',
+      'src/trec/planted.ts: imports package tar; src/trec may import only no packages',
+      'src/documents/planted.ts: imports src/store/index.js (layer src/store); src/documents may import only node built-ins',
+      'gates/planted.ts: imports src/store/index.js (layer src/store); gates may import only src/core, src/documents, src/contracts, src/metrics',
+      'src/core/planted.js: imports src/engine/bm25.js (layer src/engine); src/core may import only src/documents',
+    ]);
+
+    // what only looks like an import is none: comments, strings, a require computed at run time
+    const lookalikes = [
+      {
+        rel: 'src/core/planted.cts',
+        text: [
+          "// import Ajv from 'ajv'; require('ajv')",
+          "/* export * from '../engine/index.js' */",
+          "const help = \"load it with require('ajv') or import('tar')\";",
+          "const mod = require(process.env.X ?? './x.js');",
+          "const r = { require: (s: string) => s }.require('ajv');",
+          "const m = require('node:fs');",
+        ].join('\n'),
+      },
+    ];
+    expect(checkImports(lookalikes, rules)).toEqual([]);
   });
 });

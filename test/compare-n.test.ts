@@ -46,7 +46,7 @@ beforeAll(async () => {
     resamples: 500,
   });
   reports = session.variants.map((v) => store.getReport(v.run_id) as Report);
-}, 120_000);
+});
 
 const gateDen = (r: Report, id: string) => {
   const v = r.metrics.find((m) => m.id === id)!.value;

@@ -29,7 +29,7 @@ const io = { out: () => {}, err: (t) => process.stderr.write(t + '\\n'), color: 
 process.exitCode = await runCli(process.argv.slice(2), io, [runCommand]);
 `,
   );
-}, 180_000);
+});
 
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 

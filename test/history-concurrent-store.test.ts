@@ -23,7 +23,7 @@ beforeAll(() => {
   compiledCli();
   storeModule = pathToFileURL(join(REPO, 'dist', 'src', 'store', 'index.js')).href;
   writeFileSync(join(work, 'child.mjs'), CHILD);
-}, 120_000);
+});
 
 afterAll(() => {
   if (work) rmSync(work, { recursive: true, force: true });

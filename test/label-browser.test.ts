@@ -79,9 +79,17 @@ describe('label queue page in chromium', () => {
     expect(await focused()).toBe('4');
     await expect(page.locator('#progress').innerText()).resolves.toBe(`3 of ${queue.length} graded`);
 
+    // the page wrote each grade to localStorage as it was given (one key: this queue's)
+    const stored = (): Promise<number[]> =>
+      page.evaluate('Object.values(localStorage).map((v) => Object.keys(JSON.parse(v)).length)');
+    expect(await stored()).toEqual([3]);
+
     // a reload keeps the grades (localStorage) and resumes at the first ungraded document
     await page.reload();
-    await expect(page.locator('#progress').innerText()).resolves.toBe(`3 of ${queue.length} graded`);
+    expect(
+      await page.locator('#progress').innerText(),
+      `after the reload (graded pairs in localStorage: ${JSON.stringify(await stored())})`,
+    ).toBe(`3 of ${queue.length} graded`);
     expect(await focused()).toBe('2');
     mkdirSync(join(REPO, '.rgate', 'screenshots'), { recursive: true });
     await page.screenshot({ path: join(REPO, '.rgate', 'screenshots', 'label-queue.png') });
@@ -144,5 +152,5 @@ describe('label queue page in chromium', () => {
     }
     const v = await rgate(['verify', 'mini'], t.dir);
     expect(v.code, v.stdout + v.stderr).toBe(0);
-  }, 120_000);
+  });
 });

@@ -22,7 +22,7 @@ beforeAll(async () => {
   const r = await rgate(['run', 'mini', '--json'], t.dir);
   expect(r.code, r.stderr).toBe(0);
   runId = (JSON.parse(r.stdout) as { environment: { run_id: string } }).environment.run_id;
-}, 120_000);
+});
 afterAll(() => t.cleanup());
 
 const readJsonl = <T>(path: string): T[] =>

@@ -114,7 +114,7 @@ beforeAll(async () => {
   classic = await run('classic', spec('mcli', []));
   hybrid = await run('hybrid', spec('mcli-hybrid', ['--mode', 'hybrid']));
   hybridStrict = await run('hybrid-strict', spec('mcli-hybrid', ['--mode', 'hybrid'], ['semantic']));
-}, 120_000);
+});
 afterAll(() => cleanup());
 
 describe('memory-cli-v1 through the command adapter, on the recorded outputs', () => {

@@ -39,7 +39,7 @@ async function rgate(argv: string[]) {
 }
 
 describe('README Gate C walkthrough', () => {
-  it('runs as written and closes out a change against its baseline', { timeout: 120_000 }, async () => {
+  it('runs as written and closes out a change against its baseline', async () => {
     const steps = walkthrough();
     expect(steps.map((s) => s[0])).toEqual(['run', 'baseline', 'run', 'closeout']);
     const results = [];

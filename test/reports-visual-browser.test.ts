@@ -124,7 +124,7 @@ afterAll(async () => {
 
 describe('HTML pages in chromium: screenshots and accessibility', () => {
   for (const [name, render] of PAGES) {
-    it(name, { timeout: 60_000 }, async () => {
+    it(name, async () => {
       if (!browser) throw new Error(CHROMIUM_MISSING);
       const file = join(dir, `${name}.html`);
       writeFileSync(file, render());

@@ -15,6 +15,7 @@ import { captureIo } from './helpers/cli-io.js';
 import { runCli } from '../src/cli/program.js';
 import { writeFreeze } from '../src/snapshot/index.js';
 import { SqliteRunStore } from '../src/store/index.js';
+import { until } from './helpers/clock.js';
 import { compiledCli, REPO } from './helpers/dist.js';
 
 /**
@@ -26,8 +27,11 @@ const tmp = mkdtempSync(join(tmpdir(), 'rgate-lifecycle-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 const SUT = join(REPO, 'test', 'sut', 'runner', 'logged.mjs');
 
-/** A project with one suite: 12 queries x 3 replays against a per-query CLI that logs its calls. */
-function project(name: string, delayMs: number, queries = 12): { dir: string; log: string } {
+/**
+ * A project with one suite: 12 queries x 3 replays against a per-query CLI that logs its calls; with
+ * `holdAfter`, calls after that many hold their answer while the project's `hold` file exists.
+ */
+function project(name: string, queries = 12, holdAfter?: number): { dir: string; log: string; hold: string } {
   const dir = join(tmp, name);
   const set = join(dir, 'fixtures', 'tiny');
   mkdirSync(set, { recursive: true });
@@ -52,6 +56,8 @@ function project(name: string, delayMs: number, queries = 12): { dir: string; lo
   writeFileSync(join(set, 'config.json'), JSON.stringify({ mode: 'semantic' }));
   writeFreeze(set, { frozenOn: '2026-11-23' });
   const log = join(dir, 'calls.log');
+  const hold = join(dir, 'hold');
+  const held = holdAfter === undefined ? {} : { SUT_HOLD: hold, SUT_HOLD_AFTER: String(holdAfter) };
   writeFileSync(
     join(dir, 'rgate.config.json'),
     JSON.stringify({
@@ -62,7 +68,7 @@ function project(name: string, delayMs: number, queries = 12): { dir: string; lo
             type: 'command',
             argv: [process.execPath, SUT, '{query_id}', '{query}'],
             contract: 'rgate',
-            env: { SUT_LOG: log, SUT_DELAY_MS: String(delayMs) },
+            env: { SUT_LOG: log, ...held },
           },
           gate: null,
           replays: 3,
@@ -71,7 +77,8 @@ function project(name: string, delayMs: number, queries = 12): { dir: string; lo
     }),
   );
   writeFileSync(log, '');
-  return { dir, log };
+  if (holdAfter !== undefined) writeFileSync(hold, '');
+  return { dir, log, hold };
 }
 
 const calls = (log: string): number => readFileSync(log, 'utf8').split('\n').filter(Boolean).length;
@@ -84,34 +91,32 @@ function deterministicPart(file: string): string {
   return JSON.stringify(r);
 }
 
-async function waitFor(check: () => boolean, ms: number): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
 describe('a run killed with SIGKILL', () => {
   it('shows as abandoned, reports as partial (never PASS), and --resume makes only the missing requests', async () => {
-    const { dir, log } = project('killed', 60);
+    // 12 requests answered, the 13th held: killed there, the run has stored exactly 12 (one at a time)
+    const { dir, log, hold } = project('killed', 12, 12);
     const child = spawn(process.execPath, [compiledCli(), 'run', 'tiny'], {
       cwd: dir,
       stdio: 'ignore',
       detached: true,
     });
+    const exited = new Promise((r) => child.once('exit', r));
     const storePath = join(dir, '.rgate', 'history.sqlite');
-    await waitFor(() => calls(log) >= 12, 30_000);
+    await until(
+      () => calls(log) === 13,
+      () => `the 13th request (${calls(log)} made)`,
+    );
     process.kill(-child.pid!, 'SIGKILL');
-    await new Promise((r) => child.once('exit', r));
+    await exited;
+    // the held system answers into the closed pipe and ends (it is not in the run's process group)
+    rmSync(hold);
 
     const store = new SqliteRunStore(storePath);
     const [row] = store.listRuns({ suite: 'tiny' });
     const kept = store.getObservations(row!.run_id).length;
     store.close();
     expect(row!.status).toBe('abandoned');
-    expect(kept).toBeGreaterThan(0);
-    expect(kept).toBeLessThan(36);
+    expect(kept).toBe(12);
 
     const h = captureIo(dir);
     expect(await runCli(['history', 'tiny'], h)).toBe(0);
@@ -143,7 +148,7 @@ describe('a run killed with SIGKILL', () => {
 
 describe('sharding on CI runners', () => {
   it('a matrix of 3 shards merges into one run byte-identical to the unsharded one; mismatched shards are refused', async () => {
-    const { dir, log } = project('matrix', 0, 10);
+    const { dir, log } = project('matrix', 10);
     for (const i of [1, 2, 3]) {
       const o = captureIo(dir);
       expect(await runCli(['run', 'tiny', '--shard', `${i}/3`], o), o.stderr.join('\n')).toBe(0);

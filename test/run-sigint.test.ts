@@ -18,7 +18,8 @@ import { writeFreeze } from '../src/snapshot/index.js';
 import { SqliteRunStore } from '../src/store/index.js';
 import { captureIo } from './helpers/cli-io.js';
 import { compiledCli, REPO } from './helpers/dist.js';
-import { eventually, pidAlive } from './systems-contract-suite.js';
+import { until as waitUntil } from './helpers/clock.js';
+import { pidAlive } from './systems-contract-suite.js';
 
 /**
  * Ctrl-C and SIGTERM on the real CLI, with real signals, for every kind of system under test. Each
@@ -199,8 +200,13 @@ function heldPids(p: Project, suite: string): number[] {
   return pids;
 }
 
+/** Waits until every pid is gone (bounded by the test's timeout only), then says so. */
 async function allGone(pids: number[]): Promise<boolean> {
-  return eventually(() => pids.every((pid) => !pidAlive(pid)), 10_000);
+  await waitUntil(
+    () => pids.every((pid) => !pidAlive(pid)),
+    () => `pids still alive: ${pids.filter(pidAlive).join(', ')}`,
+  );
+  return true;
 }
 
 const calls = (file: string): number => readFileSync(file, 'utf8').split('\n').filter(Boolean).length;

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -6,6 +6,7 @@ import { runSuite } from '../harness/run-suite.js';
 import type { Observation, SuiteSpec } from '../src/documents/index.js';
 import { writeFreeze } from '../src/snapshot/index.js';
 import { MemoryRunStore, SqliteRunStore, type RunStore } from '../src/store/index.js';
+import { onFakeClock, until } from './helpers/clock.js';
 
 const SUT = resolve(import.meta.dirname, 'sut', 'runner');
 const dirs: string[] = [];
@@ -112,18 +113,36 @@ describe('runSuite against real systems under test', () => {
 
   it('finishes a run against a crashing and hanging system and fails it with reasons', async () => {
     const root = fixture(['alpha', 'crash', 'hang', 'beta', 'gamma']);
-    const { report, observations } = await run(
-      root,
-      suite(
-        {
-          type: 'command',
-          argv: [process.execPath, join(SUT, 'flaky.mjs'), '{query_id}', '{query}'],
-          contract: 'rgate',
-          timeout_ms: 1500,
-        },
-        { replays: 2, gate: join(root, 'strict.gate.json') },
-      ),
-    );
+    const holding = join(root, 'holding');
+    mkdirSync(holding);
+    // the hanging query is timed out on a clock this test moves, once its process holds it; the
+    // healthy ones answer within theirs however long a loaded machine takes
+    const { report, observations } = await onFakeClock(async (clock) => {
+      const outcome = run(
+        root,
+        suite(
+          {
+            type: 'command',
+            argv: [process.execPath, join(SUT, 'flaky.mjs'), '{query_id}', '{query}'],
+            contract: 'rgate',
+            timeout_ms: 1500,
+            env: { SUT_HOLDING_DIR: holding },
+          },
+          { replays: 2, gate: join(root, 'strict.gate.json') },
+        ),
+      );
+      let done = false;
+      void outcome.finally(() => (done = true));
+      // one hang per replay, one at a time (concurrency 1)
+      for (let timedOut = 0; !done;) {
+        await until(() => done || readdirSync(holding).length > timedOut);
+        if (readdirSync(holding).length > timedOut) {
+          timedOut++;
+          await clock.advance(1500);
+        }
+      }
+      return outcome;
+    });
     expect(observations).toHaveLength(10);
     const crash = observations.find((o) => o.query_id === 'q02' && o.replay === 1) as Observation;
     expect(crash.ok).toBe(false);

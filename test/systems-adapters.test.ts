@@ -1,16 +1,17 @@
 // The adapter contract suite run against every adapter: builtin (three modes), command per-query,
 // command worker, http. Real subprocesses (test/sut/*.mjs) and a real HTTP server on 127.0.0.1.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { CorpusRecord, QueryRecord } from '../src/documents/index.js';
+import { SYSTEM_DEFAULTS } from '../src/core/defaults.js';
 import { resolveConfig } from '../src/core/resolve-config.js';
 import { createSystem, type CommandAdapter, type HttpAdapter } from '../src/systems/index.js';
 import { startHttpSut } from './sut/http-sut.js';
+import { until } from './helpers/clock.js';
 import {
   adapterContractSuite,
-  eventually,
   misbehaviourSuite,
   pidAlive,
   recordedPids,
@@ -19,8 +20,9 @@ import {
 } from './systems-contract-suite.js';
 
 const SUT = resolve(import.meta.dirname, 'sut');
-// generous: a normal answer must never time out on a loaded CI machine (the hang tests ask for a short one)
-const TIMEOUT_MS = 5000;
+// rgate's own default: a normal answer never nears it, however loaded the machine, and no test waits
+// it out (the hang tests time out on a fake clock)
+const TIMEOUT_MS = SYSTEM_DEFAULTS.timeout_ms;
 
 const queries: QueryRecord[] = ['alpha', 'beta gamma', 'delta', 'epsilon', 'zeta', 'eta'].map((t, i) => ({
   query_id: `q${i + 1}`,
@@ -51,7 +53,7 @@ function commandSubject(worker: boolean): SubjectFactory {
         contract: 'rgate',
         timeout_ms: timeoutMs,
         max_output_bytes: 64 * 1024,
-        env: { SUT_PID_DIR: pidDir },
+        env: { SUT_PID_DIR: pidDir, SUT_HOLDING_DIR: pidDir },
       },
       { corpus: [], config, dir: pidDir },
     ) as CommandAdapter;
@@ -66,18 +68,19 @@ function commandSubject(worker: boolean): SubjectFactory {
       queries,
       checkAnswer: checkSutAnswer,
       sutPids: () => recordedPids(pidDir),
+      holds: (queryId) =>
+        readdirSync(pidDir).some(
+          (f) => f.startsWith(`${encodeURIComponent(queryId)}.`) && f.endsWith('.holding'),
+        ),
       async leftovers() {
         const left: string[] = adapter.workerPids().map((p) => `worker ${p} still tracked`);
         // SUT processes (recorded by the SUT itself) and rgate's own helpers (workers)
         const pids = (): number[] => [...recordedPids(pidDir), ...adapter.helperPids()];
         if (worker) expect(adapter.helperPids().length).toBeGreaterThan(0);
-        const gone = await eventually(() => pids().every((p) => !pidAlive(p)));
-        if (!gone)
-          left.push(
-            ...pids()
-              .filter(pidAlive)
-              .map((p) => `pid ${p} alive`),
-          );
+        await until(
+          () => pids().every((p) => !pidAlive(p)),
+          () => `SUT processes to end: ${pids().filter(pidAlive).join(', ')} alive`,
+        );
         return left;
       },
       async dispose() {
@@ -122,9 +125,13 @@ const httpSubject: SubjectFactory = async ({ timeoutMs = TIMEOUT_MS } = {}) => {
         budgets: { tokens: 1200, latency_ms: timeoutMs },
       });
     },
+    holds: (queryId) => sut.holding.includes(queryId),
     async leftovers() {
-      const closed = await eventually(async () => (await sut.connections()) === 0);
-      return closed ? [] : [`${await sut.connections()} connection(s) still open on the server`];
+      await until(
+        async () => (await sut.connections()) === 0,
+        () => 'the server to have no connection open',
+      );
+      return [];
     },
     async dispose() {
       await sut.close();

@@ -3,9 +3,10 @@
 // SUT follows test/sut/behaviour.mjs (the query text picks the misbehaviour).
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import type { QueryRecord, RetrievalConfig } from '../src/documents/index.js';
 import type { RawObservation, RequestContext, SystemAdapter } from '../src/systems/index.js';
+import { onFakeClock, until, type FakeClock } from './helpers/clock.js';
 
 export interface Subject {
   adapter: SystemAdapter;
@@ -24,6 +25,8 @@ export interface Subject {
   checkAnswer(q: QueryRecord, o: RawObservation): void;
   /** pids the SUT processes recorded so far (their own and their children's), if they run as processes */
   sutPids?(): number[];
+  /** whether the SUT holds this query for good (it hangs, its children started); misbehaving SUTs */
+  holds?(queryId: string): boolean;
   /** after close(): descriptions of anything left behind (live pids, open sockets) */
   leftovers(): Promise<string[]>;
   dispose(): Promise<void>;
@@ -32,10 +35,11 @@ export interface Subject {
 /** `timeoutMs`: the adapter's per-request timeout; by default a generous one no normal answer nears. */
 export type SubjectFactory = (o?: { timeoutMs?: number }) => Promise<Subject>;
 
-/** Least timeout of the hang tests (see misbehaviourSuite). */
-const HANG_TIMEOUT_FLOOR_MS = 400;
-/** The hang tests' timeout, as a multiple of a normal first answer on this machine. */
-const HANG_TIMEOUT_FACTOR = 8;
+/**
+ * The hang tests' timeout. Any value does: they run on a fake clock that reaches it only once the SUT
+ * holds its request (onFakeClock), so neither the hang nor the normal answers beside it race the time.
+ */
+const HANG_TIMEOUT_MS = 2000;
 
 function ctx(s: Subject, replay = 1): RequestContext {
   return { replay, config: s.config, fixtureDir: s.fixtureDir };
@@ -43,12 +47,19 @@ function ctx(s: Subject, replay = 1): RequestContext {
 
 const q = (query_id: string, text: string): QueryRecord => ({ query_id, text });
 
-/** A pid is gone when the process table has no live (non-zombie) process with it. */
+/**
+ * Whether a pid is still a live process. A zombie is dead, merely not reaped yet by whoever its parent
+ * is now, but only once its whole thread group is: /proc shows the group leader as a zombie (Z) as
+ * soon as its own thread has exited, while its other threads (node's V8 and libuv workers) may still
+ * be exiting, and the parent is told (SIGCHLD, the pipes' end) only when the last of them is gone.
+ * On a loaded machine that gap is long enough to matter.
+ */
 export function pidAlive(pid: number): boolean {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // field 3 is the state; a zombie is dead, merely not reaped yet by whoever its parent is now
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+    // field 3 is the state
+    if (stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z') return true;
+    return readdirSync(`/proc/${pid}/task`).length > 1;
   } catch {
     return false;
   }
@@ -58,16 +69,6 @@ export function recordedPids(dir: string): number[] {
   return readdirSync(dir)
     .filter((f) => f.endsWith('.pid'))
     .map((f) => Number(readFileSync(join(dir, f), 'utf8')));
-}
-
-/** Poll (bounded) until `f` holds; for asynchronous teardown, never a timing assertion. */
-export async function eventually(f: () => boolean | Promise<boolean>, ms = 3000): Promise<boolean> {
-  const end = performance.now() + ms;
-  for (;;) {
-    if (await f()) return true;
-    if (performance.now() > end) return false;
-    await new Promise((r) => setTimeout(r, 25));
-  }
 }
 
 async function withSubject(factory: SubjectFactory, body: (s: Subject) => Promise<void>): Promise<void> {
@@ -139,20 +140,18 @@ export function adapterContractSuite(factory: SubjectFactory): void {
 
 /** Misbehaving systems: every failure is a recorded error on that request; the adapter carries on. */
 export function misbehaviourSuite(factory: SubjectFactory): void {
-  // A hang test waits out the timeout, so it is short here while the SUT hangs for good (until
-  // killed). The same adapter must still give a normal answer within it, process start included,
-  // on however loaded a machine: so it is a multiple of a normal first answer timed just before.
-  let hangTimeoutMs = HANG_TIMEOUT_FLOOR_MS;
-  beforeAll(async () => {
-    await withSubject(factory, async (s) => {
-      const t0 = performance.now();
-      const o = await s.adapter.request(s.queries[0] as QueryRecord, ctx(s));
-      expect(o.ok).toBe(true);
-      const ms = performance.now() - t0;
-      hangTimeoutMs = Math.max(HANG_TIMEOUT_FLOOR_MS, Math.ceil(HANG_TIMEOUT_FACTOR * ms));
-    });
-  });
-  const hanging = (): Promise<Subject> => factory({ timeoutMs: hangTimeoutMs });
+  const hanging = (): Promise<Subject> => factory({ timeoutMs: HANG_TIMEOUT_MS });
+
+  /** `query` sent to a SUT that holds it for good: timed out once it holds it, on the fake clock. */
+  async function timedOut(s: Subject, query: QueryRecord, clock: FakeClock): Promise<RawObservation> {
+    const pending = s.adapter.request(query, ctx(s));
+    await until(
+      () => s.holds!(query.query_id),
+      () => `the SUT to hold ${query.query_id}`,
+    );
+    await clock.advance(HANG_TIMEOUT_MS);
+    return pending;
+  }
 
   const cases: Array<[string, string, (s: Subject) => string]> = [
     ['crashing', 'crash', (s) => s.crashKind],
@@ -165,28 +164,42 @@ export function misbehaviourSuite(factory: SubjectFactory): void {
   for (const [label, text, kind] of cases) {
     it(`a SUT ${label} yields error kind per request, never an exception, and the next request works`, async () => {
       await withSubject(text === 'hang' ? hanging : factory, async (s) => {
-        const bad = await s.adapter.request(q(`bad-${text}`, text), ctx(s));
-        expect(bad.ok).toBe(false);
-        expect(bad.error?.kind).toBe(kind(s));
-        expect(bad.query_id).toBe(`bad-${text}`);
-        expect(bad.ranked).toEqual([]);
-        if (text === 'crash' && s.crashStderr) expect(bad.error?.stderr).toContain(s.crashStderr);
-        if (text === 'break-contract') {
-          expect(bad.contract.valid).toBe(false);
-          expect(bad.contract.errors).toContain('/selectedId: is not a known field');
-          expect(bad.contract.errors).toContain('/ranked: must be array');
-        }
-        const good = s.queries[0] as QueryRecord;
-        const next = await s.adapter.request(good, ctx(s));
-        expect(next.ok).toBe(true);
-        s.checkAnswer(good, next);
+        if (text === 'hang') await onFakeClock((clock) => expectCarriesOn(s, text, kind, clock));
+        else await expectCarriesOn(s, text, kind);
       });
     });
   }
 
+  /** The bad request's recorded failure, then a normal request on the same adapter. */
+  async function expectCarriesOn(
+    s: Subject,
+    text: string,
+    kind: (s: Subject) => string,
+    clock?: FakeClock,
+  ): Promise<void> {
+    const bad = clock
+      ? await timedOut(s, q(`bad-${text}`, text), clock)
+      : await s.adapter.request(q(`bad-${text}`, text), ctx(s));
+    expect(bad.ok).toBe(false);
+    expect(bad.error?.kind).toBe(kind(s));
+    expect(bad.query_id).toBe(`bad-${text}`);
+    expect(bad.ranked).toEqual([]);
+    if (text === 'crash' && s.crashStderr) expect(bad.error?.stderr).toContain(s.crashStderr);
+    if (text === 'break-contract') {
+      expect(bad.contract.valid).toBe(false);
+      expect(bad.contract.errors).toContain('/selectedId: is not a known field');
+      expect(bad.contract.errors).toContain('/ranked: must be array');
+    }
+    // on the fake clock this one cannot time out, however long a loaded machine takes to answer
+    const good = s.queries[0] as QueryRecord;
+    const next = await s.adapter.request(good, ctx(s));
+    expect(next.ok).toBe(true);
+    s.checkAnswer(good, next);
+  }
+
   it('a hung SUT with a child process: the whole process group is killed', async () => {
     await withSubject(hanging, async (s) => {
-      const o = await s.adapter.request(q('h', 'hang-with-child'), ctx(s));
+      const o = await onFakeClock((clock) => timedOut(s, q('h', 'hang-with-child'), clock));
       expect(o.error?.kind).toBe('timeout');
       // the child was started before the timeout hit, so the leftovers check below proves it was killed
       if (s.sutPids) expect(s.sutPids().length).toBeGreaterThanOrEqual(2);
@@ -200,7 +213,11 @@ export function misbehaviourSuite(factory: SubjectFactory): void {
       const pending = s.adapter.request(q('h', 'hang-with-child'), { ...ctx(s), signal: stop.signal });
       // once the SUT demonstrably runs (it and its child recorded their pids); an http request is
       // abandoned wherever it is, its connection closed (the leftovers check counts them)
-      if (s.sutPids) expect(await eventually(() => s.sutPids!().length >= 2, 10_000)).toBe(true);
+      if (s.sutPids)
+        await until(
+          () => s.sutPids!().length >= 2,
+          () => `SUT pids seen: ${s.sutPids!().length}`,
+        );
       stop.abort();
       const o = await pending;
       expect(o.ok).toBe(false);

@@ -24,7 +24,8 @@ import { MemoryRunStore } from '../src/store/index.js';
 import { createSystem, type RawObservation } from '../src/systems/index.js';
 import { FLOOD_BYTES } from './sut/behaviour.mjs';
 import { startHttpSut } from './sut/http-sut.js';
-import { eventually, pidAlive, recordedPids } from './systems-contract-suite.js';
+import { until } from './helpers/clock.js';
+import { pidAlive, recordedPids } from './systems-contract-suite.js';
 
 const SUT = resolve(import.meta.dirname, 'sut');
 const CONCURRENCY = 4;
@@ -84,12 +85,11 @@ function expectFloodIsolated(obs: ReadonlyArray<RawObservation | Observation>): 
   expect(flooded?.ok).toBe(false);
   expect(flooded?.error?.kind).toBe('output_too_large');
   // stopped at the first chunk past the cap (a pipe or socket read is at most 64 KiB), the rest of
-  // the flood never read: the bytes seen are stated
+  // the flood never read: the bytes seen are stated. The kind is the proof that the cap, not the
+  // timeout, ended it (whichever comes first is the one recorded), however long that took.
   const seen = Number(/(\d+) bytes seen/.exec(flooded?.error?.message ?? '')?.[1]);
   expect(seen).toBeGreaterThan(CAP);
   expect(seen).toBeLessThan(Math.min(CAP + 1024 * 1024, FLOOD_BYTES));
-  // recorded well before its timeout: had it not been stopped, only the timeout would have ended it
-  expect(flooded?.latency_ms).toBeLessThan(TIMEOUT_MS / 2);
   expect(healthy).toHaveLength(texts.length - 1);
   for (const o of healthy) {
     expect({ query_id: o.query_id, ok: o.ok, error: o.error }).toEqual({ query_id: o.query_id, ok: true });
@@ -102,8 +102,10 @@ async function expectNoProcessLeft(pidDir: string): Promise<void> {
   // the flooding SUT would run on forever after its flood: only the group kill ends it
   const pids = recordedPids(pidDir);
   expect(pids.length).toBeGreaterThan(0);
-  await eventually(() => pids.every((p) => !pidAlive(p)));
-  expect(pids.filter(pidAlive), 'SUT processes left behind').toEqual([]);
+  await until(
+    () => pids.every((p) => !pidAlive(p)),
+    () => `SUT processes to end: ${pids.filter(pidAlive).join(', ')} alive`,
+  );
 }
 
 describe(`a flooding query among healthy ones at concurrency ${CONCURRENCY}`, () => {
@@ -125,8 +127,10 @@ describe(`a flooding query among healthy ones at concurrency ${CONCURRENCY}`, ()
       expectFloodIsolated(
         await replay({ type: 'http', url: sut.url, contract: 'rgate', timeout_ms: TIMEOUT_MS }),
       );
-      const closed = await eventually(async () => (await sut.connections()) === 0);
-      expect(closed, 'connections left open').toBe(true);
+      await until(
+        async () => (await sut.connections()) === 0,
+        () => 'the server to have no connection open',
+      );
     } finally {
       await sut.close();
     }
@@ -215,6 +219,9 @@ describe('rgate stalled past the timeout of requests whose answers arrived meanw
     const adapter = createSystem(spec, { corpus: [], config, dir: '.' });
     try {
       const pending = three.map((q) => adapter.request(q, ctx));
+      // until each process has exited whole, every thread of it (pidAlive): only then has the kernel
+      // told rgate (SIGCHLD, end of the pipes); a process whose main thread alone has ended has not
+      // exited yet, and on a loaded machine its other threads can take longer than the stall
       stall(SHORT_TIMEOUT_MS, () => {
         const pids = recordedPids(pidDir).filter((p) => p > 0);
         return pids.length === three.length && !pids.some(pidAlive);

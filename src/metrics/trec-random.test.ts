@@ -1,12 +1,13 @@
 import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createPrng } from '../core/prng.js';
 import type { CliIo } from '../cli/command.js';
 import { runScoreCli } from '../cli/score-main.js';
+import { findTrecEval, TREC_EVAL_HINT } from '../../test/helpers/trec-eval.js';
 
 /**
  * Seeded random collections scored with every trec_eval measure rgate has, compared with trec_eval
@@ -55,7 +56,7 @@ const EMPTY = 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855'
 interface Case {
   seed: number;
   args: string[];
-  /** sha256 of what /tmp/te/trec_eval 10.0 printed for `trec_eval <args> qrels run` */
+  /** sha256 of what trec_eval 10.0 (NIST's sources, built with make) printed for `trec_eval <args> qrels run` */
   sha256: string;
 }
 
@@ -163,7 +164,10 @@ const CASES: Case[] = [
   },
 ];
 
-const TREC_EVAL = '/tmp/te/trec_eval';
+// $TREC_EVAL, else trec_eval on PATH: where there is one, every case is also run through it
+const TREC_EVAL = findTrecEval();
+if (!TREC_EVAL)
+  console.info(`src/metrics/trec-random.test.ts: binary cross-check skipped: ${TREC_EVAL_HINT}`);
 const dir = mkdtempSync(join(tmpdir(), 'rgate-trec-random-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -195,13 +199,41 @@ describe('random collections vs trec_eval 10.0, whole output byte for byte', () 
       if (c.sha256 !== EMPTY) expect(ours.split('\n').length).toBeGreaterThan(4);
       expect(createHash('sha256').update(ours).digest('hex')).toBe(c.sha256);
     });
-    // where the reference binary is built (see benchmarks/README.md), a failure shows the lines
-    it.skipIf(!existsSync(TREC_EVAL))(`seed ${c.seed}: same lines as the trec_eval binary`, async () => {
-      const ours = await rgate(qrels, run, c.args);
-      const theirs = execFileSync(TREC_EVAL, [...c.args, join(dir, 'q'), join(dir, 'r')], {
-        encoding: 'utf8',
-      });
-      expect(ours.split('\n')).toEqual(theirs.split('\n'));
-    });
   }
+});
+
+// a failure here shows the lines that differ, where the hashes above only say that something does
+describe.skipIf(!TREC_EVAL)(
+  `random collections vs the trec_eval binary (${TREC_EVAL ?? TREC_EVAL_HINT})`,
+  () => {
+    for (const c of CASES) {
+      const { qrels, run } = randomCollection(c.seed, c.args.includes('-c'));
+      it(`seed ${c.seed}: same lines as trec_eval ${c.args.join(' ')}`, async () => {
+        const ours = await rgate(qrels, run, c.args);
+        const theirs = execFileSync(TREC_EVAL!, [...c.args, join(dir, 'q'), join(dir, 'r')], {
+          encoding: 'utf8',
+        });
+        expect(ours.split('\n')).toEqual(theirs.split('\n'));
+      });
+    }
+  },
+);
+
+describe('finding the trec_eval binary', () => {
+  it('takes $TREC_EVAL, else trec_eval on PATH; a TREC_EVAL that names no executable is an error', () => {
+    const bin = join(dir, 'bin');
+    mkdirSync(bin, { recursive: true });
+    const te = join(bin, 'trec_eval');
+    writeFileSync(te, '#!/bin/sh\n');
+    const PATH = ['/nonexistent', bin].join(':');
+    chmodSync(te, 0o644);
+    expect(findTrecEval({ PATH })).toBeUndefined(); // not executable: not a binary to run
+    chmodSync(te, 0o755);
+    expect(findTrecEval({ PATH })).toBe(te);
+    expect(findTrecEval({ PATH: '/nonexistent' })).toBeUndefined();
+    expect(findTrecEval({ TREC_EVAL: te, PATH: '' })).toBe(te);
+    expect(() => findTrecEval({ TREC_EVAL: join(dir, 'nope'), PATH })).toThrow(
+      /TREC_EVAL=.*nope: not an executable file/,
+    );
+  });
 });

@@ -1,5 +1,6 @@
 export function recordPid(pid: number | undefined): void;
 export function recordAnswered(queryId: string): void;
+export function recordHolding(queryId: string): void;
 export function okAnswer(
   queryId: string,
   query: string,

@@ -19,6 +19,15 @@ export function recordAnswered(queryId) {
   if (dir) writeFileSync(join(dir, `${encodeURIComponent(queryId)}.answered`), '');
 }
 
+/**
+ * Record in $SUT_HOLDING_DIR that this SUT holds a query for good (it hangs; its own children, if any,
+ * are started), so a test can time it out then, on a clock it moves, not after a guessed delay.
+ */
+export function recordHolding(queryId) {
+  const dir = process.env.SUT_HOLDING_DIR;
+  if (dir) writeFileSync(join(dir, `${encodeURIComponent(queryId)}.${process.pid}.holding`), '');
+}
+
 /** A normal answer: two ranked items; the query text is echoed verbatim as the top item's source_path. */
 export function okAnswer(queryId, query, extra = {}) {
   return {

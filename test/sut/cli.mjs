@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Per-query test SUT: `node cli.mjs <query_id> <query>`; prints one rgate-format JSON answer on stdout.
-import { decide, flood, HUGE, recordPid, spawnSleeper } from './behaviour.mjs';
+import { decide, flood, HUGE, recordHolding, recordPid, spawnSleeper } from './behaviour.mjs';
 
 const [queryId = '', query = ''] = process.argv.slice(2);
 recordPid(process.pid);
@@ -13,10 +13,12 @@ switch (d.kind) {
     break;
   case 'hang':
     setInterval(() => {}, 1000);
+    recordHolding(queryId);
     break;
   case 'hang-with-child':
     spawnSleeper();
     setInterval(() => {}, 1000);
+    recordHolding(queryId);
     break;
   case 'garbage':
     process.stdout.write('Traceback (most recent call last): not JSON at all');

@@ -8,6 +8,8 @@ export interface HttpSut {
   url: string;
   server: http.Server;
   requests: Array<{ headers: http.IncomingHttpHeaders; body: Record<string, unknown> }>;
+  /** query ids of the requests it holds for good (hang), once their whole body is read */
+  holding: string[];
   connections(): Promise<number>;
   close(): Promise<void>;
 }
@@ -22,6 +24,7 @@ export interface HttpSutOptions {
 export async function startHttpSut(o: HttpSutOptions = {}): Promise<HttpSut> {
   const state = { served: 0 };
   const requests: HttpSut['requests'] = [];
+  const holding: string[] = [];
   const held: Array<() => void> = [];
   const server = http.createServer((req, res) => {
     let body = '';
@@ -43,6 +46,7 @@ export async function startHttpSut(o: HttpSutOptions = {}): Promise<HttpSut> {
           break;
         case 'hang':
         case 'hang-with-child':
+          holding.push(queryId);
           break;
         case 'garbage':
           res.writeHead(200, { 'content-type': 'text/html' });
@@ -71,6 +75,7 @@ export async function startHttpSut(o: HttpSutOptions = {}): Promise<HttpSut> {
     url: `http://127.0.0.1:${port}/retrieve`,
     server,
     requests,
+    holding,
     connections: () =>
       new Promise((resolve, reject) => server.getConnections((e, n) => (e ? reject(e) : resolve(n)))),
     close: () => {

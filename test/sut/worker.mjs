@@ -2,7 +2,7 @@
 // JSON-lines worker test SUT: reads `{"id", "query_id", "query", ...}` lines on stdin, answers
 // `{"id", "response"}` lines on stdout. Keeps a request counter (hidden state a restart must flush).
 import { createInterface } from 'node:readline';
-import { decide, flood, HUGE, recordAnswered, recordPid, spawnSleeper } from './behaviour.mjs';
+import { decide, flood, HUGE, recordAnswered, recordHolding, recordPid, spawnSleeper } from './behaviour.mjs';
 
 recordPid(process.pid);
 const state = { served: 0 };
@@ -18,10 +18,12 @@ rl.on('line', (line) => {
       break;
     case 'hang':
       setInterval(() => {}, 1000);
+      recordHolding(req.query_id);
       break;
     case 'hang-with-child':
       spawnSleeper();
       setInterval(() => {}, 1000);
+      recordHolding(req.query_id);
       break;
     case 'garbage':
       process.stdout.write('WARN: cache miss, rebuilding\n');

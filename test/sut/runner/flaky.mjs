@@ -1,14 +1,19 @@
 #!/usr/bin/env node
 // A per-query CLI that misbehaves on chosen queries: `crash` exits 2 with a message on stderr,
-// `hang` never answers, `slow` answers after 300 ms; anything else gets a fixed, correct answer.
+// `hang` never answers (and says so in $SUT_HOLDING_DIR), `slow` answers after 300 ms; anything else
+// gets a fixed, correct answer.
 // argv: <query_id> <query text>
+import { recordHolding } from '../behaviour.mjs';
+
 const [queryId, query] = process.argv.slice(2);
 if (query === 'crash') {
   process.stderr.write(`flaky: segfault-like failure on ${queryId}\n`);
   process.exit(2);
 }
-if (query === 'hang') setInterval(() => {}, 1000);
-else {
+if (query === 'hang') {
+  setInterval(() => {}, 1000);
+  recordHolding(queryId);
+} else {
   const answer = () =>
     process.stdout.write(
       JSON.stringify({
