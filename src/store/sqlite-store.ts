@@ -1,38 +1,12 @@
 import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
-import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { dirname } from 'node:path';
 import { RgateError } from '../core/errors.js';
-import { formatAjvErrors } from '../contracts/ajv.js';
-import { validateRunRow } from '../contracts/run-row.js';
-import type {
-  MetricEntry,
-  Observation,
-  RunMeta,
-  RunOwner,
-  RunRow,
-  RunStatus,
-  Verdict,
-} from '../documents/index.js';
-import { liveStatus } from './run-owner.js';
+import type { MetricEntry, Observation, RunMeta, RunOwner, RunRow } from '../documents/index.js';
 import { MIGRATIONS } from './migrations.js';
+import { packJson, unpackJson } from './packed-json.js';
+import { toRow, type RunRecord } from './run-record.js';
 import type { CompareSessionRow, RunResult, RunStore } from './types.js';
-
-interface RunRecord {
-  run_id: string;
-  suite: string;
-  started_at: string;
-  finished_at: string | null;
-  status: RunStatus;
-  artifacts_json: string;
-  settings_json: string;
-  plan_json: string | null;
-  owner_json: string | null;
-  content_key: string | null;
-  gate_id: string | null;
-  verdict: Verdict | null;
-  observation_count: number;
-}
 
 const RUN_SELECT = `
   SELECT r.run_id, r.suite, r.started_at, r.finished_at, r.status, r.artifacts_json, r.settings_json,
@@ -239,35 +213,6 @@ export class SqliteRunStore implements RunStore {
   }
 }
 
-/** A stored run as the store lists it, checked against the run row document (never a cast). */
-function toRow(r: RunRecord, location: string): RunRow {
-  const owner = r.owner_json === null ? undefined : (JSON.parse(r.owner_json) as unknown);
-  const row: unknown = {
-    run_id: r.run_id,
-    suite: r.suite,
-    started_at: r.started_at,
-    finished_at: r.finished_at,
-    status: r.status,
-    artifacts: JSON.parse(r.artifacts_json),
-    settings: JSON.parse(r.settings_json),
-    ...(r.plan_json === null ? {} : { plan: JSON.parse(r.plan_json) as unknown }),
-    ...(owner === undefined ? {} : { owner }),
-    ...(r.content_key === null ? {} : { content_key: r.content_key }),
-    gate_id: r.gate_id,
-    verdict: r.verdict,
-    observation_count: r.observation_count,
-  };
-  if (!validateRunRow(row)) {
-    const [first, ...more] = formatAjvErrors(validateRunRow.errors);
-    throw new RgateError(
-      'input_invalid',
-      `run ${r.run_id} in ${location} is not a run this rgate can read: ${first ?? 'is invalid'}${more.length ? ` (and ${more.length} more)` : ''}`,
-      'it was written by another rgate version or edited by hand; use another --store, or delete the run with sqlite3',
-    );
-  }
-  return { ...row, status: liveStatus(row.status, row.owner) };
-}
-
 /**
  * SQLite's own codes for a file that is not a usable history (not a database, damaged, a folder,
  * unreadable) become an input error naming the file; anything else stays internal.
@@ -288,17 +233,4 @@ function unusableStore(path: string, e: unknown): unknown {
     `run history ${path} ${reason} (${(e as Error).message})`,
     'point --store at another file, or move this one aside to start a new history',
   );
-}
-
-/**
- * Observations and reports are most of a history file (a 10k x 5 run was ~80 MB as text): they are
- * kept deflated, ~3x smaller, as BLOBs in the same columns. Rows written as text by older versions
- * are still read as they are.
- */
-function packJson(value: unknown): Buffer {
-  return deflateRawSync(JSON.stringify(value), { level: 6 });
-}
-
-function unpackJson(stored: string | Buffer): unknown {
-  return JSON.parse(typeof stored === 'string' ? stored : inflateRawSync(stored).toString('utf8'));
 }
