@@ -29,6 +29,7 @@ export function asAsync(store: RunStore): AsyncRunStore {
     resumeRun: lift(store.resumeRun),
     addObservation: lift(store.addObservation),
     finishRun: lift(store.finishRun),
+    importRun: lift(store.importRun),
     getRun: lift(store.getRun),
     findRunByContentKey: lift(store.findRunByContentKey),
     listRuns: lift(store.listRuns),

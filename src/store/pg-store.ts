@@ -5,7 +5,8 @@ import type { AsyncRunStore } from './async-store.js';
 import { packJson, unpackJson } from './packed-json.js';
 import { PG_MIGRATIONS } from './pg-migrations.js';
 import { toRow, type RunRecord } from './run-record.js';
-import type { CompareSessionRow, RunResult } from './types.js';
+import { importConflict, importDigest } from './run-import.js';
+import type { CompareSessionRow, ImportOutcome, RunImport, RunResult } from './types.js';
 
 // Every ORDER BY on text names the "C" collation: byte order, the order SQLite's BINARY gives and the
 // same whatever locale the cluster was created with (en_US would sort "b" before "B-1" differently).
@@ -192,33 +193,62 @@ export class PgRunStore implements AsyncRunStore {
   }
 
   async finishRun(runId: string, result: RunResult): Promise<void> {
+    await this.inTransaction((c) => writeResult(c, runId, result));
+  }
+
+  async importRun(run: RunImport): Promise<ImportOutcome> {
+    const digest = importDigest(run);
+    const id = run.meta.run_id;
+    let outcome: ImportOutcome = 'stored';
     await this.inTransaction(async (c) => {
-      await c.query('UPDATE runs SET status = $1, finished_at = $2, report_json = $3 WHERE run_id = $4', [
-        result.status,
-        result.finished_at,
-        result.report === undefined ? null : packJson(result.report),
-        runId,
-      ]);
-      for (const m of result.metrics) {
-        const v = m.value;
-        const num = v.kind === 'rate' ? v.numerator : null;
-        const den = v.kind === 'rate' ? v.denominator : v.n;
-        const value = v.kind === 'rate' ? v.rate : v.kind === 'mean' ? v.mean : v.p95;
+      const meta = run.meta;
+      // a concurrent import of the same id waits here for the other's commit, then finds its row
+      const inserted = await c.query(
+        `INSERT INTO runs (run_id, suite, started_at, status, artifacts_json, settings_json, plan_json, owner_json, content_key, import_sha256)
+         VALUES ($1, $2, $3, 'running', $4, $5, $6, $7, $8, $9) ON CONFLICT (run_id) DO NOTHING`,
+        [
+          id,
+          meta.suite,
+          meta.started_at,
+          JSON.stringify(meta.artifacts),
+          JSON.stringify(meta.settings),
+          meta.plan === undefined ? null : JSON.stringify(meta.plan),
+          meta.owner === undefined ? null : JSON.stringify(meta.owner),
+          meta.content_key ?? null,
+          digest,
+        ],
+      );
+      if (inserted.rowCount === 0) {
+        const [stored] = (
+          await c.query<{ import_sha256: string | null }>(
+            'SELECT import_sha256 FROM runs WHERE run_id = $1',
+            [id],
+          )
+        ).rows;
+        if (stored?.import_sha256 !== digest) throw importConflict(id, this.location);
+        outcome = 'exists';
+        return;
+      }
+      // observations in batches of one statement each (arrays unnested), not one round trip per row
+      for (let i = 0; i < run.observations.length; i += 1000) {
+        const batch = run.observations.slice(i, i + 1000);
         await c.query(
-          `INSERT INTO measures (run_id, metric_id, kind, numerator, denominator, value, json) VALUES ($1, $2, $3, $4, $5, $6, $7)
-           ON CONFLICT (run_id, metric_id) DO UPDATE SET kind = EXCLUDED.kind, numerator = EXCLUDED.numerator,
-             denominator = EXCLUDED.denominator, value = EXCLUDED.value, json = EXCLUDED.json`,
-          [runId, m.id, v.kind, num, den, value, JSON.stringify(m)],
+          `INSERT INTO observations (run_id, replay, query_id, ok, fingerprint, json)
+           SELECT $1, * FROM unnest($2::int[], $3::text[], $4::bool[], $5::text[], $6::bytea[])
+           ON CONFLICT (run_id, replay, query_id) DO UPDATE SET ok = EXCLUDED.ok, fingerprint = EXCLUDED.fingerprint, json = EXCLUDED.json`,
+          [
+            id,
+            batch.map((o) => o.replay),
+            batch.map((o) => o.query_id),
+            batch.map((o) => o.ok),
+            batch.map((o) => o.fingerprint),
+            batch.map((o) => packJson(o)),
+          ],
         );
       }
-      if (result.gate_id && result.verdict) {
-        await c.query(
-          `INSERT INTO verdicts (run_id, gate_id, verdict) VALUES ($1, $2, $3)
-           ON CONFLICT (run_id, gate_id) DO UPDATE SET verdict = EXCLUDED.verdict`,
-          [runId, result.gate_id, result.verdict],
-        );
-      }
+      await writeResult(c, id, run.result);
     });
+    return outcome;
   }
 
   async getRun(runId: string): Promise<RunRow | undefined> {
@@ -316,5 +346,34 @@ export class PgRunStore implements AsyncRunStore {
     if (this.closed) return;
     this.closed = true;
     await this.pool.end();
+  }
+}
+
+/** status, report, measures and verdict of a finished run, inside the caller's transaction */
+async function writeResult(c: pg.PoolClient, runId: string, result: RunResult): Promise<void> {
+  await c.query('UPDATE runs SET status = $1, finished_at = $2, report_json = $3 WHERE run_id = $4', [
+    result.status,
+    result.finished_at,
+    result.report === undefined ? null : packJson(result.report),
+    runId,
+  ]);
+  for (const m of result.metrics) {
+    const v = m.value;
+    const num = v.kind === 'rate' ? v.numerator : null;
+    const den = v.kind === 'rate' ? v.denominator : v.n;
+    const value = v.kind === 'rate' ? v.rate : v.kind === 'mean' ? v.mean : v.p95;
+    await c.query(
+      `INSERT INTO measures (run_id, metric_id, kind, numerator, denominator, value, json) VALUES ($1, $2, $3, $4, $5, $6, $7)
+           ON CONFLICT (run_id, metric_id) DO UPDATE SET kind = EXCLUDED.kind, numerator = EXCLUDED.numerator,
+             denominator = EXCLUDED.denominator, value = EXCLUDED.value, json = EXCLUDED.json`,
+      [runId, m.id, v.kind, num, den, value, JSON.stringify(m)],
+    );
+  }
+  if (result.gate_id && result.verdict) {
+    await c.query(
+      `INSERT INTO verdicts (run_id, gate_id, verdict) VALUES ($1, $2, $3)
+           ON CONFLICT (run_id, gate_id) DO UPDATE SET verdict = EXCLUDED.verdict`,
+      [runId, result.gate_id, result.verdict],
+    );
   }
 }

@@ -6,7 +6,8 @@ import type { MetricEntry, Observation, RunMeta, RunOwner, RunRow } from '../doc
 import { MIGRATIONS } from './migrations.js';
 import { packJson, unpackJson } from './packed-json.js';
 import { toRow, type RunRecord } from './run-record.js';
-import type { CompareSessionRow, RunResult, RunStore } from './types.js';
+import { importConflict, importDigest } from './run-import.js';
+import type { CompareSessionRow, ImportOutcome, RunImport, RunResult, RunStore } from './types.js';
 
 const RUN_SELECT = `
   SELECT r.run_id, r.suite, r.started_at, r.finished_at, r.status, r.artifacts_json, r.settings_json,
@@ -102,33 +103,54 @@ export class SqliteRunStore implements RunStore {
   }
 
   finishRun(runId: string, result: RunResult): void {
+    this.db.transaction(() => this.writeResult(runId, result)).immediate();
+  }
+
+  importRun(run: RunImport): ImportOutcome {
+    const digest = importDigest(run);
+    return this.db
+      .transaction((): ImportOutcome => {
+        const stored = this.db
+          .prepare('SELECT import_sha256 FROM runs WHERE run_id = ?')
+          .get(run.meta.run_id) as { import_sha256: string | null } | undefined;
+        if (stored) {
+          if (stored.import_sha256 === digest) return 'exists';
+          throw importConflict(run.meta.run_id, this.location);
+        }
+        this.beginRun(run.meta);
+        this.db.prepare('UPDATE runs SET import_sha256 = ? WHERE run_id = ?').run(digest, run.meta.run_id);
+        for (const o of run.observations) this.addObservation(run.meta.run_id, o);
+        this.writeResult(run.meta.run_id, run.result);
+        return 'stored';
+      })
+      .immediate();
+  }
+
+  /** status, report, measures and verdict of a finished run; the caller holds the transaction */
+  private writeResult(runId: string, result: RunResult): void {
     const insertMeasure = this.db.prepare(
       'INSERT OR REPLACE INTO measures (run_id, metric_id, kind, numerator, denominator, value, json) VALUES (?, ?, ?, ?, ?, ?, ?)',
     );
     this.db
-      .transaction(() => {
-        this.db
-          .prepare('UPDATE runs SET status = ?, finished_at = ?, report_json = ? WHERE run_id = ?')
-          .run(
-            result.status,
-            result.finished_at,
-            result.report === undefined ? null : packJson(result.report),
-            runId,
-          );
-        for (const m of result.metrics) {
-          const v = m.value;
-          const num = v.kind === 'rate' ? v.numerator : null;
-          const den = v.kind === 'rate' ? v.denominator : v.n;
-          const value = v.kind === 'rate' ? v.rate : v.kind === 'mean' ? v.mean : v.p95;
-          insertMeasure.run(runId, m.id, v.kind, num, den, value, JSON.stringify(m));
-        }
-        if (result.gate_id && result.verdict) {
-          this.db
-            .prepare('INSERT OR REPLACE INTO verdicts (run_id, gate_id, verdict) VALUES (?, ?, ?)')
-            .run(runId, result.gate_id, result.verdict);
-        }
-      })
-      .immediate();
+      .prepare('UPDATE runs SET status = ?, finished_at = ?, report_json = ? WHERE run_id = ?')
+      .run(
+        result.status,
+        result.finished_at,
+        result.report === undefined ? null : packJson(result.report),
+        runId,
+      );
+    for (const m of result.metrics) {
+      const v = m.value;
+      const num = v.kind === 'rate' ? v.numerator : null;
+      const den = v.kind === 'rate' ? v.denominator : v.n;
+      const value = v.kind === 'rate' ? v.rate : v.kind === 'mean' ? v.mean : v.p95;
+      insertMeasure.run(runId, m.id, v.kind, num, den, value, JSON.stringify(m));
+    }
+    if (result.gate_id && result.verdict) {
+      this.db
+        .prepare('INSERT OR REPLACE INTO verdicts (run_id, gate_id, verdict) VALUES (?, ?, ?)')
+        .run(runId, result.gate_id, result.verdict);
+    }
   }
 
   getRun(runId: string): RunRow | undefined {

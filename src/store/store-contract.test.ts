@@ -8,6 +8,7 @@ import { MemoryRunStore } from './memory-store.js';
 import { MIGRATIONS } from './migrations.js';
 import { SqliteRunStore } from './sqlite-store.js';
 import { asAsync, type AsyncRunStore } from './async-store.js';
+import type { RunImport } from './types.js';
 import { PgRunStore } from './pg-store.js';
 import { ARTIFACTS, SETTINGS } from '../../test/helpers/run-rows.js';
 import { postgresUnavailable, startPgCluster, type PgCluster } from '../../test/helpers/postgres.js';
@@ -31,6 +32,28 @@ const metric: MetricEntry = {
   value: { kind: 'rate', numerator: 41, denominator: 50, rate: 0.82, wilson95: [0.69, 0.9] },
   help: 'benchmark queries whose replay-1 top-1 is useful / benchmark queries with a judgment',
 };
+
+/** A finished run as an upload carries it. */
+function uploaded(run_id = 'u1'): RunImport {
+  return {
+    meta: {
+      run_id,
+      suite: 'semantic',
+      started_at: '2026-11-22T00:00:00Z',
+      artifacts: ARTIFACTS,
+      settings: SETTINGS,
+    },
+    observations: [obs('q2', 1), obs('q1', 1, false), obs('q1', 2)],
+    result: {
+      status: 'complete',
+      finished_at: '2026-11-22T00:05:00Z',
+      gate_id: 'semantic-retrieval-v1',
+      verdict: 'PASS',
+      metrics: [metric],
+      report: { schema: 'report', run_id },
+    },
+  };
+}
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -204,6 +227,79 @@ describe.each(factories)('RunStore contract: %s', (name, make) => {
     expect(await s.getRun('m2')).toBeUndefined();
     await s.close();
   });
+
+  itOn(name, 'imports a finished run whole: row, observations, measures, verdict, report', async () => {
+    const s = await make();
+    expect(await s.importRun(uploaded())).toBe('stored');
+    expect(await s.getRun('u1')).toMatchObject({
+      status: 'complete',
+      finished_at: '2026-11-22T00:05:00Z',
+      gate_id: 'semantic-retrieval-v1',
+      verdict: 'PASS',
+      observation_count: 3,
+    });
+    expect((await s.getObservations('u1')).map((o) => `${o.replay}:${o.query_id}`)).toEqual([
+      '1:q1',
+      '1:q2',
+      '2:q1',
+    ]);
+    expect(await s.getMetrics('u1')).toEqual([metric]);
+    expect(await s.getReport('u1')).toEqual({ schema: 'report', run_id: 'u1' });
+    await s.close();
+  });
+
+  itOn(name, 'is idempotent by run id: the same run again (any order) stores nothing more', async () => {
+    const s = await make();
+    expect(await s.importRun(uploaded())).toBe('stored');
+    const again = uploaded();
+    again.observations.reverse();
+    expect(await s.importRun(again)).toBe('exists');
+    expect((await s.listRuns()).map((r) => [r.run_id, r.observation_count])).toEqual([['u1', 3]]);
+    await s.close();
+  });
+
+  itOn(name, 'refuses other content under a stored run id, and leaves the stored run as it was', async () => {
+    const s = await make();
+    await s.importRun(uploaded());
+    const other = uploaded();
+    other.result = { ...other.result, verdict: 'FAIL' };
+    await expect(s.importRun(other)).rejects.toThrow(/^run u1 is already stored in .* with other content$/);
+    expect((await s.getRun('u1'))?.verdict).toBe('PASS');
+    // a run begun here is not an import: an upload under its id is refused too
+    await s.beginRun({
+      run_id: 'local',
+      suite: 'x',
+      started_at: 't',
+      artifacts: ARTIFACTS,
+      settings: SETTINGS,
+    });
+    await expect(s.importRun(uploaded('local'))).rejects.toThrow(/already stored/);
+    expect((await s.getRun('local'))?.status).toBe('running');
+    await s.close();
+  });
+
+  itOn(name, 'eight imports of one run at once: one stored, seven find it, one run kept', async () => {
+    const s = await make();
+    const outcomes = await Promise.all(Array.from({ length: 8 }, () => s.importRun(uploaded())));
+    expect(outcomes.filter((o) => o === 'stored')).toHaveLength(1);
+    expect(outcomes.filter((o) => o === 'exists')).toHaveLength(7);
+    expect((await s.listRuns()).map((r) => [r.run_id, r.observation_count])).toEqual([['u1', 3]]);
+    await s.close();
+  });
+
+  if (name !== 'memory') {
+    // the memory store checks everything before its first write; a database can refuse midway
+    itOn(name, 'an import refused midway (a row the schema rejects) leaves no trace of the run', async () => {
+      const s = await make();
+      const bad = uploaded();
+      bad.observations.push({ ...obs('q9', 1), replay: null } as unknown as Observation);
+      await expect(s.importRun(bad)).rejects.toThrow();
+      expect(await s.getRun('u1')).toBeUndefined();
+      expect(await s.getObservations('u1')).toEqual([]);
+      expect(await s.importRun(uploaded())).toBe('stored');
+      await s.close();
+    });
+  }
 
   itOn(name, 'refuses a duplicate run id', async () => {
     const s = await make();
