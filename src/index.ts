@@ -128,7 +128,14 @@ export {
 export { runSuite, type RunSuiteOptions, type RunOutcome } from '../harness/run-suite.js';
 export { buildReplayProof } from '../harness/replay-proof.js';
 export { fingerprint } from '../harness/fingerprint.js';
-export { MemoryRunStore, SqliteRunStore, type RunStore } from './store/index.js';
+export {
+  MemoryRunStore,
+  SqliteRunStore,
+  PgRunStore,
+  asAsync,
+  type AsyncRunStore,
+  type RunStore,
+} from './store/index.js';
 export { historyFromStore, buildHistory, sparkline } from '../history/trends.js';
 export { setSuiteBaseline, showBaseline } from '../history/baseline.js';
 export { resolveBaseline, storedBaselineFor, type ResolvedBaseline } from '../harness/run-baseline.js';

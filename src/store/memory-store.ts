@@ -1,13 +1,16 @@
 import type { MetricEntry, Observation, RunMeta, RunOwner, RunRow } from '../documents/index.js';
 import { liveStatus } from './run-owner.js';
 import { compareCodeUnits } from '../core/canonical-json.js';
-import type { CompareSessionRow, RunResult, RunStore } from './types.js';
+import { importConflict, importDigest } from './run-import.js';
+import type { CompareSessionRow, ImportOutcome, RunImport, RunResult, RunStore } from './types.js';
 
 interface MemRun {
   row: RunRow;
   observations: Map<string, Observation>;
   metrics: MetricEntry[];
   report: unknown;
+  /** set when the run was imported whole (importRun) */
+  importDigest?: string;
 }
 
 /** The same contract as the SQLite store, held in memory: for tests and for `--no-store` runs. */
@@ -64,6 +67,22 @@ export class MemoryRunStore implements RunStore {
     run.row.verdict = result.verdict ?? null;
     run.metrics = clone(result.metrics).sort((a, b) => compareCodeUnits(a.id, b.id));
     run.report = result.report === undefined ? undefined : clone(result.report);
+  }
+
+  importRun(run: RunImport): ImportOutcome {
+    const digest = importDigest(run);
+    const stored = this.runs.get(run.meta.run_id);
+    if (stored) {
+      if (stored.importDigest === digest) return 'exists';
+      throw importConflict(run.meta.run_id, this.location);
+    }
+    // everything that can refuse is checked before the first write, so a refusal leaves nothing
+    this.beginRun(run.meta);
+    const made = this.mustGet(run.meta.run_id);
+    made.importDigest = digest;
+    for (const o of run.observations) this.addObservation(run.meta.run_id, o);
+    this.finishRun(run.meta.run_id, run.result);
+    return 'stored';
   }
 
   getRun(runId: string): RunRow | undefined {

@@ -82,4 +82,11 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
       CREATE UNIQUE INDEX runs_content_key ON runs (content_key) WHERE content_key IS NOT NULL;
     `,
   },
+  {
+    version: 5,
+    name: 'imported runs (an upload stored whole, idempotent by run id)',
+    sql: `
+      ALTER TABLE runs ADD COLUMN import_sha256 TEXT;
+    `,
+  },
 ];

@@ -1,38 +1,13 @@
 import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
-import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { dirname } from 'node:path';
 import { RgateError } from '../core/errors.js';
-import { formatAjvErrors } from '../contracts/ajv.js';
-import { validateRunRow } from '../contracts/run-row.js';
-import type {
-  MetricEntry,
-  Observation,
-  RunMeta,
-  RunOwner,
-  RunRow,
-  RunStatus,
-  Verdict,
-} from '../documents/index.js';
-import { liveStatus } from './run-owner.js';
+import type { MetricEntry, Observation, RunMeta, RunOwner, RunRow } from '../documents/index.js';
 import { MIGRATIONS } from './migrations.js';
-import type { CompareSessionRow, RunResult, RunStore } from './types.js';
-
-interface RunRecord {
-  run_id: string;
-  suite: string;
-  started_at: string;
-  finished_at: string | null;
-  status: RunStatus;
-  artifacts_json: string;
-  settings_json: string;
-  plan_json: string | null;
-  owner_json: string | null;
-  content_key: string | null;
-  gate_id: string | null;
-  verdict: Verdict | null;
-  observation_count: number;
-}
+import { packJson, unpackJson } from './packed-json.js';
+import { toRow, type RunRecord } from './run-record.js';
+import { importConflict, importDigest } from './run-import.js';
+import type { CompareSessionRow, ImportOutcome, RunImport, RunResult, RunStore } from './types.js';
 
 const RUN_SELECT = `
   SELECT r.run_id, r.suite, r.started_at, r.finished_at, r.status, r.artifacts_json, r.settings_json,
@@ -128,33 +103,54 @@ export class SqliteRunStore implements RunStore {
   }
 
   finishRun(runId: string, result: RunResult): void {
+    this.db.transaction(() => this.writeResult(runId, result)).immediate();
+  }
+
+  importRun(run: RunImport): ImportOutcome {
+    const digest = importDigest(run);
+    return this.db
+      .transaction((): ImportOutcome => {
+        const stored = this.db
+          .prepare('SELECT import_sha256 FROM runs WHERE run_id = ?')
+          .get(run.meta.run_id) as { import_sha256: string | null } | undefined;
+        if (stored) {
+          if (stored.import_sha256 === digest) return 'exists';
+          throw importConflict(run.meta.run_id, this.location);
+        }
+        this.beginRun(run.meta);
+        this.db.prepare('UPDATE runs SET import_sha256 = ? WHERE run_id = ?').run(digest, run.meta.run_id);
+        for (const o of run.observations) this.addObservation(run.meta.run_id, o);
+        this.writeResult(run.meta.run_id, run.result);
+        return 'stored';
+      })
+      .immediate();
+  }
+
+  /** status, report, measures and verdict of a finished run; the caller holds the transaction */
+  private writeResult(runId: string, result: RunResult): void {
     const insertMeasure = this.db.prepare(
       'INSERT OR REPLACE INTO measures (run_id, metric_id, kind, numerator, denominator, value, json) VALUES (?, ?, ?, ?, ?, ?, ?)',
     );
     this.db
-      .transaction(() => {
-        this.db
-          .prepare('UPDATE runs SET status = ?, finished_at = ?, report_json = ? WHERE run_id = ?')
-          .run(
-            result.status,
-            result.finished_at,
-            result.report === undefined ? null : packJson(result.report),
-            runId,
-          );
-        for (const m of result.metrics) {
-          const v = m.value;
-          const num = v.kind === 'rate' ? v.numerator : null;
-          const den = v.kind === 'rate' ? v.denominator : v.n;
-          const value = v.kind === 'rate' ? v.rate : v.kind === 'mean' ? v.mean : v.p95;
-          insertMeasure.run(runId, m.id, v.kind, num, den, value, JSON.stringify(m));
-        }
-        if (result.gate_id && result.verdict) {
-          this.db
-            .prepare('INSERT OR REPLACE INTO verdicts (run_id, gate_id, verdict) VALUES (?, ?, ?)')
-            .run(runId, result.gate_id, result.verdict);
-        }
-      })
-      .immediate();
+      .prepare('UPDATE runs SET status = ?, finished_at = ?, report_json = ? WHERE run_id = ?')
+      .run(
+        result.status,
+        result.finished_at,
+        result.report === undefined ? null : packJson(result.report),
+        runId,
+      );
+    for (const m of result.metrics) {
+      const v = m.value;
+      const num = v.kind === 'rate' ? v.numerator : null;
+      const den = v.kind === 'rate' ? v.denominator : v.n;
+      const value = v.kind === 'rate' ? v.rate : v.kind === 'mean' ? v.mean : v.p95;
+      insertMeasure.run(runId, m.id, v.kind, num, den, value, JSON.stringify(m));
+    }
+    if (result.gate_id && result.verdict) {
+      this.db
+        .prepare('INSERT OR REPLACE INTO verdicts (run_id, gate_id, verdict) VALUES (?, ?, ?)')
+        .run(runId, result.gate_id, result.verdict);
+    }
   }
 
   getRun(runId: string): RunRow | undefined {
@@ -239,35 +235,6 @@ export class SqliteRunStore implements RunStore {
   }
 }
 
-/** A stored run as the store lists it, checked against the run row document (never a cast). */
-function toRow(r: RunRecord, location: string): RunRow {
-  const owner = r.owner_json === null ? undefined : (JSON.parse(r.owner_json) as unknown);
-  const row: unknown = {
-    run_id: r.run_id,
-    suite: r.suite,
-    started_at: r.started_at,
-    finished_at: r.finished_at,
-    status: r.status,
-    artifacts: JSON.parse(r.artifacts_json),
-    settings: JSON.parse(r.settings_json),
-    ...(r.plan_json === null ? {} : { plan: JSON.parse(r.plan_json) as unknown }),
-    ...(owner === undefined ? {} : { owner }),
-    ...(r.content_key === null ? {} : { content_key: r.content_key }),
-    gate_id: r.gate_id,
-    verdict: r.verdict,
-    observation_count: r.observation_count,
-  };
-  if (!validateRunRow(row)) {
-    const [first, ...more] = formatAjvErrors(validateRunRow.errors);
-    throw new RgateError(
-      'input_invalid',
-      `run ${r.run_id} in ${location} is not a run this rgate can read: ${first ?? 'is invalid'}${more.length ? ` (and ${more.length} more)` : ''}`,
-      'it was written by another rgate version or edited by hand; use another --store, or delete the run with sqlite3',
-    );
-  }
-  return { ...row, status: liveStatus(row.status, row.owner) };
-}
-
 /**
  * SQLite's own codes for a file that is not a usable history (not a database, damaged, a folder,
  * unreadable) become an input error naming the file; anything else stays internal.
@@ -288,17 +255,4 @@ function unusableStore(path: string, e: unknown): unknown {
     `run history ${path} ${reason} (${(e as Error).message})`,
     'point --store at another file, or move this one aside to start a new history',
   );
-}
-
-/**
- * Observations and reports are most of a history file (a 10k x 5 run was ~80 MB as text): they are
- * kept deflated, ~3x smaller, as BLOBs in the same columns. Rows written as text by older versions
- * are still read as they are.
- */
-function packJson(value: unknown): Buffer {
-  return deflateRawSync(JSON.stringify(value), { level: 6 });
-}
-
-function unpackJson(stored: string | Buffer): unknown {
-  return JSON.parse(typeof stored === 'string' ? stored : inflateRawSync(stored).toString('utf8'));
 }

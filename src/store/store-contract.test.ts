@@ -2,13 +2,16 @@ import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { MetricEntry, Observation, StoredPlan } from '../documents/index.js';
 import { MemoryRunStore } from './memory-store.js';
 import { MIGRATIONS } from './migrations.js';
 import { SqliteRunStore } from './sqlite-store.js';
-import type { RunStore } from './types.js';
+import { asAsync, type AsyncRunStore } from './async-store.js';
+import type { RunImport } from './types.js';
+import { PgRunStore } from './pg-store.js';
 import { ARTIFACTS, SETTINGS } from '../../test/helpers/run-rows.js';
+import { postgresUnavailable, startPgCluster, type PgCluster } from '../../test/helpers/postgres.js';
 
 function obs(query_id: string, replay: number, ok = true): Observation {
   return {
@@ -30,55 +33,106 @@ const metric: MetricEntry = {
   help: 'benchmark queries whose replay-1 top-1 is useful / benchmark queries with a judgment',
 };
 
+/** A finished run as an upload carries it. */
+function uploaded(run_id = 'u1'): RunImport {
+  return {
+    meta: {
+      run_id,
+      suite: 'semantic',
+      started_at: '2026-11-22T00:00:00Z',
+      artifacts: ARTIFACTS,
+      settings: SETTINGS,
+    },
+    observations: [obs('q2', 1), obs('q1', 1, false), obs('q1', 2)],
+    result: {
+      status: 'complete',
+      finished_at: '2026-11-22T00:05:00Z',
+      gate_id: 'semantic-retrieval-v1',
+      verdict: 'PASS',
+      metrics: [metric],
+      report: { schema: 'report', run_id },
+    },
+  };
+}
+
 const dirs: string[] = [];
 afterEach(() => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 
-function sqliteFactory(): RunStore {
+function sqliteFactory(): Promise<AsyncRunStore> {
   const d = mkdtempSync(join(tmpdir(), 'rgate-store-'));
   dirs.push(d);
-  return new SqliteRunStore(join(d, 'history.sqlite'));
+  return Promise.resolve(asAsync(new SqliteRunStore(join(d, 'history.sqlite'))));
 }
 
-/** One contract, every implementation. */
-describe.each([
-  ['sqlite', sqliteFactory],
-  ['memory', () => new MemoryRunStore()],
-] as const)('RunStore contract: %s', (_name, make) => {
-  it('keeps observations written before the run finished (an interrupted run loses nothing)', () => {
-    const s = make();
-    s.beginRun({
-      run_id: 'r1',
-      suite: 'semantic',
-      started_at: '2026-11-22T00:00:00Z',
-      artifacts: ARTIFACTS,
-      settings: SETTINGS,
-    });
-    s.addObservation('r1', obs('q2', 1));
-    s.addObservation('r1', obs('q1', 1, false));
-    s.addObservation('r1', obs('q1', 2));
-    const row = s.getRun('r1');
-    expect(row?.status).toBe('running');
-    expect(row?.observation_count).toBe(3);
-    expect(s.getObservations('r1').map((o) => `${o.replay}:${o.query_id}:${o.ok}`)).toEqual([
-      '1:q1:false',
-      '1:q2:true',
-      '2:q1:true',
-    ]);
-    s.close();
+// PostgreSQL: a throwaway cluster of its own (test/helpers/postgres.ts), a fresh database per test
+const pgSkip = postgresUnavailable();
+let cluster: PgCluster | undefined;
+if (pgSkip) console.warn(`PostgreSQL store tests skipped: ${pgSkip}`);
+else {
+  beforeAll(async () => {
+    cluster = await startPgCluster();
+  }, 120_000);
+  afterAll(async () => {
+    await cluster?.stop();
   });
+}
+async function pgFactory(): Promise<AsyncRunStore> {
+  if (!cluster) throw new Error('no PostgreSQL cluster');
+  return PgRunStore.open(await cluster.createDatabase());
+}
 
-  it('finishes a run with its measures, verdict and report', () => {
-    const s = make();
-    s.beginRun({
+const factories: [string, () => Promise<AsyncRunStore>][] = [
+  ['sqlite', sqliteFactory],
+  ['memory', () => Promise.resolve(asAsync(new MemoryRunStore()))],
+  [pgSkip ? `postgres (skipped: ${pgSkip})` : 'postgres', pgFactory],
+];
+
+/** A test of the contract, skipped (and saying why) for PostgreSQL when no server can be started here. */
+function itOn(store: string, title: string, body: () => Promise<void>): void {
+  (store.startsWith('postgres') && pgSkip ? it.skip : it)(title, body, 60_000);
+}
+
+/** One contract, every implementation, through the async contract the server uses. */
+describe.each(factories)('RunStore contract: %s', (name, make) => {
+  itOn(
+    name,
+    'keeps observations written before the run finished (an interrupted run loses nothing)',
+    async () => {
+      const s = await make();
+      await s.beginRun({
+        run_id: 'r1',
+        suite: 'semantic',
+        started_at: '2026-11-22T00:00:00Z',
+        artifacts: ARTIFACTS,
+        settings: SETTINGS,
+      });
+      await s.addObservation('r1', obs('q2', 1));
+      await s.addObservation('r1', obs('q1', 1, false));
+      await s.addObservation('r1', obs('q1', 2));
+      const row = await s.getRun('r1');
+      expect(row?.status).toBe('running');
+      expect(row?.observation_count).toBe(3);
+      expect((await s.getObservations('r1')).map((o) => `${o.replay}:${o.query_id}:${o.ok}`)).toEqual([
+        '1:q1:false',
+        '1:q2:true',
+        '2:q1:true',
+      ]);
+      await s.close();
+    },
+  );
+
+  itOn(name, 'finishes a run with its measures, verdict and report', async () => {
+    const s = await make();
+    await s.beginRun({
       run_id: 'r1',
       suite: 'semantic',
       started_at: '2026-11-22T00:00:00Z',
       artifacts: ARTIFACTS,
       settings: { ...SETTINGS, replays: 5 },
     });
-    s.finishRun('r1', {
+    await s.finishRun('r1', {
       status: 'complete',
       finished_at: '2026-11-22T00:01:00Z',
       gate_id: 'semantic-retrieval-v1',
@@ -86,44 +140,44 @@ describe.each([
       metrics: [metric],
       report: { hello: 'world' },
     });
-    const row = s.getRun('r1');
+    const row = await s.getRun('r1');
     expect(row).toMatchObject({
       status: 'complete',
       verdict: 'WATCH',
       gate_id: 'semantic-retrieval-v1',
       settings: { ...SETTINGS, replays: 5 },
     });
-    expect(s.getMetrics('r1')).toEqual([metric]);
-    expect(s.getReport('r1')).toEqual({ hello: 'world' });
-    s.close();
+    expect(await s.getMetrics('r1')).toEqual([metric]);
+    expect(await s.getReport('r1')).toEqual({ hello: 'world' });
+    await s.close();
   });
 
-  it('lists runs newest first, filtered by suite, with a total order', () => {
-    const s = make();
+  itOn(name, 'lists runs newest first, filtered by suite, with a total order', async () => {
+    const s = await make();
     for (const [id, suite, t] of [
       ['a', 'x', '2026-01-01T00:00:00Z'],
       ['b', 'y', '2026-01-02T00:00:00Z'],
       ['c', 'x', '2026-01-03T00:00:00Z'],
       ['d', 'x', '2026-01-03T00:00:00Z'],
     ] as const) {
-      s.beginRun({ run_id: id, suite, started_at: t, artifacts: ARTIFACTS, settings: SETTINGS });
+      await s.beginRun({ run_id: id, suite, started_at: t, artifacts: ARTIFACTS, settings: SETTINGS });
     }
-    expect(s.listRuns().map((r) => r.run_id)).toEqual(['d', 'c', 'b', 'a']);
-    expect(s.listRuns({ suite: 'x', limit: 2 }).map((r) => r.run_id)).toEqual(['d', 'c']);
-    s.close();
+    expect((await s.listRuns()).map((r) => r.run_id)).toEqual(['d', 'c', 'b', 'a']);
+    expect((await s.listRuns({ suite: 'x', limit: 2 })).map((r) => r.run_id)).toEqual(['d', 'c']);
+    await s.close();
   });
 
-  it('records a baseline per suite', () => {
-    const s = make();
-    s.beginRun({ run_id: 'r1', suite: 'x', started_at: 't', artifacts: ARTIFACTS, settings: SETTINGS });
-    expect(s.getBaseline('x')).toBeUndefined();
-    s.setBaseline('x', 'r1', 'first frozen baseline');
-    expect(s.getBaseline('x')).toEqual({ run_id: 'r1', note: 'first frozen baseline' });
-    s.close();
+  itOn(name, 'records a baseline per suite', async () => {
+    const s = await make();
+    await s.beginRun({ run_id: 'r1', suite: 'x', started_at: 't', artifacts: ARTIFACTS, settings: SETTINGS });
+    expect(await s.getBaseline('x')).toBeUndefined();
+    await s.setBaseline('x', 'r1', 'first frozen baseline');
+    expect(await s.getBaseline('x')).toEqual({ run_id: 'r1', note: 'first frozen baseline' });
+    await s.close();
   });
 
-  it('keeps comparison sessions, lists them newest first and returns their documents', () => {
-    const s = make();
+  itOn(name, 'keeps comparison sessions, lists them newest first and returns their documents', async () => {
+    const s = await make();
     const row = (id: string, suite: string, t: string) => ({
       session_id: id,
       suite,
@@ -132,23 +186,25 @@ describe.each([
       variant_count: 2,
       summary: `v1 a | v2 b (${id})`,
     });
-    expect(s.listCompareSessions()).toEqual([]);
-    expect(s.getCompareSession('nope')).toBeUndefined();
-    s.saveCompareSession(row('c1', 'x', '2026-01-01T00:00:00Z'), { schema: 'rgate-compare/1', n: 1 });
-    s.saveCompareSession(row('c2', 'y', '2026-01-02T00:00:00Z'), { n: 2 });
-    s.saveCompareSession(row('c3', 'x', '2026-01-02T00:00:00Z'), { n: 3 });
-    expect(s.listCompareSessions().map((r) => r.session_id)).toEqual(['c3', 'c2', 'c1']);
-    expect(s.listCompareSessions({ suite: 'x', limit: 1 })).toEqual([row('c3', 'x', '2026-01-02T00:00:00Z')]);
-    expect(s.getCompareSession('c1')).toEqual({ schema: 'rgate-compare/1', n: 1 });
-    s.saveCompareSession(row('c1', 'x', '2026-01-01T00:00:00Z'), { n: 'replaced' });
-    expect(s.getCompareSession('c1')).toEqual({ n: 'replaced' });
-    s.close();
+    expect(await s.listCompareSessions()).toEqual([]);
+    expect(await s.getCompareSession('nope')).toBeUndefined();
+    await s.saveCompareSession(row('c1', 'x', '2026-01-01T00:00:00Z'), { schema: 'rgate-compare/1', n: 1 });
+    await s.saveCompareSession(row('c2', 'y', '2026-01-02T00:00:00Z'), { n: 2 });
+    await s.saveCompareSession(row('c3', 'x', '2026-01-02T00:00:00Z'), { n: 3 });
+    expect((await s.listCompareSessions()).map((r) => r.session_id)).toEqual(['c3', 'c2', 'c1']);
+    expect(await s.listCompareSessions({ suite: 'x', limit: 1 })).toEqual([
+      row('c3', 'x', '2026-01-02T00:00:00Z'),
+    ]);
+    expect(await s.getCompareSession('c1')).toEqual({ schema: 'rgate-compare/1', n: 1 });
+    await s.saveCompareSession(row('c1', 'x', '2026-01-01T00:00:00Z'), { n: 'replaced' });
+    expect(await s.getCompareSession('c1')).toEqual({ n: 'replaced' });
+    await s.close();
   });
 
-  it('keeps one run per content key and finds it by that key', () => {
-    const s = make();
+  itOn(name, 'keeps one run per content key and finds it by that key', async () => {
+    const s = await make();
     const key = `sha256:${'a'.repeat(64)}`;
-    s.beginRun({
+    await s.beginRun({
       run_id: 'm1',
       suite: 'x',
       started_at: 't',
@@ -156,9 +212,9 @@ describe.each([
       settings: SETTINGS,
       content_key: key,
     });
-    expect(s.findRunByContentKey(key)?.run_id).toBe('m1');
-    expect(s.findRunByContentKey(`sha256:${'b'.repeat(64)}`)).toBeUndefined();
-    expect(() =>
+    expect((await s.findRunByContentKey(key))?.run_id).toBe('m1');
+    expect(await s.findRunByContentKey(`sha256:${'b'.repeat(64)}`)).toBeUndefined();
+    await expect(
       s.beginRun({
         run_id: 'm2',
         suite: 'x',
@@ -167,18 +223,91 @@ describe.each([
         settings: SETTINGS,
         content_key: key,
       }),
-    ).toThrow();
-    expect(s.getRun('m2')).toBeUndefined();
-    s.close();
+    ).rejects.toThrow();
+    expect(await s.getRun('m2')).toBeUndefined();
+    await s.close();
   });
 
-  it('refuses a duplicate run id', () => {
-    const s = make();
-    s.beginRun({ run_id: 'r1', suite: 'x', started_at: 't', artifacts: ARTIFACTS, settings: SETTINGS });
-    expect(() =>
+  itOn(name, 'imports a finished run whole: row, observations, measures, verdict, report', async () => {
+    const s = await make();
+    expect(await s.importRun(uploaded())).toBe('stored');
+    expect(await s.getRun('u1')).toMatchObject({
+      status: 'complete',
+      finished_at: '2026-11-22T00:05:00Z',
+      gate_id: 'semantic-retrieval-v1',
+      verdict: 'PASS',
+      observation_count: 3,
+    });
+    expect((await s.getObservations('u1')).map((o) => `${o.replay}:${o.query_id}`)).toEqual([
+      '1:q1',
+      '1:q2',
+      '2:q1',
+    ]);
+    expect(await s.getMetrics('u1')).toEqual([metric]);
+    expect(await s.getReport('u1')).toEqual({ schema: 'report', run_id: 'u1' });
+    await s.close();
+  });
+
+  itOn(name, 'is idempotent by run id: the same run again (any order) stores nothing more', async () => {
+    const s = await make();
+    expect(await s.importRun(uploaded())).toBe('stored');
+    const again = uploaded();
+    again.observations.reverse();
+    expect(await s.importRun(again)).toBe('exists');
+    expect((await s.listRuns()).map((r) => [r.run_id, r.observation_count])).toEqual([['u1', 3]]);
+    await s.close();
+  });
+
+  itOn(name, 'refuses other content under a stored run id, and leaves the stored run as it was', async () => {
+    const s = await make();
+    await s.importRun(uploaded());
+    const other = uploaded();
+    other.result = { ...other.result, verdict: 'FAIL' };
+    await expect(s.importRun(other)).rejects.toThrow(/^run u1 is already stored in .* with other content$/);
+    expect((await s.getRun('u1'))?.verdict).toBe('PASS');
+    // a run begun here is not an import: an upload under its id is refused too
+    await s.beginRun({
+      run_id: 'local',
+      suite: 'x',
+      started_at: 't',
+      artifacts: ARTIFACTS,
+      settings: SETTINGS,
+    });
+    await expect(s.importRun(uploaded('local'))).rejects.toThrow(/already stored/);
+    expect((await s.getRun('local'))?.status).toBe('running');
+    await s.close();
+  });
+
+  itOn(name, 'eight imports of one run at once: one stored, seven find it, one run kept', async () => {
+    const s = await make();
+    const outcomes = await Promise.all(Array.from({ length: 8 }, () => s.importRun(uploaded())));
+    expect(outcomes.filter((o) => o === 'stored')).toHaveLength(1);
+    expect(outcomes.filter((o) => o === 'exists')).toHaveLength(7);
+    expect((await s.listRuns()).map((r) => [r.run_id, r.observation_count])).toEqual([['u1', 3]]);
+    await s.close();
+  });
+
+  if (name !== 'memory') {
+    // the memory store checks everything before its first write; a database can refuse midway
+    itOn(name, 'an import refused midway (a row the schema rejects) leaves no trace of the run', async () => {
+      const s = await make();
+      const bad = uploaded();
+      bad.observations.push({ ...obs('q9', 1), replay: null } as unknown as Observation);
+      await expect(s.importRun(bad)).rejects.toThrow();
+      expect(await s.getRun('u1')).toBeUndefined();
+      expect(await s.getObservations('u1')).toEqual([]);
+      expect(await s.importRun(uploaded())).toBe('stored');
+      await s.close();
+    });
+  }
+
+  itOn(name, 'refuses a duplicate run id', async () => {
+    const s = await make();
+    await s.beginRun({ run_id: 'r1', suite: 'x', started_at: 't', artifacts: ARTIFACTS, settings: SETTINGS });
+    await expect(
       s.beginRun({ run_id: 'r1', suite: 'x', started_at: 't', artifacts: ARTIFACTS, settings: SETTINGS }),
-    ).toThrow();
-    s.close();
+    ).rejects.toThrow();
+    await s.close();
   });
 });
 

@@ -30,6 +30,16 @@ export interface RunResult {
   report?: unknown;
 }
 
+/** A finished run sent whole (an upload): stored in one transaction, or not at all. */
+export interface RunImport {
+  meta: RunMeta;
+  observations: Observation[];
+  result: RunResult;
+}
+
+/** `stored`: written now; `exists`: this very run (same content) was stored before, nothing written. */
+export type ImportOutcome = 'stored' | 'exists';
+
 /**
  * The run history. Observations are written one by one as they arrive, so a run that is interrupted
  * keeps everything it observed. One contract test suite runs against every implementation.
@@ -41,6 +51,11 @@ export interface RunStore {
   resumeRun(runId: string, owner?: RunOwner): void;
   addObservation(runId: string, obs: Observation): void;
   finishRun(runId: string, result: RunResult): void;
+  /**
+   * Store a finished run whole, atomically, idempotent by run id: the same run again (a retry, a
+   * duplicate upload) is `exists` and writes nothing; another run under a stored id is refused.
+   */
+  importRun(run: RunImport): ImportOutcome;
   getRun(runId: string): RunRow | undefined;
   /** the run stored with this content key (RunMeta.content_key), if any */
   findRunByContentKey(key: string): RunRow | undefined;

@@ -20,6 +20,7 @@ import {
 } from './placeholders.js';
 import { childEnv } from './process-group.js';
 import { runOnce, type RunOnceResult } from './run-once.js';
+import { redactObservation, secretsOf, type Secret } from './secrets.js';
 import { type RawObservation, type RequestContext, type SystemAdapter } from './types.js';
 
 function clock(): number {
@@ -99,6 +100,8 @@ export class CommandAdapter implements SystemAdapter {
   private readonly all = new Set<JsonLinesWorker>();
   private closing: Promise<void>[] = [];
   private readonly helpers: number[] = [];
+  /** `{env.NAME}` values this system is given, masked in every failure rgate records */
+  private readonly secrets: Secret[];
 
   constructor(
     private readonly spec: CommandSystemSpec,
@@ -107,7 +110,8 @@ export class CommandAdapter implements SystemAdapter {
     name?: string,
   ) {
     checkArgvTemplate(spec.argv, config, 'system', spec.worker === true);
-    checkTemplates(mapTemplates(spec.env, 'system/env'), config, spec.worker === true);
+    checkTemplates(mapTemplates(spec.env, 'system/env'), config, { worker: spec.worker === true, env: true });
+    this.secrets = secretsOf([...spec.argv, ...Object.values(spec.env ?? {})]);
     this.name = name ?? `command:${spec.argv[0]}${spec.worker ? ' (worker)' : ''}`;
     this.contract = spec.contract;
     this.timeoutMs = spec.timeout_ms ?? SYSTEM_DEFAULTS.timeout_ms;
@@ -150,7 +154,7 @@ export class CommandAdapter implements SystemAdapter {
       // defensive: request() must never throw, whatever goes wrong inside
       n = failedResponse(this.contract, { kind: 'internal', message: (e as Error).message });
     }
-    return toRawObservation(q, ctx, n, clock() - t0);
+    return redactObservation(toRawObservation(q, ctx, n, clock() - t0), this.secrets);
   }
 
   private async viaProcess(q: QueryRecord, ctx: RequestContext): Promise<NormalizedResponse> {

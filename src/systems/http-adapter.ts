@@ -7,6 +7,7 @@ import { deadline } from './deadline.js';
 import { checkTemplates, expandMap, mapTemplates, placeholderValues } from './placeholders.js';
 import { failedResponse, normalizeResponse, type NormalizedResponse } from './normalize/index.js';
 import { toRawObservation } from './observation.js';
+import { redactObservation, secretsOf, type Secret } from './secrets.js';
 import { type RawObservation, type RequestContext, type SystemAdapter } from './types.js';
 
 type Agent = http.Agent | https.Agent;
@@ -64,6 +65,8 @@ export class HttpAdapter implements SystemAdapter {
   private readonly url: URL;
   private readonly timeoutMs: number;
   private readonly maxBytes: number;
+  /** `{env.NAME}` values the headers carry, masked in every failure rgate records */
+  private readonly secrets: Secret[];
 
   constructor(
     private readonly spec: HttpSystemSpec,
@@ -71,11 +74,11 @@ export class HttpAdapter implements SystemAdapter {
     config?: RetrievalConfig,
   ) {
     if (config) {
-      checkTemplates(
-        [...mapTemplates(spec.filters, 'system/filters'), ...mapTemplates(spec.headers, 'system/headers')],
-        config,
-      );
+      // filters travel in the request body; a secret belongs in a header
+      checkTemplates(mapTemplates(spec.filters, 'system/filters'), config);
+      checkTemplates(mapTemplates(spec.headers, 'system/headers'), config, { env: true });
     }
+    this.secrets = secretsOf(Object.values(spec.headers ?? {}));
     this.url = new URL(spec.url);
     this.name = name ?? `http:${this.url.host}${this.url.pathname}`;
     this.contract = spec.contract ?? 'context-pack';
@@ -103,7 +106,7 @@ export class HttpAdapter implements SystemAdapter {
     } catch (e) {
       n = failedResponse(this.contract, { kind: 'internal', message: (e as Error).message });
     }
-    return toRawObservation(q, ctx, n, performance.now() - t0);
+    return redactObservation(toRawObservation(q, ctx, n, performance.now() - t0), this.secrets);
   }
 
   private interpret(out: HttpOutcome): NormalizedResponse {

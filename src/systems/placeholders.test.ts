@@ -132,3 +132,45 @@ describe('system params placeholders', () => {
     ]);
   });
 });
+
+describe('{env.NAME} placeholders', () => {
+  const env = { TOKEN: 's3cret', EMPTY: '' };
+  const msg = (texts: [string, string][], rules: Parameters<typeof checkTemplates>[2]): string => {
+    try {
+      checkTemplates(texts, config, rules);
+      return 'accepted';
+    } catch (e) {
+      expect(isRgateError(e)).toBe(true);
+      return (e as Error).message;
+    }
+  };
+
+  it('reads the variable at expansion, from the environment given', () => {
+    expect(expandArgv(['--token={env.TOKEN}', '{{env.TOKEN}}'], { ...values, env })).toEqual([
+      '--token=s3cret',
+      '{env.TOKEN}',
+    ]);
+    expect(expandMap({ Authorization: 'Bearer {env.TOKEN}' }, { ...values, env })).toEqual({
+      Authorization: 'Bearer s3cret',
+    });
+  });
+
+  it('refuses a variable that is unset or empty, a bad name, and use outside argv, env and headers', () => {
+    const rules = { env: true, environment: env };
+    expect(msg([['system/headers/a', 'Bearer {env.TOKEN}']], rules)).toBe('accepted');
+    expect(msg([['system/headers/a', '{env.NOPE}']], rules)).toBe(
+      'system/headers/a: {env.NOPE} names an environment variable that is not set',
+    );
+    expect(msg([['system/env/K', '{env.EMPTY}']], rules)).toBe(
+      'system/env/K: {env.EMPTY} names an environment variable that is empty',
+    );
+    expect(msg([['system/env/K', '{env.A.B}']], rules)).toBe(
+      'system/env/K: {env.A.B} is not an environment variable name',
+    );
+    expect(msg([['system/filters/f', '{env.TOKEN}']], { environment: env })).toBe(
+      'system/filters/f: {env.TOKEN} is only allowed in argv, env and headers',
+    );
+    // a worker starts with its secrets: {env.*} has a value when a worker starts
+    expect(msg([['system/argv/1', '{env.TOKEN}']], { ...rules, worker: true })).toBe('accepted');
+  });
+});

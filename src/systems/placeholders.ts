@@ -12,6 +12,17 @@ export interface PlaceholderValues {
   replay: number;
   exact_key: string;
   config: RetrievalConfig;
+  /** where `{env.NAME}` is read from (default process.env): a secret comes from here, never from a file */
+  env?: Readonly<Record<string, string | undefined>>;
+}
+
+/** Where `{env.NAME}` may appear: in what reaches the system only (argv, the child's env, http headers). */
+export interface TemplateRules {
+  worker?: boolean;
+  /** `{env.NAME}` is allowed (false for http filters: they travel in the request body, which rgate may record) */
+  env?: boolean;
+  /** the environment `{env.NAME}` is checked against (default process.env) */
+  environment?: Readonly<Record<string, string | undefined>>;
 }
 
 const SIMPLE = new Set(['query', 'query_id', 'k', 'corpus_dir', 'profile', 'replay', 'exact_key']);
@@ -20,6 +31,7 @@ const PER_QUERY = new Set(['query', 'query_id', 'exact_key']);
 // `{name}` with an identifier-like name is a placeholder; `{{name}}` is the literal text `{name}`. Other
 // braces (JSON in an argument: `{"a":{"b":1}}`) are left alone, so no escaping is needed for them.
 const TOKEN = /\{\{([A-Za-z_][\w.]*)\}\}|\{([A-Za-z_][\w.]*)\}/g;
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 function configValue(config: RetrievalConfig, dotted: string): unknown {
   return pathValue(config, dotted);
@@ -60,23 +72,30 @@ export function checkArgvTemplate(
   checkTemplates(
     argv.map((arg, i) => [`${where}/argv/${i}`, arg]),
     config,
-    worker,
+    { worker, env: true },
   );
 }
 
 /**
  * Check placeholder strings (`[json path, text]`: env values, http filters and headers) the way
  * argv is checked. `worker`: per-query placeholders have no value (the text is expanded once per process).
+ * `{env.NAME}` must name a variable that is set and not empty, so a missing secret stops the run before
+ * its first request (a CI secret that is not available to a job arrives as an empty string).
  */
 export function checkTemplates(
   texts: readonly (readonly [string, string])[],
   config: RetrievalConfig,
-  worker = false,
+  rules: TemplateRules = {},
 ): void {
+  const worker = rules.worker === true;
   for (const [at, text] of texts) {
     for (const m of text.matchAll(TOKEN)) {
       const name = m[2];
       if (name === undefined) continue;
+      if (name.startsWith('env.')) {
+        checkEnvPlaceholder(at, name.slice(4), rules);
+        continue;
+      }
       if (worker && PER_QUERY.has(name)) {
         throw new RgateError(
           'config_invalid',
@@ -100,10 +119,46 @@ export function checkTemplates(
       throw new RgateError(
         'config_invalid',
         `${at}: unknown placeholder {${name}}`,
-        `placeholders: ${[...SIMPLE].map((s) => `{${s}}`).join(', ')}, {config.<dotted key>}, {params.<key>}; write {{name}} for a literal {name}`,
+        `placeholders: ${[...SIMPLE].map((s) => `{${s}}`).join(', ')}, {config.<dotted key>}, {params.<key>}, {env.NAME}; write {{name}} for a literal {name}`,
       );
     }
   }
+}
+
+function checkEnvPlaceholder(at: string, name: string, rules: TemplateRules): void {
+  if (!ENV_NAME.test(name)) {
+    throw new RgateError(
+      'config_invalid',
+      `${at}: {env.${name}} is not an environment variable name`,
+      'write {env.NAME} with NAME made of letters, digits and _ (e.g. {env.RETRIEVER_TOKEN})',
+    );
+  }
+  if (rules.env !== true) {
+    throw new RgateError(
+      'config_invalid',
+      `${at}: {env.${name}} is only allowed in argv, env and headers`,
+      'a secret belongs in a header (e.g. "headers": {"Authorization": "Bearer {env.TOKEN}"}), the command env or argv; other fields may be recorded with the run',
+    );
+  }
+  const value = (rules.environment ?? process.env)[name];
+  if (value === undefined || value === '') {
+    throw new RgateError(
+      'config_invalid',
+      `${at}: {env.${name}} names an environment variable that is ${value === undefined ? 'not set' : 'empty'}`,
+      `set ${name} before rgate run (in CI: from the secret store); rgate keeps the template {env.${name}} in its history, reports and uploads, never the value`,
+    );
+  }
+}
+
+/** The names of the environment variables a set of templates reads (`{env.NAME}`), sorted, once each. */
+export function envNames(texts: readonly string[]): string[] {
+  const names = new Set<string>();
+  for (const text of texts) {
+    for (const m of text.matchAll(TOKEN)) {
+      if (m[2]?.startsWith('env.')) names.add(m[2].slice(4));
+    }
+  }
+  return [...names].sort();
 }
 
 /**
@@ -119,6 +174,7 @@ export function expandArgv(argv: readonly string[], v: PlaceholderValues): strin
 export function expandText(text: string, v: PlaceholderValues): string {
   return text.replace(TOKEN, (_whole, literal: string | undefined, name: string | undefined) => {
     if (literal !== undefined || name === undefined) return `{${literal ?? ''}}`;
+    if (name.startsWith('env.')) return (v.env ?? process.env)[name.slice(4)] ?? '';
     if (name.startsWith('config.')) return render(configValue(v.config, name.slice(7)) ?? '');
     if (name.startsWith('params.')) return render(paramValue(v.config, name.slice(7)) ?? '');
     return render((v as unknown as Record<string, unknown>)[name]);

@@ -1,0 +1,14 @@
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
+
+/**
+ * Observations and reports are most of a history file (a 10k x 5 run was ~80 MB as text): they are
+ * kept deflated, ~3x smaller, as BLOBs in the same columns. Rows written as text by older versions
+ * are still read as they are.
+ */
+export function packJson(value: unknown): Buffer {
+  return deflateRawSync(JSON.stringify(value), { level: 6 });
+}
+
+export function unpackJson(stored: string | Buffer): unknown {
+  return JSON.parse(typeof stored === 'string' ? stored : inflateRawSync(stored).toString('utf8'));
+}

@@ -1,0 +1,94 @@
+/**
+ * The PostgreSQL schema, migration for migration the SQLite one (src/store/migrations.ts: same numbers,
+ * same names, same meaning; a test keeps them in step). Only the dialect differs: DOUBLE PRECISION where
+ * SQLite's REAL is already 8 bytes (PostgreSQL's REAL is 4, it would round a numerator), BOOLEAN for ok,
+ * BYTEA for the deflated observation and report documents. Never edit a shipped migration: add one.
+ */
+export const PG_MIGRATIONS: readonly { version: number; name: string; sql: string }[] = [
+  {
+    version: 1,
+    name: 'runs, observations, measures, verdicts, baselines',
+    sql: `
+      CREATE TABLE runs (
+        run_id TEXT PRIMARY KEY,
+        suite TEXT NOT NULL,
+        started_at TEXT NOT NULL,
+        finished_at TEXT,
+        status TEXT NOT NULL CHECK (status IN ('running','complete','interrupted','failed')),
+        artifacts_json TEXT NOT NULL,
+        settings_json TEXT NOT NULL,
+        report_json BYTEA
+      );
+      CREATE INDEX runs_suite ON runs (suite, started_at);
+      CREATE TABLE observations (
+        run_id TEXT NOT NULL REFERENCES runs(run_id) ON DELETE CASCADE,
+        replay INTEGER NOT NULL,
+        query_id TEXT NOT NULL,
+        ok BOOLEAN NOT NULL,
+        fingerprint TEXT NOT NULL,
+        json BYTEA NOT NULL,
+        PRIMARY KEY (run_id, replay, query_id)
+      );
+      CREATE TABLE measures (
+        run_id TEXT NOT NULL REFERENCES runs(run_id) ON DELETE CASCADE,
+        metric_id TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        numerator DOUBLE PRECISION,
+        denominator DOUBLE PRECISION,
+        value DOUBLE PRECISION,
+        json TEXT NOT NULL,
+        PRIMARY KEY (run_id, metric_id)
+      );
+      CREATE TABLE verdicts (
+        run_id TEXT NOT NULL REFERENCES runs(run_id) ON DELETE CASCADE,
+        gate_id TEXT NOT NULL,
+        verdict TEXT NOT NULL CHECK (verdict IN ('PASS','WATCH','FAIL')),
+        PRIMARY KEY (run_id, gate_id)
+      );
+      CREATE TABLE baselines (
+        suite TEXT PRIMARY KEY,
+        run_id TEXT NOT NULL REFERENCES runs(run_id),
+        note TEXT
+      );
+    `,
+  },
+  {
+    version: 2,
+    name: 'compare sessions',
+    sql: `
+      CREATE TABLE compare_sessions (
+        session_id TEXT PRIMARY KEY,
+        suite TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        variant_count INTEGER NOT NULL,
+        summary TEXT NOT NULL,
+        json TEXT NOT NULL
+      );
+      CREATE INDEX compare_sessions_suite ON compare_sessions (suite, created_at);
+    `,
+  },
+  {
+    version: 3,
+    name: 'run plan and owner (resume, abandoned runs)',
+    sql: `
+      ALTER TABLE runs ADD COLUMN plan_json TEXT;
+      ALTER TABLE runs ADD COLUMN owner_json TEXT;
+    `,
+  },
+  {
+    version: 4,
+    name: 'content key (a merge of the same shards is one run)',
+    sql: `
+      ALTER TABLE runs ADD COLUMN content_key TEXT;
+      CREATE UNIQUE INDEX runs_content_key ON runs (content_key) WHERE content_key IS NOT NULL;
+    `,
+  },
+  {
+    version: 5,
+    name: 'imported runs (an upload stored whole, idempotent by run id)',
+    sql: `
+      ALTER TABLE runs ADD COLUMN import_sha256 TEXT;
+    `,
+  },
+];

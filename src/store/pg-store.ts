@@ -1,0 +1,379 @@
+import pg from 'pg';
+import { RgateError } from '../core/errors.js';
+import type { MetricEntry, Observation, RunMeta, RunOwner, RunRow } from '../documents/index.js';
+import type { AsyncRunStore } from './async-store.js';
+import { packJson, unpackJson } from './packed-json.js';
+import { PG_MIGRATIONS } from './pg-migrations.js';
+import { toRow, type RunRecord } from './run-record.js';
+import { importConflict, importDigest } from './run-import.js';
+import type { CompareSessionRow, ImportOutcome, RunImport, RunResult } from './types.js';
+
+// Every ORDER BY on text names the "C" collation: byte order, the order SQLite's BINARY gives and the
+// same whatever locale the cluster was created with (en_US would sort "b" before "B-1" differently).
+const RUN_SELECT = `
+  SELECT r.run_id, r.suite, r.started_at, r.finished_at, r.status, r.artifacts_json, r.settings_json,
+         r.plan_json, r.owner_json, r.content_key,
+         v.gate_id, v.verdict,
+         (SELECT COUNT(*) FROM observations o WHERE o.run_id = r.run_id)::int AS observation_count
+  FROM runs r LEFT JOIN verdicts v ON v.run_id = r.run_id`;
+
+/** pg_advisory_lock key ('rgat') held while migrating, so two processes opening a new database take turns. */
+const MIGRATION_LOCK = 0x72676174;
+
+const PG_HINT =
+  'it was written by another rgate version or edited by hand; use another --db, or delete the run with psql';
+
+/** The connection string without its password: what messages and `location` show. */
+export function redactDbUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = '';
+    return u.toString().replace(/^(postgres(?:ql)?:\/\/[^:@/]*):@/, '$1@');
+  } catch {
+    return 'postgres://(unparsable connection string)';
+  }
+}
+
+/** Apply pending migrations, each in its own transaction with its schema_version row, under one lock. */
+async function migrate(client: pg.PoolClient): Promise<number> {
+  const latest = PG_MIGRATIONS[PG_MIGRATIONS.length - 1]?.version ?? 0;
+  await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
+  try {
+    await client.query(
+      'CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY, name TEXT NOT NULL)',
+    );
+    const current = async (): Promise<number> =>
+      (await client.query<{ v: number }>('SELECT COALESCE(MAX(version), 0)::int AS v FROM schema_version'))
+        .rows[0]!.v;
+    const now = await current();
+    if (now > latest) {
+      throw new RgateError(
+        'input_invalid',
+        `run store schema version ${now} is newer than this rgate understands (${latest})`,
+        'upgrade rgate, or point --db at another database',
+      );
+    }
+    for (const m of PG_MIGRATIONS) {
+      if (m.version <= now) continue;
+      await client.query('BEGIN');
+      try {
+        await client.query(m.sql);
+        await client.query('INSERT INTO schema_version (version, name) VALUES ($1, $2)', [m.version, m.name]);
+        await client.query('COMMIT');
+      } catch (e) {
+        await client.query('ROLLBACK');
+        throw e;
+      }
+    }
+    return latest;
+  } finally {
+    await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]);
+  }
+}
+
+/** What the pg driver says of a database that cannot be used, as an input error naming it (never its password). */
+function unusableDb(location: string, e: unknown): unknown {
+  if (e instanceof RgateError) return e;
+  const code = (e as { code?: string }).code ?? '';
+  const known: Record<string, string> = {
+    ECONNREFUSED: 'refused the connection (is the server running, on that host and port?)',
+    ENOENT: 'has no socket there (is the server running, with that socket directory?)',
+    ENOTFOUND: 'names a host that does not resolve',
+    ETIMEDOUT: 'did not answer in time',
+    '28P01': 'refused the password',
+    '28000': 'refused the role (pg_hba.conf, or no such role)',
+    '3D000': 'has no such database (create it first: createdb)',
+  };
+  const reason = known[code];
+  if (!reason) return e;
+  return new RgateError(
+    'input_invalid',
+    `PostgreSQL store ${location} ${reason}`,
+    'check --db (postgres://user:password@host:5432/database); the password may come from PGPASSWORD',
+  );
+}
+
+export interface PgStoreOptions {
+  /** connections kept open (default 10) */
+  max?: number;
+}
+
+/**
+ * The run history in PostgreSQL (`rgate server --db postgres://...`), the same contract as the SQLite
+ * store, asynchronous. Observations and reports are kept deflated as in SQLite; a run's finish (status,
+ * measures, verdict) is one transaction.
+ */
+export class PgRunStore implements AsyncRunStore {
+  readonly location: string;
+  private closed = false;
+
+  private constructor(
+    private readonly pool: pg.Pool,
+    location: string,
+  ) {
+    this.location = location;
+  }
+
+  /** Connect, apply pending migrations and return the store; a database that cannot be used is an input error. */
+  static async open(url: string, opts: PgStoreOptions = {}): Promise<PgRunStore> {
+    const location = redactDbUrl(url);
+    const pool = new pg.Pool({ connectionString: url, max: opts.max ?? 10 });
+    // an idle connection the server closed (a restart) must not crash the process: the next query reconnects
+    pool.on('error', () => undefined);
+    try {
+      const client = await pool.connect();
+      try {
+        await migrate(client);
+      } finally {
+        client.release();
+      }
+    } catch (e) {
+      await pool.end();
+      throw unusableDb(location, e);
+    }
+    return new PgRunStore(pool, location);
+  }
+
+  private async rows<T extends pg.QueryResultRow>(sql: string, args: unknown[] = []): Promise<T[]> {
+    return (await this.pool.query<T>(sql, args)).rows;
+  }
+
+  private async inTransaction(work: (c: pg.PoolClient) => Promise<void>): Promise<void> {
+    const c = await this.pool.connect();
+    try {
+      await c.query('BEGIN');
+      try {
+        await work(c);
+        await c.query('COMMIT');
+      } catch (e) {
+        await c.query('ROLLBACK');
+        throw e;
+      }
+    } finally {
+      c.release();
+    }
+  }
+
+  async beginRun(meta: RunMeta): Promise<void> {
+    await this.pool.query(
+      `INSERT INTO runs (run_id, suite, started_at, status, artifacts_json, settings_json, plan_json, owner_json, content_key)
+       VALUES ($1, $2, $3, 'running', $4, $5, $6, $7, $8)`,
+      [
+        meta.run_id,
+        meta.suite,
+        meta.started_at,
+        JSON.stringify(meta.artifacts),
+        JSON.stringify(meta.settings),
+        meta.plan === undefined ? null : JSON.stringify(meta.plan),
+        meta.owner === undefined ? null : JSON.stringify(meta.owner),
+        meta.content_key ?? null,
+      ],
+    );
+  }
+
+  async findRunByContentKey(key: string): Promise<RunRow | undefined> {
+    const [r] = await this.rows<RunRecord>(`${RUN_SELECT} WHERE r.content_key = $1`, [key]);
+    return r && toRow(r, this.location, PG_HINT);
+  }
+
+  async resumeRun(runId: string, owner?: RunOwner): Promise<void> {
+    const res = await this.pool.query(
+      `UPDATE runs SET status = 'running', finished_at = NULL, owner_json = $1 WHERE run_id = $2`,
+      [owner === undefined ? null : JSON.stringify(owner), runId],
+    );
+    if (res.rowCount === 0) throw new RgateError('usage', `no run ${runId} in ${this.location}`);
+  }
+
+  async addObservation(runId: string, obs: Observation): Promise<void> {
+    await this.pool.query(
+      `INSERT INTO observations (run_id, replay, query_id, ok, fingerprint, json) VALUES ($1, $2, $3, $4, $5, $6)
+       ON CONFLICT (run_id, replay, query_id) DO UPDATE SET ok = EXCLUDED.ok, fingerprint = EXCLUDED.fingerprint, json = EXCLUDED.json`,
+      [runId, obs.replay, obs.query_id, obs.ok, obs.fingerprint, packJson(obs)],
+    );
+  }
+
+  async finishRun(runId: string, result: RunResult): Promise<void> {
+    await this.inTransaction((c) => writeResult(c, runId, result));
+  }
+
+  async importRun(run: RunImport): Promise<ImportOutcome> {
+    const digest = importDigest(run);
+    const id = run.meta.run_id;
+    let outcome: ImportOutcome = 'stored';
+    await this.inTransaction(async (c) => {
+      const meta = run.meta;
+      // a concurrent import of the same id waits here for the other's commit, then finds its row
+      const inserted = await c.query(
+        `INSERT INTO runs (run_id, suite, started_at, status, artifacts_json, settings_json, plan_json, owner_json, content_key, import_sha256)
+         VALUES ($1, $2, $3, 'running', $4, $5, $6, $7, $8, $9) ON CONFLICT (run_id) DO NOTHING`,
+        [
+          id,
+          meta.suite,
+          meta.started_at,
+          JSON.stringify(meta.artifacts),
+          JSON.stringify(meta.settings),
+          meta.plan === undefined ? null : JSON.stringify(meta.plan),
+          meta.owner === undefined ? null : JSON.stringify(meta.owner),
+          meta.content_key ?? null,
+          digest,
+        ],
+      );
+      if (inserted.rowCount === 0) {
+        const [stored] = (
+          await c.query<{ import_sha256: string | null }>(
+            'SELECT import_sha256 FROM runs WHERE run_id = $1',
+            [id],
+          )
+        ).rows;
+        if (stored?.import_sha256 !== digest) throw importConflict(id, this.location);
+        outcome = 'exists';
+        return;
+      }
+      // observations in batches of one statement each (arrays unnested), not one round trip per row
+      for (let i = 0; i < run.observations.length; i += 1000) {
+        const batch = run.observations.slice(i, i + 1000);
+        await c.query(
+          `INSERT INTO observations (run_id, replay, query_id, ok, fingerprint, json)
+           SELECT $1, * FROM unnest($2::int[], $3::text[], $4::bool[], $5::text[], $6::bytea[])
+           ON CONFLICT (run_id, replay, query_id) DO UPDATE SET ok = EXCLUDED.ok, fingerprint = EXCLUDED.fingerprint, json = EXCLUDED.json`,
+          [
+            id,
+            batch.map((o) => o.replay),
+            batch.map((o) => o.query_id),
+            batch.map((o) => o.ok),
+            batch.map((o) => o.fingerprint),
+            batch.map((o) => packJson(o)),
+          ],
+        );
+      }
+      await writeResult(c, id, run.result);
+    });
+    return outcome;
+  }
+
+  async getRun(runId: string): Promise<RunRow | undefined> {
+    const [r] = await this.rows<RunRecord>(`${RUN_SELECT} WHERE r.run_id = $1`, [runId]);
+    return r && toRow(r, this.location, PG_HINT);
+  }
+
+  async listRuns(filter: { suite?: string; limit?: number } = {}): Promise<RunRow[]> {
+    const limit = filter.limit !== undefined && filter.limit >= 0 ? filter.limit : null;
+    const rows = await this.rows<RunRecord>(
+      `${RUN_SELECT} WHERE ($1::text IS NULL OR r.suite = $1)
+       ORDER BY r.started_at COLLATE "C" DESC, r.run_id COLLATE "C" DESC LIMIT $2`,
+      [filter.suite ?? null, limit],
+    );
+    return rows.map((r) => toRow(r, this.location, PG_HINT));
+  }
+
+  async getObservations(runId: string): Promise<Observation[]> {
+    const rows = await this.rows<{ json: Buffer }>(
+      'SELECT json FROM observations WHERE run_id = $1 ORDER BY replay, query_id COLLATE "C"',
+      [runId],
+    );
+    return rows.map((r) => unpackJson(r.json) as Observation);
+  }
+
+  async getMetrics(runId: string): Promise<MetricEntry[]> {
+    const rows = await this.rows<{ json: string }>(
+      'SELECT json FROM measures WHERE run_id = $1 ORDER BY metric_id COLLATE "C"',
+      [runId],
+    );
+    return rows.map((r) => JSON.parse(r.json) as MetricEntry);
+  }
+
+  async getReport(runId: string): Promise<unknown> {
+    const [r] = await this.rows<{ report_json: Buffer | null }>(
+      'SELECT report_json FROM runs WHERE run_id = $1',
+      [runId],
+    );
+    return r?.report_json ? unpackJson(r.report_json) : undefined;
+  }
+
+  async setBaseline(suite: string, runId: string, note?: string): Promise<void> {
+    await this.pool.query(
+      `INSERT INTO baselines (suite, run_id, note) VALUES ($1, $2, $3)
+       ON CONFLICT (suite) DO UPDATE SET run_id = EXCLUDED.run_id, note = EXCLUDED.note`,
+      [suite, runId, note ?? null],
+    );
+  }
+
+  async getBaseline(suite: string): Promise<{ run_id: string; note: string | null } | undefined> {
+    const [r] = await this.rows<{ run_id: string; note: string | null }>(
+      'SELECT run_id, note FROM baselines WHERE suite = $1',
+      [suite],
+    );
+    return r && { run_id: r.run_id, note: r.note };
+  }
+
+  async saveCompareSession(row: CompareSessionRow, document: unknown): Promise<void> {
+    await this.pool.query(
+      `INSERT INTO compare_sessions (session_id, suite, created_at, kind, variant_count, summary, json)
+       VALUES ($1, $2, $3, $4, $5, $6, $7)
+       ON CONFLICT (session_id) DO UPDATE SET suite = EXCLUDED.suite, created_at = EXCLUDED.created_at,
+         kind = EXCLUDED.kind, variant_count = EXCLUDED.variant_count, summary = EXCLUDED.summary, json = EXCLUDED.json`,
+      [
+        row.session_id,
+        row.suite,
+        row.created_at,
+        row.kind,
+        row.variant_count,
+        row.summary,
+        JSON.stringify(document),
+      ],
+    );
+  }
+
+  async listCompareSessions(filter: { suite?: string; limit?: number } = {}): Promise<CompareSessionRow[]> {
+    const limit = filter.limit !== undefined && filter.limit >= 0 ? filter.limit : null;
+    const rows = await this.rows<CompareSessionRow>(
+      `SELECT session_id, suite, created_at, kind, variant_count, summary FROM compare_sessions
+       WHERE ($1::text IS NULL OR suite = $1)
+       ORDER BY created_at COLLATE "C" DESC, session_id COLLATE "C" DESC LIMIT $2`,
+      [filter.suite ?? null, limit],
+    );
+    return rows.map((r) => ({ ...r }));
+  }
+
+  async getCompareSession(sessionId: string): Promise<unknown> {
+    const [r] = await this.rows<{ json: string }>('SELECT json FROM compare_sessions WHERE session_id = $1', [
+      sessionId,
+    ]);
+    return r ? JSON.parse(r.json) : undefined;
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.pool.end();
+  }
+}
+
+/** status, report, measures and verdict of a finished run, inside the caller's transaction */
+async function writeResult(c: pg.PoolClient, runId: string, result: RunResult): Promise<void> {
+  await c.query('UPDATE runs SET status = $1, finished_at = $2, report_json = $3 WHERE run_id = $4', [
+    result.status,
+    result.finished_at,
+    result.report === undefined ? null : packJson(result.report),
+    runId,
+  ]);
+  for (const m of result.metrics) {
+    const v = m.value;
+    const num = v.kind === 'rate' ? v.numerator : null;
+    const den = v.kind === 'rate' ? v.denominator : v.n;
+    const value = v.kind === 'rate' ? v.rate : v.kind === 'mean' ? v.mean : v.p95;
+    await c.query(
+      `INSERT INTO measures (run_id, metric_id, kind, numerator, denominator, value, json) VALUES ($1, $2, $3, $4, $5, $6, $7)
+           ON CONFLICT (run_id, metric_id) DO UPDATE SET kind = EXCLUDED.kind, numerator = EXCLUDED.numerator,
+             denominator = EXCLUDED.denominator, value = EXCLUDED.value, json = EXCLUDED.json`,
+      [runId, m.id, v.kind, num, den, value, JSON.stringify(m)],
+    );
+  }
+  if (result.gate_id && result.verdict) {
+    await c.query(
+      `INSERT INTO verdicts (run_id, gate_id, verdict) VALUES ($1, $2, $3)
+           ON CONFLICT (run_id, gate_id) DO UPDATE SET verdict = EXCLUDED.verdict`,
+      [runId, result.gate_id, result.verdict],
+    );
+  }
+}

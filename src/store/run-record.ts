@@ -1,0 +1,54 @@
+import { RgateError } from '../core/errors.js';
+import { formatAjvErrors } from '../contracts/ajv.js';
+import { validateRunRow } from '../contracts/run-row.js';
+import type { RunRow, RunStatus, Verdict } from '../documents/index.js';
+import { liveStatus } from './run-owner.js';
+
+/** A `runs` row joined with its verdict and observation count, as the SQL stores select it. */
+export interface RunRecord {
+  run_id: string;
+  suite: string;
+  started_at: string;
+  finished_at: string | null;
+  status: RunStatus;
+  artifacts_json: string;
+  settings_json: string;
+  plan_json: string | null;
+  owner_json: string | null;
+  content_key: string | null;
+  gate_id: string | null;
+  verdict: Verdict | null;
+  observation_count: number;
+}
+
+/** A stored run as the store lists it, checked against the run row document (never a cast). */
+export function toRow(r: RunRecord, location: string, hint = SQLITE_HINT): RunRow {
+  const owner = r.owner_json === null ? undefined : (JSON.parse(r.owner_json) as unknown);
+  const row: unknown = {
+    run_id: r.run_id,
+    suite: r.suite,
+    started_at: r.started_at,
+    finished_at: r.finished_at,
+    status: r.status,
+    artifacts: JSON.parse(r.artifacts_json),
+    settings: JSON.parse(r.settings_json),
+    ...(r.plan_json === null ? {} : { plan: JSON.parse(r.plan_json) as unknown }),
+    ...(owner === undefined ? {} : { owner }),
+    ...(r.content_key === null ? {} : { content_key: r.content_key }),
+    gate_id: r.gate_id,
+    verdict: r.verdict,
+    observation_count: r.observation_count,
+  };
+  if (!validateRunRow(row)) {
+    const [first, ...more] = formatAjvErrors(validateRunRow.errors);
+    throw new RgateError(
+      'input_invalid',
+      `run ${r.run_id} in ${location} is not a run this rgate can read: ${first ?? 'is invalid'}${more.length ? ` (and ${more.length} more)` : ''}`,
+      hint,
+    );
+  }
+  return { ...row, status: liveStatus(row.status, row.owner) };
+}
+
+const SQLITE_HINT =
+  'it was written by another rgate version or edited by hand; use another --store, or delete the run with sqlite3';
