@@ -248,7 +248,13 @@ function expectInterruptedReport(dir: string, runId: string, r: Rgate, signal: s
   expect(r.stderr()).not.toMatch(/\n\s+at /);
 }
 
-describe('Ctrl-C during rgate run', () => {
+/**
+ * A bound for failures only, above the default 60 s: each test runs rgate several times, which takes
+ * 40 s on a 2-core machine under a load of 25; were a signal missed, cacm's 100 replays would run out.
+ */
+const SLOW = { timeout: 180_000 };
+
+describe('Ctrl-C during rgate run', SLOW, () => {
   it('builtin engine (cacm, in-process and synchronous): stops, stores the run interrupted, exits 130', async () => {
     const out = join(tmp, 'cacm');
     // 100 replays: the run cannot end before the signal lands, however slow this machine
@@ -432,7 +438,7 @@ describe('Ctrl-C during rgate run', () => {
   });
 });
 
-describe('Ctrl-C during rgate compare', () => {
+describe('Ctrl-C during rgate compare', SLOW, () => {
   it('stops at the variant replaying, compares nothing, kills the SUT, exits 130', async () => {
     const p = project('compare', { tiny: { kind: 'command', holdAt: '1:q6' } });
     const r = rgate(p.dir, ['compare', 'tiny', '--set', 'k=5', '--set', 'k=6'], {
