@@ -27,7 +27,10 @@ export interface Subject {
   sutPids?(): number[];
   /** whether the SUT holds this query for good (it hangs, its children started); misbehaving SUTs */
   holds?(queryId: string): boolean;
-  /** after close(): descriptions of anything left behind (live pids, open sockets) */
+  /**
+   * after close(): waits until the SUT's processes and connections are gone (a leak fails the test
+   * by its timeout, naming them), then describes anything else left behind (workers still tracked)
+   */
   leftovers(): Promise<string[]>;
   dispose(): Promise<void>;
 }
