@@ -392,3 +392,14 @@ describe('judgment debt is its own verdict (judged_top1)', () => {
     );
   });
 });
+
+describe('judgment debt wording', () => {
+  it('one unjudged top-1 reads in the singular', () => {
+    const input = semanticInput(rate(10, 86));
+    input.metrics = input.metrics.map((m) => (m.id === 'judged_top1' ? { ...m, value: rate(85, 86) } : m));
+    const top1 = evaluateGate(semantic, input).rules.find((r) => r.metric === 'top1_useful_rate')!;
+    expect(top1.reason).toBe(
+      '10/86 = 11.6% is below the minimum 80.0%, and would be even if the 1 unjudged top-1 were useful (11/86 = 12.8%)',
+    );
+  });
+});

@@ -168,12 +168,12 @@ function withJudgmentDebt(r: RuleResult, debt: Top1Debt | undefined, input: Gate
     return {
       ...r,
       undecided: true,
-      reason: `${r.reason}; undecided: ${debt.unjudged} unjudged top-1s count as not useful, and judged useful they would make it ${bestText}`,
+      reason: `${r.reason}; undecided: ${debt.unjudged === 1 ? '1 unjudged top-1 counts' : `${debt.unjudged} unjudged top-1s count`} as not useful, and judged useful ${debt.unjudged === 1 ? 'it' : 'they'} would make it ${bestText}`,
     };
   }
   return {
     ...r,
-    reason: `${r.reason}, and would be even if all ${debt.unjudged} unjudged top-1s were useful (${bestText})`,
+    reason: `${r.reason}, and would be even if ${debt.unjudged === 1 ? 'the 1 unjudged top-1 were' : `all ${debt.unjudged} unjudged top-1s were`} useful (${bestText})`,
   };
 }
 
