@@ -58,6 +58,8 @@ function semanticInput(top1: RateValue, over: Partial<GateInput> = {}): GateInpu
     { id: 'fallback_determinism', value: rate(8, 8), help: '' },
     { id: 'selection_mode_reporting', value: rate(290, 290), help: '' },
     { id: 'source_trace_completeness', value: rate(290, 290), help: '' },
+    // every counted top-1 judged unless a test says otherwise
+    { id: 'judged_top1', value: rate(top1.denominator, top1.denominator), help: '' },
   ];
   return {
     metrics,
@@ -310,5 +312,94 @@ describe('missing fallback evidence says how to get it', () => {
 
   it('with evidence, no hint', () => {
     expect(detRule(withFallback(rate(8, 8))).reason).not.toContain('probes');
+  });
+});
+
+describe('judgment debt is its own verdict (judged_top1)', () => {
+  /** the semantic policy's input with a judged_top1 over the same denominator as top1 */
+  const withDebt = (top1: RateValue, judged: RateValue): GateInput => {
+    const input = semanticInput(top1);
+    return {
+      ...input,
+      suite: 'semantic',
+      metrics: input.metrics.map((m) => (m.id === 'judged_top1' ? { ...m, value: judged } : m)),
+    };
+  };
+
+  it('a top-1 FAIL the unjudged top-1s could still carry is undecided: the fixture is the cause, named first', () => {
+    // 37/86 useful, 43 unjudged: judged useful they would make 80/86 = 93.0%
+    const g = evaluateGate(semantic, withDebt(rate(37, 86), rate(43, 86)));
+    expect(g.verdict).toBe('FAIL');
+    expect(g.cause).toBe('judgments');
+    expect(g.reasons[0]).toBe(
+      'insufficient judgments (the fixture, not the system, decides this FAIL): 43 of 86 top-1s unjudged; run `rgate label pool semantic --modes all`',
+    );
+    const top1 = g.rules.find((r) => r.metric === 'top1_useful_rate')!;
+    expect(top1.status).toBe('fail');
+    expect(top1.undecided).toBe(true);
+    expect(top1.reason).toBe(
+      '37/86 = 43.0% is below the minimum 80.0%; undecided: 43 unjudged top-1s count as not useful, and judged useful they would make it 80/86 = 93.0%',
+    );
+    const judged = g.rules.find((r) => r.metric === 'judged_top1')!;
+    expect(judged.reason).toBe(
+      'insufficient judgments: 43 of 86 top-1s unjudged (43/86 = 50.0% is below the minimum 95.0%); run `rgate label pool semantic --modes all`',
+    );
+    // judgment completeness is listed before the rules that rest on it
+    expect(g.reasons[1]).toMatch(/^FAIL judged_top1: insufficient judgments/);
+    expect(g.reasons[2]).toMatch(/^FAIL top1_useful_rate: /);
+  });
+
+  it('a top-1 FAIL that holds even with every unjudged top-1 useful is the system: cause system', () => {
+    // the issue's figures: 37/86 useful, 24 unjudged -> at best 61/86 = 70.9% < 80%
+    const g = evaluateGate(semantic, withDebt(rate(37, 86), rate(62, 86)));
+    expect(g.verdict).toBe('FAIL');
+    expect(g.cause).toBe('system');
+    const top1 = g.rules.find((r) => r.metric === 'top1_useful_rate')!;
+    expect(top1.undecided).toBeUndefined();
+    expect(top1.reason).toBe(
+      '37/86 = 43.0% is below the minimum 80.0%, and would be even if all 24 unjudged top-1s were useful (61/86 = 70.9%)',
+    );
+    // the shortfall is still reported, first
+    expect(g.reasons[0]).toBe(
+      'FAIL judged_top1: insufficient judgments: 24 of 86 top-1s unjudged (62/86 = 72.1% is below the minimum 95.0%); run `rgate label pool semantic --modes all`',
+    );
+  });
+
+  it('a met top-1 rule with too few judgments FAILs on the fixture alone', () => {
+    const g = evaluateGate(semantic, withDebt(rate(45, 50), rate(40, 50)));
+    expect(g.verdict).toBe('FAIL');
+    expect(g.cause).toBe('judgments');
+    expect(g.rules.find((r) => r.metric === 'top1_useful_rate')!.status).toBe('pass');
+  });
+
+  it('a broken system rule is never excused by judgment debt', () => {
+    const input = withDebt(rate(37, 86), rate(43, 86));
+    input.metrics = input.metrics.map((m) =>
+      m.id === 'selection_mode_reporting' ? { ...m, value: rate(289, 290) } : m,
+    );
+    expect(evaluateGate(semantic, input).cause).toBe('system');
+  });
+
+  it('complete judgments: no cause on a pass, cause system on a FAIL; 95% judged is enough', () => {
+    const pass = evaluateGate(semantic, withDebt(rate(45, 50), rate(50, 50)));
+    expect(pass.verdict).toBe('PASS');
+    expect(pass.cause).toBeUndefined();
+    expect(evaluateGate(semantic, withDebt(rate(50, 60), rate(57, 60))).verdict).toBe('PASS');
+    const fail = evaluateGate(semantic, withDebt(rate(30, 50), rate(50, 50)));
+    expect(fail.cause).toBe('system');
+    expect(fail.rules.find((r) => r.metric === 'top1_useful_rate')!.reason).toBe(
+      '30/50 = 60.0% is below the minimum 80.0%',
+    );
+  });
+});
+
+describe('judgment debt wording', () => {
+  it('one unjudged top-1 reads in the singular', () => {
+    const input = semanticInput(rate(10, 86));
+    input.metrics = input.metrics.map((m) => (m.id === 'judged_top1' ? { ...m, value: rate(85, 86) } : m));
+    const top1 = evaluateGate(semantic, input).rules.find((r) => r.metric === 'top1_useful_rate')!;
+    expect(top1.reason).toBe(
+      '10/86 = 11.6% is below the minimum 80.0%, and would be even if the 1 unjudged top-1 were useful (11/86 = 12.8%)',
+    );
   });
 });

@@ -19,7 +19,7 @@ import type {
 import { compareCodeUnits } from '../src/core/canonical-json.js';
 import { evaluateChecklist, probeHint, type ChecklistEvidence } from './checklist.js';
 import { ms, num, pct, pctAgainst, signedNum, signedPct } from './format.js';
-import { TIMING_METRICS } from './metric-ids.js';
+import { JUDGMENT_METRICS, TIMING_METRICS } from './metric-ids.js';
 
 export type { ChecklistEvidence } from './checklist.js';
 
@@ -35,6 +35,8 @@ export interface GateInput {
   /** a previous report's metrics; baseline rules FAIL without it */
   baseline?: { metrics: MetricEntry[]; source: string };
   checklist_evidence: ChecklistEvidence;
+  /** the suite's name, for the hint a judgment shortfall prints (`rgate label pool <suite>`) */
+  suite?: string;
 }
 
 /** Measures counted over queries that fell back (or probe queries): no such query, no evidence. */
@@ -43,11 +45,15 @@ const FALLBACK_EVIDENCE = new Set(['fallback_determinism', 'fallback_expectation
 /** Floating-point slack for comparisons: 40/50 against 0.8 must compare equal, not 1 ulp short. */
 const EPS = 1e-12;
 
+/** The top-1 rates: their denominator is judged_top1's, so unjudged top-1s bound what they could be. */
+const TOP1_METRICS = new Set(['top1_useful_rate', 'top1_useful_any_mode']);
+
 /** Evaluate a policy. Example: evaluateGate(loadGatePolicy('semantic-retrieval-v1', root), input).verdict */
 export function evaluateGate(policy: GatePolicy, input: GateInput): GateResult {
+  const debt = top1Debt(input);
   const rules: RuleResult[] = [
     queryCountRule(policy, input),
-    ...policy.rules.map((r) => evaluateRule(r, input)),
+    ...policy.rules.map((r) => withJudgmentDebt(evaluateRule(r, input), debt, input)),
   ];
   const checklist = evaluateChecklist(policy.checklist ?? [], input);
   const severityOf = new Map<string, GateChecklistEntry['severity']>(
@@ -57,7 +63,12 @@ export function evaluateGate(policy: GatePolicy, input: GateInput): GateResult {
   const reasons: string[] = [];
   let fail = false;
   let watch = false;
-  for (const r of rules) {
+  // judgment completeness first: every other figure rests on it
+  const byJudgmentFirst = [
+    ...rules.filter((r) => JUDGMENT_METRICS.includes(r.metric)),
+    ...rules.filter((r) => !JUDGMENT_METRICS.includes(r.metric)),
+  ];
+  for (const r of byJudgmentFirst) {
     if (r.status === 'fail') fail = true;
     if (r.status === 'watch') watch = true;
     if (r.status !== 'pass') reasons.push(`${r.status.toUpperCase()} ${ruleLabel(r)}: ${r.reason}`);
@@ -76,7 +87,94 @@ export function evaluateGate(policy: GatePolicy, input: GateInput): GateResult {
         (checklist.length ? `; ${checklist.length} checklist items verified` : ''),
     );
   }
-  return { gate_id: policy.gate_id, gate_version: policy.version, verdict, rules, reasons, checklist };
+  if (verdict !== 'FAIL')
+    return { gate_id: policy.gate_id, gate_version: policy.version, verdict, rules, reasons, checklist };
+  // A FAIL is the fixture's when nothing failed but judgment completeness and top-1 rules that the
+  // unjudged top-1s could still carry: grading, not the system, decides it. The headline goes first.
+  const failing = rules.filter((r) => r.status === 'fail');
+  // a judgment rule that was not measured at all is a broken run, not a fixture with holes
+  const onJudgments = (r: RuleResult) =>
+    (JUDGMENT_METRICS.includes(r.metric) && r.denominator !== undefined) || r.undecided === true;
+  const cause =
+    failing.every(onJudgments) && checklist.every((c) => c.ok || severityOf.get(c.id) === 'warn')
+      ? 'judgments'
+      : 'system';
+  const headline = cause === 'judgments' ? [judgmentHeadline(failing, debt, input)] : [];
+  return {
+    gate_id: policy.gate_id,
+    gate_version: policy.version,
+    verdict,
+    cause,
+    rules,
+    reasons: [...headline, ...reasons],
+    checklist,
+  };
+}
+
+/** The unjudged top-1s, as judged_top1 counted them (its denominator is the top-1 rates'). */
+interface Top1Debt {
+  unjudged: number;
+  counted: number;
+}
+
+function top1Debt(input: GateInput): Top1Debt | undefined {
+  const v = input.metrics.find((m) => m.id === 'judged_top1')?.value;
+  if (v?.kind !== 'rate' || v.denominator === 0) return undefined;
+  return { unjudged: v.denominator - v.numerator, counted: v.denominator };
+}
+
+function poolHint(input: GateInput): string {
+  return `run \`rgate label pool ${input.suite ?? '<suite>'} --modes all\``;
+}
+
+/** "insufficient judgments: 24 of 86 top-1s unjudged; run `rgate label pool semantic --modes all`" */
+function judgmentHeadline(failing: RuleResult[], debt: Top1Debt | undefined, input: GateInput): string {
+  const what: string[] = [];
+  if (debt && debt.unjudged > 0) what.push(`${debt.unjudged} of ${debt.counted} top-1s unjudged`);
+  for (const r of failing)
+    if (r.metric !== 'judged_top1' && JUDGMENT_METRICS.includes(r.metric) && r.denominator !== undefined)
+      what.push(`${r.metric} ${r.numerator}/${r.denominator}`);
+  return `insufficient judgments (the fixture, not the system, decides this FAIL): ${what.join('; ') || 'judgment completeness below the gate'}; ${poolHint(input)}`;
+}
+
+/**
+ * A judgment-completeness rule's shortfall names the fixture; a failing top-1 rule says whether its
+ * unjudged top-1s could still carry it (then it is undecided: the failure rests on missing
+ * judgments) or not even then (a failure on judged evidence).
+ */
+function withJudgmentDebt(r: RuleResult, debt: Top1Debt | undefined, input: GateInput): RuleResult {
+  if (JUDGMENT_METRICS.includes(r.metric)) {
+    if (r.status !== 'fail' || r.numerator === undefined || r.denominator === undefined) return r;
+    const unit = r.metric === 'judged_top1' ? 'top-1s' : 'ranked positions';
+    return {
+      ...r,
+      reason: `insufficient judgments: ${r.denominator - r.numerator} of ${r.denominator} ${unit} unjudged (${r.reason}); ${poolHint(input)}`,
+    };
+  }
+  if (
+    !TOP1_METRICS.has(r.metric) ||
+    r.status !== 'fail' ||
+    r.baseline !== undefined ||
+    r.op !== 'min' ||
+    !debt ||
+    debt.unjudged === 0 ||
+    r.numerator === undefined ||
+    r.denominator !== debt.counted
+  )
+    return r;
+  const best = r.numerator + debt.unjudged;
+  const bestText = `${best}/${r.denominator} = ${pct(best / r.denominator)}`;
+  if (meets('min', best / r.denominator, r.threshold)) {
+    return {
+      ...r,
+      undecided: true,
+      reason: `${r.reason}; undecided: ${debt.unjudged === 1 ? '1 unjudged top-1 counts' : `${debt.unjudged} unjudged top-1s count`} as not useful, and judged useful ${debt.unjudged === 1 ? 'it' : 'they'} would make it ${bestText}`,
+    };
+  }
+  return {
+    ...r,
+    reason: `${r.reason}, and would be even if ${debt.unjudged === 1 ? 'the 1 unjudged top-1 were' : `all ${debt.unjudged} unjudged top-1s were`} useful (${bestText})`,
+  };
 }
 
 /** "top1_useful_rate", "recall.10 vs baseline", "latency_ms p95/profile". */

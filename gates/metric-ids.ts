@@ -2,9 +2,14 @@
  * Which metric ids a gate rule may name: whatever the metrics registry knows (gate measures,
  * `latency_ms`, ranking measures with parameters such as `ndcg_cut.5`).
  */
-import { isKnownMetricId, SELECTION_METRICS, TIMING_METRICS } from '../src/metrics/index.js';
+import {
+  isKnownMetricId,
+  JUDGMENT_METRICS,
+  SELECTION_METRICS,
+  TIMING_METRICS,
+} from '../src/metrics/index.js';
 
-export { SELECTION_METRICS, TIMING_METRICS };
+export { JUDGMENT_METRICS, SELECTION_METRICS, TIMING_METRICS };
 
 export function isGateMetricId(id: string): boolean {
   return isKnownMetricId(id);

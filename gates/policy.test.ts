@@ -17,6 +17,7 @@ describe('loadGatePolicy', () => {
   it('resolves ids to gates/<id>.gate.json and loads both shipped policies', () => {
     expect(loadGatePolicy('semantic-retrieval-v1', root).rules.map((r) => r.metric)).toEqual([
       'top1_useful_rate',
+      'judged_top1',
       'fallback_determinism',
       'selection_mode_reporting',
       'source_trace_completeness',

@@ -22,6 +22,7 @@ import { withFailureReasons } from './failure-reasons.js';
 import { buildReplayProof } from './replay-proof.js';
 import { plannedRequests, type RunPlan } from './run-plan.js';
 import { timeStage, type StageTimer } from './stage-timer.js';
+import { top1Split } from './top1-split.js';
 
 /** The system under test answered nothing: every request so far failed. */
 export interface SystemDown {
@@ -88,6 +89,7 @@ export function buildRunReport(
         latency: measured.latency,
         query_count: plan.suite.queries.length,
         replays,
+        suite: plan.name,
         artifacts: plan.artifacts,
         ...(plan.baseline
           ? { baseline: { metrics: plan.baseline.metrics, source: plan.baseline.source } }
@@ -112,6 +114,9 @@ export function buildRunReport(
         : undefined;
   if (overruling) {
     gate.verdict = 'FAIL';
+    // no verdict on judgments when the run itself did not complete
+    if (c.down) gate.cause = 'system';
+    else delete gate.cause;
     gate.reasons = [overruling, ...gate.reasons];
   }
 
@@ -131,6 +136,7 @@ export function buildRunReport(
     judging: {
       top1_useful_rule: usefulnessRule(plan.suite.queries, relevanceLevel),
       selection_step: selection,
+      top1_split: top1Split(queries, selection, semanticWinModes),
     },
     gate,
     metrics: measured.metrics,

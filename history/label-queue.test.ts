@@ -34,12 +34,12 @@ const sources = [
   source('v3', { q1: ['c', 'd', 'b'], q2: ['e', 'g', 'a'] }),
 ];
 
-const row = (i: { query_id: string; doc_id: string; surfaced_by: string[]; best_rank: number }) => [
-  i.query_id,
-  i.doc_id,
-  i.surfaced_by.join(','),
-  i.best_rank,
-];
+const row = (i: {
+  query_id: string;
+  doc_id: string;
+  surfaced_by?: string[] | undefined;
+  best_rank?: number | undefined;
+}) => [i.query_id, i.doc_id, (i.surfaced_by ?? []).join(','), i.best_rank];
 
 describe('poolQueue', () => {
   it('dedups per (query, doc), skips judged docs, orders by variants, best rank, query id, doc id', () => {

@@ -115,6 +115,7 @@ export function poolQueue(
   queries: readonly QueryRecord[],
   corpus: readonly CorpusRecord[],
   k: number,
+  blind = false,
 ): { items: LabelQueueItem[]; judged_queries: number; not_in_corpus: number } {
   const docs = new Map(corpus.map((d) => [d.id, d]));
   const judged = queries.filter(hasQrels);
@@ -140,14 +141,11 @@ export function poolQueue(
     }
   }
   const order = sources.map((s) => s.source.id);
+  const byIds = (a: Pooled, b: Pooled): number =>
+    compareCodeUnits(a.query.query_id, b.query.query_id) || compareCodeUnits(a.doc.id, b.doc.id);
+  // blind: nothing in the order either says how many systems (or how high) retrieved a document
   const items = [...pooled.values()]
-    .sort(
-      (a, b) =>
-        b.surfaced.size - a.surfaced.size ||
-        a.best - b.best ||
-        compareCodeUnits(a.query.query_id, b.query.query_id) ||
-        compareCodeUnits(a.doc.id, b.doc.id),
-    )
+    .sort(blind ? byIds : (a, b) => b.surfaced.size - a.surfaced.size || a.best - b.best || byIds(a, b))
     .map((p): LabelQueueItem => ({
       query_id: p.query.query_id,
       query_text: p.query.text,
@@ -155,8 +153,7 @@ export function poolQueue(
       ...(p.doc.title !== undefined ? { title: p.doc.title } : {}),
       text: p.doc.text,
       ...(p.doc.source_path !== p.doc.id ? { source_path: p.doc.source_path } : {}),
-      surfaced_by: order.filter((id) => p.surfaced.has(id)),
-      best_rank: p.best,
+      ...(blind ? {} : { surfaced_by: order.filter((id) => p.surfaced.has(id)), best_rank: p.best }),
     }));
   return { items, judged_queries: judged.length, not_in_corpus: missing.size };
 }
@@ -166,7 +163,7 @@ export function poolQueue(
  * on (the reviewer must read what the system saw); the query set may have moved on (judgments merged
  * since), and then judged-ness is today's, so merged pairs leave the queue.
  */
-export function buildLabelQueue(r: QueueRankings, set: PinnedSuite, k: number): LabelQueue {
+export function buildLabelQueue(r: QueueRankings, set: PinnedSuite, k: number, blind = false): LabelQueue {
   if (!Number.isInteger(k) || k < 1) throw new RgateError('usage', `--k ${k}: must be a positive integer`);
   if (k > r.depth) {
     throw new RgateError(
@@ -182,10 +179,11 @@ export function buildLabelQueue(r: QueueRankings, set: PinnedSuite, k: number): 
       'the queue shows the documents as the system saw them: restore that corpus, or queue a run made on this one',
     );
   }
-  const pooled = poolQueue(r.sources, set.queries, set.corpus, k);
+  const pooled = poolQueue(r.sources, set.queries, set.corpus, k, blind);
   return {
     schema: LABEL_QUEUE_SCHEMA_VERSION,
     origin: r.origin,
+    ...(blind ? { blind } : {}),
     fixture: set.name,
     corpus_id: r.artifacts.corpus_id,
     query_set_id: set.artifacts.query_set_id,

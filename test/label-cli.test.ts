@@ -57,7 +57,7 @@ describe('rgate label queue', () => {
     expect(want.size).toBe(items.length); // deduplicated
     // BM25 replays are identical: both replays surfaced everything, so best rank then ids decide
     for (const i of items) expect(i.surfaced_by).toEqual(['r1', 'r2']);
-    const key = (i: LabelQueueItem) => [i.best_rank, i.query_id, i.doc_id] as const;
+    const key = (i: LabelQueueItem) => [i.best_rank ?? 0, i.query_id, i.doc_id] as const;
     for (let j = 1; j < items.length; j++) {
       const [a, b] = [key(items[j - 1]!), key(items[j]!)];
       expect(a[0] < b[0] || (a[0] === b[0] && (a[1] < b[1] || (a[1] === b[1] && a[2] < b[2])))).toBe(true);
@@ -87,9 +87,9 @@ describe('rgate label queue', () => {
     const holes = s.variants.map((v) => v.judgment_holes!.find((h) => h.k === 5)!);
     // every hole of either variant is one queue item surfaced by that variant
     for (const [i, v] of s.variants.entries())
-      expect(items.filter((x) => x.surfaced_by.includes(v.id)).length).toBe(holes[i]!.unjudged);
+      expect(items.filter((x) => (x.surfaced_by ?? []).includes(v.id)).length).toBe(holes[i]!.unjudged);
     expect(items.length).toBeGreaterThan(0);
-    const counts = items.map((i) => i.surfaced_by.length);
+    const counts = items.map((i) => (i.surfaced_by ?? []).length);
     expect([...counts].sort((a, b) => b - a)).toEqual(counts);
 
     const md = await rgate(['compare', '--show', session, '--format', 'md'], t.dir);
@@ -124,6 +124,64 @@ describe('rgate label queue', () => {
     expect(help.stdout).toContain('Examples:');
     expect(help.stdout).toContain('rgate label merge');
   });
+});
+
+describe('rgate label pool', () => {
+  const pairs = (items: LabelQueueItem[]) => new Set(items.map((i) => `${i.query_id} ${i.doc_id}`));
+  const pool = async (args: string[]) => {
+    const r = await rgate(['label', 'pool', 'mini', ...args, '--json'], t.dir);
+    expect(r.code, r.stderr).toBe(0);
+    const summary = JSON.parse(r.stdout) as {
+      items: number;
+      sources: string[];
+      files: { jsonl: string; html: string };
+    };
+    return { summary, items: readJsonl<LabelQueueItem>(summary.files.jsonl) };
+  };
+
+  it('pools the union of systems and modes, minus the judged, blind: no system, rank or vote count on any item', async () => {
+    // the suite itself as a system: the same pairs as the queue of its stored run (another code path)
+    const bySuite = await pool(['--systems', 'mini', '--depth', '3']);
+    const q = await rgate(['label', 'queue', runId, '--k', '3', '--json'], t.dir);
+    const fromRun = readJsonl<LabelQueueItem>(
+      (JSON.parse(q.stdout) as { files: { jsonl: string } }).files.jsonl,
+    );
+    expect(pairs(bySuite.items)).toEqual(pairs(fromRun));
+    // the builtin bm25 mode on the suite's config is the suite's own system
+    const byMode = await pool(['--modes', 'bm25', '--depth', '3']);
+    expect(pairs(byMode.items)).toEqual(pairs(bySuite.items));
+    // two modes pool a superset, each pair once, in query then doc id order, and none judged
+    const two = await pool(['--modes', 'bm25,cosine', '--depth', '3']);
+    expect(two.summary.sources).toEqual(['s1', 's2']);
+    for (const p of pairs(byMode.items)) expect(pairs(two.items).has(p)).toBe(true);
+    expect(pairs(two.items).size).toBe(two.items.length);
+    expect(two.items.length).toBeGreaterThan(byMode.items.length);
+    const judged = new Map(queriesOf().map((x) => [x.query_id, x.qrels ?? {}]));
+    for (const i of two.items) {
+      expect(i.doc_id in judged.get(i.query_id)!).toBe(false);
+      expect(i.surfaced_by).toBeUndefined();
+      expect(i.best_rank).toBeUndefined();
+    }
+    const ids = two.items.map((i) => [i.query_id, i.doc_id].join('\u0000'));
+    expect(ids).toEqual([...ids].sort());
+    const html = readFileSync(two.summary.files.html, 'utf8');
+    expect(html).toContain('pooled blind');
+    expect(html).not.toContain('surfaced by');
+    expect(html).not.toContain('best rank');
+  }, 120_000);
+
+  it('user mistakes exit 2 with a message and a hint', async () => {
+    const none = await rgate(['label', 'pool', 'mini'], t.dir);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain('label pool needs the systems to pool');
+    const bad = await rgate(['label', 'pool', 'mini', '--modes', 'bm26'], t.dir);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('unknown mode "bm26"');
+    expect(bad.stderr).not.toContain('    at ');
+    const flag = await rgate(['label', 'queue', runId, '--modes', 'bm25'], t.dir);
+    expect(flag.code).toBe(2);
+    expect(flag.stderr).toContain('--modes belongs to rgate label pool');
+  }, 60_000);
 });
 
 describe('rgate label merge', () => {

@@ -41,7 +41,7 @@ describe('rgate report', () => {
     const cwd = project();
     const io = captureIo(cwd);
     expect(await run(['report', 'run-fail'], io)).toBe(1);
-    expect(io.stdout.join('')).toContain(' FAIL  semantic-retrieval-v1 v1.0.0');
+    expect(io.stdout.join('')).toContain(' FAIL  semantic-retrieval-v1 v1.1.0');
     expect(io.stdout.join('')).not.toContain('\u001b');
     const io2 = captureIo(cwd, true);
     expect(await run(['report', 'run-watch'], io2)).toBe(0);

@@ -55,6 +55,7 @@ describe('harness → gate → reports on the context-load fixture', () => {
     expect(a.gate.rules.map((r) => r.metric)).toEqual([
       'query_count',
       'top1_useful_rate',
+      'judged_top1',
       'fallback_determinism',
       'selection_mode_reporting',
       'source_trace_completeness',
@@ -66,7 +67,7 @@ describe('harness → gate → reports on the context-load fixture', () => {
     expect(renderMarkdown(a)).toContain(
       `## ${a.gate.verdict === 'PASS' ? '✅' : a.gate.verdict === 'WATCH' ? '⚠️' : '❌'}`,
     );
-    expect(renderJunit(a)).toContain('<testsuite name="semantic-retrieval-v1" tests="9"');
+    expect(renderJunit(a)).toContain('<testsuite name="semantic-retrieval-v1" tests="10"');
     expect(renderHtml(a)).toContain('<canvas id="chart-modes"');
   });
 });

@@ -129,7 +129,8 @@ describe('junit', () => {
   it('one testsuite per gate, one testcase per rule and checklist item, failures carry num/den', () => {
     const xml = renderJunit([sampleReport('fail'), sampleReport('watch')]);
     expect(xml.match(/<testsuite /g)).toHaveLength(2);
-    expect(xml).toContain('<testsuites name="rgate" tests="18" failures="5" errors="0">');
+    // 2 x 10: query_count, 5 rules (judged_top1 since semantic-retrieval-v1 1.1.0), 4 checklist items
+    expect(xml).toContain('<testsuites name="rgate" tests="20" failures="5" errors="0">');
     expect(xml).toContain(
       '<failure message="top1_useful_rate: 38/50 = 76.0% is below the minimum 80.0%" type="gate-rule">',
     );

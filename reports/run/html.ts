@@ -26,6 +26,7 @@ import {
   errorView,
   semanticWinText,
   displayGate,
+  top1SplitText,
 } from './view.js';
 
 export interface HtmlOptions {
@@ -144,6 +145,7 @@ export function htmlView(report: Report, history?: HistoryViewModel) {
     banner_mark: STATUS_MARK[bannerTitle(report).status] ?? '',
     hidden: hiddenText(hiddenMetrics(report)),
     judging: report.judging?.top1_useful_rule ?? '',
+    top1_split: top1SplitText(report) ?? '',
     selection,
     gated: isGated(report),
     gate_id: g.gate_id,

@@ -21,6 +21,7 @@ import {
   displayGate,
   errorView,
   semanticWinText,
+  top1SplitText,
 } from './view.js';
 
 export interface MarkdownOptions {
@@ -61,6 +62,8 @@ export function renderMarkdown(report: Report, opts: MarkdownOptions = {}): stri
   if (hidden.length)
     out.push(`Not shown (they do not apply; all are in report.json): ${e(hiddenText(hidden))}`, '');
   if (report.judging?.top1_useful_rule) out.push(`Judging: ${e(report.judging.top1_useful_rule)}`, '');
+  const split = top1SplitText(report);
+  if (split) out.push(`Top-1 split: ${e(split)}`, '');
 
   if (g.checklist.length) {
     out.push('### QA checklist', '');

@@ -66,7 +66,10 @@ export function renderOverall(reports: readonly Report[], opts: OverallOptions):
   for (const r of rows) {
     const gate = displayGate(r);
     const v = gate.verdict;
-    out.push(`  ${paint(colorOf(v), v.padEnd(5))} ${safe(r.suite).padEnd(width)}  ${safe(gate.gate_id)}`);
+    const cause = gate.cause === 'judgments' ? '  (insufficient judgments: the fixture decides it)' : '';
+    out.push(
+      `  ${paint(colorOf(v), v.padEnd(5))} ${safe(r.suite).padEnd(width)}  ${safe(gate.gate_id)}${cause}`,
+    );
     for (const rule of gate.rules.filter((x) => x.status !== 'pass'))
       out.push(`        ${rule.status}: ${safe(ruleText(rule))}`);
   }
@@ -76,7 +79,7 @@ export function renderOverall(reports: readonly Report[], opts: OverallOptions):
     ? interruptedParts(reports, opts.interrupted).map(safe)
     : ordered(reports)
         .reverse()
-        .map((r) => `${safe(r.suite)} ${r.gate.verdict}`);
+        .map((r) => `${safe(r.suite)} ${r.gate.verdict}${r.gate.cause === 'judgments' ? ' (judgments)' : ''}`);
   const worst: Verdict = opts.exitCode === 0 ? worstVerdict(verdicts) : 'FAIL';
   const down = opts.systemDown ? ' (a system under test is down)' : '';
   const head = opts.interrupted ? `interrupted by ${safe(opts.interrupted.by)}: ` : '';

@@ -24,6 +24,7 @@ import {
   type MetricRow,
   errorView,
   semanticWinText,
+  top1SplitText,
 } from './view.js';
 
 export interface TerminalOptions {
@@ -91,6 +92,8 @@ export function renderTerminal(report: Report, opts: TerminalOptions = {}): stri
         paint('dim', l),
       ),
     );
+  const split = top1SplitText(report);
+  if (split) out.push(...wrap(split, TERMINAL_WIDTH, '  '));
   out.push('');
 
   if (gate.checklist.length) {

@@ -160,9 +160,29 @@ export function selectionApplies(report: Report): boolean {
 /** The banner's words: "FAIL  semantic-retrieval-v1 v1.0.0", or "NO GATE  measures only" without a policy. */
 export function bannerTitle(report: Report): { status: string; title: string } {
   const g = displayGate(report);
+  // a FAIL the fixture's missing judgments decide says so where the eye lands first
+  const cause = g.cause === 'judgments' ? ' · insufficient judgments' : '';
   return isGated(report)
-    ? { status: g.verdict, title: `${g.gate_id} v${g.gate_version}` }
+    ? { status: g.verdict, title: `${g.gate_id} v${g.gate_version}${cause}` }
     : { status: 'NO GATE', title: 'measures only, nothing enforced' };
+}
+
+/**
+ * The top-1 measure's denominator split as the harness stored it (judging.top1_split): "top-1 of
+ * the 86 judged benchmark queries: 37 useful · 22 useful by fallback · 18 judged not useful · 9
+ * unjudged (count as not useful)". Undefined for reports without it or with nothing counted.
+ */
+export function top1SplitText(report: Report): string | undefined {
+  const s = report.judging?.top1_split;
+  if (!s || s.counted === 0) return undefined;
+  const parts = [
+    `${s.useful} useful`,
+    `${s.useful_by_fallback} useful by fallback`,
+    `${s.judged_not_useful} judged not useful`,
+    `${s.unjudged} unjudged (count as not useful)`,
+  ];
+  if (s.no_answer) parts.push(`${s.no_answer} without an answer`);
+  return `top-1 of the ${s.counted} judged benchmark queries: ${parts.join(' · ')}`;
 }
 
 export interface HiddenMetric {

@@ -35,6 +35,11 @@ export const RuleResultSchema = Closed({
   per: Type.Optional(StringEnum(['profile'])),
   status: RuleStatusSchema,
   reason: Type.String(),
+  /**
+   * a failing top-1 rule that the unjudged top-1s could still carry past its threshold (were they all
+   * judged useful): the failure rests on missing judgments, not on what was judged
+   */
+  undecided: Type.Optional(Type.Boolean()),
 });
 export type RuleResult = Static<typeof RuleResultSchema>;
 
@@ -50,6 +55,12 @@ export const GateResultSchema = Closed({
   gate_id: Type.String(),
   gate_version: Type.String(),
   verdict: VerdictSchema,
+  /**
+   * what a FAIL is about (absent unless FAIL): 'judgments' when every failing rule is a judgment
+   * completeness rule (judged_top1, judged@10) or undecided for lack of judgments, so the fixture needs
+   * grading before the verdict says anything about the system; 'system' otherwise
+   */
+  cause: Type.Optional(StringEnum(['system', 'judgments'])),
   rules: Type.Array(RuleResultSchema),
   reasons: Type.Array(Type.String()),
   checklist: Type.Array(ChecklistItemSchema),

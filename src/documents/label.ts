@@ -14,9 +14,9 @@ const count = Type.Integer({ minimum: 0 });
 /** A calendar date, as freeze.json writes them. */
 export const IsoDateSchema = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$' });
 
-/** One ranking pooled into the queue: a variant of a comparison, or a replay of a run. */
+/** One ranking pooled into the queue: a variant of a comparison, a replay of a run, or a pooled system. */
 export const LabelSourceSchema = Closed({
-  /** v1, v2 ... (comparison variants) or r1, r2 ... (replays of one run) */
+  /** v1, v2 ... (comparison variants), r1, r2 ... (replays of one run) or s1, s2 ... (pooled systems) */
   id: Type.String(),
   label: Type.String(),
   run_id: Type.String(),
@@ -31,18 +31,23 @@ export const LabelQueueItemSchema = Closed({
   title: Type.Optional(Type.String()),
   text: Type.String(),
   source_path: Type.Optional(Type.String()),
-  /** source ids (LabelSource.id) that ranked the doc in their top k, in source order */
-  surfaced_by: Type.Array(Type.String()),
-  /** best (smallest) 1-based rank any source gave it */
-  best_rank: Type.Integer({ minimum: 1 }),
+  /** source ids (LabelSource.id) that ranked the doc in their top k, in source order (absent in a blind pool) */
+  surfaced_by: Type.Optional(Type.Array(Type.String())),
+  /** best (smallest) 1-based rank any source gave it (absent in a blind pool) */
+  best_rank: Type.Optional(Type.Integer({ minimum: 1 })),
 });
 export type LabelQueueItem = Static<typeof LabelQueueItemSchema>;
 
 /** The queue as the page and `--json` see it: where it came from, then the items in review order. */
 export const LabelQueueSchema = Closed({
   schema: Const(LABEL_QUEUE_SCHEMA_VERSION),
-  /** the run or comparison session the rankings come from */
-  origin: Closed({ kind: StringEnum(['run', 'compare']), id: Type.String(), suite: Type.String() }),
+  /** the run, comparison session or pool (`rgate label pool`) the rankings come from */
+  origin: Closed({ kind: StringEnum(['run', 'compare', 'pool']), id: Type.String(), suite: Type.String() }),
+  /**
+   * a pool's queue hides who retrieved what: items carry no surfaced_by / best_rank and come in
+   * query id, doc id order (absent = false)
+   */
+  blind: Type.Optional(Type.Boolean()),
   fixture: Type.String(),
   corpus_id: Type.String(),
   query_set_id: Type.String(),

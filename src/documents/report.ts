@@ -40,6 +40,26 @@ export const RunSettingsSchema = Closed({
 });
 export type RunSettings = Static<typeof RunSettingsSchema>;
 
+/**
+ * The top-1 measure's denominator by outcome: the benchmark queries with a judgment, each in exactly
+ * one bucket (the buckets sum to `counted`). `useful` is top1_useful_rate's numerator; with
+ * `useful_by_fallback` it is top1_useful_any_mode's. `unjudged` top-1s count as not useful.
+ */
+export const Top1SplitSchema = Closed({
+  counted: Type.Integer({ minimum: 0 }),
+  /** judged useful and a semantic win (where there is no selection step: judged useful) */
+  useful: Type.Integer({ minimum: 0 }),
+  /** judged useful but selected by a fallback (or another non-semantic mode) */
+  useful_by_fallback: Type.Integer({ minimum: 0 }),
+  /** a judgment covers the top-1 and says not useful (a grade below the relevance level, an unmet rule, an excluded tag) */
+  judged_not_useful: Type.Integer({ minimum: 0 }),
+  /** no judgment covers the top-1: the fixture's hole, counted as not useful */
+  unjudged: Type.Integer({ minimum: 0 }),
+  /** no top-1: no answer, or the request failed */
+  no_answer: Type.Integer({ minimum: 0 }),
+});
+export type Top1Split = Static<typeof Top1SplitSchema>;
+
 const report = Closed(
   {
     schema_version: Const(REPORT_SCHEMA_VERSION),
@@ -53,6 +73,8 @@ const report = Closed(
         top1_useful_rule: Type.String(),
         /** some answer reported a selection mode (semantic / fallback / no_match), or the gate reads one */
         selection_step: Type.Boolean(),
+        /** the queries the top-1 rates count, split by what their replay-1 top-1 was (absent in older reports) */
+        top1_split: Type.Optional(Top1SplitSchema),
       }),
     ),
     gate: GateResultSchema,

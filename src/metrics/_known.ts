@@ -10,6 +10,12 @@ import { RANKING_MEASURES } from './registry.js';
 export const TIMING_METRICS: readonly string[] = ['latency_ms'];
 
 /**
+ * Measures of the fixture's judgment completeness, not of the system: a gate rule on one of them that
+ * falls short makes the fixture the cause of the verdict ("insufficient judgments").
+ */
+export const JUDGMENT_METRICS: readonly string[] = ['judged_top1', 'judged@10'];
+
+/**
  * Can a gate rule name this metric? Gate measures, `latency_ms`, and any ranking measure with valid
  * parameters that yields one value per query (`map`, `ndcg_cut.5`, `P.10`, `ndcg.1=3,2=9`).
  */

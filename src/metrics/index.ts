@@ -17,7 +17,7 @@ export type { GateMeasure, GateValues, QueryCounts } from './gate/_types.js';
 export { hasSelectionFields } from './gate/source-trace-completeness.js';
 export { replayStable } from './gate/replay-determinism.js';
 export { usefulnessRule } from './gate/_context.js';
-export { isKnownMetricId, knownMetricIds, TIMING_METRICS } from './_known.js';
+export { isKnownMetricId, JUDGMENT_METRICS, knownMetricIds, TIMING_METRICS } from './_known.js';
 export { score, type ScoreOptions, type ScoreResult } from './_score.js';
 export {
   evaluate,

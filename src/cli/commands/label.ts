@@ -9,7 +9,13 @@ import {
   type QrelsMergeResult,
 } from '../../snapshot/index.js';
 import type { LabelQueue } from '../../documents/index.js';
-import { buildLabelQueue, rankingsFromStore } from '../../../history/label-queue.js';
+import { buildLabelQueue, rankingsFromStore, type QueueRankings } from '../../../history/label-queue.js';
+import {
+  modeSystem,
+  POOL_MODES_ALL,
+  rankingsFromSystems,
+  type PoolSystem,
+} from '../../../history/label-pool.js';
 import { renderLabelQueueHtml, renderLabelQueueJsonl } from '../../../reports/history/label-queue.js';
 import { safe } from '../../../reports/history/shared.js';
 import type { CliIo, RgateCommand } from '../command.js';
@@ -17,10 +23,13 @@ import { outDirOf } from '../out-dir.js';
 import { loadSuiteSpec, openStore, withStoreOptions, type StoreArgs } from './history.js';
 
 interface LabelArgs extends StoreArgs {
-  action: 'queue' | 'merge';
+  action: 'queue' | 'merge' | 'pool';
   target: string;
   judgments?: string;
   k: number;
+  depth?: number;
+  systems?: string[];
+  modes?: string[];
   out?: string;
   json?: boolean;
   judge?: string;
@@ -30,9 +39,67 @@ interface LabelArgs extends StoreArgs {
   'dry-run'?: boolean;
 }
 
-function queue(args: LabelArgs, io: CliIo): number {
+function refuseMergeFlags(args: LabelArgs, action: string): void {
   for (const f of ['judge', 'date', 'version', 'reset-note', 'dry-run'] as const)
     if (args[f] !== undefined) throw new RgateError('usage', `--${f} belongs to rgate label merge`);
+  if (action !== 'pool')
+    for (const f of ['depth', 'systems', 'modes'] as const)
+      if (args[f] !== undefined) throw new RgateError('usage', `--${f} belongs to rgate label pool`);
+}
+
+/** "a,b" "c" -> ["a", "b", "c"]: a list flag may be repeated or comma-separated. */
+function listFlag(values: readonly string[] | undefined): string[] {
+  return (values ?? [])
+    .flatMap((v) => String(v).split(','))
+    .map((v) => v.trim())
+    .filter((v) => v !== '');
+}
+
+async function pool(args: LabelArgs, io: CliIo): Promise<number> {
+  refuseMergeFlags(args, 'pool');
+  if (args.judgments !== undefined)
+    throw new RgateError(
+      'usage',
+      `label pool takes one suite, not "${args.judgments}"`,
+      'rgate label pool <suite> --modes all',
+    );
+  const { spec, root } = loadSuiteSpec(io, args.target, args.config);
+  const modes = listFlag(args.modes).flatMap((m) => (m === 'all' ? [...POOL_MODES_ALL] : [m]));
+  const suites = listFlag(args.systems);
+  if (modes.length + suites.length === 0)
+    throw new RgateError(
+      'usage',
+      'label pool needs the systems to pool',
+      `--modes ${POOL_MODES_ALL.join(',')} (builtin modes on the suite's fixture) and/or --systems <suite,...> (suites of rgate.config.json)`,
+    );
+  const systems: PoolSystem[] = [];
+  const seen = new Set<string>();
+  for (const name of suites) {
+    if (seen.has(`suite ${name}`)) continue;
+    seen.add(`suite ${name}`);
+    const s = loadSuiteSpec(io, name, args.config);
+    systems.push({ id: `s${systems.length + 1}`, label: `suite ${name}`, suite: name, spec: s.spec });
+  }
+  for (const m of modes) {
+    if (seen.has(`mode ${m}`)) continue;
+    seen.add(`mode ${m}`);
+    systems.push(modeSystem(args.target, spec, m, `s${systems.length + 1}`));
+  }
+  const k = args.depth ?? args.k;
+  const poolId = `pool-${args.target}-k${k}`;
+  const rankings = await rankingsFromSystems({
+    suite: args.target,
+    systems,
+    root,
+    poolId,
+    startedAt: new Date().toISOString(),
+  });
+  const set = loadFixtureSet(spec.fixture, { root, verify: false });
+  return writeQueue(buildLabelQueue(rankings, set, k, true), args, io, poolId);
+}
+
+function queue(args: LabelArgs, io: CliIo): number {
+  refuseMergeFlags(args, 'queue');
   if (args.judgments !== undefined)
     throw new RgateError(
       'usage',
@@ -41,8 +108,9 @@ function queue(args: LabelArgs, io: CliIo): number {
     );
   const store = openStore(io, args);
   let doc: LabelQueue;
+  let rankings: QueueRankings;
   try {
-    const rankings = rankingsFromStore(store, args.target);
+    rankings = rankingsFromStore(store, args.target);
     const { spec, root } = loadSuiteSpec(io, rankings.origin.suite, args.config);
     // the folder as it is now: judgments merged since the run leave the queue (the corpus is checked)
     const set = loadFixtureSet(spec.fixture, { root, verify: false });
@@ -50,10 +118,15 @@ function queue(args: LabelArgs, io: CliIo): number {
   } finally {
     store.close();
   }
+  return writeQueue(doc, args, io, args.target);
+}
+
+/** Write queue.jsonl and queue.html and say what they hold. */
+function writeQueue(doc: LabelQueue, args: LabelArgs, io: CliIo, id: string): number {
   const dir =
     args.out !== undefined
       ? resolve(io.cwd, args.out)
-      : join(outDirOf(io, args['out-dir'], args.config), 'label', args.target);
+      : join(outDirOf(io, args['out-dir'], args.config), 'label', id);
   mkdirSync(dir, { recursive: true });
   const files = { jsonl: join(dir, 'queue.jsonl'), html: join(dir, 'queue.html') };
   writeFileSync(files.jsonl, renderLabelQueueJsonl(doc));
@@ -76,6 +149,10 @@ function queue(args: LabelArgs, io: CliIo): number {
     io.out(
       `${summary.items} unjudged (query, doc) pairs in the top ${doc.k} of ${doc.sources.length} ranking(s) of ${doc.origin.kind} ${safe(doc.origin.id)}, over ${summary.queries} of ${doc.judged_queries} judged queries`,
     );
+    if (doc.blind)
+      io.out(
+        `  pooled blind from ${doc.sources.map((s) => `${s.id} ${safe(s.label)}`).join(', ')}: no item says which retrieved it`,
+      );
     if (doc.query_set_changed)
       io.out(`  the query set changed since the ${doc.origin.kind}: pairs judged since are left out`);
     if (doc.not_in_corpus) io.out(`  ${doc.not_in_corpus} ranked id(s) not in the corpus were left out`);
@@ -144,25 +221,38 @@ async function merge(args: LabelArgs, io: CliIo): Promise<number> {
   return EXIT.ok;
 }
 
-/** `rgate label queue|merge`: pool unjudged top-k documents for grading, and merge the grades back. */
+/** `rgate label queue|pool|merge`: pool unjudged top-k documents for grading, and merge the grades back. */
 export const labelCommand: RgateCommand<LabelArgs> = {
   command: 'label <action> <target> [judgments]',
   describe:
-    'Grade the unjudged documents a run or comparison put in its top k, and merge the grades into the qrels',
+    'Grade the unjudged documents a run, a comparison or a pool of systems put in its top k, and merge the grades into the qrels',
   builder: (y: Argv) =>
     withStoreOptions(y)
       // `--version` is the fixture version of a merge, not rgate's own
       .version(false)
       .positional('action', {
-        choices: ['queue', 'merge'] as const,
-        describe: 'queue: write the grading page and queue.jsonl; merge: add a judgments file to a set',
+        choices: ['queue', 'pool', 'merge'] as const,
+        describe:
+          'queue: the grading page of a run or comparison; pool: run several systems or modes and queue the union of their top k (blind); merge: add a judgments file to a set',
       })
       .positional('target', {
         type: 'string',
-        describe: 'queue: a run id or comparison session id; merge: the set (fixtures/<name>) or its folder',
+        describe:
+          'queue: a run id or comparison session id; pool: a suite of rgate.config.json; merge: the set (fixtures/<name>) or its folder',
       })
       .positional('judgments', { type: 'string', describe: 'merge: the judgments JSONL the page saved' })
       .option('k', { type: 'number', default: 5, describe: "queue: pool each ranking's top k" })
+      .option('depth', { type: 'number', describe: "pool: each system's top k (default 5, as --k)" })
+      .option('modes', {
+        type: 'string',
+        array: true,
+        describe: `pool: builtin engine modes on the suite's fixture (${POOL_MODES_ALL.join(', ')}, ku; all = the first five)`,
+      })
+      .option('systems', {
+        type: 'string',
+        array: true,
+        describe: 'pool: suites of rgate.config.json on the same fixture, each run as configured',
+      })
       .option('out', {
         type: 'string',
         describe: 'queue: folder for queue.jsonl and queue.html (default <out-dir>/label/<id>/)',
@@ -179,10 +269,13 @@ export const labelCommand: RgateCommand<LabelArgs> = {
       .option('dry-run', { type: 'boolean', describe: 'merge: check everything, write nothing' })
       .example('$0 label queue cmp-20261123T101500Z-a1b2c3', "a comparison's variants, top 5")
       .example('$0 label queue <run-id> --k 10 --out review/', "one run's replays, top 10")
+      .example('$0 label pool semantic --modes all --depth 5', 'every builtin mode, top 5, blind')
+      .example('$0 label pool semantic --systems semantic,my-http-suite --modes bm25', 'systems and modes')
       .example(
         '$0 label merge cacm grades.jsonl --judge ana --version v2 --reset-note "42 judgments"',
         'a frozen set',
       )
       .example('$0 label merge my-set grades.jsonl --judge ana --date 2026-11-23 --dry-run', 'check only'),
-  handler: async (args, io) => (args.action === 'queue' ? queue(args, io) : merge(args, io)),
+  handler: async (args, io) =>
+    args.action === 'queue' ? queue(args, io) : args.action === 'pool' ? pool(args, io) : merge(args, io),
 };

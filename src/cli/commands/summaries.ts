@@ -47,6 +47,6 @@ export const COMMAND_SUMMARIES: Readonly<Record<string, readonly [command: strin
   ],
   label: [
     'label <action> <target> [judgments]',
-    'Grade the unjudged documents a run or comparison put in its top k, and merge the grades into the qrels',
+    'Grade the unjudged documents a run, a comparison or a pool of systems put in its top k, and merge the grades into the qrels',
   ],
 };

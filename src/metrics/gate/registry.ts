@@ -5,6 +5,7 @@ import { errorRate } from './error-rate.js';
 import { fallbackDeterminism } from './fallback-determinism.js';
 import { fallbackExpectationMet } from './fallback-expectation-met.js';
 import { judgedAtK } from './judged.js';
+import { judgedTop1 } from './judged-top1.js';
 import { kuEscalationRate } from './ku-escalation-rate.js';
 import { kuGuidanceRetention } from './ku-guidance-retention.js';
 import { kuLevelAppropriateness } from './ku-level-appropriateness.js';
@@ -35,6 +36,7 @@ export const GATE_MEASURES: readonly GateMeasure[] = [
   orderingCompliance,
   sensitiveLeakRate,
   errorRate,
+  judgedTop1,
   judgedAtK,
   budgetUsage,
   kuGuidanceRetention,
