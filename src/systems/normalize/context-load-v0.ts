@@ -1,29 +1,52 @@
-import { validateContextLoadV0 } from '../../contracts/responses/context-load-v0.js';
-import type { ContextLoadV0Entry, ContextLoadV0Response, RankedItem } from '../../documents/index.js';
+import {
+  validateContextLoadV0,
+  validateContextLoadV0Measurable,
+} from '../../contracts/responses/context-load-v0.js';
+import type {
+  ContextLoadV0Measurable,
+  ContextLoadV0MeasurableEntry,
+  ContextLoadV0Response,
+  RankedItem,
+} from '../../documents/index.js';
 import { estimateTokens, type ResponseNormalizer } from './types.js';
 
 /** Levels that mean "no fallback happened": the first stage of restricted -> relaxed -> unrestricted, or none. */
 const FIRST_LEVELS = new Set(['restricted', 'none', 'primary', '0']);
 
-function entryId(e: ContextLoadV0Entry): string {
+function entryId(e: ContextLoadV0MeasurableEntry): string {
   return e.record_id ?? e.id ?? e.provenance?.record_id ?? e.path ?? '';
 }
-function entryPath(e: ContextLoadV0Entry): string {
+function entryPath(e: ContextLoadV0MeasurableEntry): string {
   return e.source_path ?? e.path ?? e.provenance?.source_path ?? '';
 }
-function entryChars(e: ContextLoadV0Entry): number {
-  return e.chars ?? (e.text ?? e.content ?? '').length;
+function entryChars(e: ContextLoadV0MeasurableEntry): number {
+  return e.chars ?? (e.text ?? e.content ?? e.excerpt ?? '').length;
+}
+/** seed 000 puts the combined score in score_breakdown; cortex-coach puts it on the entry */
+function entryScore(e: ContextLoadV0MeasurableEntry): number {
+  return e.score_breakdown?.combined_score ?? e.combined_score ?? 0;
+}
+function entryBreakdown(e: ContextLoadV0MeasurableEntry): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const [k, v] of Object.entries(e.score_breakdown ?? {})) if (typeof v === 'number') out[k] = v;
+  if (out['combined_score'] === undefined && e.combined_score !== undefined) {
+    out['combined_score'] = e.combined_score;
+  }
+  return out;
 }
 
 /**
  * context-load v0 (seed 000), `entries[]` or the real-world `files[]` variant. Ranked = the emitted entries
- * in order, score = combined_score. Usage: the response's `usage` when given, else files = entries,
- * chars = sum of entry `chars` (or text/content length), tokens = ceil(chars / 4).
- * Fallback: triggered when `fallback_level` names a stage after the first (restricted / 0);
- * attempts = the stages listed in `fallback_attempts`.
+ * in order, score = combined_score (in `score_breakdown`, else on the entry). Usage: the response's `usage`
+ * when given, else files = entries, chars = sum of entry `chars` (or text/content/excerpt length),
+ * tokens = ceil(chars / 4). Fallback: triggered when `fallback_level` names a stage after the first
+ * (restricted / 0); attempts = the stages listed in `fallback_attempts`. Measurable without the
+ * seed's letter-only fields (see the document): cortex-coach's real output is measured, its
+ * violations listed.
  */
-export const contextLoadV0Normalizer: ResponseNormalizer<ContextLoadV0Response> = {
+export const contextLoadV0Normalizer: ResponseNormalizer<ContextLoadV0Response, ContextLoadV0Measurable> = {
   validate: validateContextLoadV0,
+  measurable: validateContextLoadV0Measurable,
   crossCheck(p) {
     const n = (p.entries ?? p.files ?? []).length;
     const out: string[] = [];
@@ -36,8 +59,8 @@ export const contextLoadV0Normalizer: ResponseNormalizer<ContextLoadV0Response> 
     const ranked: RankedItem[] = entries.map((e) => ({
       id: entryId(e),
       source_path: entryPath(e),
-      score: e.score_breakdown.combined_score,
-      score_breakdown: { ...e.score_breakdown },
+      score: entryScore(e),
+      score_breakdown: entryBreakdown(e),
       chars: entryChars(e),
       ...(e.tags ? { tags: e.tags } : {}),
     }));

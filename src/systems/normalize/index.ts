@@ -52,8 +52,12 @@ export function failedResponse(
 
 /**
  * Validate a parsed payload against its contract and map it to Observation fields. Never throws:
- * an error envelope becomes `ok:false` with the envelope's code as error kind (contract valid); a payload
- * breaking the contract becomes `ok:false`, kind `contract_invalid`, with the ajv lines.
+ * - an error envelope becomes `ok:false` with the envelope's code as error kind (contract valid);
+ * - a payload that breaks the letter of the contract (schema or cross-field rules) but has what a
+ *   measurement needs (valid against the schema, or the contract's `measurable` shape) is an observation like any other, `ok:true`, its violations listed in
+ *   `contract.errors` (`contract_validity` counts it invalid) and its ranking measured;
+ * - a payload that cannot be measured becomes `ok:false`, kind `contract_invalid`, with the ajv lines
+ *   of the letter (what the system should fix), like an unparsable answer.
  */
 export function normalizeResponse(contract: string, payload: unknown): NormalizedResponse {
   const n = isKnownContract(contract) ? NORMALIZERS[contract] : undefined;
@@ -79,26 +83,28 @@ export function normalizeResponse(contract: string, payload: unknown): Normalize
       { valid: true, errors: [] },
     );
   }
-  if (!n.validate(payload as never)) {
-    const errors = formatAjvErrors(n.validate.errors);
+  const valid = n.validate(payload as never);
+  const violations = valid
+    ? n.crossCheck
+      ? n.crossCheck(payload as never)
+      : []
+    : formatAjvErrors(n.validate.errors);
+  // a schema-valid payload is measurable (cross-field rules are the letter); otherwise the contract's
+  // measurable shape decides, and a contract without one is measurable only when valid
+  if (!valid && !(n.measurable && n.measurable(payload as never))) {
     return failedResponse(
       contract,
-      { kind: 'contract_invalid', message: `response breaks ${contract}: ${errors.slice(0, 3).join('; ')}` },
-      { valid: false, errors },
-    );
-  }
-  const cross = n.crossCheck ? n.crossCheck(payload as never) : [];
-  if (cross.length > 0) {
-    return failedResponse(
-      contract,
-      { kind: 'contract_invalid', message: `response breaks ${contract}: ${cross.slice(0, 3).join('; ')}` },
-      { valid: false, errors: cross },
+      {
+        kind: 'contract_invalid',
+        message: `response breaks ${contract} and cannot be measured: ${violations.slice(0, 3).join('; ')}`,
+      },
+      { valid: false, errors: violations },
     );
   }
   return {
     ok: true,
     ...n.toObservation(payload as never),
-    contract: { name: contract, valid: true, errors: [] },
+    contract: { name: contract, valid: violations.length === 0, errors: violations },
   };
 }
 

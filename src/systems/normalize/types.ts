@@ -23,13 +23,19 @@ export interface Validator<T> {
   errors?: Parameters<typeof formatAjvErrors>[0];
 }
 
-/** One response contract: its ajv validator, checks JSON Schema cannot express, and the mapping to an Observation. */
-export interface ResponseNormalizer<T> {
+/**
+ * One response contract: its ajv validator (the letter of the contract), checks JSON Schema cannot
+ * express, and the mapping to an Observation. `measurable` is the looser shape a measurement needs
+ * (`M`, which every valid `T` also is); a payload that breaks the letter but is measurable is still
+ * mapped, its violations listed. A contract without `measurable` is measurable only when valid.
+ */
+export interface ResponseNormalizer<T extends M, M = T> {
   readonly validate: Validator<T>;
-  /** cross-field rules (`/selected_count: must equal ...`), as ajv-style `/path: message` lines */
+  readonly measurable?: Validator<M>;
+  /** cross-field rules (`/selected_count: must equal ...`), as ajv-style `/path: message` lines; run on valid payloads */
   crossCheck?(payload: T): string[];
-  /** the payload is valid here */
-  toObservation(payload: T): Omit<NormalizedResponse, 'ok' | 'error' | 'contract'>;
+  /** the payload is measurable here (valid, or valid against `measurable`) */
+  toObservation(payload: M): Omit<NormalizedResponse, 'ok' | 'error' | 'contract'>;
 }
 
 /** Token estimate used wherever a contract does not state tokens: ceil(chars / 4). */
