@@ -24,6 +24,17 @@ export const ObservationErrorSchema = Closed({
 });
 export type ObservationError = Static<typeof ObservationErrorSchema>;
 
+/**
+ * An entry the answer carried that the suite does not rank (context-load `ranked_entries`: cortex-coach's
+ * control-plane files, `rank: null`), reported apart from the ranking.
+ */
+export const UnrankedEntrySchema = Closed({
+  id: Type.String(),
+  source_path: Type.String(),
+  selected_by: Type.Optional(Type.String()),
+});
+export type UnrankedEntry = Static<typeof UnrankedEntrySchema>;
+
 /** One request of one replay, normalised from whatever the system under test answered. */
 export const ObservationSchema = Closed({
   query_id: Type.String(),
@@ -36,6 +47,8 @@ export const ObservationSchema = Closed({
   /** a no_match answer that states its reason */
   no_match_reason: Type.Optional(Type.String()),
   ranked: Type.Array(RankedItemSchema),
+  /** entries answered but not ranked (the suite's `ranked_entries` rule left them out), in answer order */
+  unranked: Type.Optional(Type.Array(UnrankedEntrySchema)),
   fallback: Closed({
     triggered: Type.Boolean(),
     stage: Type.Optional(Type.String()),

@@ -8,7 +8,7 @@ import type {
   ContextLoadV0Response,
   RankedItem,
 } from '../../documents/index.js';
-import { estimateTokens, type ResponseNormalizer } from './types.js';
+import { estimateTokens, type NormalizeOptions, type ResponseNormalizer } from './types.js';
 
 /** Levels that mean "no fallback happened": the first stage of restricted -> relaxed -> unrestricted, or none. */
 const FIRST_LEVELS = new Set(['restricted', 'none', 'primary', '0']);
@@ -35,12 +35,37 @@ function entryBreakdown(e: ContextLoadV0MeasurableEntry): Record<string, number>
   return out;
 }
 
+/** Split the answer's entries into the ranked ones, in ranking order, and the rest (see NormalizeOptions). */
+export function splitRankedEntries<E extends { selected_by?: string; rank?: number | null }>(
+  entries: readonly E[],
+  rule = 'auto',
+): { ranked: E[]; unranked: E[] } {
+  let keep: (e: E) => boolean;
+  if (rule === 'all') keep = () => true;
+  else if (rule === 'rank') keep = (e) => Number.isInteger(e.rank);
+  else {
+    const prefix = rule.startsWith('selected_by:') ? rule.slice('selected_by:'.length) : 'task:';
+    keep = (e) => (e.selected_by ?? '').startsWith(prefix);
+    // the seed harness: the task-selected entries when there are any, else every entry
+    if (rule === 'auto' && !entries.some(keep)) keep = () => true;
+  }
+  const ranked = entries.filter(keep);
+  if (rule === 'rank') {
+    // by stated rank, ties by answer order: a total order
+    const at = new Map(entries.map((e, i) => [e, i]));
+    ranked.sort((a, b) => a.rank! - b.rank! || at.get(a)! - at.get(b)!);
+  }
+  return { ranked, unranked: entries.filter((e) => !keep(e)) };
+}
+
 /**
  * context-load v0 (seed 000), `entries[]` or the real-world `files[]` variant. Ranked = the emitted entries
  * in order, score = combined_score (in `score_breakdown`, else on the entry). Usage: the response's `usage`
  * when given, else files = entries, chars = sum of entry `chars` (or text/content/excerpt length),
  * tokens = ceil(chars / 4). Fallback: triggered when `fallback_level` names a stage after the first
- * (restricted / 0); attempts = the stages listed in `fallback_attempts`. Measurable without the
+ * (restricted / 0); attempts = the stages listed in `fallback_attempts`. Which entries are ranked is the
+ * suite's `ranked_entries` (default `auto`: the `task:` entries when any, else all, as seed 000's Phase 2
+ * harness evaluates); the others are listed as `unranked`, and count in usage. Measurable without the
  * seed's letter-only fields (see the document): cortex-coach's real output is measured, its
  * violations listed.
  */
@@ -54,9 +79,10 @@ export const contextLoadV0Normalizer: ResponseNormalizer<ContextLoadV0Response, 
     if (p.selected_count !== n) out.push(`/selected_count: must equal the number of entries (${n})`);
     return out;
   },
-  toObservation(p) {
+  toObservation(p, options: NormalizeOptions) {
     const entries = p.entries ?? p.files ?? [];
-    const ranked: RankedItem[] = entries.map((e) => ({
+    const split = splitRankedEntries(entries, options.rankedEntries);
+    const ranked: RankedItem[] = split.ranked.map((e) => ({
       id: entryId(e),
       source_path: entryPath(e),
       score: entryScore(e),
@@ -69,21 +95,35 @@ export const contextLoadV0Normalizer: ResponseNormalizer<ContextLoadV0Response, 
     const attempts = Array.isArray(p.fallback_attempts)
       ? p.fallback_attempts.map((a) => (typeof a === 'string' ? a : String(a.stage ?? a.level ?? '')))
       : undefined;
-    const noMatch = p.no_match === true || entries.length === 0;
-    const chars = p.usage?.chars ?? ranked.reduce((s, r) => s + (r.chars ?? 0), 0);
+    const noMatch = p.no_match === true || ranked.length === 0;
+    // usage is what the answer loaded: every entry, ranked or not
+    const chars = p.usage?.chars ?? entries.reduce((s, e) => s + entryChars(e), 0);
     const top = ranked[0];
     return {
       ...(noMatch
-        ? { selection_mode: 'no_match' as const, no_match_reason: p.reason ?? 'no entries selected' }
+        ? {
+            selection_mode: 'no_match' as const,
+            no_match_reason:
+              p.reason ?? (entries.length === 0 ? 'no entries selected' : 'no entry the suite ranks'),
+          }
         : { selected_id: top?.id, source_path: top?.source_path }),
       ranked,
+      ...(split.unranked.length > 0
+        ? {
+            unranked: split.unranked.map((e) => ({
+              id: entryId(e),
+              source_path: entryPath(e),
+              ...(e.selected_by !== undefined ? { selected_by: e.selected_by } : {}),
+            })),
+          }
+        : {}),
       fallback: {
         triggered,
         ...(level !== undefined && level !== null ? { stage: String(level) } : {}),
         ...(attempts ? { attempts } : {}),
       },
       usage: {
-        files: p.usage?.files ?? ranked.length,
+        files: p.usage?.files ?? entries.length,
         chars,
         tokens: p.usage?.tokens ?? estimateTokens(chars),
       },

@@ -11,9 +11,9 @@ import { memoryCliV1Normalizer } from './memory-cli-v1.js';
 import { resolvedIntentNormalizer } from './resolved-intent.js';
 import { retrievalResultV1Normalizer } from './retrieval-result-v1.js';
 import { rgateNormalizer } from './rgate.js';
-import type { NormalizedResponse, ResponseNormalizer } from './types.js';
+import type { NormalizedResponse, NormalizeOptions, ResponseNormalizer } from './types.js';
 
-export type { NormalizedResponse } from './types.js';
+export type { NormalizedResponse, NormalizeOptions } from './types.js';
 
 // keyed by the contract names: a contract without its normalizer does not compile
 const NORMALIZERS = {
@@ -59,7 +59,11 @@ export function failedResponse(
  * - a payload that cannot be measured becomes `ok:false`, kind `contract_invalid`, with the ajv lines
  *   of the letter (what the system should fix), like an unparsable answer.
  */
-export function normalizeResponse(contract: string, payload: unknown): NormalizedResponse {
+export function normalizeResponse(
+  contract: string,
+  payload: unknown,
+  options: NormalizeOptions = {},
+): NormalizedResponse {
   const n = isKnownContract(contract) ? NORMALIZERS[contract] : undefined;
   if (!n) {
     return failedResponse(contract, {
@@ -103,13 +107,18 @@ export function normalizeResponse(contract: string, payload: unknown): Normalize
   }
   return {
     ok: true,
-    ...n.toObservation(payload as never),
+    ...n.toObservation(payload as never, options),
     contract: { name: contract, valid: violations.length === 0, errors: violations },
   };
 }
 
 /** Parse a raw body (stdout, a worker line, an HTTP body) and normalize it; bad JSON is `non_json`. */
-export function normalizeText(contract: string, text: string, stderr?: string): NormalizedResponse {
+export function normalizeText(
+  contract: string,
+  text: string,
+  stderr?: string,
+  options: NormalizeOptions = {},
+): NormalizedResponse {
   let payload: unknown;
   try {
     payload = JSON.parse(text);
@@ -121,5 +130,5 @@ export function normalizeText(contract: string, text: string, stderr?: string): 
       ...(stderr ? { stderr } : {}),
     });
   }
-  return normalizeResponse(contract, payload);
+  return normalizeResponse(contract, payload, options);
 }
