@@ -39,6 +39,7 @@ interface ImportArgs {
   freeze?: boolean;
   force?: boolean;
   'follow-symlinks'?: boolean;
+  'keep-unknown-judgments'?: boolean;
   version?: string;
   'reset-note'?: string;
   date?: string;
@@ -170,6 +171,11 @@ export const importCommand: RgateCommand<ImportArgs> = {
         default: false,
         describe: 'dir: take symlinked files from outside the tree (default: refuse them)',
       })
+      .option('keep-unknown-judgments', {
+        type: 'boolean',
+        default: false,
+        describe: 'dir: keep judgments on ids not in the corpus, with a warning (default: refuse the import)',
+      })
       .option('domain', { type: 'string', describe: "memory-cli: only this domain's entries (as --domain)" })
       .option('date', { type: 'string', describe: 'with --freeze: frozen_on (default today, UTC)' })
       .option('json', { type: 'boolean', default: false, describe: 'print the import result as JSON' })
@@ -284,6 +290,7 @@ export const importCommand: RgateCommand<ImportArgs> = {
               ? { extensions: a.ext.map((e) => (e.startsWith('.') ? e : `.${e}`).toLowerCase()) }
               : {}),
             followSymlinks: !!a['follow-symlinks'],
+            keepUnknownJudgments: !!a['keep-unknown-judgments'],
           });
           break;
       }

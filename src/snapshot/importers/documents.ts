@@ -142,13 +142,14 @@ function walk(
 }
 
 /**
- * A document as a corpus record: id = relative path without extension, text by type (HTML: `<pre>`
+ * A document as a corpus record: id = relative path without extension (with it when `keepExtension`:
+ * `rgate import dir`, whose ids are the paths systems answer with), text by type (HTML: `<pre>`
  * or tag-stripped text; Markdown/text: as is), `captured_at` = the file's mtime, and `source`
  * {sha256, size, mtime} so a replay can prove what it saw without reading the live tree.
  */
-export function documentRecord(d: RawDocument, kind: RecordKind): CorpusLine {
+export function documentRecord(d: RawDocument, kind: RecordKind, keepExtension = false): CorpusLine {
   const ext = extname(d.rel).toLowerCase();
-  const id = d.rel.slice(0, d.rel.length - ext.length);
+  const id = keepExtension ? d.rel : d.rel.slice(0, d.rel.length - ext.length);
   const raw = d.bytes.toString('utf8').replace(/^\uFEFF/, '');
   let title: string | undefined;
   let text: string;
@@ -169,10 +170,15 @@ export function documentRecord(d: RawDocument, kind: RecordKind): CorpusLine {
 }
 
 /** Records for a whole tree; two files mapping to one id (a.md and a.txt) is an error. */
-export function documentRecords(docs: readonly RawDocument[], kind: RecordKind, label: string): CorpusLine[] {
+export function documentRecords(
+  docs: readonly RawDocument[],
+  kind: RecordKind,
+  label: string,
+  keepExtension = false,
+): CorpusLine[] {
   const seen = new Map<string, string>();
   return docs.map((d) => {
-    const r = documentRecord(d, kind);
+    const r = documentRecord(d, kind, keepExtension);
     const prev = seen.get(r.id!);
     if (prev)
       throw new RgateError(
