@@ -40,6 +40,7 @@ interface ImportArgs {
   force?: boolean;
   'follow-symlinks'?: boolean;
   'keep-unknown-judgments'?: boolean;
+  'dot-dir'?: string[];
   version?: string;
   'reset-note'?: string;
   date?: string;
@@ -171,6 +172,11 @@ export const importCommand: RgateCommand<ImportArgs> = {
         default: false,
         describe: 'dir: take symlinked files from outside the tree (default: refuse them)',
       })
+      .option('dot-dir', {
+        type: 'string',
+        array: true,
+        describe: 'dir: a dot-directory to take anyway (.cortex); other dot-entries are skipped',
+      })
       .option('keep-unknown-judgments', {
         type: 'boolean',
         default: false,
@@ -198,6 +204,10 @@ export const importCommand: RgateCommand<ImportArgs> = {
       .example(
         'rgate import dir ./docs --out fixtures/project-docs --freeze',
         'snapshot a project tree and freeze it',
+      )
+      .example(
+        'rgate import dir ../cortex --ext md json dsl --dot-dir .cortex --queries q.jsonl --out fixtures/cortex',
+        'a cortex project: ids are paths with their extension, .cortex/ decisions included',
       )
       .example(
         'rgate import memory-cli ~/.athena/memory --out fixtures/my-memory --freeze',
@@ -291,6 +301,7 @@ export const importCommand: RgateCommand<ImportArgs> = {
               : {}),
             followSymlinks: !!a['follow-symlinks'],
             keepUnknownJudgments: !!a['keep-unknown-judgments'],
+            ...(a['dot-dir'] ? { dotDirs: a['dot-dir'] } : {}),
           });
           break;
       }

@@ -84,6 +84,18 @@ describe('importDir (project_dir snapshot)', () => {
     rmSync(join(tree, 'notes/a.md'));
   });
 
+  it('skips dot-entries unless named with dotDirs (.cortex keeps a project decisions)', async () => {
+    put('.cortex/decisions/d1.md', 'decision one');
+    const skipped = await importDir({ path: tree, out: join(dir, 'out-dot1') });
+    expect(read(join(dir, 'out-dot1')).map((d) => d.id)).not.toContain('.cortex/decisions/d1.md');
+    expect(skipped.counts.corpus_records).toBe(3);
+    await importDir({ path: tree, out: join(dir, 'out-dot2'), dotDirs: ['.cortex'] });
+    const ids = read(join(dir, 'out-dot2')).map((d) => d.id);
+    expect(ids).toContain('.cortex/decisions/d1.md');
+    expect(ids.some((id) => id.startsWith('.git/'))).toBe(false);
+    rmSync(join(tree, '.cortex'), { recursive: true });
+  });
+
   it('refuses judgments on ids not in the corpus with a count; --keep-unknown-judgments keeps them, noted', async () => {
     const q = join(dir, 'queries.jsonl');
     const line = (id: string, qrels: Record<string, number>) =>

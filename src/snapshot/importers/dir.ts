@@ -15,6 +15,8 @@ export interface DirImportOptions {
   extensions?: string[];
   /** take symlinked files from outside the tree too (default: refuse them) */
   followSymlinks?: boolean;
+  /** dot-directories to take anyway (`.cortex`); every other dot-entry is skipped */
+  dotDirs?: string[];
   /** keep judgments on ids the corpus does not have, with a note (default: refuse the import) */
   keepUnknownJudgments?: boolean;
   config?: PartialConfig;
@@ -29,7 +31,10 @@ export async function importDir(o: DirImportOptions): Promise<ImportResult> {
   const sources: SourceFile[] = [];
   const notes: string[] = [];
   const exts = o.extensions ?? DOCUMENT_EXTENSIONS;
-  const tree = await readDocumentTree(o.path, exts, { followSymlinks: o.followSymlinks ?? false });
+  const tree = await readDocumentTree(o.path, exts, {
+    followSymlinks: o.followSymlinks ?? false,
+    ...(o.dotDirs ? { dotDirs: o.dotDirs } : {}),
+  });
   sources.push(tree.source);
   // ids keep their extension: they are the paths a system answers with (cortex-coach `specs/x.md`)
   const corpus = documentRecords(tree.docs, o.kind ?? 'canonical', basename(o.path), true);
