@@ -17,6 +17,7 @@ import {
 } from '../src/metrics/index.js';
 import { evaluateGate, separateTimingRules } from '../gates/index.js';
 import { orderSeed } from './replay.js';
+import { contractViolations } from './contract-violations.js';
 import { errorSummary, withFirstErrors } from './error-summary.js';
 import { withFailureReasons } from './failure-reasons.js';
 import { buildReplayProof } from './replay-proof.js';
@@ -122,6 +123,7 @@ export function buildRunReport(
   );
   const { queries, failing } = withFailureReasons(measuredQueries, selection, semanticWinModes);
   const b = plan.baseline;
+  const violations = contractViolations(plan.suite.queries, observations);
   return {
     schema_version: REPORT_SCHEMA_VERSION,
     suite: plan.name,
@@ -139,6 +141,7 @@ export function buildRunReport(
     queries,
     replay_proof: proof,
     errors: errorSummary(observations),
+    ...(violations ? { contract_violations: violations } : {}),
     ...(b
       ? {
           baseline: {

@@ -12,6 +12,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { runSuite, type RunOutcome } from '../harness/run-suite.js';
 import type { Report, SuiteSpec } from '../src/documents/index.js';
 import { MemoryRunStore } from '../src/store/memory-store.js';
+import { renderMarkdown } from '../reports/run/markdown.js';
+import { renderTerminal } from '../reports/run/terminal.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const SUT = resolve(import.meta.dirname, 'sut', 'cortex-coach-replay.mjs');
@@ -87,6 +89,19 @@ describe('cortex-coach context-load through rgate, on the recorded outputs', () 
     expect(rate(auto.report, 'contract_validity')).toBe('0/18');
     expect(rate(auto.report, 'error_rate')).toBe('0/18');
     expect(rate(auto.report, 'replay_determinism')).toBe('9/9');
+    // the report lists them by rule: 3 rules, each broken by every request
+    const v = auto.report.contract_violations!;
+    expect(v).toMatchObject({ contract: 'context-load-v0', measured: 18, violating: 18 });
+    expect(v.rules.map((r) => [r.rule, r.requests, r.queries])).toEqual([
+      ['/files/*/score_breakdown/combined_score: is required', 18, 9],
+      ['/ranking_contract_version: is required', 18, 9],
+      ['/selected_count: is required', 18, 9],
+    ]);
+    const text = renderTerminal(auto.report, {});
+    expect(text).toContain('Contract violations');
+    expect(text).toContain('18 of 18 measured requests break context-load-v0; measured all the same');
+    expect(text).not.toContain('system under test down');
+    expect(renderMarkdown(auto.report)).toContain('| `/selected_count: is required` | 18 | 9 |');
   });
 
   it('ranks the task: entries by default and reports the control-plane ones apart; `all` ranks every entry', () => {

@@ -370,3 +370,11 @@ export function errorView(report: Report): ErrorView {
     }),
   };
 }
+
+/** One line on measured answers that break their contract: how many, and that they were measured. */
+export function violationHeadline(v: NonNullable<Report['contract_violations']>): string {
+  return (
+    `${v.violating} of ${v.measured} measured requests break ${v.contract}; measured all the same ` +
+    '(their rankings count), and contract_validity counts them invalid.'
+  );
+}

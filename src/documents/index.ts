@@ -10,6 +10,7 @@ export * from './better.js';
 export * from './closeout.js';
 export * from './compare-session.js';
 export * from './corpus-record.js';
+export * from './contract-violations.js';
 export * from './error-summary.js';
 export * from './fallback-stage.js';
 export * from './freeze.js';

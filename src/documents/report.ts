@@ -6,6 +6,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { ArtifactRefsSchema } from './artifact-refs.js';
 import { ErrorSummarySchema } from './error-summary.js';
+import { ContractViolationsSchema } from './contract-violations.js';
 import { GateResultSchema, RuleResultSchema } from './gate-result.js';
 import { Closed, Const, StringMap, WithDefs } from './keywords.js';
 import { MeasureValueSchema } from './measure-value.js';
@@ -63,6 +64,8 @@ const report = Closed(
     replay_proof: ReplayProofSchema,
     /** failed requests by error class (absent in reports written before it existed) */
     errors: Type.Optional(ErrorSummarySchema),
+    /** measured answers that break the letter of their contract, by rule (absent when none does) */
+    contract_violations: Type.Optional(ContractViolationsSchema),
     /** baseline comparisons and reset notes, when the gate used a baseline */
     baseline: Type.Optional(
       Closed({
