@@ -13,6 +13,13 @@ export const RankedItemSchema = Closed({
   tags: Type.Optional(Type.Array(Type.String())),
   /** characters of the item that were emitted (after truncation) */
   chars: Type.Optional(Type.Number()),
+  /** how the system says it chose the item (context-load `selected_by`: `task:default:specs/*.md`) */
+  selected_by: Type.Optional(Type.String()),
+  /**
+   * the text the answer emitted for the item, its first 6000 characters (context-load `excerpt`,
+   * `text` or `content`): what a rule-judged peer figure (the cortex Phase 2 harness) reads
+   */
+  excerpt: Type.Optional(Type.String()),
 });
 export type RankedItem = Static<typeof RankedItemSchema>;
 

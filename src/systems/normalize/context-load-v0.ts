@@ -22,6 +22,12 @@ function entryPath(e: ContextLoadV0MeasurableEntry): string {
 function entryChars(e: ContextLoadV0MeasurableEntry): number {
   return e.chars ?? (e.text ?? e.content ?? e.excerpt ?? '').length;
 }
+/** what a rule judge reads of the entry: its emitted text, at most EXCERPT_KEPT characters */
+const EXCERPT_KEPT = 6000;
+function entryExcerpt(e: ContextLoadV0MeasurableEntry): { excerpt?: string } {
+  const t = e.excerpt ?? e.text ?? e.content;
+  return t === undefined ? {} : { excerpt: t.slice(0, EXCERPT_KEPT) };
+}
 /** seed 000 puts the combined score in score_breakdown; cortex-coach puts it on the entry */
 function entryScore(e: ContextLoadV0MeasurableEntry): number {
   return e.score_breakdown?.combined_score ?? e.combined_score ?? 0;
@@ -89,6 +95,8 @@ export const contextLoadV0Normalizer: ResponseNormalizer<ContextLoadV0Response, 
       score_breakdown: entryBreakdown(e),
       chars: entryChars(e),
       ...(e.tags ? { tags: e.tags } : {}),
+      ...(e.selected_by !== undefined ? { selected_by: e.selected_by } : {}),
+      ...entryExcerpt(e),
     }));
     const level = p.fallback_level;
     const triggered = level !== undefined && level !== null && !FIRST_LEVELS.has(String(level));
