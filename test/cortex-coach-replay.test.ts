@@ -104,6 +104,21 @@ describe('cortex-coach context-load through rgate, on the recorded outputs', () 
     expect(renderMarkdown(auto.report)).toContain('| `/selected_count: is required` | 18 | 9 |');
   });
 
+  it("shows the cortex Phase 2 harness's own figure beside ndcg_cut.5, with why they differ", () => {
+    // 0.495506: the harness's median nDCG@5 on these answers (src/metrics/peer/cortex-phase2.test.ts
+    // pins every per-query value from the harness's own functions)
+    const [p] = auto.report.peer_figures!;
+    expect(p).toMatchObject({
+      id: 'cortex_phase2.median_ndcg_5',
+      value: 0.495506,
+      beside: { metric: 'ndcg_cut.5', value: null },
+    });
+    expect(p!.per_query).toHaveLength(9);
+    expect(p!.why).toContain('ideal from the returned list');
+    expect(renderTerminal(auto.report, {})).toContain('cortex_phase2.median_ndcg_5 = 0.495506');
+    expect(renderMarkdown(auto.report)).toContain('| `q_small_recent_gate_failure` | 0.63093 |');
+  });
+
   it('ranks the task: entries by default and reports the control-plane ones apart; `all` ranks every entry', () => {
     for (const o of auto.observations.filter((x) => x.replay === 1)) {
       const files = recorded(o.query_id).files;

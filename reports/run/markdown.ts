@@ -21,6 +21,7 @@ import {
   displayGate,
   errorView,
   violationHeadline,
+  peerLine,
   semanticWinText,
 } from './view.js';
 
@@ -101,6 +102,12 @@ export function renderMarkdown(report: Report, opts: MarkdownOptions = {}): stri
 
   out.push(...markdownErrors(report, max));
   out.push(...markdownViolations(report, max));
+  for (const p of report.peer_figures ?? []) {
+    out.push('### Peer figures (not gated)', '', mdEscape(peerLine(p)), '', mdEscape(p.why), '');
+    out.push('| query | ' + mdCode(p.id) + ' |', '| --- | ---: |');
+    for (const q of p.per_query) out.push(`| ${mdCode(q.query_id)} | ${q.value} |`);
+    out.push('');
+  }
 
   const rp = replaySummary(report);
   out.push(

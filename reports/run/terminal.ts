@@ -24,6 +24,7 @@ import {
   type MetricRow,
   errorView,
   violationHeadline,
+  peerLine,
   semanticWinText,
 } from './view.js';
 
@@ -139,6 +140,11 @@ export function renderTerminal(report: Report, opts: TerminalOptions = {}): stri
   out.push(...errorSection(report, max, paint), '');
   const cv = violationSection(report, max, paint);
   if (cv.length) out.push(...cv, '');
+  for (const p of report.peer_figures ?? []) {
+    out.push(paint('bold', 'Peer figures (not gated)'));
+    out.push(...wrap(terminalSafe(peerLine(p)), TERMINAL_WIDTH, '  ', '  '));
+    out.push(...wrap(terminalSafe(p.why), TERMINAL_WIDTH, '  ', '  '), '');
+  }
 
   const rp = replaySummary(report);
   out.push(paint('bold', 'Replay proof'));

@@ -378,3 +378,12 @@ export function violationHeadline(v: NonNullable<Report['contract_violations']>)
     '(their rankings count), and contract_validity counts them invalid.'
   );
 }
+
+/** A peer figure beside rgate's nearest measure, in one line. */
+export function peerLine(p: NonNullable<Report['peer_figures']>[number]): string {
+  const beside =
+    p.beside.value === null
+      ? 'not measured (no qrels, or not a ranking measure of the suite)'
+      : String(p.beside.value);
+  return `${p.id} = ${p.value} (${p.source}); rgate's ${p.beside.metric} = ${beside}.`;
+}

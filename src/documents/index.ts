@@ -12,6 +12,7 @@ export * from './compare-session.js';
 export * from './corpus-record.js';
 export * from './contract-violations.js';
 export * from './error-summary.js';
+export * from './peer-figures.js';
 export * from './fallback-stage.js';
 export * from './freeze.js';
 export * from './gate-policy.js';

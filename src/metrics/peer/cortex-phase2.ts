@@ -112,9 +112,7 @@ export interface CortexPhase2Figures {
 export function cortexPhase2Figures(
   queries: readonly (CortexRules & { query_id: string })[],
   corpusText: ReadonlyMap<string, string>,
-  firstObservation: (
-    queryId: string,
-  ) =>
+  firstObservation: (queryId: string) =>
     | {
         ok: boolean;
         ranked: readonly { id: string; selected_by?: string; chars?: number; excerpt?: string }[];
