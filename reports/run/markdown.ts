@@ -104,6 +104,7 @@ export function renderMarkdown(report: Report, opts: MarkdownOptions = {}): stri
   out.push(...markdownViolations(report, max));
   for (const p of report.peer_figures ?? []) {
     out.push('### Peer figures (not gated)', '', mdEscape(peerLine(p)), '', mdEscape(p.why), '');
+    if (p.per_query.length === 0) continue;
     out.push('| query | ' + mdCode(p.id) + ' |', '| --- | ---: |');
     for (const q of p.per_query) out.push(`| ${mdCode(q.query_id)} | ${q.value} |`);
     out.push('');

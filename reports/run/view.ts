@@ -384,6 +384,6 @@ export function peerLine(p: NonNullable<Report['peer_figures']>[number]): string
   const beside =
     p.beside.value === null
       ? 'not measured (no qrels, or not a ranking measure of the suite)'
-      : String(p.beside.value);
-  return `${p.id} = ${p.value} (${p.source}); rgate's ${p.beside.metric} = ${beside}.`;
+      : String(Number(p.beside.value.toFixed(6)));
+  return `${p.id} = ${Number(p.value.toFixed(6))} (${p.source}); rgate's ${p.beside.metric} = ${beside}.`;
 }
