@@ -17,6 +17,8 @@ import {
 } from '../src/metrics/index.js';
 import { evaluateGate, separateTimingRules } from '../gates/index.js';
 import { orderSeed } from './replay.js';
+import { contractViolations } from './contract-violations.js';
+import { peerFigures } from './peer-figures.js';
 import { errorSummary, withFirstErrors } from './error-summary.js';
 import { withFailureReasons } from './failure-reasons.js';
 import { buildReplayProof } from './replay-proof.js';
@@ -127,6 +129,8 @@ export function buildRunReport(
   );
   const { queries, failing } = withFailureReasons(measuredQueries, selection, semanticWinModes);
   const b = plan.baseline;
+  const violations = contractViolations(plan.suite.queries, observations);
+  const peers = peerFigures(c.system, plan.suite.queries, plan.suite.corpus, observations, measured.metrics);
   return {
     schema_version: REPORT_SCHEMA_VERSION,
     suite: plan.name,
@@ -145,6 +149,8 @@ export function buildRunReport(
     queries,
     replay_proof: proof,
     errors: errorSummary(observations),
+    ...(violations ? { contract_violations: violations } : {}),
+    ...(peers ? { peer_figures: peers } : {}),
     ...(b
       ? {
           baseline: {

@@ -149,6 +149,28 @@ describe('memory-cli-v1 through the command adapter, on the recorded outputs', (
     expect(renderMarkdown(hybridStrict.report)).toContain('semantic wins: semantic');
   });
 
+  it("shows memory-cli evaluate's rates where they differ from rgate's, with why", () => {
+    // classic: the CLI divides top-1 by all 4 queries (q-none has no expected id) and asks the two
+    // fallback queries five times each (both stable); equal rates are not repeated
+    const peers = classic.report.peer_figures!;
+    expect(peers.map((p) => [p.id, p.source.split(': ')[1]])).toEqual([
+      ['memory_cli_evaluate.top1_useful_rate', '1/4'],
+      ['memory_cli_evaluate.fallback_determinism', '2/2'],
+    ]);
+    expect(peers[0]!.beside).toEqual({ metric: 'top1_useful_rate', value: 1 / 3 });
+    // hybrid: nothing fell back, so the CLI says 1/1 by default where rgate says insufficient evidence
+    expect(hybrid.report.peer_figures).toEqual([
+      expect.objectContaining({
+        id: 'memory_cli_evaluate.fallback_determinism',
+        source: 'memory-cli evaluate (internal/retrieval/eval.go): 1/1 by default',
+        beside: { metric: 'fallback_determinism', value: null },
+        why: expect.stringContaining('rgate reports 0/0, insufficient evidence'),
+      }),
+    ]);
+    expect(renderTerminal(hybrid.report)).toContain('memory_cli_evaluate.fallback_determinism = 1');
+    expect(renderMarkdown(hybrid.report)).toContain('1/1 by default');
+  });
+
   it('a shard file carries the setting too, so `rgate merge` measures with it', async () => {
     const shard = await runShard({
       name: 'hybrid-strict',

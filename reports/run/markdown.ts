@@ -20,6 +20,8 @@ import {
   shortHash,
   displayGate,
   errorView,
+  violationHeadline,
+  peerLine,
   semanticWinText,
   top1SplitText,
 } from './view.js';
@@ -102,6 +104,14 @@ export function renderMarkdown(report: Report, opts: MarkdownOptions = {}): stri
   out.push('', '</details>', '');
 
   out.push(...markdownErrors(report, max));
+  out.push(...markdownViolations(report, max));
+  for (const p of report.peer_figures ?? []) {
+    out.push('### Peer figures (not gated)', '', mdEscape(peerLine(p)), '', mdEscape(p.why), '');
+    if (p.per_query.length === 0) continue;
+    out.push('| query | ' + mdCode(p.id) + ' |', '| --- | ---: |');
+    for (const q of p.per_query) out.push(`| ${mdCode(q.query_id)} | ${q.value} |`);
+    out.push('');
+  }
 
   const rp = replaySummary(report);
   out.push(
@@ -124,6 +134,18 @@ export function renderMarkdown(report: Report, opts: MarkdownOptions = {}): stri
   out.push(`| config_id | ${mdCode(a.config_id)} | ${mdCode(shortHash(a.config_sha256))} |`);
   if (report.baseline) out.push('', `Baseline: ${mdCode(report.baseline.source)}`);
   return out.join('\n') + '\n';
+}
+
+/** Contract violations of measured answers, by rule (nothing when every measured answer keeps its contract). */
+function markdownViolations(report: Report, max: number): string[] {
+  const v = report.contract_violations;
+  if (!v) return [];
+  const out = ['### Contract violations', '', mdEscape(violationHeadline(v)), ''];
+  out.push('| rule | requests | queries |', '| --- | ---: | ---: |');
+  for (const r of v.rules.slice(0, max)) out.push(`| ${mdCode(r.rule)} | ${r.requests} | ${r.queries} |`);
+  if (v.rules.length > max) out.push('', `… and ${v.rules.length - max} more rules in the JSON report.`);
+  out.push('');
+  return out;
 }
 
 /** Errors: failed requests by class, then the queries that erred (folded), each with its first error. */

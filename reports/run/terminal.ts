@@ -23,6 +23,8 @@ import {
   displayGate,
   type MetricRow,
   errorView,
+  violationHeadline,
+  peerLine,
   semanticWinText,
   top1SplitText,
 } from './view.js';
@@ -139,6 +141,13 @@ export function renderTerminal(report: Report, opts: TerminalOptions = {}): stri
   out.push('');
 
   out.push(...errorSection(report, max, paint), '');
+  const cv = violationSection(report, max, paint);
+  if (cv.length) out.push(...cv, '');
+  for (const p of report.peer_figures ?? []) {
+    out.push(paint('bold', 'Peer figures (not gated)'));
+    out.push(...wrap(terminalSafe(peerLine(p)), TERMINAL_WIDTH, '  ', '  '));
+    out.push(...wrap(terminalSafe(p.why), TERMINAL_WIDTH, '  ', '  '), '');
+  }
 
   const rp = replaySummary(report);
   out.push(paint('bold', 'Replay proof'));
@@ -202,6 +211,26 @@ function errorSection(
   }
   if (v.queries.length > max)
     out.push(`  … and ${v.queries.length - max} more (see the JSON or HTML report)`);
+  return out;
+}
+
+/** Contract violations of measured answers, by rule (nothing when every measured answer keeps its contract). */
+function violationSection(
+  report: Report,
+  max: number,
+  paint: (code: keyof typeof ANSI, s: string) => string,
+): string[] {
+  const v = report.contract_violations;
+  if (!v) return [];
+  const out = [
+    paint('bold', 'Contract violations'),
+    ...wrap(terminalSafe(violationHeadline(v)), TERMINAL_WIDTH, '  ', '  '),
+  ];
+  const t = table(['rule', 'requests', 'queries'], [60, 9, 8]);
+  for (const r of v.rules.slice(0, max))
+    t.push([terminalSafe(fit(r.rule, 200)), String(r.requests), String(r.queries)]);
+  out.push(t.toString());
+  if (v.rules.length > max) out.push(`  … and ${v.rules.length - max} more rules (see the JSON report)`);
   return out;
 }
 

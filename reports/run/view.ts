@@ -390,3 +390,20 @@ export function errorView(report: Report): ErrorView {
     }),
   };
 }
+
+/** One line on measured answers that break their contract: how many, and that they were measured. */
+export function violationHeadline(v: NonNullable<Report['contract_violations']>): string {
+  return (
+    `${v.violating} of ${v.measured} measured requests break ${v.contract}; measured all the same ` +
+    '(their rankings count), and contract_validity counts them invalid.'
+  );
+}
+
+/** A peer figure beside rgate's nearest measure, in one line. */
+export function peerLine(p: NonNullable<Report['peer_figures']>[number]): string {
+  const beside =
+    p.beside.value === null
+      ? 'not measured (no qrels, or not a ranking measure of the suite)'
+      : String(Number(p.beside.value.toFixed(6)));
+  return `${p.id} = ${Number(p.value.toFixed(6))} (${p.source}); rgate's ${p.beside.metric} = ${beside}.`;
+}

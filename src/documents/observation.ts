@@ -13,6 +13,13 @@ export const RankedItemSchema = Closed({
   tags: Type.Optional(Type.Array(Type.String())),
   /** characters of the item that were emitted (after truncation) */
   chars: Type.Optional(Type.Number()),
+  /** how the system says it chose the item (context-load `selected_by`: `task:default:specs/*.md`) */
+  selected_by: Type.Optional(Type.String()),
+  /**
+   * the text the answer emitted for the item, its first 6000 characters (context-load `excerpt`,
+   * `text` or `content`): what a rule-judged peer figure (the cortex Phase 2 harness) reads
+   */
+  excerpt: Type.Optional(Type.String()),
 });
 export type RankedItem = Static<typeof RankedItemSchema>;
 
@@ -23,6 +30,17 @@ export const ObservationErrorSchema = Closed({
   stderr: Type.Optional(Type.String()),
 });
 export type ObservationError = Static<typeof ObservationErrorSchema>;
+
+/**
+ * An entry the answer carried that the suite does not rank (context-load `ranked_entries`: cortex-coach's
+ * control-plane files, `rank: null`), reported apart from the ranking.
+ */
+export const UnrankedEntrySchema = Closed({
+  id: Type.String(),
+  source_path: Type.String(),
+  selected_by: Type.Optional(Type.String()),
+});
+export type UnrankedEntry = Static<typeof UnrankedEntrySchema>;
 
 /** One request of one replay, normalised from whatever the system under test answered. */
 export const ObservationSchema = Closed({
@@ -36,6 +54,8 @@ export const ObservationSchema = Closed({
   /** a no_match answer that states its reason */
   no_match_reason: Type.Optional(Type.String()),
   ranked: Type.Array(RankedItemSchema),
+  /** entries answered but not ranked (the suite's `ranked_entries` rule left them out), in answer order */
+  unranked: Type.Optional(Type.Array(UnrankedEntrySchema)),
   fallback: Closed({
     triggered: Type.Boolean(),
     stage: Type.Optional(Type.String()),

@@ -6,6 +6,8 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { ArtifactRefsSchema } from './artifact-refs.js';
 import { ErrorSummarySchema } from './error-summary.js';
+import { ContractViolationsSchema } from './contract-violations.js';
+import { PeerFigureSchema } from './peer-figures.js';
 import { GateResultSchema, RuleResultSchema } from './gate-result.js';
 import { Closed, Const, StringMap, WithDefs } from './keywords.js';
 import { MeasureValueSchema } from './measure-value.js';
@@ -85,6 +87,10 @@ const report = Closed(
     replay_proof: ReplayProofSchema,
     /** failed requests by error class (absent in reports written before it existed) */
     errors: Type.Optional(ErrorSummarySchema),
+    /** measured answers that break the letter of their contract, by rule (absent when none does) */
+    contract_violations: Type.Optional(ContractViolationsSchema),
+    /** the system's own project's figures, reproduced, beside rgate's (informational, never gated) */
+    peer_figures: Type.Optional(Type.Array(PeerFigureSchema)),
     /** baseline comparisons and reset notes, when the gate used a baseline */
     baseline: Type.Optional(
       Closed({

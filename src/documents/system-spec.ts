@@ -13,6 +13,11 @@ const posInt = Type.Integer({ minimum: 1 });
 // typed string, not the enum: a system built in code may name any contract, and createSystem
 // refuses an unknown one with the list of known ones
 const contract = Type.Unsafe<string>({ enum: [...RESPONSE_CONTRACTS] });
+/**
+ * context-load answers: which entries are ranked (`auto`, `all`, `rank`, `selected_by:<prefix>`; see
+ * NormalizeOptions in src/systems/normalize/types.ts); the others are reported apart. Default `auto`.
+ */
+const rankedEntries = Type.Optional(Type.String({ pattern: '^(auto|all|rank|selected_by:\\S+)$' }));
 const semanticWinModes = Type.Optional(Type.Array(SelectionModeSchema, { minItems: 1, uniqueItems: true }));
 
 export const BuiltinModeSchema = RetrievalModeSchema;
@@ -37,6 +42,7 @@ export const CommandSystemSpecSchema = Closed({
   params: Type.Optional(SystemParamsSchema),
   /** selection modes that count as a semantic win (seed 001 top-1 useful rate); default semantic, hybrid_rrf */
   semantic_win_modes: semanticWinModes,
+  ranked_entries: rankedEntries,
   /** per request; default 30000 */
   timeout_ms: Type.Optional(posInt),
   /** stdout cap per response; default 16 MiB */
@@ -64,6 +70,7 @@ export const HttpSystemSpecSchema = Closed({
   params: Type.Optional(SystemParamsSchema),
   /** selection modes that count as a semantic win (seed 001 top-1 useful rate); default semantic, hybrid_rrf */
   semantic_win_modes: semanticWinModes,
+  ranked_entries: rankedEntries,
   /** per request; default 30000 */
   timeout_ms: Type.Optional(posInt),
   /** response body cap; default 16 MiB */

@@ -7,6 +7,7 @@ import {
   normalizeResponse,
   normalizeText,
   type NormalizedResponse,
+  type NormalizeOptions,
 } from './normalize/index.js';
 import { toRawObservation } from './observation.js';
 import {
@@ -28,11 +29,11 @@ function clock(): number {
 }
 
 /** What a per-query process run means for the Observation. */
-function fromRun(contract: string, r: RunOnceResult): NormalizedResponse {
+function fromRun(contract: string, r: RunOnceResult, options: NormalizeOptions): NormalizedResponse {
   const stderr = r.stderr ? { stderr: r.stderr } : {};
   if (r.kind !== 'exit') return failedResponse(contract, { kind: r.kind, message: r.message, ...stderr });
   if (r.code === 0) {
-    const n = normalizeText(contract, r.stdout, r.stderr || undefined);
+    const n = normalizeText(contract, r.stdout, r.stderr || undefined, options);
     return n.ok || !r.stderr || n.error?.stderr ? n : { ...n, error: { ...n.error!, stderr: r.stderr } };
   }
   // a CLI may exit non-zero *and* print a well-formed error envelope: the envelope is the better record
@@ -45,8 +46,8 @@ function fromRun(contract: string, r: RunOnceResult): NormalizedResponse {
   return failedResponse(contract, { kind: 'crash', message: `process ${how}`, ...stderr });
 }
 
-function fromWorker(contract: string, r: WorkerReply): NormalizedResponse {
-  if (r.kind === 'reply') return normalizeResponse(contract, r.response);
+function fromWorker(contract: string, r: WorkerReply, options: NormalizeOptions): NormalizedResponse {
+  if (r.kind === 'reply') return normalizeResponse(contract, r.response, options);
   return failedResponse(contract, {
     kind: r.kind,
     message: r.message,
@@ -119,6 +120,10 @@ export class CommandAdapter implements SystemAdapter {
     this.cwd = spec.cwd ? (isAbsolute(spec.cwd) ? spec.cwd : resolve(baseDir, spec.cwd)) : baseDir;
   }
 
+  private normalizeOptions(): NormalizeOptions {
+    return this.spec.ranked_entries !== undefined ? { rankedEntries: this.spec.ranked_entries } : {};
+  }
+
   /** The child's whole environment: PATH plus `env`, its values expanded like argv. */
   private envFor(values: PlaceholderValues): Record<string, string> {
     return childEnv(this.spec.env ? expandMap(this.spec.env, values) : undefined);
@@ -177,6 +182,7 @@ export class CommandAdapter implements SystemAdapter {
         maxOutputBytes: this.maxOutputBytes,
         ...(ctx.signal ? { signal: ctx.signal } : {}),
       }),
+      this.normalizeOptions(),
     );
   }
 
@@ -184,7 +190,7 @@ export class CommandAdapter implements SystemAdapter {
     const w = this.acquire(ctx);
     const r = await w.request(workerRequestBody(q, ctx), this.timeoutMs, ctx.signal);
     this.release(w);
-    return fromWorker(this.contract, r);
+    return fromWorker(this.contract, r, this.normalizeOptions());
   }
 
   private acquire(ctx: RequestContext): JsonLinesWorker {

@@ -122,7 +122,11 @@ export class HttpAdapter implements SystemAdapter {
         message: `HTTP ${out.status}, body is not JSON (${(e as Error).message}): ${JSON.stringify(head)}`,
       });
     }
-    const n = normalizeResponse(this.contract, payload);
+    const n = normalizeResponse(
+      this.contract,
+      payload,
+      this.spec.ranked_entries !== undefined ? { rankedEntries: this.spec.ranked_entries } : {},
+    );
     if (out.status >= 200 && out.status < 300) return n;
     // a non-2xx answer carrying a well-formed error envelope keeps the envelope's code as the error kind
     if (!n.ok && n.contract.valid && n.error) {

@@ -23,6 +23,7 @@ export function toRawObservation(
     ...(r.source_path !== undefined ? { source_path: r.source_path } : {}),
     ...(r.no_match_reason !== undefined ? { no_match_reason: r.no_match_reason } : {}),
     ranked: r.ranked,
+    ...(r.unranked ? { unranked: r.unranked } : {}),
     fallback: r.fallback,
     usage: r.usage,
     // latency is timing, never part of a fingerprint; rounded so reports do not carry float noise

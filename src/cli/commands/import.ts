@@ -39,6 +39,8 @@ interface ImportArgs {
   freeze?: boolean;
   force?: boolean;
   'follow-symlinks'?: boolean;
+  'keep-unknown-judgments'?: boolean;
+  'dot-dir'?: string[];
   version?: string;
   'reset-note'?: string;
   date?: string;
@@ -170,6 +172,16 @@ export const importCommand: RgateCommand<ImportArgs> = {
         default: false,
         describe: 'dir: take symlinked files from outside the tree (default: refuse them)',
       })
+      .option('dot-dir', {
+        type: 'string',
+        array: true,
+        describe: 'dir: a dot-directory to take anyway (.cortex); other dot-entries are skipped',
+      })
+      .option('keep-unknown-judgments', {
+        type: 'boolean',
+        default: false,
+        describe: 'dir: keep judgments on ids not in the corpus, with a warning (default: refuse the import)',
+      })
       .option('domain', { type: 'string', describe: "memory-cli: only this domain's entries (as --domain)" })
       .option('date', { type: 'string', describe: 'with --freeze: frozen_on (default today, UTC)' })
       .option('json', { type: 'boolean', default: false, describe: 'print the import result as JSON' })
@@ -192,6 +204,10 @@ export const importCommand: RgateCommand<ImportArgs> = {
       .example(
         'rgate import dir ./docs --out fixtures/project-docs --freeze',
         'snapshot a project tree and freeze it',
+      )
+      .example(
+        'rgate import dir ../cortex --ext md json dsl --dot-dir .cortex --queries q.jsonl --out fixtures/cortex',
+        'a cortex project: ids are paths with their extension, .cortex/ decisions included',
       )
       .example(
         'rgate import memory-cli ~/.athena/memory --out fixtures/my-memory --freeze',
@@ -284,6 +300,8 @@ export const importCommand: RgateCommand<ImportArgs> = {
               ? { extensions: a.ext.map((e) => (e.startsWith('.') ? e : `.${e}`).toLowerCase()) }
               : {}),
             followSymlinks: !!a['follow-symlinks'],
+            keepUnknownJudgments: !!a['keep-unknown-judgments'],
+            ...(a['dot-dir'] ? { dotDirs: a['dot-dir'] } : {}),
           });
           break;
       }

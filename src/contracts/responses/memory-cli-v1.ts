@@ -1,8 +1,9 @@
 import type { ValidateFunction } from 'ajv/dist/2020.js';
 import {
   MEMORY_CLI_SCORE_FIELDS,
+  MemoryCliV1MeasurableSchema,
   MemoryCliV1ResponseSchema,
-  type MemoryCliV1Candidate,
+  type MemoryCliV1Measurable,
   type MemoryCliV1Response,
 } from '../../documents/index.js';
 import { compileSchema } from '../ajv.js';
@@ -11,8 +12,12 @@ import { compileSchema } from '../ajv.js';
 export const validateMemoryCliV1: ValidateFunction<MemoryCliV1Response> =
   compileSchema<MemoryCliV1Response>(MemoryCliV1ResponseSchema);
 
+/** What a measurement of a memory-cli v1 answer needs (same document). */
+export const validateMemoryCliV1Measurable: ValidateFunction<MemoryCliV1Measurable> =
+  compileSchema<MemoryCliV1Measurable>(MemoryCliV1MeasurableSchema);
+
 /** A candidate's score: `fused_score`, else `confidence`, else `lexical_score`, else `score`. */
-export function memoryCliScore(c: MemoryCliV1Candidate): number {
+export function memoryCliScore(c: MemoryCliV1Measurable['candidates'][number]): number {
   return c.fused_score ?? c.confidence ?? c.lexical_score ?? c.score ?? 0;
 }
 

@@ -5,6 +5,14 @@
  * order (the CLI prints no rank and no `score`): each carries `confidence`, `lexical_score` (left out
  * when 0), `fused_score` (hybrid mode only), its own `selection_mode` and a `reason`. Fields the CLI
  * may add later are accepted: this contract states what rgate reads, not every field there is.
+ *
+ * What a measurement needs (`MemoryCliV1MeasurableSchema`): `selection_mode`, `selected_id`,
+ * `source_path` (top-1 usefulness, source trace, selection-mode measures) and `candidates[]` with an
+ * `id` each (the ranking is their order); the score fields, `fallback_used` and `fallback`, when
+ * given, typed as below. Only the letter of seed 001 requires the answer's `confidence` and
+ * `reason`, a non-empty `reason` on no_match, non-null `selected_id` / `source_path` otherwise, a
+ * candidate's `selection_mode` from the known list, a score field on every candidate and a stated
+ * `rank` equal to the position (the cross-check): breaking those is a listed violation, measured.
  */
 import { Type, type Static } from '@sinclair/typebox';
 import { SelectionModeSchema } from '../selection-mode.js';
@@ -70,3 +78,30 @@ export const MemoryCliV1ResponseSchema = Type.Object(
   },
 );
 export type MemoryCliV1Response = Static<typeof MemoryCliV1ResponseSchema>;
+
+const MemoryCliV1MeasurableCandidateSchema = Type.Object({
+  id: Type.String({ minLength: 1 }),
+  source_path: Type.Optional(Type.String()),
+  confidence: Type.Optional(Type.Number()),
+  lexical_score: Type.Optional(Type.Number()),
+  fused_score: Type.Optional(Type.Number()),
+  score: Type.Optional(Type.Number()),
+});
+
+export const MemoryCliV1MeasurableSchema = Type.Object(
+  {
+    selection_mode: SelectionModeSchema,
+    selected_id: OrNull(Type.String()),
+    source_path: OrNull(Type.String()),
+    reason: Type.Optional(Type.String()),
+    fallback_used: MemoryCliV1ResponseSchema.properties.fallback_used,
+    fallback: MemoryCliV1ResponseSchema.properties.fallback,
+    candidates: Type.Array(MemoryCliV1MeasurableCandidateSchema),
+  },
+  {
+    $schema: 'https://json-schema.org/draft/2020-12/schema',
+    $id: 'https://rgate.dev/schemas/responses/memory-cli-v1.measurable.json',
+    title: 'memory CLI v1 selection: what a measurement needs',
+  },
+);
+export type MemoryCliV1Measurable = Static<typeof MemoryCliV1MeasurableSchema>;

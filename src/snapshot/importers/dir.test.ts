@@ -43,11 +43,11 @@ const read = (out: string): CorpusRecord[] =>
     .map((l) => JSON.parse(l) as CorpusRecord);
 
 describe('importDir (project_dir snapshot)', () => {
-  it('captures text, path, sha256, size and mtime once; ids are paths without extension', async () => {
+  it('captures text, path, sha256, size and mtime once; ids are paths with their extension', async () => {
     const r = await importDir({ path: tree, out: join(dir, 'out'), kind: 'canonical' });
     expect(r.counts.corpus_records).toBe(3);
     const recs = read(join(dir, 'out'));
-    expect(recs.map((d) => d.id)).toEqual(['README', 'docs/guide', 'notes/a']);
+    expect(recs.map((d) => d.id)).toEqual(['README.md', 'docs/guide.html', 'notes/a.txt']);
     expect(recs[0]).toMatchObject({
       title: 'Project rules',
       source_path: 'README.md',
@@ -71,17 +71,55 @@ describe('importDir (project_dir snapshot)', () => {
     expect(read(join(dir, 'out-gone'))[0]!.text).toBe('soon deleted');
   });
 
-  it('reads a .tar.gz the same way (tar package), and finds clashing ids', async () => {
+  it('reads a .tar.gz the same way (tar package); a.md and a.txt are two records', async () => {
     const tgz = join(dir, 'project.tar.gz');
     await create({ gzip: true, file: tgz, cwd: tree, portable: true }, ['README.md', 'docs', 'notes']);
     await importDir({ path: tgz, out: join(dir, 'out-tgz') });
     const fromTar = read(join(dir, 'out-tgz'));
     const fromDir = read(join(dir, 'out'));
     expect(fromTar.map((d) => [d.id, d.text, d.title])).toEqual(fromDir.map((d) => [d.id, d.text, d.title]));
-    put('notes/a.md', 'clash');
-    await expect(importDir({ path: tree, out: join(dir, 'out2') })).rejects.toThrow(
-      /notes\/a.txt and notes\/a.md both give the id "notes\/a"|notes\/a.md and .* both give the id/,
+    put('notes/a.md', 'no clash');
+    await importDir({ path: tree, out: join(dir, 'out2') });
+    expect(read(join(dir, 'out2')).map((d) => d.id)).toContain('notes/a.md');
+    rmSync(join(tree, 'notes/a.md'));
+  });
+
+  it('skips dot-entries unless named with dotDirs (.cortex keeps a project decisions)', async () => {
+    put('.cortex/decisions/d1.md', 'decision one');
+    const skipped = await importDir({ path: tree, out: join(dir, 'out-dot1') });
+    expect(read(join(dir, 'out-dot1')).map((d) => d.id)).not.toContain('.cortex/decisions/d1.md');
+    expect(skipped.counts.corpus_records).toBe(3);
+    await importDir({ path: tree, out: join(dir, 'out-dot2'), dotDirs: ['.cortex'] });
+    const ids = read(join(dir, 'out-dot2')).map((d) => d.id);
+    expect(ids).toContain('.cortex/decisions/d1.md');
+    expect(ids.some((id) => id.startsWith('.git/'))).toBe(false);
+    rmSync(join(tree, '.cortex'), { recursive: true });
+  });
+
+  it('refuses judgments on ids not in the corpus with a count; --keep-unknown-judgments keeps them, noted', async () => {
+    const q = join(dir, 'queries.jsonl');
+    const line = (id: string, qrels: Record<string, number>) =>
+      JSON.stringify({ query_id: id, text: 'rules', qrels });
+    // two judgments on ids without their extension (what older imports wrote), one on a real id
+    writeFileSync(
+      q,
+      [line('q1', { README: 1, 'README.md': 2 }), line('q2', { 'docs/guide': 1 })].join('\n') + '\n',
     );
+    await expect(importDir({ path: tree, out: join(dir, 'out-q'), queries: q })).rejects.toMatchObject({
+      code: 'input_invalid',
+      message: 'queries.jsonl: 2 judgment(s) on 2 id(s) not in the corpus (e.g. README, docs/guide)',
+      hint: expect.stringContaining('--keep-unknown-judgments'),
+    });
+    const r = await importDir({
+      path: tree,
+      out: join(dir, 'out-q'),
+      queries: q,
+      keepUnknownJudgments: true,
+    });
+    expect(r.notes.filter((n) => n.startsWith('warning:'))).toEqual([
+      'warning: queries.jsonl: 2 judgment(s) on 2 id(s) not in the corpus (e.g. README, docs/guide); kept (--keep-unknown-judgments): they count as relevant documents no system can return.',
+    ]);
+    expect(r.counts.judgments).toBe(3);
   });
 
   describe('symlinks: the import stays inside its root', () => {
@@ -104,8 +142,8 @@ describe('importDir (project_dir snapshot)', () => {
       });
       await importDir({ path: root, out: join(base, 'o2'), followSymlinks: true });
       expect(read(join(base, 'o2')).map((d) => [d.id, d.text])).toEqual([
-        ['a', 'inside'],
-        ['sub/leak', 'outside secret'],
+        ['a.md', 'inside'],
+        ['sub/leak.md', 'outside secret'],
       ]);
     });
 
@@ -113,7 +151,7 @@ describe('importDir (project_dir snapshot)', () => {
       setup();
       symlinkSync(join(root, 'a.md'), join(root, 'sub', 'alias.md'));
       await importDir({ path: root, out: join(base, 'o3') });
-      expect(read(join(base, 'o3')).map((d) => d.id)).toEqual(['a', 'sub/alias']);
+      expect(read(join(base, 'o3')).map((d) => d.id)).toEqual(['a.md', 'sub/alias.md']);
     });
 
     it('a dangling link and a link loop are clear errors, not internal ones', async () => {

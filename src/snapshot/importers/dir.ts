@@ -1,4 +1,5 @@
 import { basename } from 'node:path';
+import { RgateError } from '../../core/errors.js';
 import type { PartialConfig, QueryRecord, RecordKind } from '../../documents/index.js';
 import { writeFixtureSet } from '../fixture-set.js';
 import { countsOf, provenanceText, readQueryLines, type ImportResult, type SourceFile } from './common.js';
@@ -14,6 +15,10 @@ export interface DirImportOptions {
   extensions?: string[];
   /** take symlinked files from outside the tree too (default: refuse them) */
   followSymlinks?: boolean;
+  /** dot-directories to take anyway (`.cortex`); every other dot-entry is skipped */
+  dotDirs?: string[];
+  /** keep judgments on ids the corpus does not have, with a note (default: refuse the import) */
+  keepUnknownJudgments?: boolean;
   config?: PartialConfig;
   command?: string;
 }
@@ -26,15 +31,32 @@ export async function importDir(o: DirImportOptions): Promise<ImportResult> {
   const sources: SourceFile[] = [];
   const notes: string[] = [];
   const exts = o.extensions ?? DOCUMENT_EXTENSIONS;
-  const tree = await readDocumentTree(o.path, exts, { followSymlinks: o.followSymlinks ?? false });
+  const tree = await readDocumentTree(o.path, exts, {
+    followSymlinks: o.followSymlinks ?? false,
+    ...(o.dotDirs ? { dotDirs: o.dotDirs } : {}),
+  });
   sources.push(tree.source);
-  const corpus = documentRecords(tree.docs, o.kind ?? 'canonical', basename(o.path));
+  // ids keep their extension: they are the paths a system answers with (cortex-coach `specs/x.md`)
+  const corpus = documentRecords(tree.docs, o.kind ?? 'canonical', basename(o.path), true);
   notes.push(
-    `Documents with extensions ${exts.join(' ')}; id = relative path without extension; captured_at = file mtime; source = {sha256, size, mtime}.`,
+    `Documents with extensions ${exts.join(' ')}; id = relative path with its extension; captured_at = file mtime; source = {sha256, size, mtime}.`,
   );
   let queries: QueryRecord[] = [];
   if (o.queries) {
     queries = readQueryLines(o.queries, sources);
+    const unknown = unknownJudgments(queries, new Set(corpus.map((r) => r.id!)));
+    if (unknown.count > 0) {
+      const what = `${basename(o.queries)}: ${unknown.count} judgment(s) on ${unknown.ids.length} id(s) not in the corpus (e.g. ${unknown.ids.slice(0, 3).join(', ')})`;
+      if (!o.keepUnknownJudgments)
+        throw new RgateError(
+          'input_invalid',
+          what,
+          'ids are paths relative to the tree, with their extension (specs/x.md); fix the ids, or keep them with --keep-unknown-judgments',
+        );
+      notes.push(
+        `warning: ${what}; kept (--keep-unknown-judgments): they count as relevant documents no system can return.`,
+      );
+    }
   } else notes.push('No queries given: queries.jsonl is empty; add judged queries before gating.');
   const r = { counts: countsOf(corpus.length, queries), notes, sources };
   writeFixtureSet(o.out, {
@@ -44,4 +66,20 @@ export async function importDir(o: DirImportOptions): Promise<ImportResult> {
     provenance: provenanceText('dir', r, o.command),
   });
   return { dir: o.out, ...r };
+}
+
+/** Judgments (qrels entries) on ids the corpus lacks: their count and the ids, sorted. */
+function unknownJudgments(
+  queries: readonly QueryRecord[],
+  ids: ReadonlySet<string>,
+): { count: number; ids: string[] } {
+  let count = 0;
+  const missing = new Set<string>();
+  for (const q of queries)
+    for (const id of Object.keys(q.qrels ?? {}))
+      if (!ids.has(id)) {
+        count++;
+        missing.add(id);
+      }
+  return { count, ids: [...missing].sort() };
 }

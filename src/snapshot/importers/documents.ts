@@ -25,15 +25,19 @@ export function isTarGz(path: string): boolean {
 
 /**
  * Read every document of a directory tree or a .tar.gz (files with one of `extensions`; dot-entries
- * and node_modules skipped), sorted by path. Returns the documents and a source description whose
+ * other than the `dotDirs` named (`.cortex`, where a project keeps its decisions) and node_modules
+ * skipped), sorted by path. Returns the documents and a source description whose
  * sha256 is the tarball's, or for a directory the sha256 of its sorted `(path, sha256)` listing.
  */
 export async function readDocumentTree(
   path: string,
   extensions: readonly string[] = DOCUMENT_EXTENSIONS,
-  opts: { followSymlinks?: boolean } = {},
+  opts: { followSymlinks?: boolean; dotDirs?: readonly string[] } = {},
 ): Promise<{ docs: RawDocument[]; source: SourceFile }> {
-  const want = (rel: string): boolean => extensions.includes(extname(rel).toLowerCase());
+  const dotDirs = opts.dotDirs ?? [];
+  const hidden = (name: string): boolean => name.startsWith('.') && !dotDirs.includes(name);
+  const want = (rel: string): boolean =>
+    extensions.includes(extname(rel).toLowerCase()) && !rel.split('/').some(hidden);
   let st;
   try {
     st = statSync(path);
@@ -44,7 +48,7 @@ export async function readDocumentTree(
   let source: SourceFile;
   if (st.isDirectory()) {
     const realRoot = realpathSync(path);
-    walk(path, path, docs, want, opts.followSymlinks ?? false, realRoot, new Set([realRoot]));
+    walk(path, path, docs, want, opts.followSymlinks ?? false, realRoot, new Set([realRoot]), hidden);
     docs.sort((a, b) => compareCodeUnits(a.rel, b.rel));
     const listing = docs.map((d) => ({ path: d.rel, sha256: sha256(d.bytes) }));
     source = {
@@ -57,7 +61,7 @@ export async function readDocumentTree(
       file: path,
       onReadEntry(entry) {
         const rel = entry.path.replace(/^\.\//, '');
-        if (entry.type !== 'File' || !want(rel) || rel.split('/').some((p) => p.startsWith('.'))) {
+        if (entry.type !== 'File' || !want(rel)) {
           entry.resume();
           return;
         }
@@ -90,9 +94,10 @@ function walk(
   follow: boolean,
   realRoot: string,
   onPath: Set<string>,
+  hidden: (name: string) => boolean,
 ): void {
   for (const name of readdirSync(dir).sort(compareCodeUnits)) {
-    if (name.startsWith('.') || name === 'node_modules') continue;
+    if (name === 'node_modules' || hidden(name)) continue;
     const p = join(dir, name);
     const rel = relative(root, p).split(sep).join('/');
     let st = lstatSync(p);
@@ -133,7 +138,7 @@ function walk(
     if (st.isDirectory()) {
       const real = realpathSync(p);
       onPath.add(real);
-      walk(root, p, out, want, follow, realRoot, onPath);
+      walk(root, p, out, want, follow, realRoot, onPath, hidden);
       onPath.delete(real);
     } else if (st.isFile()) {
       if (want(rel)) out.push({ rel, bytes: readFileSync(p), mtime: st.mtime.toISOString() });
@@ -142,13 +147,14 @@ function walk(
 }
 
 /**
- * A document as a corpus record: id = relative path without extension, text by type (HTML: `<pre>`
+ * A document as a corpus record: id = relative path without extension (with it when `keepExtension`:
+ * `rgate import dir`, whose ids are the paths systems answer with), text by type (HTML: `<pre>`
  * or tag-stripped text; Markdown/text: as is), `captured_at` = the file's mtime, and `source`
  * {sha256, size, mtime} so a replay can prove what it saw without reading the live tree.
  */
-export function documentRecord(d: RawDocument, kind: RecordKind): CorpusLine {
+export function documentRecord(d: RawDocument, kind: RecordKind, keepExtension = false): CorpusLine {
   const ext = extname(d.rel).toLowerCase();
-  const id = d.rel.slice(0, d.rel.length - ext.length);
+  const id = keepExtension ? d.rel : d.rel.slice(0, d.rel.length - ext.length);
   const raw = d.bytes.toString('utf8').replace(/^\uFEFF/, '');
   let title: string | undefined;
   let text: string;
@@ -169,10 +175,15 @@ export function documentRecord(d: RawDocument, kind: RecordKind): CorpusLine {
 }
 
 /** Records for a whole tree; two files mapping to one id (a.md and a.txt) is an error. */
-export function documentRecords(docs: readonly RawDocument[], kind: RecordKind, label: string): CorpusLine[] {
+export function documentRecords(
+  docs: readonly RawDocument[],
+  kind: RecordKind,
+  label: string,
+  keepExtension = false,
+): CorpusLine[] {
   const seen = new Map<string, string>();
   return docs.map((d) => {
-    const r = documentRecord(d, kind);
+    const r = documentRecord(d, kind, keepExtension);
     const prev = seen.get(r.id!);
     if (prev)
       throw new RgateError(

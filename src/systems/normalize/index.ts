@@ -11,9 +11,9 @@ import { memoryCliV1Normalizer } from './memory-cli-v1.js';
 import { resolvedIntentNormalizer } from './resolved-intent.js';
 import { retrievalResultV1Normalizer } from './retrieval-result-v1.js';
 import { rgateNormalizer } from './rgate.js';
-import type { NormalizedResponse, ResponseNormalizer } from './types.js';
+import type { NormalizedResponse, NormalizeOptions, ResponseNormalizer } from './types.js';
 
-export type { NormalizedResponse } from './types.js';
+export type { NormalizedResponse, NormalizeOptions } from './types.js';
 
 // keyed by the contract names: a contract without its normalizer does not compile
 const NORMALIZERS = {
@@ -52,10 +52,18 @@ export function failedResponse(
 
 /**
  * Validate a parsed payload against its contract and map it to Observation fields. Never throws:
- * an error envelope becomes `ok:false` with the envelope's code as error kind (contract valid); a payload
- * breaking the contract becomes `ok:false`, kind `contract_invalid`, with the ajv lines.
+ * - an error envelope becomes `ok:false` with the envelope's code as error kind (contract valid);
+ * - a payload that breaks the letter of the contract (schema or cross-field rules) but has what a
+ *   measurement needs (valid against the schema, or the contract's `measurable` shape) is an observation like any other, `ok:true`, its violations listed in
+ *   `contract.errors` (`contract_validity` counts it invalid) and its ranking measured;
+ * - a payload that cannot be measured becomes `ok:false`, kind `contract_invalid`, with the ajv lines
+ *   of the letter (what the system should fix), like an unparsable answer.
  */
-export function normalizeResponse(contract: string, payload: unknown): NormalizedResponse {
+export function normalizeResponse(
+  contract: string,
+  payload: unknown,
+  options: NormalizeOptions = {},
+): NormalizedResponse {
   const n = isKnownContract(contract) ? NORMALIZERS[contract] : undefined;
   if (!n) {
     return failedResponse(contract, {
@@ -79,31 +87,38 @@ export function normalizeResponse(contract: string, payload: unknown): Normalize
       { valid: true, errors: [] },
     );
   }
-  if (!n.validate(payload as never)) {
-    const errors = formatAjvErrors(n.validate.errors);
+  const valid = n.validate(payload as never);
+  const violations = valid
+    ? n.crossCheck
+      ? n.crossCheck(payload as never)
+      : []
+    : formatAjvErrors(n.validate.errors);
+  // a schema-valid payload is measurable (cross-field rules are the letter); otherwise the contract's
+  // measurable shape decides, and a contract without one is measurable only when valid
+  if (!valid && !(n.measurable && n.measurable(payload as never))) {
     return failedResponse(
       contract,
-      { kind: 'contract_invalid', message: `response breaks ${contract}: ${errors.slice(0, 3).join('; ')}` },
-      { valid: false, errors },
-    );
-  }
-  const cross = n.crossCheck ? n.crossCheck(payload as never) : [];
-  if (cross.length > 0) {
-    return failedResponse(
-      contract,
-      { kind: 'contract_invalid', message: `response breaks ${contract}: ${cross.slice(0, 3).join('; ')}` },
-      { valid: false, errors: cross },
+      {
+        kind: 'contract_invalid',
+        message: `response breaks ${contract} and cannot be measured: ${violations.slice(0, 3).join('; ')}`,
+      },
+      { valid: false, errors: violations },
     );
   }
   return {
     ok: true,
-    ...n.toObservation(payload as never),
-    contract: { name: contract, valid: true, errors: [] },
+    ...n.toObservation(payload as never, options),
+    contract: { name: contract, valid: violations.length === 0, errors: violations },
   };
 }
 
 /** Parse a raw body (stdout, a worker line, an HTTP body) and normalize it; bad JSON is `non_json`. */
-export function normalizeText(contract: string, text: string, stderr?: string): NormalizedResponse {
+export function normalizeText(
+  contract: string,
+  text: string,
+  stderr?: string,
+  options: NormalizeOptions = {},
+): NormalizedResponse {
   let payload: unknown;
   try {
     payload = JSON.parse(text);
@@ -115,5 +130,5 @@ export function normalizeText(contract: string, text: string, stderr?: string): 
       ...(stderr ? { stderr } : {}),
     });
   }
-  return normalizeResponse(contract, payload);
+  return normalizeResponse(contract, payload, options);
 }

@@ -2,8 +2,9 @@ import {
   memoryCliCrossCheck,
   memoryCliScore,
   validateMemoryCliV1,
+  validateMemoryCliV1Measurable,
 } from '../../contracts/responses/memory-cli-v1.js';
-import type { MemoryCliV1Response } from '../../documents/index.js';
+import type { MemoryCliV1Measurable, MemoryCliV1Response } from '../../documents/index.js';
 import type { ResponseNormalizer } from './types.js';
 
 /** Modes that are a deterministic fallback (seed 001: exact-key, then path-priority). */
@@ -18,8 +19,9 @@ const FALLBACK_MODES: readonly string[] = ['fallback_exact_key', 'fallback_path_
  * prefix; attempts = the stages of `fallback.trace`. Usage: the answer carries no text, so files = 1
  * when something was selected, chars = tokens = 0.
  */
-export const memoryCliV1Normalizer: ResponseNormalizer<MemoryCliV1Response> = {
+export const memoryCliV1Normalizer: ResponseNormalizer<MemoryCliV1Response, MemoryCliV1Measurable> = {
   validate: validateMemoryCliV1,
+  measurable: validateMemoryCliV1Measurable,
   crossCheck: memoryCliCrossCheck,
   toObservation(p) {
     const mode = p.selection_mode;
@@ -33,7 +35,7 @@ export const memoryCliV1Normalizer: ResponseNormalizer<MemoryCliV1Response> = {
       selection_mode: mode,
       ...(p.selected_id !== null ? { selected_id: p.selected_id } : {}),
       ...(p.source_path !== null ? { source_path: p.source_path } : {}),
-      ...(mode === 'no_match' ? { no_match_reason: p.reason } : {}),
+      ...(mode === 'no_match' && p.reason !== undefined ? { no_match_reason: p.reason } : {}),
       ranked: p.candidates.map((c) => {
         const breakdown: Record<string, number> = {};
         if (c.confidence !== undefined) breakdown['confidence'] = c.confidence;

@@ -125,11 +125,17 @@ describe('response normalizers', () => {
       reason: '',
       candidates: [],
     });
-    expect(bad.ok).toBe(false);
+    // breaks the letter (a semantic answer must name its pick) but is measurable: measured, listed
+    expect(bad).toMatchObject({ ok: true, selection_mode: 'semantic', contract: { valid: false } });
+    expect(bad.selected_id).toBeUndefined();
     expect(bad.contract.errors).toContain('/selected_id: must be string');
+    // no candidates list: nothing to rank, so nothing to measure
+    const unmeasurable = normalizeResponse('memory-cli-v1', { selection_mode: 'semantic', selected_id: 'a' });
+    expect(unmeasurable).toMatchObject({ ok: false, error: { kind: 'contract_invalid' } });
+    expect(unmeasurable.contract.errors).toContain('/candidates: is required');
   });
 
-  it('memory-cli-v1: a candidate needs a score field, a stated rank must be its position', () => {
+  it('memory-cli-v1: a candidate needs a score field, a stated rank must be its position (violations, measured)', () => {
     const base = {
       selection_mode: 'semantic',
       selected_id: 'a',
@@ -138,7 +144,7 @@ describe('response normalizers', () => {
       reason: 'r',
     };
     const none = normalizeResponse('memory-cli-v1', { ...base, candidates: [{ id: 'a', reason: 'x' }] });
-    expect(none.ok).toBe(false);
+    expect(none).toMatchObject({ ok: true, ranked: [{ id: 'a', score: 0 }], contract: { valid: false } });
     expect(none.contract.errors).toEqual([
       '/candidates/0: needs one of fused_score, confidence, lexical_score, score to rank by',
     ]);

@@ -106,7 +106,7 @@ describe('resolved-intent (DS012) normalizer', () => {
     expect(o.no_match_reason).toContain('kbUnits empty');
   });
 
-  it('refuses a missing DS012 field, a guidance unit in the wrong list, a duplicate or an unlisted level', () => {
+  it('refuses a missing DS012 field; lists a guidance unit in the wrong list, a duplicate or an unlisted level', () => {
     const missing = answer();
     delete missing['guidanceUnits'];
     const m = normalizeResponse('resolved-intent', missing);
@@ -117,7 +117,9 @@ describe('resolved-intent (DS012) normalizer', () => {
     const wrong = answer({ kbUnits: [unit('x', { level: 'summary' }), unit('x', { level: 'leaf' })] });
     (wrong['guidanceUnits'] as Record<string, unknown[]>)['planner'] = [unit('p', { role: 'validation' })];
     const w = normalizeResponse('resolved-intent', wrong);
-    expect(w.ok).toBe(false);
+    // schema-valid, so measurable: the cross-field rules are listed violations (contract_validity counts them)
+    expect(w).toMatchObject({ ok: true, contract: { valid: false } });
+    expect(w.ranked.map((r) => r.id)).toEqual(['x', 'x']);
     expect(w.contract.errors).toEqual([
       '/retrievalTrace/kuLevelsUsed: must list "summary" (level of kbUnits/0)',
       '/kbUnits/1/kuId: "x" is listed twice',

@@ -1,0 +1,139 @@
+/**
+ * The real cortex-coach `context-load` outputs (fixtures/cortex-coach) replayed through the real
+ * command adapter against the committed set fixtures/cortex-phase2 (the cortex repository's nine
+ * frozen Phase 2 queries, the 35 files the outputs name): test/sut/cortex-coach-replay.mjs prints
+ * the recorded answer for the task text, as the tool did. The tool breaks the letter of seed 000 on
+ * every answer; the run is measured all the same: no request error, no "system down", the
+ * violations listed and counted by contract_validity, the task: entries ranked.
+ */
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { runSuite, type RunOutcome } from '../harness/run-suite.js';
+import type { Report, SuiteSpec } from '../src/documents/index.js';
+import { MemoryRunStore } from '../src/store/memory-store.js';
+import { renderMarkdown } from '../reports/run/markdown.js';
+import { renderTerminal } from '../reports/run/terminal.js';
+
+const ROOT = resolve(import.meta.dirname, '..');
+const SUT = resolve(import.meta.dirname, 'sut', 'cortex-coach-replay.mjs');
+const RESPONSES = resolve(ROOT, 'fixtures', 'cortex-coach', 'responses');
+
+function spec(rankedEntries?: string): SuiteSpec {
+  return {
+    fixture: 'cortex-phase2',
+    system: {
+      type: 'command',
+      argv: [
+        SUT,
+        'context-load',
+        '--project-dir',
+        '{corpus_dir}',
+        '--task',
+        '{query}',
+        '--retrieval-profile',
+        '{profile}',
+        '--weighting-mode',
+        'evidence_outcome_bias',
+        '--max-files',
+        '16',
+        '--max-chars-per-file',
+        '160',
+      ],
+      contract: 'context-load-v0',
+      timeout_ms: 20_000,
+      ...(rankedEntries ? { ranked_entries: rankedEntries } : {}),
+    },
+    replays: 2,
+  };
+}
+
+const rate = (r: Report, id: string): string => {
+  const v = r.metrics.find((m) => m.id === id)!.value;
+  return v.kind === 'rate' ? `${v.numerator}/${v.denominator}` : v.kind;
+};
+
+interface Recorded {
+  files: { path: string; selected_by: string }[];
+}
+const recorded = (queryId: string): Recorded =>
+  JSON.parse(readFileSync(resolve(RESPONSES, `${queryId}.evidence_outcome_bias.json`), 'utf8')) as Recorded;
+
+let auto: RunOutcome;
+let all: RunOutcome;
+beforeAll(async () => {
+  const run = (name: string, s: SuiteSpec) =>
+    runSuite({
+      name,
+      spec: s,
+      root: ROOT,
+      store: new MemoryRunStore(),
+      runId: `cortex-${name}`,
+      startedAt: '2026-11-26T00:00:00Z',
+    });
+  auto = await run('auto', spec());
+  all = await run('all', spec('all'));
+}, 120_000);
+
+describe('cortex-coach context-load through rgate, on the recorded outputs', () => {
+  it('is measured, not down: every answer is an observation with its violations listed', () => {
+    expect(auto.system_down).toBeUndefined();
+    expect(auto.observations).toHaveLength(18);
+    for (const o of auto.observations) {
+      const files = recorded(o.query_id).files;
+      expect(o.ok, o.query_id).toBe(true);
+      expect(o.contract.valid).toBe(false);
+      expect(o.contract.errors).toHaveLength(2 + files.length);
+      expect(o.contract.errors).toContain('/ranking_contract_version: is required');
+    }
+    expect(rate(auto.report, 'contract_validity')).toBe('0/18');
+    expect(rate(auto.report, 'error_rate')).toBe('0/18');
+    expect(rate(auto.report, 'replay_determinism')).toBe('9/9');
+    // the report lists them by rule: 3 rules, each broken by every request
+    const v = auto.report.contract_violations!;
+    expect(v).toMatchObject({ contract: 'context-load-v0', measured: 18, violating: 18 });
+    expect(v.rules.map((r) => [r.rule, r.requests, r.queries])).toEqual([
+      ['/files/*/score_breakdown/combined_score: is required', 18, 9],
+      ['/ranking_contract_version: is required', 18, 9],
+      ['/selected_count: is required', 18, 9],
+    ]);
+    const text = renderTerminal(auto.report, {});
+    expect(text).toContain('Contract violations');
+    expect(text).toContain('18 of 18 measured requests break context-load-v0; measured all the same');
+    expect(text).not.toContain('system under test down');
+    expect(renderMarkdown(auto.report)).toContain('| `/selected_count: is required` | 18 | 9 |');
+  });
+
+  it("shows the cortex Phase 2 harness's own figure beside ndcg_cut.5, with why they differ", () => {
+    // 0.495506: the harness's median nDCG@5 on these answers (src/metrics/peer/cortex-phase2.test.ts
+    // pins every per-query value from the harness's own functions)
+    const [p] = auto.report.peer_figures!;
+    expect(p).toMatchObject({
+      id: 'cortex_phase2.median_ndcg_5',
+      value: 0.495506,
+      beside: { metric: 'ndcg_cut.5', value: null },
+    });
+    expect(p!.per_query).toHaveLength(9);
+    expect(p!.why).toContain('ideal from the returned list');
+    expect(renderTerminal(auto.report, {})).toContain('cortex_phase2.median_ndcg_5 = 0.495506');
+    expect(renderMarkdown(auto.report)).toContain('| `q_small_recent_gate_failure` | 0.63093 |');
+  });
+
+  it('ranks the task: entries by default and reports the control-plane ones apart; `all` ranks every entry', () => {
+    for (const o of auto.observations.filter((x) => x.replay === 1)) {
+      const files = recorded(o.query_id).files;
+      const task = files.filter((f) => f.selected_by.startsWith('task:')).map((f) => f.path);
+      expect(o.ranked.map((r) => r.id)).toEqual(task);
+      expect(o.unranked?.map((u) => u.id)).toEqual(
+        files.filter((f) => !f.selected_by.startsWith('task:')).map((f) => f.path),
+      );
+      // every id the tool answered is a corpus record: paths with their extension on both sides
+      const alt = all.observations.find((x) => x.query_id === o.query_id && x.replay === 1)!;
+      expect(alt.ranked.map((r) => r.id)).toEqual(files.map((f) => f.path));
+    }
+    const q = auto.report.queries.find((x) => x.query_id === 'q_small_recent_gate_failure')!;
+    expect(q.actual.top_ids[0]).toBe(
+      recorded('q_small_recent_gate_failure').files.find((f) => f.selected_by.startsWith('task:'))!.path,
+    );
+  });
+});
