@@ -10,7 +10,11 @@ import {
 } from '../../snapshot/index.js';
 import type { LabelQueue } from '../../documents/index.js';
 import { buildLabelQueue, rankingsFromStore } from '../../../history/label-queue.js';
-import { renderLabelQueueHtml, renderLabelQueueJsonl } from '../../../reports/history/label-queue.js';
+import {
+  labelQueueSize,
+  renderLabelQueueHtml,
+  renderLabelQueueJsonl,
+} from '../../../reports/history/label-queue.js';
 import { safe } from '../../../reports/history/shared.js';
 import type { CliIo, RgateCommand } from '../command.js';
 import { outDirOf } from '../out-dir.js';
@@ -74,7 +78,7 @@ function queue(args: LabelArgs, io: CliIo): number {
   else {
     const rel = (p: string) => relative(io.cwd, p) || p;
     io.out(
-      `${summary.items} unjudged (query, doc) pairs in the top ${doc.k} of ${doc.sources.length} ranking(s) of ${doc.origin.kind} ${safe(doc.origin.id)}, over ${summary.queries} of ${doc.judged_queries} judged queries`,
+      `${labelQueueSize(doc)}, from the top ${doc.k} of ${doc.sources.length} ranking(s) of ${doc.origin.kind} ${safe(doc.origin.id)}`,
     );
     if (doc.query_set_changed)
       io.out(`  the query set changed since the ${doc.origin.kind}: pairs judged since are left out`);
