@@ -18,6 +18,7 @@ import {
   readdirSync,
   readFileSync,
   rmSync,
+  symlinkSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -163,5 +164,37 @@ describe('the packed package, installed into an empty project', () => {
     const r = rgate(['run', '--no-store'], demo);
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout.trimEnd().split('\n').at(-1)).toBe('rgate: demo PASS -> exit 0 (every gate passed)');
+  });
+
+  it('README "Gate your own retriever": every command, in order, from an empty folder', () => {
+    const readme = readFileSync(join(REPO, 'README.md'), 'utf8');
+    const block = /<!-- gate-your-own:begin -->\n```sh\n([\s\S]*?)```\n<!-- gate-your-own:end -->/.exec(
+      readme,
+    );
+    expect(block).not.toBeNull();
+    const commands = block![1]!.split('\n').filter((l) => l.trim() !== '' && !l.startsWith('#'));
+    expect(commands.length).toBeGreaterThanOrEqual(5);
+    const team = join(work, 'readme-team');
+    mkdirSync(join(team, 'data'), { recursive: true });
+    // what the reader brings: their data and their retriever
+    cpSync(join(REPO, 'test', 'data', 'beir-mini'), join(team, 'data', 'my-set'), { recursive: true });
+    cpSync(join(REPO, 'test', 'sut', 'term-overlap.mjs'), join(team, 'search.mjs'));
+    const outputs: string[] = [];
+    for (const cmd of commands) {
+      if (cmd === 'npm install -D rgate') {
+        // the registry's rgate is this checkout's tarball, installed once for this file
+        symlinkSync(join(project, 'node_modules'), join(team, 'node_modules'), 'dir');
+        continue;
+      }
+      const r = sh('bash', ['-c', cmd], team);
+      expect(r.status, `${cmd}\n${r.stdout}\n${r.stderr}`).toBe(0);
+      outputs.push(r.stdout);
+    }
+    expect(existsSync(join(team, '.github', 'workflows', 'rgate.yml'))).toBe(true);
+    const runs = outputs.filter((o) => o.includes('rgate: retrieval '));
+    expect(runs).toHaveLength(2);
+    for (const o of runs)
+      expect(o.trimEnd().split('\n').at(-1)).toBe('rgate: retrieval PASS -> exit 0 (every gate passed)');
+    expect(outputs.at(-1)).toContain('Newest run');
   });
 });
