@@ -87,13 +87,13 @@ describe('the packed package, installed into an empty project', () => {
     ])
       expect(existsSync(join(pkg, f)), f).toBe(false);
     expect(readdirSync(join(pkg, 'dist', 'src', 'cli')).some((f) => f.endsWith('.test.js'))).toBe(false);
-  });
+  }, 600_000);
 
   it('rgate run without a config says how to start', () => {
     const r = rgate(['run']);
     expect(r.status).toBe(2);
     expect(r.stderr).toContain('start one with `rgate init`');
-  });
+  }, 600_000);
 
   it('rgate init on a BEIR set and a command system, then rgate run: a verdict and its reports', () => {
     const init = rgate([
@@ -142,7 +142,7 @@ describe('the packed package, installed into an empty project', () => {
     expect(readFileSync(join(dir, 'report.xml'), 'utf8')).toContain('<testsuite');
     expect(readFileSync(join(dir, 'report.html'), 'utf8')).toMatch(/^<!DOCTYPE html>/i);
     expect(readFileSync(join(dir, 'report.md'), 'utf8')).toContain('PASS');
-  });
+  }, 600_000);
 
   it('a bundled gate and demo set are named by id from the project', () => {
     const demo = join(project, 'demo');
@@ -164,7 +164,7 @@ describe('the packed package, installed into an empty project', () => {
     const r = rgate(['run', '--no-store'], demo);
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout.trimEnd().split('\n').at(-1)).toBe('rgate: demo PASS -> exit 0 (every gate passed)');
-  });
+  }, 600_000);
 
   it('README "Gate your own retriever": every command, in order, from an empty folder', () => {
     const readme = readFileSync(join(REPO, 'README.md'), 'utf8');
@@ -196,5 +196,5 @@ describe('the packed package, installed into an empty project', () => {
     for (const o of runs)
       expect(o.trimEnd().split('\n').at(-1)).toBe('rgate: retrieval PASS -> exit 0 (every gate passed)');
     expect(outputs.at(-1)).toContain('Newest run');
-  });
+  }, 600_000);
 });
