@@ -2,5 +2,6 @@
 export { evaluateGate, ruleLabel, type GateInput, type ChecklistEvidence } from './evaluate.js';
 export { loadGatePolicy, parseGatePolicy } from './policy.js';
 export { SELECTION_METRICS, TIMING_METRICS } from './metric-ids.js';
+export { notApplicable, type HiddenMetric } from './metric-applies.js';
 export * from './format.js';
 export { separateTimingRules, withTimingRules, TIMING_STUB_REASON } from './timing-rules.js';

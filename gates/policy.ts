@@ -3,12 +3,13 @@
  * (exactly one of min/max, metric ids known to the registry, band order). Every mistake names the
  * file and the JSON path, e.g. `gates/x.gate.json /rules/2/metric: unknown metric "ndcg@5"`.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import { validateOrThrow } from '../src/contracts/ajv.js';
 import type { GatePolicy } from '../src/documents/index.js';
 import { validateGatePolicySchema } from '../src/contracts/gate-policy.js';
 import { RgateError } from '../src/core/errors.js';
+import { lookupRoots, PACKAGE_ROOT } from '../src/core/package-root.js';
 import { isGateMetricId, TIMING_METRICS } from './metric-ids.js';
 
 const HINT = 'see gates/semantic-retrieval-v1.gate.json for a complete policy';
@@ -68,23 +69,44 @@ export function parseGatePolicy(value: unknown, file: string): GatePolicy {
 }
 
 /**
- * Resolve a policy by id (`gates/<id>.gate.json` under `root`) or by path, read and check it.
- * Example: loadGatePolicy('semantic-retrieval-v1', '/repo')
+ * Resolve a policy by path (relative to `root`) or by id: `gates/<id>.gate.json` in the project
+ * (`root`) first, then among the gates bundled with rgate. Read and check it.
+ * Example: loadGatePolicy('semantic-retrieval-v1', '/team/repo')
  */
 export function loadGatePolicy(idOrPath: string, root: string): GatePolicy {
+  return readGatePolicy(gatePolicyFile(idOrPath, root));
+}
+
+/** The file a gate id or path names (see loadGatePolicy); RgateError 'file_not_found' when none. */
+export function gatePolicyFile(idOrPath: string, root: string): string {
   const looksLikePath = idOrPath.endsWith('.json') || idOrPath.includes('/') || idOrPath.includes('\\');
-  const file = looksLikePath
-    ? isAbsolute(idOrPath)
-      ? idOrPath
-      : resolve(root, idOrPath)
-    : join(root, 'gates', `${idOrPath}.gate.json`);
-  if (!existsSync(file)) {
-    throw new RgateError(
-      'file_not_found',
-      `gate policy not found: ${file}`,
-      looksLikePath ? 'check the path' : `gate ids name files gates/<id>.gate.json under ${root}`,
-    );
+  if (looksLikePath) {
+    const file = isAbsolute(idOrPath) ? idOrPath : resolve(root, idOrPath);
+    if (!existsSync(file))
+      throw new RgateError('file_not_found', `gate policy not found: ${file}`, 'check the path');
+    return file;
   }
+  const candidates = lookupRoots(root).map((r) => join(r, 'gates', `${idOrPath}.gate.json`));
+  const found = candidates.find((f) => existsSync(f));
+  if (found) return found;
+  throw new RgateError(
+    'file_not_found',
+    `gate policy not found: ${idOrPath} (looked for ${candidates.join(' and ')})`,
+    `a gate id names gates/<id>.gate.json in your project or one bundled with rgate: ${bundledGateIds().join(', ')}`,
+  );
+}
+
+/** The ids of the gate policies shipped with rgate, sorted. */
+export function bundledGateIds(): string[] {
+  const dir = join(PACKAGE_ROOT, 'gates');
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.gate.json'))
+    .map((f) => f.slice(0, -'.gate.json'.length))
+    .sort();
+}
+
+function readGatePolicy(file: string): GatePolicy {
   let value: unknown;
   try {
     value = JSON.parse(readFileSync(file, 'utf8'));

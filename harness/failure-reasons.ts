@@ -19,16 +19,46 @@ interface FailureFacts extends OutcomeFacts {
   leaked_tags?: string[] | undefined;
 }
 
+/** Gate measures that judge a benchmark query by its top-1 answer. */
+const TOP1_METRICS: readonly string[] = ['top1_useful_rate', 'top1_useful_any_mode'];
+/** Gate measures that judge a query by its stability across replays. */
+const STABILITY_METRICS: readonly string[] = ['replay_determinism', 'fallback_determinism'];
+
 /**
- * Why a query counts against the run, in a few words each; empty when it does not. A probe is judged
+ * What a run's gate judges queries on: `ruled` is the metrics its rules read, or undefined for a run
+ * without a gate (then top-1 misses are listed as information, and every reason is shown).
+ */
+export interface JudgedBy {
+  top1: boolean;
+  stability: boolean;
+}
+
+export function judgedBy(ruled: readonly string[] | undefined): JudgedBy {
+  if (ruled === undefined) return { top1: true, stability: true };
+  return {
+    top1: ruled.some((m) => TOP1_METRICS.includes(m)),
+    stability: ruled.some((m) => STABILITY_METRICS.includes(m)),
+  };
+}
+
+/**
+ * Why a query counts against the run, in a few words each; empty when it does not. A top-1 miss or
+ * an unstable ranking counts only when a rule of the gate reads it (a passing context-load contract
+ * gate, which judges no top-1, lists no query as failing for its top-1); a failed request and a leak
+ * always count. A probe is judged
  * by its expectation only (meeting it is a success, whatever its top-1), and only where a selection
  * step exists (its expectations are selection modes); a benchmark query by its top-1, semantic wins
  * only where a selection step exists; a query without any judgment has no top-1 verdict to fail.
  */
-function failureReasons(q: FailureFacts, selection: boolean, semanticWinModes: readonly string[]): string[] {
+function failureReasons(
+  q: FailureFacts,
+  selection: boolean,
+  semanticWinModes: readonly string[],
+  by: JudgedBy,
+): string[] {
   const why: string[] = [];
   if (!q.actual.ok) why.push('error');
-  else if (q.kind === 'benchmark' && q.judged !== false) {
+  else if (q.kind === 'benchmark' && q.judged !== false && by.top1) {
     if (selection && q.top1 === 'useful' && !isSemanticWin(q.top1, q.actual.selection_mode, semanticWinModes))
       why.push(
         q.actual.selection_mode?.startsWith('fallback')
@@ -39,7 +69,7 @@ function failureReasons(q: FailureFacts, selection: boolean, semanticWinModes: r
     else if (q.top1 === 'unjudged') why.push('top-1 unjudged (counts as not useful)');
     else if (q.top1 === 'no_answer') why.push('no answer');
   } else if (q.kind === 'probe' && selection && q.expectation_met === false) why.push('expectation unmet');
-  if (!q.deterministic) why.push('unstable across replays');
+  if (!q.deterministic && by.stability) why.push('unstable across replays');
   if (q.leaked_tags?.length) why.push(`leaked ${q.leaked_tags.join(', ')}`);
   return why;
 }
@@ -49,8 +79,13 @@ export function withFailureReasons(
   queries: readonly QueryOutcome[],
   selection: boolean,
   semanticWinModes: readonly string[],
+  ruled: readonly string[] | undefined,
 ): { queries: QueryOutcome[]; failing: QueryOutcome[] } {
-  const all = queries.map((q) => ({ ...q, failure_reasons: failureReasons(q, selection, semanticWinModes) }));
+  const by = judgedBy(ruled);
+  const all = queries.map((q) => ({
+    ...q,
+    failure_reasons: failureReasons(q, selection, semanticWinModes, by),
+  }));
   return { queries: all, failing: all.filter((q) => q.failure_reasons.length > 0) };
 }
 
@@ -72,9 +107,11 @@ export function upgradeReport(report: Report): Report {
       report.gate.rules.map((r) => r.metric),
     );
   const modes = semanticWinModesOf(report);
+  const gated = !(report.gate.gate_id === 'measures-only' && report.gate.rules.length === 0);
+  const by = judgedBy(gated ? report.gate.rules.map((r) => r.metric) : undefined);
   const reasons = (q: QueryOutcome): QueryOutcome => ({
     ...q,
-    failure_reasons: q.failure_reasons ?? failureReasons(q, selection, modes),
+    failure_reasons: q.failure_reasons ?? failureReasons(q, selection, modes, by),
   });
   return {
     ...report,

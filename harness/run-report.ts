@@ -127,7 +127,13 @@ export function buildRunReport(
     measuredQueries,
     (plan.policy?.rules ?? []).map((r) => r.metric),
   );
-  const { queries, failing } = withFailureReasons(measuredQueries, selection, semanticWinModes);
+  const { queries, failing } = withFailureReasons(
+    measuredQueries,
+    selection,
+    semanticWinModes,
+    // what the gate judges: its rules, timing rules included; none without a policy
+    plan.policy ? plan.policy.rules.map((r) => r.metric) : undefined,
+  );
   const b = plan.baseline;
   const violations = contractViolations(plan.suite.queries, observations);
   const peers = peerFigures(c.system, plan.suite.queries, plan.suite.corpus, observations, measured.metrics);

@@ -5,6 +5,8 @@ import { RgateError } from '../src/core/errors.js';
 import type { BaselineInfo, RunRow } from '../src/documents/index.js';
 import type { RunStore } from '../src/store/types.js';
 import { baselineRow } from '../harness/run-baseline.js';
+import { notApplicable } from '../gates/index.js';
+import { asReport } from './trends.js';
 
 /**
  * Point a suite's baseline at a run (default: its newest complete run). Only complete runs of the
@@ -58,5 +60,19 @@ export function showBaseline(store: RunStore, suite: string): BaselineInfo {
       `set one: rgate baseline set ${suite} [run-id] --note "..."`,
     );
   }
-  return { suite, run: found.row, note: found.note, metrics: store.getMetrics(found.row.run_id) };
+  const all = store.getMetrics(found.row.run_id);
+  const report = asReport(store.getReport(found.row.run_id));
+  const hidden = notApplicable(all, {
+    ruled: new Set((report?.gate.rules ?? []).map((r) => r.metric)),
+    // without its report (an older run) a selection step cannot be ruled out: keep those measures
+    selectionStep: report ? (report.judging?.selection_step ?? false) : true,
+  });
+  const hiddenIds = new Set(hidden.map((h) => h.id));
+  return {
+    suite,
+    run: found.row,
+    note: found.note,
+    metrics: all.filter((m) => !hiddenIds.has(m.id)),
+    not_applicable: hidden,
+  };
 }

@@ -15,12 +15,14 @@ import {
   type MetricEntry,
   type MetricTrend,
   type Report,
+  type RuleStatus,
   type RunRow,
   type TrendPoint,
   type Verdict,
 } from '../src/documents/index.js';
 import type { RunStore } from '../src/store/types.js';
 import { upgradeReport } from '../harness/failure-reasons.js';
+import { notApplicable } from '../gates/index.js';
 
 /** Metrics where a smaller number is the better one (independent of any gate rule). */
 const LOWER_IS_BETTER = new Set(['error_rate', 'sensitive_leak_rate', 'latency_ms']);
@@ -77,9 +79,11 @@ export interface HistoryOptions {
   /** only this metric (default: every metric measured in the window) */
   metric?: string;
   /** gate rule metrics of the latest run and the direction each rule states */
-  gateRules?: { metric: string; op: 'min' | 'max' }[];
+  gateRules?: { metric: string; op: 'min' | 'max'; status?: RuleStatus }[];
   /** reset notes of the fixture's frozen versions (freeze.json history), by version */
   resetNotes?: Readonly<Record<string, string>>;
+  /** measures of the newest run that do not apply to it: no trend (unless asked for by --metric) */
+  notApplicable?: readonly { id: string; why: string }[];
 }
 
 /**
@@ -141,7 +145,10 @@ export function buildHistory(
         : 'run the suite first: rgate run ' + suite,
     );
   }
-  const metricIds = (opts.metric !== undefined ? [opts.metric] : [...ids]).sort((a, b) => {
+  const hidden = new Set((opts.notApplicable ?? []).map((h) => h.id));
+  const metricIds = (
+    opts.metric !== undefined ? [opts.metric] : [...ids].filter((id) => !hidden.has(id))
+  ).sort((a, b) => {
     // gate metrics first (in rule order), then the rest by id: a total order
     const ga = gateOrder(opts.gateRules, a);
     const gb = gateOrder(opts.gateRules, b);
@@ -181,6 +188,7 @@ export function buildHistory(
       metric: id,
       kind,
       gate_metric: gateDir.has(id),
+      rule_status: worstStatus(opts.gateRules, id),
       better,
       points,
       sparkline: sparkline(points.map((p) => p.value)),
@@ -208,7 +216,19 @@ export function buildHistory(
       i === 0 ? '' : snapshotChange(complete[i - 1]!.row.artifacts, r.row.artifacts, opts.resetNotes);
     return change ? { ...run, change } : run;
   });
-  return { suite, runs, skipped, trends, alarms };
+  const notApplicable = (opts.notApplicable ?? []).filter((h) => h.id !== opts.metric).map((h) => ({ ...h }));
+  return { suite, runs, skipped, trends, alarms, not_applicable: notApplicable };
+}
+
+const STATUS_RANK: Record<RuleStatus, number> = { pass: 0, watch: 1, fail: 2 };
+
+/** The worst status among the latest run's rules naming `id`; null when none does or none says. */
+function worstStatus(rules: HistoryOptions['gateRules'], id: string): RuleStatus | null {
+  let worst: RuleStatus | null = null;
+  for (const r of rules ?? [])
+    if (r.metric === id && r.status && (worst === null || STATUS_RANK[r.status] > STATUS_RANK[worst]))
+      worst = r.status;
+  return worst;
 }
 
 function gateOrder(rules: HistoryOptions['gateRules'], id: string): number {
@@ -270,8 +290,17 @@ export function historyFromStore(
   const report = latest ? asReport(store.getReport(latest.run_id)) : undefined;
   const gateRules = report?.gate.rules
     .filter((r) => r.metric !== 'query_count')
-    .map((r) => ({ metric: r.metric, op: r.op }));
+    .map((r) => ({ metric: r.metric, op: r.op, status: r.status }));
+  const newest = runs.find((r) => r.row.status === 'complete');
+  const notApplicableNow = newest
+    ? notApplicable(newest.metrics, {
+        ruled: new Set((report?.gate.rules ?? []).map((r) => r.metric)),
+        // without its report (an older run) a selection step cannot be ruled out
+        selectionStep: report ? (report.judging?.selection_step ?? false) : true,
+      })
+    : [];
   return buildHistory(suite, runs, {
+    notApplicable: notApplicableNow,
     ...(opts.metric !== undefined ? { metric: opts.metric } : {}),
     ...(opts.resetNotes ? { resetNotes: opts.resetNotes } : {}),
     ...(gateRules ? { gateRules } : {}),

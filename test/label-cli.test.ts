@@ -76,7 +76,7 @@ describe('rgate label queue', () => {
     const r = await rgate(['label', 'queue', session], t.dir);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(
-      /^\d+ unjudged \(query, doc\) pairs in the top 5 of 2 ranking\(s\) of compare cmp-/,
+      /^\d+ unjudged \(query, document\) pair\(s\) in \d+ of the \d+ judged queries, from the top 5 of 2 ranking\(s\) of compare cmp-/,
     );
     const dir = join(t.dir, '.rgate', 'label', session);
     expect(Object.keys(files(dir)).sort()).toEqual(['queue.html', 'queue.jsonl']);

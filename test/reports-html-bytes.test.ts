@@ -129,7 +129,11 @@ const PAGES: [string, () => string][] = [
   ['run-fail-trend', runWithTrend],
   ['run-gate-c', () => renderHtml(sampleGateCReport())],
   ['history', historyPage],
-  ['history-empty', () => renderHistoryHtml({ suite: 'ctx', runs: [], skipped: [], trends: [], alarms: [] })],
+  [
+    'history-empty',
+    () =>
+      renderHistoryHtml({ suite: 'ctx', runs: [], skipped: [], trends: [], alarms: [], not_applicable: [] }),
+  ],
   ['compare', () => renderSessionHtml(hostileSession())],
   ['compare-sweep', sweepPage],
   ['closeout', () => renderCloseoutHtml(hostileCloseout())],

@@ -7,6 +7,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isRgateError } from '../src/core/errors.js';
 import { createSystem, loadRgateConfig, resolveFixtureDir, resolveGatePath } from '../src/systems/index.js';
 import { resolveConfig } from '../src/core/resolve-config.js';
+import { PACKAGE_ROOT } from '../src/core/package-root.js';
+import { loadGatePolicy } from '../gates/index.js';
 
 let dir: string;
 beforeEach(() => {
@@ -55,10 +57,26 @@ describe('rgate.config.json', () => {
     expect(loaded?.config.default_suites).toEqual(['a']);
     const a = loaded!.config.suites['a']!;
     const b = loaded!.config.suites['b']!;
-    expect(resolveFixtureDir(loaded!, a)).toBe(join(dir, 'fixtures', 'cacm'));
+    // a bare name the project does not have is the set (or gate) bundled with rgate
+    expect(resolveFixtureDir(loaded!, a)).toBe(join(PACKAGE_ROOT, 'fixtures', 'cacm'));
     expect(resolveFixtureDir(loaded!, b)).toBe(join(dir, 'sets', 'b'));
-    expect(resolveGatePath(loaded!, b)).toBe(join(dir, 'gates', 'semantic-retrieval-v1.gate.json'));
+    expect(resolveGatePath(loaded!, b)).toBe(join(PACKAGE_ROOT, 'gates', 'semantic-retrieval-v1.gate.json'));
     expect(resolveGatePath(loaded!, a)).toBeUndefined();
+    // ... and the project's own, once it has one, comes first
+    mkdirSync(join(dir, 'fixtures', 'cacm'), { recursive: true });
+    mkdirSync(join(dir, 'gates'), { recursive: true });
+    writeFileSync(join(dir, 'gates', 'semantic-retrieval-v1.gate.json'), '{}');
+    expect(resolveFixtureDir(loaded!, a)).toBe(join(dir, 'fixtures', 'cacm'));
+    expect(resolveGatePath(loaded!, b)).toBe(join(dir, 'gates', 'semantic-retrieval-v1.gate.json'));
+  });
+
+  it('a gate id resolves in the project first, then among the bundled gates; neither names both places', () => {
+    expect(loadGatePolicy('semantic-retrieval-v1', dir).gate_id).toBe('semantic-retrieval-v1');
+    const e = failure(() => loadGatePolicy('no-such-gate', dir));
+    expect(e.code).toBe('file_not_found');
+    expect(e.message).toBe(
+      `gate policy not found: no-such-gate (looked for ${join(dir, 'gates', 'no-such-gate.gate.json')} and ${join(PACKAGE_ROOT, 'gates', 'no-such-gate.gate.json')})`,
+    );
   });
 
   it('--config names a file explicitly; --no-config (false) skips it; none found is undefined', () => {

@@ -7,6 +7,15 @@ import type { LabelQueue } from '../../src/documents/index.js';
 import { canonicalJson } from '../../src/core/canonical-json.js';
 import { clientScript, cspHash, template } from '../templates.js';
 
+/**
+ * The queue's size in words, the same in the terminal and on the page: "178 unjudged (query,
+ * document) pair(s) in 88 of the 90 judged queries" (two judged queries had nothing left to judge).
+ */
+export function labelQueueSize(q: LabelQueue): string {
+  const queries = new Set(q.items.map((i) => i.query_id)).size;
+  return `${q.items.length} unjudged (query, document) pair(s) in ${queries} of the ${q.judged_queries} judged queries`;
+}
+
 /** One canonical JSON line per item, in queue order. */
 export function renderLabelQueueJsonl(q: LabelQueue): string {
   return q.items.map((i) => canonicalJson(i) + '\n').join('');
@@ -26,6 +35,7 @@ export function renderLabelQueueHtml(q: LabelQueue): string {
   )({
     ...q,
     items: q.items.map((item, i) => ({ title: '', source_path: '', ...item, n: i + 1 })),
+    size: labelQueueSize(q),
     title: `rgate label queue: ${q.origin.id}`,
     csp,
     client,

@@ -25,6 +25,7 @@ import {
 } from './shared.js';
 import { mdCode, mdEscape } from '../escape.js';
 import { wrap } from '../run/terminal.js';
+import { hiddenText } from '../run/view.js';
 import { measureSummary } from '../../gates/format.js';
 
 export interface TerminalOpts {
@@ -108,18 +109,64 @@ export function renderHistoryTerminal(h: HistoryViewModel, opts: TerminalOpts = 
         m.sparkline.slice(-20),
         pointText(m.latest, m.kind),
         signed(m.delta),
-        m.alarm ? p('red', 'ALARM') : m.gate_metric ? p('green', 'ok') : '',
+        statusCell(p, m),
       ]);
     }
-    out.push(p('bold', 'Trends (* gate metric)'), t.toString(), '');
+    out.push(p('bold', 'Trends (* gate metric)'), t.toString());
+    if (h.not_applicable.length)
+      out.push(
+        ...wrap(`not applicable: ${safe(hiddenText(h.not_applicable))}`, WIDTH, '    ', '  ').map((l) =>
+          p('dim', l),
+        ),
+      );
+    out.push('');
   }
+  const newest = newestRunLine(h);
+  if (newest) out.push(...wrap(verdictPaintIn(p, newest, h), WIDTH, '  ', ''));
   if (h.alarms.length) {
     out.push(p('red', p('bold', `Regression alarms (${h.alarms.length})`)));
     for (const a of h.alarms) out.push(...wrap(`- ${safe(a)}`, WIDTH, '    ', '  '));
   } else {
-    out.push(p('green', 'No regression alarm at the newest run.'));
+    out.push(noAlarmLine(h));
   }
   return finish(out);
+}
+
+/**
+ * A gate metric's status column: how the newest run's gate judged it (`pass`, `WATCH`, `FAIL`),
+ * then `ALARM` when it also regressed against the run before. A metric no rule names shows only an
+ * alarm: "ok" would claim a judgement nobody made.
+ */
+function statusCell(p: ReturnType<typeof painter>, m: HistoryViewModel['trends'][number]): string {
+  const parts: string[] = [];
+  if (m.rule_status === 'fail') parts.push(p('red', 'FAIL'));
+  else if (m.rule_status === 'watch') parts.push(p('yellow', 'WATCH'));
+  else if (m.rule_status === 'pass' && !m.alarm) parts.push(p('green', 'pass'));
+  if (m.alarm) parts.push(p('red', 'ALARM'));
+  return parts.join(' ');
+}
+
+/** "Newest run <id>: FAIL (gate <id>)": the verdict an alarm line must never hide. */
+function newestRunLine(h: HistoryViewModel): string | undefined {
+  const r = h.runs[h.runs.length - 1];
+  if (!r) return undefined;
+  if (!r.verdict) return `Newest run ${safe(r.run_id)}: no gate (measures only).`;
+  return `Newest run ${safe(r.run_id)}: ${r.verdict}${r.gate_id ? ` (gate ${safe(r.gate_id)})` : ''}.`;
+}
+
+function verdictPaintIn(p: ReturnType<typeof painter>, line: string, h: HistoryViewModel): string {
+  const v = h.runs[h.runs.length - 1]?.verdict ?? null;
+  return v ? line.replace(`: ${v}`, `: ${verdictPaint(p, v)}`) : line;
+}
+
+/**
+ * No alarm says only that nothing got worse since the run before; next to a FAIL or WATCH verdict
+ * it must not read as "all is well".
+ */
+function noAlarmLine(h: HistoryViewModel): string {
+  const v = h.runs[h.runs.length - 1]?.verdict;
+  const base = 'No regression alarm: nothing got worse than in the run before';
+  return v === 'FAIL' || v === 'WATCH' ? `${base} (the gate verdict above still stands).` : `${base}.`;
 }
 
 export function renderHistoryJson(h: HistoryViewModel): string {
@@ -135,14 +182,17 @@ export function renderHistoryMarkdown(h: HistoryViewModel): string {
         `- ${mdCode(r.run_id)} changed inputs: ${mdEscape(r.change)}; not comparable with the run before`,
       );
   if (h.runs.some((r) => r.change)) out.push('');
-  out.push('| metric | trend | latest | Δ prev | alarm |', '| --- | --- | --- | --- | --- |');
+  const newest = newestRunLine(h);
+  if (newest) out.push(`**${mdEscape(newest)}**`, '');
+  out.push('| metric | trend | latest | Δ prev | gate | alarm |', '| --- | --- | --- | --- | --- | --- |');
   for (const m of measuredTrends(h)) {
     out.push(
-      `| ${mdCode(m.metric)}${m.gate_metric ? ' (gate)' : ''} | ${m.sparkline} | ${pointText(m.latest, m.kind)} | ${signed(m.delta)} | ${m.alarm ? mdEscape(m.alarm) : ''} |`,
+      `| ${mdCode(m.metric)}${m.gate_metric ? ' (gate)' : ''} | ${m.sparkline} | ${pointText(m.latest, m.kind)} | ${signed(m.delta)} | ${m.rule_status ?? ''} | ${m.alarm ? mdEscape(m.alarm) : ''} |`,
     );
   }
   out.push('');
   if (h.alarms.length) out.push('**Regression alarms**', '', ...h.alarms.map((a) => `- ${mdEscape(a)}`), '');
+  else out.push(noAlarmLine(h), '');
   return out.join('\n') + '\n';
 }
 
@@ -188,6 +238,9 @@ function historyHtmlView(h: HistoryViewModel) {
     suite: h.suite,
     run_count: h.runs.length,
     alarms: h.alarms,
+    newest: newestRunLine(h) ?? '',
+    newest_class: h.runs[h.runs.length - 1]?.verdict ?? 'INFO',
+    no_alarm: noAlarmLine(h),
     trends: measuredTrends(h).map((t) => ({
       metric: t.metric,
       gate_metric: t.gate_metric,
@@ -195,6 +248,7 @@ function historyHtmlView(h: HistoryViewModel) {
       latest: pointText(t.latest, t.kind),
       delta: signed(t.delta),
       alarm: t.alarm ?? '',
+      rule_status: t.rule_status ?? '',
     })),
     runs: h.runs.map((r) => ({
       run_id: r.run_id,
@@ -325,5 +379,11 @@ export function renderBaselineTerminal(b: BaselineInfoModel, opts: TerminalOpts 
   const t = table(['metric', 'value'], [30, 49]);
   for (const m of b.metrics) t.push([safe(m.id), measureSummary(m.value)]);
   out.push(t.toString());
+  if (b.not_applicable.length)
+    out.push(
+      ...wrap(`not applicable: ${safe(hiddenText(b.not_applicable))}`, WIDTH, '    ', '  ').map((l) =>
+        p('dim', l),
+      ),
+    );
   return finish(out);
 }

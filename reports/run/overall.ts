@@ -6,7 +6,7 @@
  */
 import type { Report, Verdict } from '../../src/documents/index.js';
 import { terminalSafe } from '../escape.js';
-import { displayGate } from './view.js';
+import { displayGate, isGated } from './view.js';
 
 export interface OverallOptions {
   color?: boolean;
@@ -21,9 +21,16 @@ export interface OverallOptions {
 const RANK: Record<Verdict, number> = { PASS: 0, WATCH: 1, FAIL: 2 };
 const ANSI = { red: 31, green: 32, yellow: 33, bold: 1 } as const;
 
-/** What an exit code of `rgate run` means, in a few words. */
-export function exitMeaning(code: number, verdicts: readonly Verdict[]): string {
-  if (code === 0) return verdicts.includes('WATCH') ? 'passed, with a WATCH warning' : 'every gate passed';
+/**
+ * What an exit code of `rgate run` means, in a few words. `verdicts` are those of the gated suites
+ * only; `ungated` counts suites run without a gate (measures only), which pass nothing.
+ */
+export function exitMeaning(code: number, verdicts: readonly Verdict[], ungated = 0): string {
+  if (code === 0) {
+    if (verdicts.length === 0 && ungated > 0) return 'no gate: measures only, nothing enforced';
+    const base = verdicts.includes('WATCH') ? 'passed, with a WATCH warning' : 'every gate passed';
+    return ungated > 0 ? `${base}; ${ungated} suite${ungated === 1 ? '' : 's'} without a gate` : base;
+  }
   if (code === 1) return 'a gate failed';
   if (code === 2) return 'usage or input error';
   if (code === 3) return 'the system under test is down or rgate failed';
@@ -66,6 +73,10 @@ export function renderOverall(reports: readonly Report[], opts: OverallOptions):
   for (const r of rows) {
     const gate = displayGate(r);
     const v = gate.verdict;
+    if (!isGated(r)) {
+      out.push(`  ${'-'.padEnd(5)} ${safe(r.suite).padEnd(width)}  no gate (measures only)`);
+      continue;
+    }
     const cause = gate.cause === 'judgments' ? '  (insufficient judgments: the fixture decides it)' : '';
     out.push(
       `  ${paint(colorOf(v), v.padEnd(5))} ${safe(r.suite).padEnd(width)}  ${safe(gate.gate_id)}${cause}`,
@@ -73,17 +84,21 @@ export function renderOverall(reports: readonly Report[], opts: OverallOptions):
     for (const rule of gate.rules.filter((x) => x.status !== 'pass'))
       out.push(`        ${rule.status}: ${safe(ruleText(rule))}`);
   }
-  const verdicts = reports.map((r) => r.gate.verdict);
+  const verdicts = reports.filter(isGated).map((r) => r.gate.verdict);
+  const ungated = reports.length - verdicts.length;
   // the worst first in the overall line too: the eye reads its start
   const parts = opts.interrupted
     ? interruptedParts(reports, opts.interrupted).map(safe)
     : ordered(reports)
         .reverse()
-        .map((r) => `${safe(r.suite)} ${r.gate.verdict}${r.gate.cause === 'judgments' ? ' (judgments)' : ''}`);
+        .map(
+          (r) =>
+            `${safe(r.suite)} ${isGated(r) ? r.gate.verdict : 'no gate'}${r.gate.cause === 'judgments' ? ' (judgments)' : ''}`,
+        );
   const worst: Verdict = opts.exitCode === 0 ? worstVerdict(verdicts) : 'FAIL';
   const down = opts.systemDown ? ' (a system under test is down)' : '';
   const head = opts.interrupted ? `interrupted by ${safe(opts.interrupted.by)}: ` : '';
-  const line = `rgate: ${head}${parts.join(', ') || 'no suite ran'}${down} -> exit ${opts.exitCode} (${exitMeaning(opts.exitCode, verdicts)})`;
+  const line = `rgate: ${head}${parts.join(', ') || 'no suite ran'}${down} -> exit ${opts.exitCode} (${exitMeaning(opts.exitCode, verdicts, ungated)})`;
   out.push(paint('bold', paint(colorOf(worst), line)));
   return out.join('\n');
 }

@@ -10,8 +10,9 @@ import {
   pct,
   pctAgainst,
   ruleLabel,
-  SELECTION_METRICS,
+  notApplicable,
   signedNum,
+  type HiddenMetric,
   signedPct,
   TIMING_METRICS,
   withTimingRules,
@@ -185,27 +186,12 @@ export function top1SplitText(report: Report): string | undefined {
   return `top-1 of the ${s.counted} judged benchmark queries: ${parts.join(' · ')}`;
 }
 
-export interface HiddenMetric {
-  id: string;
-  why: string;
-}
-
-/**
- * Measures no rule reads that do not apply to this run: selection measures without a selection
- * step, and rates with nothing to count (0/0). A ruled metric is always shown (its rule may fail on it).
- * The JSON report keeps all of them.
- */
+/** Measures no rule reads that do not apply to this run (gates/metric-applies.ts says which). */
 export function hiddenMetrics(report: Report): HiddenMetric[] {
-  const ruled = new Set(displayGate(report).rules.map((r) => r.metric));
-  const selection = selectionApplies(report);
-  const hidden: HiddenMetric[] = [];
-  for (const m of report.metrics) {
-    if (ruled.has(m.id)) continue;
-    if (!selection && SELECTION_METRICS.includes(m.id)) hidden.push({ id: m.id, why: 'no selection step' });
-    else if (m.value.kind === 'rate' && m.value.denominator === 0)
-      hidden.push({ id: m.id, why: 'nothing to count' });
-  }
-  return hidden;
+  return notApplicable(report.metrics, {
+    ruled: new Set(displayGate(report).rules.map((r) => r.metric)),
+    selectionStep: selectionApplies(report),
+  });
 }
 
 /** "top1_useful_rate, fallback_determinism (no selection step); sensitive_leak_rate (nothing to count)" */

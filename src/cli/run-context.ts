@@ -1,25 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { PACKAGE_ROOT } from '../core/package-root.js';
 
-/**
- * The package root (where fixtures/, gates/ and rgate's package.json live): found by walking up, so it
- * is the same from src/ under vitest and from dist/src/ when compiled.
- */
-export const PACKAGE_ROOT = findPackageRoot(dirname(fileURLToPath(import.meta.url)));
-
-function findPackageRoot(from: string): string {
-  let dir = from;
-  for (;;) {
-    const pkg = join(dir, 'package.json');
-    if (existsSync(pkg) && (JSON.parse(readFileSync(pkg, 'utf8')) as { name?: string }).name === 'rgate')
-      return dir;
-    const up = dirname(dir);
-    if (up === dir) return resolve(from, '..', '..');
-    dir = up;
-  }
-}
+export { PACKAGE_ROOT };
 
 export function rgateVersion(): string {
   try {

@@ -8,6 +8,9 @@ export const BaselineInfoSchema = Closed({
   suite: Type.String(),
   run: RunRowSchema,
   note: OrNull(Type.String()),
+  /** the measures that apply to that run (a rule reads them, or they had something to count) */
   metrics: Type.Array(MetricEntrySchema),
+  /** measures the run recorded that do not apply to it, and why ("no selection step", "nothing to count") */
+  not_applicable: Type.Array(Closed({ id: Type.String(), why: Type.String() })),
 });
 export type BaselineInfo = Static<typeof BaselineInfoSchema>;

@@ -1,7 +1,7 @@
 /** `rgate history`: per-metric trends over a suite's stored runs, with the newest run's alarms. */
 import { Type, type Static } from '@sinclair/typebox';
 import { BetterSchema } from './better.js';
-import { VerdictSchema } from './gate-result.js';
+import { RuleStatusSchema, VerdictSchema } from './gate-result.js';
 import { Closed, OrNull, Pair } from './keywords.js';
 import { MeasureKindSchema } from './measure-value.js';
 import { RunStatusSchema } from './run-row.js';
@@ -28,6 +28,8 @@ export const MetricTrendSchema = Closed({
   kind: MeasureKindSchema,
   /** named by a rule of the latest run's gate */
   gate_metric: Type.Boolean(),
+  /** how the latest run's gate judged it (the worst of the rules naming it); null when no rule does */
+  rule_status: OrNull(RuleStatusSchema),
   /** 'lower' for error/leak/latency style metrics and for gate rules stated as a max */
   better: BetterSchema,
   /** oldest -> newest */
@@ -60,6 +62,8 @@ export const HistoryViewSchema = Closed({
   /** runs left out of the trend (running, interrupted, failed) */
   skipped: Type.Array(HistoryRunSchema),
   trends: Type.Array(MetricTrendSchema),
+  /** measures of the newest run that do not apply to it (no trend shown), and why */
+  not_applicable: Type.Array(Closed({ id: Type.String(), why: Type.String() })),
   /** every alarm of the newest run, metric alarms and a worsened verdict */
   alarms: Type.Array(Type.String()),
 });

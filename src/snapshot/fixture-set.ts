@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'no
 import { basename, isAbsolute, join, resolve } from 'node:path';
 import { canonicalJson } from '../core/canonical-json.js';
 import { RgateError } from '../core/errors.js';
+import { lookupRoots } from '../core/package-root.js';
 import {
   type ArtifactRefs,
   type CorpusLine,
@@ -16,18 +17,22 @@ import { assertVerified, compareWithFreeze } from './freeze-verify.js';
 import { FIXTURE_FILES, type PinnedSuite } from './types.js';
 
 /**
- * A set name resolves to `<root or cwd>/fixtures/<name>`; anything that looks like a path (has a
+ * A set name resolves to `<root or cwd>/fixtures/<name>`, else to the demo set of that name bundled
+ * with rgate; anything that looks like a path (has a
  * separator, starts with `.`, is absolute) is taken as the folder itself.
  * Example: resolveFixtureDir('cacm') === '/repo/fixtures/cacm'
  */
 export function resolveFixtureDir(dirOrName: string, root?: string): string {
   const base = root ?? process.cwd();
   const looksLikePath = isAbsolute(dirOrName) || dirOrName.startsWith('.') || /[\\/]/.test(dirOrName);
-  const dir = looksLikePath ? resolve(base, dirOrName) : resolve(base, 'fixtures', dirOrName);
-  if (!existsSync(dir) || !statSync(dir).isDirectory())
+  const candidates = looksLikePath
+    ? [resolve(base, dirOrName)]
+    : lookupRoots(base).map((r) => resolve(r, 'fixtures', dirOrName));
+  const dir = candidates.find((d) => existsSync(d) && statSync(d).isDirectory());
+  if (dir === undefined)
     throw new RgateError(
       'file_not_found',
-      `fixture set ${dirOrName}: no folder ${dir}`,
+      `fixture set ${dirOrName}: no folder ${candidates[0]}`,
       'a set is a folder fixtures/<set>/ with corpus.jsonl, queries.jsonl, config.json and freeze.json',
     );
   return dir;

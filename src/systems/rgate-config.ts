@@ -4,6 +4,7 @@ import { formatAjvErrors } from '../contracts/ajv.js';
 import type { RgateConfigFile, SuiteSpec } from '../documents/index.js';
 import { validateRgateConfig } from '../contracts/rgate-config.js';
 import { EXIT, isRgateError, RgateError } from '../core/errors.js';
+import { lookupRoots } from '../core/package-root.js';
 import { findNodeAtLocation, parseTree, type Node as JsonNode } from 'jsonc-parser';
 
 export const RGATE_CONFIG_FILE = 'rgate.config.json';
@@ -138,19 +139,27 @@ export function loadRgateConfig(cwd: string, explicitPath?: string | false): Loa
   return { path, dir: dirname(path), config };
 }
 
-/** A suite's fixture folder: a bare name is `fixtures/<name>` next to the config file; a path is relative to it. */
+/**
+ * A suite's fixture folder: a path is relative to the config file; a bare name is `fixtures/<name>`
+ * next to it, else one of the demo sets bundled with rgate.
+ */
 export function resolveFixtureDir(loaded: { dir: string }, suite: SuiteSpec): string {
   const f = suite.fixture;
   if (isAbsolute(f)) return f;
-  return /[\\/]/.test(f) || f.startsWith('.') ? resolve(loaded.dir, f) : resolve(loaded.dir, 'fixtures', f);
+  if (/[\\/]/.test(f) || f.startsWith('.')) return resolve(loaded.dir, f);
+  const candidates = lookupRoots(loaded.dir).map((r) => resolve(r, 'fixtures', f));
+  return candidates.find((d) => existsSync(d)) ?? candidates[0]!;
 }
 
-/** A suite's gate policy file: a bare id is `gates/<id>.gate.json` next to the config file; a path is relative to it. */
+/**
+ * A suite's gate policy file: a path is relative to the config file; a bare id is
+ * `gates/<id>.gate.json` next to it, else one of the gates bundled with rgate.
+ */
 export function resolveGatePath(loaded: { dir: string }, suite: SuiteSpec): string | undefined {
   const g = suite.gate;
   if (g === undefined || g === null) return undefined;
   if (isAbsolute(g)) return g;
-  return /[\\/]/.test(g) || g.endsWith('.json')
-    ? resolve(loaded.dir, g)
-    : resolve(loaded.dir, 'gates', `${g}.gate.json`);
+  if (/[\\/]/.test(g) || g.endsWith('.json')) return resolve(loaded.dir, g);
+  const candidates = lookupRoots(loaded.dir).map((r) => resolve(r, 'gates', `${g}.gate.json`));
+  return candidates.find((f) => existsSync(f)) ?? candidates[0]!;
 }

@@ -13,7 +13,6 @@ import {
   renderHistoryTerminal,
 } from '../../../reports/history/trends.js';
 import type { CliIo, RgateCommand } from '../command.js';
-import { PACKAGE_ROOT } from '../run-context.js';
 import { readFreeze, resolveFixtureDir } from '../../snapshot/index.js';
 import { OUT_DIR_HELP, outDirOf, storePathOf } from '../out-dir.js';
 
@@ -44,13 +43,13 @@ export function openStore(io: CliIo, args: StoreArgs, mustExist = true): SqliteR
   return new SqliteRunStore(path);
 }
 
-/** A suite of rgate.config.json (found from the cwd, or rgate's bundled one), with the root its paths resolve against. */
+/** A suite of rgate.config.json (found from the cwd upward, or --config), with the root its paths resolve against. */
 export function loadSuiteSpec(
   io: CliIo,
   name: string,
   configPath?: string,
 ): { spec: SuiteSpec; root: string } {
-  const loaded = loadRgateConfig(io.cwd, configPath) ?? loadRgateConfig(PACKAGE_ROOT);
+  const loaded = loadRgateConfig(io.cwd, configPath);
   if (!loaded) {
     throw new RgateError(
       'usage',
@@ -158,7 +157,7 @@ export const historyCommand: RgateCommand<HistoryArgs> = {
  * snapshot change with its reason; none when the suite or its frozen fixture cannot be found here.
  */
 function resetNotesOf(io: CliIo, suite: string, configPath?: string): Record<string, string> {
-  const loaded = loadRgateConfig(io.cwd, configPath) ?? loadRgateConfig(PACKAGE_ROOT);
+  const loaded = loadRgateConfig(io.cwd, configPath);
   const spec = loaded?.config.suites[suite];
   if (!loaded || !spec) return {};
   try {

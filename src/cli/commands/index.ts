@@ -11,6 +11,7 @@ interface CommandEntry {
  * lazily: `rgate score` should not pay for compiling the report schema or opening SQLite.
  */
 export const commandEntries: readonly CommandEntry[] = [
+  { name: 'init', load: async () => (await import('./init.js')).initCommand },
   { name: 'run', load: async () => (await import('./run.js')).runCommand },
   { name: 'merge', load: async () => (await import('./merge.js')).mergeCommand },
   { name: 'import', load: async () => (await import('./import.js')).importCommand },

@@ -16,7 +16,11 @@ import {
   rankingsFromSystems,
   type PoolSystem,
 } from '../../../history/label-pool.js';
-import { renderLabelQueueHtml, renderLabelQueueJsonl } from '../../../reports/history/label-queue.js';
+import {
+  labelQueueSize,
+  renderLabelQueueHtml,
+  renderLabelQueueJsonl,
+} from '../../../reports/history/label-queue.js';
 import { safe } from '../../../reports/history/shared.js';
 import type { CliIo, RgateCommand } from '../command.js';
 import { outDirOf } from '../out-dir.js';
@@ -147,7 +151,7 @@ function writeQueue(doc: LabelQueue, args: LabelArgs, io: CliIo, id: string): nu
   else {
     const rel = (p: string) => relative(io.cwd, p) || p;
     io.out(
-      `${summary.items} unjudged (query, doc) pairs in the top ${doc.k} of ${doc.sources.length} ranking(s) of ${doc.origin.kind} ${safe(doc.origin.id)}, over ${summary.queries} of ${doc.judged_queries} judged queries`,
+      `${labelQueueSize(doc)}, from the top ${doc.k} of ${doc.sources.length} ranking(s) of ${doc.origin.kind} ${safe(doc.origin.id)}`,
     );
     if (doc.blind)
       io.out(

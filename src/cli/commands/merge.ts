@@ -16,7 +16,7 @@ import { renderJson, renderTerminal } from '../../../reports/index.js';
 import type { RgateCommand } from '../command.js';
 import { OUT_DIR_HELP, outDirOf, storePathOf } from '../out-dir.js';
 import { writeRunReports } from '../run-reports.js';
-import { newRunId, PACKAGE_ROOT, rgateVersion } from '../run-context.js';
+import { newRunId, rgateVersion } from '../run-context.js';
 
 interface MergeArgs {
   files: string[];
@@ -57,7 +57,7 @@ export const mergeCommand: RgateCommand<MergeArgs> = {
         }) as ShardFile,
     );
     const { first, observations } = combineShards(shards, labels);
-    const loaded = loadRgateConfig(io.cwd, args.config) ?? loadRgateConfig(PACKAGE_ROOT);
+    const loaded = loadRgateConfig(io.cwd, args.config);
     if (!loaded) throw new RgateError('usage', 'no rgate.config.json found in this folder or above it');
     const store = new SqliteRunStore(storePathOf(io, { ...args, config: loaded.path }));
     try {

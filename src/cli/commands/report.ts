@@ -18,7 +18,6 @@ import { loadRgateConfig } from '../../systems/rgate-config.js';
 import { buildRunReport, inReportOrder } from '../../../harness/run-report.js';
 import { planRun } from '../../../harness/run-plan.js';
 import { upgradeReport } from '../../../harness/failure-reasons.js';
-import { PACKAGE_ROOT } from '../run-context.js';
 import { OUT_DIR_HELP, outDirOf, storePathOf } from '../out-dir.js';
 
 interface ReportArgs {
@@ -155,7 +154,7 @@ function storedRunReport(runId: string, io: CliIo, args: ReportArgs): Report | u
     const kept = store.getReport(runId);
     if (kept !== undefined) return upgradeReport(kept as Report);
     const stored = row.plan;
-    const loaded = loadRgateConfig(io.cwd) ?? loadRgateConfig(PACKAGE_ROOT);
+    const loaded = loadRgateConfig(io.cwd);
     if (!stored || !loaded) {
       throw new RgateError(
         'usage',

@@ -16,7 +16,7 @@ import { renderOverall } from '../../../reports/run/overall.js';
 import { writeRunReports } from '../run-reports.js';
 import { outDirOf } from '../out-dir.js';
 import type { CliIo, RgateCommand } from '../command.js';
-import { newRunId, PACKAGE_ROOT, rgateVersion } from '../run-context.js';
+import { newRunId, rgateVersion } from '../run-context.js';
 import { parseSetFlags } from '../set-flags.js';
 import { checkVariantEffects } from '../variant-effects.js';
 import { baselineFromReportFile } from '../baseline-input.js';
@@ -122,7 +122,7 @@ async function runHandler(args: RunArgs, io: CliIo): Promise<number> {
     throw new RgateError(
       'usage',
       'no rgate.config.json found in this folder or above it',
-      `create one (see README "Systems under test"), or pass --config ${join(PACKAGE_ROOT, 'rgate.config.json')}`,
+      'start one with `rgate init` (see README "Gate your own retriever"), or pass --config <file>',
     );
   }
   const { config, path: configPath } = loaded;

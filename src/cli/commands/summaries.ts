@@ -4,6 +4,10 @@
  * holds these to the command files; a command missing here is simply loaded.
  */
 export const COMMAND_SUMMARIES: Readonly<Record<string, readonly [command: string, describe: string]>> = {
+  init: [
+    'init',
+    'Start gating your retriever here: rgate.config.json, a frozen fixture set, a gate, a CI file',
+  ],
   run: ['run [suites..]', 'Replay the suites against their systems, measure, gate and write reports'],
   merge: [
     'merge <files..>',

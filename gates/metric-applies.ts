@@ -1,0 +1,28 @@
+import type { MetricEntry } from '../src/documents/index.js';
+import { SELECTION_METRICS } from './metric-ids.js';
+
+export interface HiddenMetric {
+  id: string;
+  why: string;
+}
+
+/**
+ * Measures that do not apply to a run, and why: selection measures without a selection step, and
+ * rates with nothing to count (0/0). A metric a gate rule reads always applies (its rule may fail on
+ * it). One rule for every list of metrics a person reads (run report, baseline show); the JSON
+ * documents keep all of them.
+ */
+export function notApplicable(
+  metrics: readonly MetricEntry[],
+  opts: { ruled: ReadonlySet<string>; selectionStep: boolean },
+): HiddenMetric[] {
+  const hidden: HiddenMetric[] = [];
+  for (const m of metrics) {
+    if (opts.ruled.has(m.id)) continue;
+    if (!opts.selectionStep && SELECTION_METRICS.includes(m.id))
+      hidden.push({ id: m.id, why: 'no selection step' });
+    else if (m.value.kind === 'rate' && m.value.denominator === 0)
+      hidden.push({ id: m.id, why: 'nothing to count' });
+  }
+  return hidden;
+}

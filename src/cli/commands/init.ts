@@ -1,0 +1,299 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import type { Argv } from 'yargs';
+import { parseGatePolicy } from '../../../gates/index.js';
+import { RESPONSE_CONTRACTS, type RgateConfigFile, type SuiteSpec } from '../../documents/index.js';
+import { validateRgateConfig } from '../../contracts/rgate-config.js';
+import { formatAjvErrors } from '../../contracts/ajv.js';
+import { PACKAGE_ROOT } from '../../core/package-root.js';
+import { EXIT, RgateError } from '../../core/errors.js';
+import { resolveFixtureDir } from '../../snapshot/index.js';
+import type { CliIo, RgateCommand } from '../command.js';
+import { importCommand } from './import.js';
+
+type FromKind = 'beir' | 'dir' | 'memory-cli';
+const FROM_KINDS: readonly string[] = ['beir', 'dir', 'memory-cli'];
+
+interface InitArgs {
+  _: (string | number)[];
+  system?: string[];
+  contract?: string;
+  from?: string[];
+  fixture?: string;
+  suite: string;
+  gate?: string;
+  'min-ndcg'?: number;
+  ci?: 'github' | 'gitlab';
+  force: boolean;
+  json?: boolean;
+}
+
+/** The CI file each `--ci` choice writes, and the template it is copied from (templates/ in the package). */
+const CI_FILES = {
+  github: { path: '.github/workflows/rgate.yml', template: 'github-workflow.yml' },
+  gitlab: { path: '.gitlab-ci.yml', template: 'gitlab-ci.yml' },
+} as const;
+
+/**
+ * The gate `rgate init` writes for a new suite: what any retriever must do (answer every request,
+ * rank the same way on every replay) and one quality floor the team owns (nDCG@10, default 0.3:
+ * set it from the first runs). A copy in the project, so the team edits it and reviews its changes.
+ */
+function starterGate(id: string, minNdcg: number, queries: number): unknown {
+  return {
+    gate_id: id,
+    version: '1.0.0',
+    // fewer queries than the set holds (a filter, a broken import) is no verdict
+    min_queries: queries,
+    description: `Starter gate written by rgate init for suite ${id}: every request answered, identical rankings in every replay, a floor on nDCG@10. Tune the floor from your first runs (rgate history).`,
+    rules: [
+      { metric: 'error_rate', max: 0, description: 'Every request answered' },
+      {
+        metric: 'replay_determinism',
+        min: 1,
+        description: 'Identical rankings in every replay (no runtime-randomised ordering)',
+      },
+      {
+        metric: 'ndcg_cut.10',
+        min: minNdcg,
+        description: 'Ranking quality floor on the judged queries (set by the team)',
+      },
+    ],
+  };
+}
+
+/** `rgate init`: start gating a retriever in this repository, from flags only (it never asks). */
+export const initCommand: RgateCommand<InitArgs> = {
+  command: 'init',
+  describe: 'Start gating your retriever here: rgate.config.json, a frozen fixture set, a gate, a CI file',
+  builder: (y: Argv) =>
+    y
+      .option('system', {
+        type: 'string',
+        array: true,
+        describe: 'builtin [mode] (default: builtin bm25) | command (its argv after --) | http <url>',
+      })
+      .option('contract', {
+        choices: RESPONSE_CONTRACTS,
+        describe: 'response contract of a command or http system (see README "Response contracts")',
+      })
+      .option('from', {
+        type: 'string',
+        array: true,
+        describe:
+          'beir|dir|memory-cli <path>: import your data as fixtures/<suite>, frozen (TREC and SMART: rgate import, then --fixture)',
+      })
+      .option('fixture', {
+        type: 'string',
+        describe: 'use an existing fixture set instead (a name under fixtures/, or a bundled demo set)',
+      })
+      .option('suite', { type: 'string', default: 'retrieval', describe: 'name of the suite to write' })
+      .option('gate', {
+        type: 'string',
+        describe:
+          'a gate id to use as it is (yours under gates/, or a bundled one); default: a starter gate written to gates/<suite>.gate.json',
+      })
+      .option('min-ndcg', {
+        type: 'number',
+        default: 0.3,
+        describe: "the starter gate's floor on ndcg_cut.10",
+      })
+      .option('ci', {
+        choices: ['github', 'gitlab'] as const,
+        describe: 'also write a CI file: .github/workflows/rgate.yml or .gitlab-ci.yml',
+      })
+      .option('force', { type: 'boolean', default: false, describe: 'overwrite files that exist' })
+      .option('json', { type: 'boolean', describe: 'print what was written as JSON' })
+      .example(
+        '$0 init --from beir ./data/scifact --system command --contract rgate -- node search.mjs {query}',
+        'your retriever as a command, your BEIR data',
+      )
+      .example(
+        '$0 init --from dir ./docs --system http http://127.0.0.1:8080/retrieve --ci github',
+        'a retrieval service over your docs tree, with a GitHub workflow',
+      )
+      .example(
+        '$0 init --fixture context-load --gate context-load-contract-v0',
+        'the bundled demo set and gate',
+      ),
+  handler: async (args, io) => initHandler(args, io),
+};
+
+async function initHandler(args: InitArgs, io: CliIo): Promise<number> {
+  const root = io.cwd;
+  const suiteName = args.suite;
+  if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(suiteName))
+    throw new RgateError('usage', `--suite ${JSON.stringify(suiteName)}: letters, digits, . _ - only`);
+  const system = systemSpec(args);
+  const from = fromSpec(args);
+  if (!from && !args.fixture)
+    throw new RgateError(
+      'usage',
+      'rgate init needs your data: --from beir|dir|memory-cli <path>, or --fixture <set>',
+      'e.g. --from beir ./data/scifact, or --fixture context-load (the bundled demo set)',
+    );
+  if (from && args.fixture) throw new RgateError('usage', '--from and --fixture: give one of them');
+  const fixture = args.fixture ?? suiteName;
+  const gateId = args.gate ?? suiteName;
+
+  const writes: { path: string; what: string }[] = [{ path: 'rgate.config.json', what: 'the suite' }];
+  if (from) writes.push({ path: `fixtures/${fixture}/`, what: `your ${from.kind} data, frozen` });
+  if (!args.gate) writes.push({ path: `gates/${gateId}.gate.json`, what: 'the starter gate' });
+  if (args.ci) writes.push({ path: CI_FILES[args.ci].path, what: `the ${args.ci} CI file` });
+  const taken = writes.filter((w) => existsSync(join(root, w.path)));
+  if (taken.length > 0 && !args.force)
+    throw new RgateError(
+      'usage',
+      `rgate init would overwrite ${taken.map((w) => w.path).join(', ')}`,
+      'pass --force to overwrite, or run it in another folder',
+    );
+
+  const suite: SuiteSpec = {
+    description: `Written by rgate init: ${describeSystem(system)} on fixture set ${fixture}`,
+    fixture,
+    system,
+    gate: gateId,
+    replays: 3,
+    relevance_level: 1,
+    ranking_measures: ['ndcg_cut.10', 'recall.10', 'recip_rank'],
+  };
+  const config: RgateConfigFile = {
+    $schema: './node_modules/rgate/dist/schemas/rgate.config.schema.json',
+    suites: { [suiteName]: suite },
+    default_suites: [suiteName],
+  };
+  if (!validateRgateConfig(config))
+    throw new RgateError(
+      'usage',
+      `the suite rgate init built is invalid: ${formatAjvErrors(validateRgateConfig.errors)[0]}`,
+    );
+
+  // the data first: an import that fails leaves no config pointing at a set that does not exist
+  if (from) {
+    const code = await importCommand.handler(
+      {
+        kind: from.kind,
+        path: from.path,
+        out: join('fixtures', fixture),
+        freeze: true,
+        force: args.force,
+        negative: 'drop',
+        'follow-symlinks': false,
+        json: false,
+      },
+      { ...io, out: () => {} },
+    );
+    if (code !== EXIT.ok) return code;
+  }
+  if (!args.gate) {
+    const queries = readFileSync(join(resolveFixtureDir(fixture, root), 'queries.jsonl'), 'utf8')
+      .split('\n')
+      .filter((l) => l.trim() !== '').length;
+    const gate = starterGate(gateId, args['min-ndcg'] ?? 0.3, queries);
+    parseGatePolicy(gate, `gates/${gateId}.gate.json`);
+    writeFile(root, `gates/${gateId}.gate.json`, `${JSON.stringify(gate, null, 2)}\n`);
+  }
+  if (args.ci) {
+    const ci = CI_FILES[args.ci];
+    writeFile(root, ci.path, readFileSync(templateFile(root, ci.template), 'utf8'));
+  }
+  writeFile(root, 'rgate.config.json', `${JSON.stringify(config, null, 2)}\n`);
+
+  const next = [
+    `npx rgate run              # replay ${suiteName}, print the verdict, write .rgate/runs/<run-id>/`,
+    `npx rgate history ${suiteName}   # trends and regression alarms once you have runs`,
+    `npx rgate baseline set ${suiteName} --note "first baseline"`,
+  ];
+  if (args.json) io.out(JSON.stringify({ suite: suiteName, wrote: writes, next }, null, 2));
+  else {
+    io.out(`rgate init: suite ${suiteName} (${describeSystem(system)}) on fixture set ${fixture}`);
+    for (const w of writes) io.out(`  wrote ${w.path.padEnd(32)} ${w.what}`);
+    io.out('next:');
+    for (const n of next) io.out(`  ${n}`);
+  }
+  return EXIT.ok;
+}
+
+function systemSpec(args: InitArgs): SuiteSpec['system'] {
+  const [type = 'builtin', ...rest] = args.system ?? [];
+  // everything after `--` (yargs turns numbers in it into numbers: they are argv strings)
+  const argv = args._.slice(1).map(String);
+  if (type === 'builtin') {
+    const mode = rest[0] ?? 'bm25';
+    if (!['bm25', 'semantic', 'context-load', 'ku'].includes(mode))
+      throw new RgateError(
+        'usage',
+        `--system builtin ${mode}: unknown mode`,
+        'modes: bm25, semantic, context-load, ku',
+      );
+    return { type: 'builtin', mode: mode as 'bm25' };
+  }
+  if (type === 'command') {
+    if (argv.length === 0)
+      throw new RgateError(
+        'usage',
+        '--system command needs the command after --',
+        'e.g. --system command --contract rgate -- node search.mjs {query}',
+      );
+    if (!args.contract)
+      throw new RgateError(
+        'usage',
+        '--system command needs --contract',
+        `one of ${RESPONSE_CONTRACTS.join(', ')}`,
+      );
+    return { type: 'command', argv, contract: args.contract };
+  }
+  if (type === 'http') {
+    const url = rest[0];
+    if (!url || !/^https?:\/\//.test(url))
+      throw new RgateError(
+        'usage',
+        '--system http needs the endpoint URL',
+        'e.g. --system http http://127.0.0.1:8080/retrieve',
+      );
+    return { type: 'http', url, ...(args.contract ? { contract: args.contract } : {}) };
+  }
+  throw new RgateError('usage', `--system ${type}: unknown system type`, 'builtin, command or http');
+}
+
+function fromSpec(args: InitArgs): { kind: FromKind; path: string } | undefined {
+  if (!args.from) return undefined;
+  const [kind, path] = args.from;
+  if (kind === 'trec' || kind === 'smart')
+    throw new RgateError(
+      'usage',
+      `--from ${kind}: TREC and SMART collections are several files`,
+      `import them first (rgate import ${kind} --help), then rgate init --fixture <set>`,
+    );
+  if (!kind || !FROM_KINDS.includes(kind) || !path)
+    throw new RgateError(
+      'usage',
+      '--from needs a kind and a path',
+      'e.g. --from beir ./data/scifact (kinds: beir, dir, memory-cli)',
+    );
+  return { kind: kind as FromKind, path };
+}
+
+function describeSystem(s: SuiteSpec['system']): string {
+  if (s.type === 'builtin') return `builtin engine, ${s.mode ?? 'bm25'} mode`;
+  if (s.type === 'command') return `command ${s.argv[0]} (${s.contract})`;
+  return `http ${s.url}`;
+}
+
+/** A CI template by name: the project's templates/ first, then the one shipped with rgate. */
+function templateFile(root: string, name: string): string {
+  for (const dir of [resolve(root, 'templates'), join(PACKAGE_ROOT, 'templates')]) {
+    if (existsSync(join(dir, name))) return join(dir, name);
+  }
+  throw new RgateError(
+    'internal',
+    `CI template ${name} not found under ${join(PACKAGE_ROOT, 'templates')}`,
+    'reinstall rgate',
+  );
+}
+
+function writeFile(root: string, rel: string, text: string): void {
+  const path = join(root, rel);
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, text);
+}

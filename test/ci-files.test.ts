@@ -1,0 +1,97 @@
+/**
+ * The CI files rgate gives teams, checked as CI systems read them: action.yml and every GitHub
+ * workflow (docs/ci.md, the `rgate init --ci github` template) against GitHub's published schemas
+ * with @action-validator/core; the GitLab files (docs/ci.md, the `--ci gitlab` template) parsed as
+ * YAML, with the job keys rgate relies on (the rgate command, the JUnit report, the kept history).
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { validateAction, validateWorkflow } from '@action-validator/core';
+import { parse } from 'yaml';
+import { describe, expect, it } from 'vitest';
+import { REPO } from './helpers/dist.js';
+
+const read = (rel: string) => readFileSync(join(REPO, rel), 'utf8');
+
+/** The yaml blocks of a section of docs/ci.md ("## GitHub Actions" up to the next "## "). */
+function yamlBlocks(section: string): string[] {
+  const doc = read('docs/ci.md');
+  const start = doc.indexOf(`## ${section}`);
+  expect(start, section).toBeGreaterThanOrEqual(0);
+  const end = doc.indexOf('\n## ', start + 3);
+  const text = doc.slice(start, end < 0 ? undefined : end);
+  return [...text.matchAll(/```yaml\n([\s\S]*?)```/g)].map((m) => m[1]!);
+}
+
+const GITHUB_WORKFLOWS: [string, string][] = [
+  ...yamlBlocks('GitHub Actions').map((y, i): [string, string] => [`docs/ci.md GitHub block ${i + 1}`, y]),
+  ['templates/github-workflow.yml', read('templates/github-workflow.yml')],
+];
+
+describe('GitHub: the action and the workflows against their schemas', () => {
+  it('action.yml is a valid action', () => {
+    expect(validateAction(read('action.yml')).errors).toEqual([]);
+  });
+
+  it('a broken action is caught (the validator is not a no-op)', () => {
+    const broken = read('action.yml').replace('using: composite', 'using: compost');
+    expect(validateAction(broken).errors.length).toBeGreaterThan(0);
+  });
+
+  it.each(GITHUB_WORKFLOWS)('%s is a valid workflow', (_name, text) => {
+    expect(validateWorkflow(text).errors).toEqual([]);
+  });
+
+  it('the docs use the action for the gate, the shards and the merge', () => {
+    const [docs] = yamlBlocks('GitHub Actions');
+    const jobs = (
+      parse(docs!) as { jobs: Record<string, { steps: { uses?: string; with?: Record<string, string> }[] }> }
+    ).jobs;
+    const action = (job: string) => jobs[job]!.steps.find((s) => s.uses === './node_modules/rgate');
+    expect(action('gate')).toBeDefined();
+    expect(action('shard')!.with!['shard']).toBe('${{ matrix.shard }}/3');
+    expect(action('merge')!.with!['merge']).toBe('rgate-shard-*.json');
+  });
+
+  it('the action keeps history, summarises, uploads JUnit and HTML, and fails with rgate', () => {
+    const a = parse(read('action.yml')) as {
+      runs: { steps: { uses?: string; run?: string; with?: Record<string, string> }[] };
+    };
+    const steps = a.runs.steps;
+    expect(steps.find((s) => s.uses === 'actions/cache@v4')!.with!['path']).toContain(
+      '.rgate/history.sqlite',
+    );
+    expect(steps.some((s) => s.run?.includes('GITHUB_STEP_SUMMARY'))).toBe(true);
+    const upload = steps.find((s) => s.uses === 'actions/upload-artifact@v4')!.with!['path']!;
+    expect(upload).toContain('report.xml');
+    expect(upload).toContain('report.html');
+    expect(steps.at(-1)!.run).toBe('exit "$CODE"');
+  });
+});
+
+interface GitlabJob {
+  script?: string[];
+  cache?: { paths?: string[] };
+  artifacts?: { reports?: { junit?: string } };
+}
+
+describe('GitLab: the files parse and carry the keys rgate relies on', () => {
+  const files: [string, string][] = [
+    ...yamlBlocks('GitLab CI').map((y, i): [string, string] => [`docs/ci.md GitLab block ${i + 1}`, y]),
+    ['templates/gitlab-ci.yml', read('templates/gitlab-ci.yml')],
+  ];
+  it.each(files)('%s', (_name, text) => {
+    const doc = parse(text) as Record<string, GitlabJob>;
+    const jobs = Object.entries(doc).filter(([, v]) => v && typeof v === 'object' && Array.isArray(v.script));
+    expect(jobs.length).toBeGreaterThan(0);
+    const scripts = jobs.flatMap(([, j]) => j.script!);
+    expect(scripts.some((s) => /^npx rgate (run|merge)\b/.test(s))).toBe(true);
+    // the verdict job reports JUnit to the merge request and keeps the history in a cache
+    const verdict = jobs.filter(([, j]) =>
+      j.script!.some((s) => /^npx rgate (run(?!.*--shard)|merge)\b/.test(s)),
+    );
+    expect(verdict.length).toBeGreaterThan(0);
+    for (const [, j] of verdict) expect(j.artifacts?.reports?.junit).toBe('.rgate/runs/*/report.xml');
+    expect(jobs.some(([, j]) => j.cache?.paths?.includes('.rgate/history.sqlite'))).toBe(true);
+  });
+});
