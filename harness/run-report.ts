@@ -17,7 +17,7 @@ import {
 } from '../src/metrics/index.js';
 import { evaluateGate, separateTimingRules } from '../gates/index.js';
 import { orderSeed } from './replay.js';
-import { errorSummary, withFirstErrors } from './error-summary.js';
+import { errorSummary, warningSummary, withFirstErrors } from './error-summary.js';
 import { withFailureReasons } from './failure-reasons.js';
 import { buildReplayProof } from './replay-proof.js';
 import { plannedRequests, type RunPlan } from './run-plan.js';
@@ -139,6 +139,7 @@ export function buildRunReport(
     queries,
     replay_proof: proof,
     errors: errorSummary(observations),
+    warnings: warningSummary(observations),
     ...(b
       ? {
           baseline: {

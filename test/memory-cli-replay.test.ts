@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runSuite, type RunOutcome } from '../harness/run-suite.js';
 import { runShard } from '../harness/shard.js';
 import { renderHtml } from '../reports/run/html.js';
+import { renderJunit } from '../reports/run/junit.js';
 import { renderMarkdown } from '../reports/run/markdown.js';
 import { renderTerminal } from '../reports/run/terminal.js';
 import type { Report, SelectionMode, SuiteSpec } from '../src/documents/index.js';
@@ -101,6 +102,7 @@ const rate = (r: Report, id: string) => {
 let classic: RunOutcome;
 let hybrid: RunOutcome;
 let hybridStrict: RunOutcome;
+let noWarnings: RunOutcome;
 
 beforeAll(async () => {
   ({ dir: root, cleanup } = tempDir('rgate-mcli-'));
@@ -111,9 +113,23 @@ beforeAll(async () => {
     { query_id: 'q-locked', text: LOCKED, useful_ids: ['cli-readme-ea1491fd'] },
   ]);
   fixtureSet('mcli-hybrid', [{ query_id: 'q-review', text: REVIEW, useful_ids: ['cli-commands-4a43d031'] }]);
+  // a policy that allows no warning: the CLI ran degraded (no embedding server) on every answer
+  mkdirSync(join(root, 'gates'), { recursive: true });
+  writeFileSync(
+    join(root, 'gates', 'no-warnings.gate.json'),
+    JSON.stringify({
+      gate_id: 'no-warnings',
+      version: '1.0.0',
+      description: 'the system answers without writing to stderr',
+      source: 'issue 24',
+      min_queries: 1,
+      rules: [{ metric: 'requests_warned', max: 0, description: 'no answer came with a warning' }],
+    }),
+  );
   classic = await run('classic', spec('mcli', []));
   hybrid = await run('hybrid', spec('mcli-hybrid', ['--mode', 'hybrid']));
   hybridStrict = await run('hybrid-strict', spec('mcli-hybrid', ['--mode', 'hybrid'], ['semantic']));
+  noWarnings = await run('no-warnings', { ...spec('mcli', []), gate: 'no-warnings' });
 }, 120_000);
 afterAll(() => cleanup());
 
@@ -185,5 +201,38 @@ describe('memory-cli-v1 through the command adapter, on the recorded outputs', (
       /<table id="error-queries">[\s\S]*q-locked[\s\S]*database is locked[\s\S]*<\/table>/,
     );
     expect(html).toContain('semantic wins: semantic, hybrid_rrf');
+  });
+
+  it('keeps the stderr of every answered request as warnings, counted, in every format', () => {
+    const r = classic.report;
+    const line = 'embedding unavailable; using token-overlap scoring: (replayed: detail not recorded)';
+    // the answered requests each carry the CLI's line, its "warning:" word off; the failed ones do not
+    for (const o of classic.observations) expect(o.warnings).toEqual(o.ok ? [line] : undefined);
+    expect(r.warnings).toEqual({
+      answered: 6,
+      warned: 6,
+      lines: [{ text: line, requests: 6, queries: 3, first: { query_id: 'q-key', replay: 1 } }],
+      more_lines: 0,
+    });
+    expect(rate(r, 'requests_warned')).toBe('6/6');
+    const shown = `6/6 requests warned: ${line}`;
+    const text = renderTerminal(r);
+    expect(text).toContain('warnings: 6/6 answered requests wrote to stderr (see Warnings)');
+    expect(text.replace(/\n {4}/g, ' ')).toContain(shown);
+    expect(renderMarkdown(r)).toContain(`- ${shown.replace(/_/g, '\\_')}`);
+    const html = renderHtml(r);
+    expect(html).toContain('<h2 id="warnings">Warnings (stderr of answered requests)</h2>');
+    expect(html).toContain(shown);
+    expect(renderJunit(r)).toMatch(new RegExp(`<system-err>[^<]*${shown.replace(/[().;]/g, '\\$&')}`));
+  });
+
+  it('a gate rule can require none: requests_warned max 0 fails the degraded run', () => {
+    const g = noWarnings.report.gate;
+    expect(g.verdict).toBe('FAIL');
+    expect(g.rules.find((x) => x.metric === 'requests_warned')).toMatchObject({
+      status: 'fail',
+      numerator: 6,
+      denominator: 6,
+    });
   });
 });

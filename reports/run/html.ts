@@ -24,6 +24,7 @@ import {
   selectionModeRows,
   whyFailing,
   errorView,
+  warningView,
   semanticWinText,
   displayGate,
 } from './view.js';
@@ -170,6 +171,7 @@ export function htmlView(report: Report, history?: HistoryViewModel) {
     },
     queries,
     errors: errorView(report),
+    warnings: warningView(report),
     replay: {
       identical: report.replay_proof.identical,
       headline: rp.headline,

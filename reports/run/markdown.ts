@@ -21,6 +21,7 @@ import {
   displayGate,
   errorView,
   semanticWinText,
+  warningView,
 } from './view.js';
 
 export interface MarkdownOptions {
@@ -44,6 +45,9 @@ export function renderMarkdown(report: Report, opts: MarkdownOptions = {}): stri
   );
   if (semanticWinText(report)) out.push(e(semanticWinText(report)), '');
   for (const r of g.reasons) out.push(`- ${e(r)}`);
+  const w = report.warnings;
+  if (w && w.warned > 0)
+    out.push(`- ⚠️ warnings: ${w.warned}/${w.answered} answered requests wrote to stderr (see Warnings)`);
   out.push('');
 
   out.push(
@@ -98,6 +102,7 @@ export function renderMarkdown(report: Report, opts: MarkdownOptions = {}): stri
   }
   out.push('', '</details>', '');
 
+  out.push(...markdownWarnings(report));
   out.push(...markdownErrors(report, max));
 
   const rp = replaySummary(report);
@@ -121,6 +126,17 @@ export function renderMarkdown(report: Report, opts: MarkdownOptions = {}): stri
   out.push(`| config_id | ${mdCode(a.config_id)} | ${mdCode(shortHash(a.config_sha256))} |`);
   if (report.baseline) out.push('', `Baseline: ${mdCode(report.baseline.source)}`);
   return out.join('\n') + '\n';
+}
+
+/** Warnings: each distinct stderr line of the answered requests, with its count; nothing when none. */
+function markdownWarnings(report: Report): string[] {
+  const v = warningView(report);
+  if (!v.headline) return [];
+  const out = ['### Warnings (stderr of answered requests)', '', mdEscape(v.headline), ''];
+  for (const l of v.lines) out.push(`- ${mdEscape(l)}`);
+  if (v.more) out.push(`- ${mdEscape(v.more)}`);
+  out.push('');
+  return out;
 }
 
 /** Errors: failed requests by class, then the queries that erred (folded), each with its first error. */

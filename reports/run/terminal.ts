@@ -24,6 +24,7 @@ import {
   type MetricRow,
   errorView,
   semanticWinText,
+  warningView,
 } from './view.js';
 
 export interface TerminalOptions {
@@ -63,6 +64,19 @@ export function renderTerminal(report: Report, opts: TerminalOptions = {}): stri
     ),
   );
   if (semanticWinText(report)) out.push(...wrap(safe(semanticWinText(report)), TERMINAL_WIDTH, '  '));
+  const w = report.warnings;
+  // a degraded system that still answers says so only on stderr: the verdict's reader sees it here
+  if (w && w.warned > 0)
+    out.push(
+      paint(
+        'yellow',
+        wrap(
+          `warnings: ${w.warned}/${w.answered} answered requests wrote to stderr (see Warnings)`,
+          TERMINAL_WIDTH,
+          '  ',
+        ).join('\n'),
+      ),
+    );
   // the run id alone on its line: a terminal never wraps it, so it copies whole into `rgate diff`
   out.push(`run ${safe(report.environment.run_id)}`);
   out.push('');
@@ -134,6 +148,15 @@ export function renderTerminal(report: Report, opts: TerminalOptions = {}): stri
     out.push('  none');
   }
   out.push('');
+
+  const warned = warningView(report);
+  if (warned.headline) {
+    out.push(paint('bold', 'Warnings (stderr of answered requests)'));
+    out.push(...wrap(safe(warned.headline), TERMINAL_WIDTH, '  ', '  '));
+    for (const l of warned.lines) out.push(...wrap(safe(l), TERMINAL_WIDTH, '    ', '  '));
+    if (warned.more) out.push(...wrap(safe(warned.more), TERMINAL_WIDTH, '    ', '  '));
+    out.push('');
+  }
 
   out.push(...errorSection(report, max, paint), '');
 

@@ -184,6 +184,9 @@ export function hiddenMetrics(report: Report): HiddenMetric[] {
     if (!selection && SELECTION_METRICS.includes(m.id)) hidden.push({ id: m.id, why: 'no selection step' });
     else if (m.value.kind === 'rate' && m.value.denominator === 0)
       hidden.push({ id: m.id, why: 'nothing to count' });
+    // 0 of n answers warned says nothing a quiet system needs to hear (the JSON keeps it; a rule shows it)
+    else if (m.id === 'requests_warned' && m.value.kind === 'rate' && m.value.numerator === 0)
+      hidden.push({ id: m.id, why: 'no answer wrote to stderr' });
   }
   return hidden;
 }
@@ -225,18 +228,21 @@ export interface ModeRow {
   not_useful: number;
 }
 
+/** The row of an answer that names no selection mode: a ranking, not a no_match (it may well be useful). */
+export const RANKING_ONLY = 'none (ranking only)';
+
 /**
  * Semantic wins vs fallback-triggered results (seed 001 "Fallback Interaction Rule"), from the
- * replay-1 answers of benchmark queries; errors get their own row. Fixed row order. None at all
- * where the run has no selection step.
+ * replay-1 answers of benchmark queries; answers without a selection mode (a plain ranking) and
+ * errors get their own rows. Fixed row order. None at all where the run has no selection step.
  */
 export function selectionModeRows(report: Report): ModeRow[] {
   if (!selectionApplies(report)) return [];
-  const keys = [...SELECTION_MODES, 'error'];
+  const keys = [...SELECTION_MODES, RANKING_ONLY, 'error'];
   const rows = keys.map((mode) => ({ mode, queries: 0, useful: 0, not_useful: 0 }));
   for (const q of report.queries) {
     if (q.kind !== 'benchmark') continue;
-    const key = q.actual.ok ? (q.actual.selection_mode ?? 'no_match') : 'error';
+    const key = q.actual.ok ? (q.actual.selection_mode ?? RANKING_ONLY) : 'error';
     const row = rows[keys.indexOf(key)] ?? rows[rows.length - 1]!;
     row.queries++;
     if (q.top1 === 'useful') row.useful++;
@@ -280,8 +286,9 @@ export function whyFailing(q: QueryOutcome): string {
 
 export function actualText(q: QueryOutcome): string {
   if (!q.actual.ok) return `error: ${q.actual.error ?? 'unknown'}`;
-  if (q.actual.selection_mode === 'no_match' || !q.actual.selected_id) return 'no_match';
-  return q.actual.selected_id;
+  if (q.actual.selection_mode === 'no_match') return 'no_match';
+  // a ranking-only answer names no selected id: its top-ranked id is what it answered
+  return q.actual.selected_id ?? q.actual.top_ids[0] ?? '(nothing returned)';
 }
 
 export interface ReplaySummary {
@@ -368,5 +375,35 @@ export function errorView(report: Report): ErrorView {
         deterministic: q.deterministic,
       };
     }),
+  };
+}
+
+export interface WarningView {
+  /** "57 of 57 answered requests wrote to stderr (100.0%)"; empty when none did (the section is left out) */
+  headline: string;
+  /** "57/57 requests warned: embedding unavailable; using token-overlap scoring" (in 12 queries) */
+  lines: string[];
+  /** "… and 3 more distinct lines (see report.json observations)" or "" */
+  more: string;
+}
+
+/**
+ * The run's warnings (report.warnings): what the system said on stderr while it answered, one line
+ * per distinct text with how many requests said it. Empty headline when no answer wrote anything, or
+ * the report predates the section.
+ */
+export function warningView(report: Report): WarningView {
+  const w = report.warnings;
+  if (!w || w.warned === 0) return { headline: '', lines: [], more: '' };
+  return {
+    headline: `${w.warned} of ${w.answered} answered requests wrote to stderr (${pct(w.warned / w.answered)}); the answers were measured as they came`,
+    lines: w.lines.map(
+      (l) =>
+        `${l.requests}/${w.answered} requests warned: ${l.text} (${l.queries} ${l.queries === 1 ? 'query' : 'queries'}, first ${l.first.query_id} replay ${l.first.replay})`,
+    ),
+    more:
+      w.more_lines > 0
+        ? `… and ${w.more_lines} more distinct lines (each answer's own are in the run store)`
+        : '',
   };
 }

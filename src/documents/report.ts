@@ -5,7 +5,7 @@
  */
 import { Type, type Static } from '@sinclair/typebox';
 import { ArtifactRefsSchema } from './artifact-refs.js';
-import { ErrorSummarySchema } from './error-summary.js';
+import { ErrorSummarySchema, WarningSummarySchema } from './error-summary.js';
 import { GateResultSchema, RuleResultSchema } from './gate-result.js';
 import { Closed, Const, StringMap, WithDefs } from './keywords.js';
 import { MeasureValueSchema } from './measure-value.js';
@@ -63,6 +63,8 @@ const report = Closed(
     replay_proof: ReplayProofSchema,
     /** failed requests by error class (absent in reports written before it existed) */
     errors: Type.Optional(ErrorSummarySchema),
+    /** what answered requests wrote on stderr, deduplicated (absent in reports written before it existed) */
+    warnings: Type.Optional(WarningSummarySchema),
     /** baseline comparisons and reset notes, when the gate used a baseline */
     baseline: Type.Optional(
       Closed({

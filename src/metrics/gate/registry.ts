@@ -12,6 +12,7 @@ import { kuOverBudgetSplit } from './ku-over-budget-split.js';
 import { kuOverBudgetWhole } from './ku-over-budget-whole.js';
 import { orderingCompliance } from './ordering-compliance.js';
 import { replayDeterminism } from './replay-determinism.js';
+import { requestsWarned } from './requests-warned.js';
 import { selectionModeReporting } from './selection-mode-reporting.js';
 import { sensitiveLeakRate } from './sensitive-leak-rate.js';
 import { sourceTraceCompleteness } from './source-trace-completeness.js';
@@ -35,6 +36,7 @@ export const GATE_MEASURES: readonly GateMeasure[] = [
   orderingCompliance,
   sensitiveLeakRate,
   errorRate,
+  requestsWarned,
   judgedAtK,
   budgetUsage,
   kuGuidanceRetention,
