@@ -20,12 +20,25 @@ interface FailureFacts extends OutcomeFacts {
 }
 
 /**
+ * An unmet probe expectation no gate rule reads (fallback_expectation_met ungated): shown with the
+ * query, but it does not put the query among those that count against the gate.
+ */
+export const EXPECTATION_NOT_GATED = 'expectation not met (not gated)';
+
+/**
  * Why a query counts against the run, in a few words each; empty when it does not. A probe is judged
  * by its expectation only (meeting it is a success, whatever its top-1), and only where a selection
- * step exists (its expectations are selection modes); a benchmark query by its top-1, semantic wins
- * only where a selection step exists; a query without any judgment has no top-1 verdict to fail.
+ * step exists (its expectations are selection modes); unmet, it counts against the gate only when a
+ * rule reads fallback_expectation_met; a probe the system cannot take has no expectation measured. A
+ * benchmark query by its top-1, semantic wins only where a selection step exists; a query without
+ * any judgment has no top-1 verdict to fail.
  */
-function failureReasons(q: FailureFacts, selection: boolean, semanticWinModes: readonly string[]): string[] {
+function failureReasons(
+  q: FailureFacts,
+  selection: boolean,
+  semanticWinModes: readonly string[],
+  expectationGated: boolean,
+): string[] {
   const why: string[] = [];
   if (!q.actual.ok) why.push('error');
   else if (q.kind === 'benchmark' && q.judged !== false) {
@@ -38,20 +51,37 @@ function failureReasons(q: FailureFacts, selection: boolean, semanticWinModes: r
     else if (q.top1 === 'not_useful') why.push('top-1 not useful');
     else if (q.top1 === 'unjudged') why.push('top-1 unjudged (counts as not useful)');
     else if (q.top1 === 'no_answer') why.push('no answer');
-  } else if (q.kind === 'probe' && selection && q.expectation_met === false) why.push('expectation unmet');
+  } else if (q.kind === 'probe' && selection && q.expectation_met === false)
+    why.push(expectationGated ? 'expectation not met' : EXPECTATION_NOT_GATED);
   if (!q.deterministic) why.push('unstable across replays');
   if (q.leaked_tags?.length) why.push(`leaked ${q.leaked_tags.join(', ')}`);
   return why;
 }
 
-/** The queries of a report with their failure reasons, and those that count against the run. */
+/** Does a gate rule read the probes' expectations? */
+function expectationGated(ruleMetrics: readonly string[]): boolean {
+  return ruleMetrics.includes('fallback_expectation_met');
+}
+
+/**
+ * The queries of a report with their failure reasons, and those that count against the run (an
+ * ungated unmet expectation alone does not).
+ */
 export function withFailureReasons(
   queries: readonly QueryOutcome[],
   selection: boolean,
   semanticWinModes: readonly string[],
+  ruleMetrics: readonly string[] = [],
 ): { queries: QueryOutcome[]; failing: QueryOutcome[] } {
-  const all = queries.map((q) => ({ ...q, failure_reasons: failureReasons(q, selection, semanticWinModes) }));
-  return { queries: all, failing: all.filter((q) => q.failure_reasons.length > 0) };
+  const gated = expectationGated(ruleMetrics);
+  const all = queries.map((q) => ({
+    ...q,
+    failure_reasons: failureReasons(q, selection, semanticWinModes, gated),
+  }));
+  return {
+    queries: all,
+    failing: all.filter((q) => q.failure_reasons.some((r) => r !== EXPECTATION_NOT_GATED)),
+  };
 }
 
 /**
@@ -74,7 +104,9 @@ export function upgradeReport(report: Report): Report {
   const modes = semanticWinModesOf(report);
   const reasons = (q: QueryOutcome): QueryOutcome => ({
     ...q,
-    failure_reasons: q.failure_reasons ?? failureReasons(q, selection, modes),
+    failure_reasons:
+      q.failure_reasons ??
+      failureReasons(q, selection, modes, expectationGated(report.gate.rules.map((r) => r.metric))),
   });
   return {
     ...report,

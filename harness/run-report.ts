@@ -19,6 +19,7 @@ import { evaluateGate, separateTimingRules } from '../gates/index.js';
 import { orderSeed } from './replay.js';
 import { errorSummary, warningSummary, withFirstErrors } from './error-summary.js';
 import { withFailureReasons } from './failure-reasons.js';
+import { notApplicableProbes } from './not-applicable.js';
 import { buildReplayProof } from './replay-proof.js';
 import { plannedRequests, type RunPlan } from './run-plan.js';
 import { timeStage, type StageTimer } from './stage-timer.js';
@@ -64,6 +65,7 @@ export function buildRunReport(
   const { replays, seed, relevance_level: relevanceLevel } = plan.settings;
   // a stored plan older than the setting names none: such a run is measured with today's default
   const semanticWinModes = c.system.semantic_win_modes ?? [...CONTRACT_DEFAULTS.semantic_win_modes];
+  const na = notApplicableProbes(plan.suite.queries, plan.spec.system, plan.config.mode);
   const measured = timeStage(c.timer, 'measure', () =>
     computeRunMeasures({
       semanticWinModes,
@@ -74,6 +76,7 @@ export function buildRunReport(
       relevanceLevel,
       seed,
       rankingMeasures: plan.rankingMeasures,
+      notApplicable: na.byQuery,
     }),
   );
   // the order seeds of the replays that made observations (every replay, for a finished run)
@@ -120,7 +123,12 @@ export function buildRunReport(
     measuredQueries,
     (plan.policy?.rules ?? []).map((r) => r.metric),
   );
-  const { queries, failing } = withFailureReasons(measuredQueries, selection, semanticWinModes);
+  const { queries, failing } = withFailureReasons(
+    measuredQueries,
+    selection,
+    semanticWinModes,
+    (plan.policy?.rules ?? []).map((r) => r.metric),
+  );
   const b = plan.baseline;
   return {
     schema_version: REPORT_SCHEMA_VERSION,
@@ -139,6 +147,7 @@ export function buildRunReport(
     queries,
     replay_proof: proof,
     errors: errorSummary(observations),
+    ...(na.section.length ? { not_applicable: na.section } : {}),
     warnings: warningSummary(observations),
     ...(b
       ? {

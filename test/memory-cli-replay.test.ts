@@ -103,6 +103,8 @@ let classic: RunOutcome;
 let hybrid: RunOutcome;
 let hybridStrict: RunOutcome;
 let noWarnings: RunOutcome;
+let probesPlain: RunOutcome;
+let probesKeyed: RunOutcome;
 
 beforeAll(async () => {
   ({ dir: root, cleanup } = tempDir('rgate-mcli-'));
@@ -113,6 +115,19 @@ beforeAll(async () => {
     { query_id: 'q-locked', text: LOCKED, useful_ids: ['cli-readme-ea1491fd'] },
   ]);
   fixtureSet('mcli-hybrid', [{ query_id: 'q-review', text: REVIEW, useful_ids: ['cli-commands-4a43d031'] }]);
+  // memory-cli has no exact-key input: an exact-key probe reaches it only as query text
+  const probes = [
+    { query_id: 'q-review', text: REVIEW, useful_ids: ['cli-commands-4a43d031'] },
+    {
+      query_id: 'probe-key',
+      text: 'cli-commands-4a43d031',
+      exact_key: 'cli-commands-4a43d031',
+      useful_ids: ['cli-commands-4a43d031'],
+      expect: { selection_mode: 'fallback_exact_key' },
+    },
+    { query_id: 'probe-none', text: 'zzqx qqvw', expect: { no_match: true } },
+  ];
+  fixtureSet('mcli-probes', probes);
   // a policy that allows no warning: the CLI ran degraded (no embedding server) on every answer
   mkdirSync(join(root, 'gates'), { recursive: true });
   writeFileSync(
@@ -130,6 +145,8 @@ beforeAll(async () => {
   hybrid = await run('hybrid', spec('mcli-hybrid', ['--mode', 'hybrid']));
   hybridStrict = await run('hybrid-strict', spec('mcli-hybrid', ['--mode', 'hybrid'], ['semantic']));
   noWarnings = await run('no-warnings', { ...spec('mcli', []), gate: 'no-warnings' });
+  probesPlain = await run('probes-plain', spec('mcli-probes', []));
+  probesKeyed = await run('probes-keyed', spec('mcli-probes', ['--exact-key', '{exact_key}']));
 }, 120_000);
 afterAll(() => cleanup());
 
@@ -234,5 +251,47 @@ describe('memory-cli-v1 through the command adapter, on the recorded outputs', (
       numerator: 6,
       denominator: 6,
     });
+  });
+
+  it('an exact-key probe the system cannot receive is not applicable, with the reason and the fix', () => {
+    const r = probesPlain.report;
+    expect(r.not_applicable).toEqual([
+      {
+        input: 'exact_key',
+        query_ids: ['probe-key'],
+        reason: 'its argv and env have no {exact_key}: the key would reach it only as query text',
+        fix: expect.stringContaining('"--exact-key", "{exact_key}"'),
+      },
+    ]);
+    const key = r.queries.find((q) => q.query_id === 'probe-key')!;
+    expect(key.expectation_met).toBeUndefined();
+    expect(key.not_applicable).toContain('no {exact_key}');
+    // only the no-match probe is measured: memory-cli answers it by path priority, never no_match
+    expect(rate(r, 'fallback_expectation_met')).toBe('0/1');
+    const text = renderTerminal(r);
+    expect(text).toContain('Probes this system cannot take (not applicable, not counted)');
+    expect(text).toContain('1 exact_key probe not applicable to this system');
+    expect(renderMarkdown(r)).toContain('not applicable to this system');
+    expect(renderHtml(r)).toContain('<h2 id="not-applicable">');
+    // given {exact_key}, the probe is measured (and the replayed CLI still answers it semantically)
+    const keyed = probesKeyed.report;
+    expect(keyed.not_applicable).toBeUndefined();
+    expect(rate(keyed, 'fallback_expectation_met')).toBe('0/2');
+  });
+
+  it('an unmet probe expectation no rule reads is listed apart, with the expectation, never as failing', () => {
+    const r = probesKeyed.report;
+    expect(r.gate.verdict).toBe('PASS'); // no gate: measures only
+    // the benchmark query is a top-1 miss (useful only via fallback); the probes are not among them
+    expect(r.failing_queries.map((q) => q.query_id)).toEqual(['q-review']);
+    const none = r.queries.find((q) => q.query_id === 'probe-none')!;
+    expect(none.failure_reasons).toEqual(['expectation not met (not gated)']);
+    const text = renderTerminal(r);
+    expect(text).toContain('Expectations not met (not gated) (2)');
+    expect(text).toMatch(/probe-none +no_match \(nothing selected\) +fallback_path_priority:/);
+    expect(text).toMatch(/probe-key +fallback_exact_key, top-1 +semantic:/);
+    expect(text).toContain('Top-1 misses (1)');
+    expect(renderMarkdown(r)).toContain('| `probe-none` | no\\_match (nothing selected) |');
+    expect(renderHtml(r)).toContain('<h2 id="unmet-expectations">Expectations not met (not gated) (2)');
   });
 });

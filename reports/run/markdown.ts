@@ -22,6 +22,9 @@ import {
   errorView,
   semanticWinText,
   warningView,
+  unmetExpectations,
+  unmetTitle,
+  notApplicableRows,
 } from './view.js';
 
 export interface MarkdownOptions {
@@ -101,6 +104,22 @@ export function renderMarkdown(report: Report, opts: MarkdownOptions = {}): stri
     out.push('None.');
   }
   out.push('', '</details>', '');
+
+  const unmet = unmetExpectations(report);
+  if (unmet.length) {
+    out.push(`<details><summary>${e(unmetTitle(unmet.length))}</summary>`, '');
+    out.push('| probe | expected | answered |', '| --- | --- | --- |');
+    for (const u of unmet.slice(0, max))
+      out.push(`| ${mdCode(u.query_id)} | ${e(u.expected)} | ${e(u.answered)} |`);
+    if (unmet.length > max) out.push('', `… and ${unmet.length - max} more in the JSON and HTML reports.`);
+    out.push('', '</details>', '');
+  }
+  const na = notApplicableRows(report);
+  if (na.length) {
+    out.push('### Probes this system cannot take (not applicable, not counted)', '');
+    for (const n of na) out.push(`- ${e(n.headline)}; ${e(n.fix)} (${e(n.query_ids)})`);
+    out.push('');
+  }
 
   out.push(...markdownWarnings(report));
   out.push(...markdownErrors(report, max));

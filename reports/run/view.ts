@@ -214,11 +214,82 @@ export function failingQueries(report: Report): { q: QueryOutcome; why: string }
   return report.failing_queries.map((q) => ({ q, why: whyFailing(q) })).filter((f) => f.why !== '');
 }
 
-/** Title of the failing-query section: gate failures, or informational top-1 misses without a gate. */
+/**
+ * Title of the failing-query section: gate failures; on a gate that passed (or watches), the queries
+ * its rates counted against it without failing it; without a gate, informational top-1 misses.
+ */
 export function failingTitle(report: Report, n: number): string {
-  return isGated(report)
+  if (!isGated(report)) return `Top-1 misses (${n}): informational, no gate enforces them`;
+  const verdict = displayGate(report).verdict;
+  return verdict === 'FAIL'
     ? `Failing queries (${n}), each with why it counts against the gate`
-    : `Top-1 misses (${n}): informational, no gate enforces them`;
+    : `Queries counted against the gate's rates (${n}); the gate ${verdict === 'PASS' ? 'passed' : 'watches'} with them`;
+}
+
+/** What a probe expected, in words: "no_match (nothing selected)", "fallback_exact_key, top-1 r42". */
+export function expectationText(q: QueryOutcome): string {
+  const e = q.expected;
+  if (e.no_match) return 'no_match (nothing selected)';
+  const ids = e.useful_ids ?? e.useful_paths ?? [];
+  const top = ids.length
+    ? `, top-1 ${ids.slice(0, 2).join(' or ')}${ids.length > 2 ? ` +${ids.length - 2}` : ''}`
+    : '';
+  return `${e.selection_mode ?? '(none)'}${top}`;
+}
+
+/** What a probe got, in words: "semantic: r17", "no_match", "error: timeout". */
+export function answeredText(q: QueryOutcome): string {
+  if (!q.actual.ok) return `error: ${q.actual.error ?? 'unknown'}`;
+  const mode = q.actual.selection_mode ?? RANKING_ONLY;
+  return mode === 'no_match' ? 'no_match' : `${mode}: ${actualText(q)}`;
+}
+
+/** A failing row's detail line: a probe's expectation (its text is only the probe's input), a query's text. */
+export function failingDetail(q: QueryOutcome): string {
+  return q.kind === 'probe' ? `expected ${expectationText(q)}` : `"${q.text}"`;
+}
+
+export interface UnmetRow {
+  query_id: string;
+  expected: string;
+  answered: string;
+}
+
+/**
+ * Probe expectations not met that no gate rule reads (fallback_expectation_met ungated): findings
+ * about the system, listed apart from the queries that count against the gate.
+ */
+export function unmetExpectations(report: Report): UnmetRow[] {
+  const failing = new Set(report.failing_queries.map((q) => q.query_id));
+  return report.queries
+    .filter((q) => q.kind === 'probe' && q.expectation_met === false && !failing.has(q.query_id))
+    .map((q) => ({ query_id: q.query_id, expected: expectationText(q), answered: answeredText(q) }));
+}
+
+/** "Expectations not met (not gated) (3), probe by probe" */
+export function unmetTitle(n: number): string {
+  return `Expectations not met (not gated) (${n}), probe by probe`;
+}
+
+export interface NotApplicableRow {
+  /** "3 exact_key probes not applicable to this system: <reason>" */
+  headline: string;
+  fix: string;
+  query_ids: string;
+}
+
+/** Probes the system cannot take (no way to receive their input), with the reason and the fix. */
+export function notApplicableRows(report: Report): NotApplicableRow[] {
+  return (report.not_applicable ?? []).map((n) => ({
+    headline: `${n.query_ids.length} ${n.input} ${n.query_ids.length === 1 ? 'probe' : 'probes'} not applicable to this system: ${n.reason}`,
+    fix: `fix: ${n.fix}`,
+    query_ids: n.query_ids.join(', '),
+  }));
+}
+
+/** Does this query count against the run (is it among the report's failing queries)? */
+export function countsAgainst(report: Report, q: QueryOutcome): boolean {
+  return report.failing_queries.some((f) => f.query_id === q.query_id);
 }
 
 export interface ModeRow {

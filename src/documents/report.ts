@@ -63,6 +63,21 @@ const report = Closed(
     replay_proof: ReplayProofSchema,
     /** failed requests by error class (absent in reports written before it existed) */
     errors: Type.Optional(ErrorSummarySchema),
+    /**
+     * probes the system cannot take, by input: the system has no way to receive it (an exact-key probe
+     * without `{exact_key}` in its request), so their expectations are not measured. Absent when none.
+     */
+    not_applicable: Type.Optional(
+      Type.Array(
+        Closed({
+          /** the probe input the system cannot receive, e.g. exact_key */
+          input: Type.String(),
+          query_ids: Type.Array(Type.String()),
+          reason: Type.String(),
+          fix: Type.String(),
+        }),
+      ),
+    ),
     /** what answered requests wrote on stderr, deduplicated (absent in reports written before it existed) */
     warnings: Type.Optional(WarningSummarySchema),
     /** baseline comparisons and reset notes, when the gate used a baseline */
