@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runSuite, type RunOutcome } from '../harness/run-suite.js';
 import { runShard } from '../harness/shard.js';
 import { renderHtml } from '../reports/run/html.js';
+import { renderJson } from '../reports/run/json.js';
 import { renderJunit } from '../reports/run/junit.js';
 import { renderMarkdown } from '../reports/run/markdown.js';
 import { renderTerminal } from '../reports/run/terminal.js';
@@ -232,6 +233,7 @@ describe('memory-cli-v1 through the command adapter, on the recorded outputs', (
       more_lines: 0,
     });
     expect(rate(r, 'requests_warned')).toBe('6/6');
+    expect((JSON.parse(renderJson(r)) as Report).warnings).toEqual(r.warnings);
     const shown = `6/6 requests warned: ${line}`;
     const text = renderTerminal(r);
     expect(text).toContain('warnings: 6/6 answered requests wrote to stderr (see Warnings)');
@@ -273,6 +275,7 @@ describe('memory-cli-v1 through the command adapter, on the recorded outputs', (
     expect(text).toContain('1 exact_key probe not applicable to this system');
     expect(renderMarkdown(r)).toContain('not applicable to this system');
     expect(renderHtml(r)).toContain('<h2 id="not-applicable">');
+    expect((JSON.parse(renderJson(r)) as Report).not_applicable).toEqual(r.not_applicable);
     // given {exact_key}, the probe is measured (and the replayed CLI still answers it semantically)
     const keyed = probesKeyed.report;
     expect(keyed.not_applicable).toBeUndefined();
