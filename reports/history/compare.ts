@@ -28,6 +28,7 @@ import {
 import { mdCode, mdEscape } from '../escape.js';
 import { wrap } from '../run/terminal.js';
 import { holesMarkdown, holesTerminal, holesView } from './compare-holes.js';
+import { labelEffects } from './compare-labels.js';
 
 export interface SessionRenderOpts {
   color?: boolean;
@@ -129,6 +130,12 @@ export function renderSessionTerminal(s: CompareSessionModel, opts: SessionRende
     ]);
   }
   out.push(tt.toString(), ...nNotes(tests).flatMap((l) => wrap(safe(l), WIDTH, '      ', '  ')), '');
+  const labels = labelEffects(s);
+  if (labels.length) {
+    out.push(p('bold', 'Label effects (a gate metric moved, the rankings did not)'));
+    for (const l of labels) out.push(...wrap(safe(l.text), WIDTH, '    ', '  ').map((x) => p('yellow', x)));
+    out.push('');
+  }
 
   out.push(p('bold', `Winners (alpha ${s.settings.alpha}, Holm-corrected)`));
   for (const w of s.winners) {
@@ -179,6 +186,11 @@ export function renderSessionMarkdown(s: CompareSessionModel): string {
       `| ${v.id}${v.id === s.reference ? ' (reference)' : ''} | ${mdEscape(v.label)} | ${v.verdict} |`,
     );
   out.push(...holesMarkdown(s));
+  const labels = labelEffects(s);
+  if (labels.length) {
+    out.push('', '### Label effects (a gate metric moved, the rankings did not)', '');
+    for (const l of labels) out.push(`- ⚠️ ${mdEscape(l.text)}`);
+  }
   out.push('', '### Winners', '');
   for (const w of s.winners)
     out.push(
@@ -257,6 +269,7 @@ function sessionHtmlView(s: CompareSessionModel) {
     corpus_id: s.artifacts.corpus_id,
     winner_count: s.winners.filter((w) => w.winner).length,
     holes: holesView(s),
+    label_effects: labelEffects(s).map((l) => l.text),
     variants: s.variants.map((v) => ({
       id: v.id,
       reference: v.id === s.reference,
