@@ -71,8 +71,22 @@ describe('label effects in rgate compare', () => {
     const t = renderSessionTerminal(s);
     expect(t).toContain('Label effects (a gate metric moved, the rankings did not)');
     for (const line of t.split('\n')) expect([...line].length).toBeLessThanOrEqual(80);
-    expect(renderSessionMarkdown(s)).toContain('### Label effects');
-    expect(renderSessionHtml(s)).toContain('<h2 id="label-effects">');
+    // per-variant values and selection-mode rates, in every format
+    expect(s.variants.map((v) => v.selection_modes)).toEqual([
+      { semantic: 12, fallback_path_priority: 6 },
+      { hybrid_rrf: 18 },
+    ]);
+    expect(t).toContain('modes: semantic 12/18 (66.7%), fallback_path_priority 6/18 (33.3%)');
+    expect(t).toContain('modes: hybrid_rrf 18/18 (100.0%)');
+    expect(t).toContain('top1_useful_rate 0.6667 (12/18)');
+    const md = renderSessionMarkdown(s);
+    expect(md).toContain('### Label effects');
+    expect(md).toContain(
+      '| v2 | mode=hybrid | PASS | top1\\_useful\\_rate 1 (18/18) | hybrid\\_rrf 18/18 (100.0%) |',
+    );
+    const html = renderSessionHtml(s);
+    expect(html).toContain('<h2 id="label-effects">');
+    expect(html).toContain('hybrid_rrf 18/18 (100.0%)');
   });
 
   it('is silent when the rankings changed', () => {
@@ -80,5 +94,13 @@ describe('label effects in rgate compare', () => {
     expect(s.flips[0]!.queries).toHaveLength(1);
     expect(labelEffects(s)).toEqual([]);
     expect(renderSessionTerminal(s)).not.toContain('Label effects');
+  });
+
+  it('wraps a long variant label to the width instead of cutting it', () => {
+    const s = session((i) => `doc-${i}`);
+    s.variants[1]!.label = 'weighting_mode=evidence_outcome_bias retrieval_profile=strict_contract k=25';
+    const t = renderSessionTerminal(s);
+    for (const line of t.split('\n')) expect([...line].length).toBeLessThanOrEqual(80);
+    expect(t.replace(/\n +/g, ' ')).toContain(s.variants[1]!.label);
   });
 });

@@ -17,6 +17,7 @@ import {
   withTimingRules,
 } from '../../gates/index.js';
 import {
+  RANKING_ONLY,
   SELECTION_MODES,
   type GateResult,
   type MeasureValue,
@@ -300,7 +301,7 @@ export interface ModeRow {
 }
 
 /** The row of an answer that names no selection mode: a ranking, not a no_match (it may well be useful). */
-export const RANKING_ONLY = 'none (ranking only)';
+export { RANKING_ONLY };
 
 /**
  * Semantic wins vs fallback-triggered results (seed 001 "Fallback Interaction Rule"), from the
