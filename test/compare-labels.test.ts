@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { analyzeCompare } from '../history/compare.js';
 import { labelEffects } from '../reports/history/compare-labels.js';
 import {
+  breakName,
   renderSessionHtml,
   renderSessionMarkdown,
   renderSessionTerminal,
@@ -102,5 +103,13 @@ describe('label effects in rgate compare', () => {
     const t = renderSessionTerminal(s);
     for (const line of t.split('\n')) expect([...line].length).toBeLessThanOrEqual(80);
     expect(t.replace(/\n +/g, ' ')).toContain(s.variants[1]!.label);
+  });
+});
+
+describe('breakName', () => {
+  it('breaks a long name at its separators, and hard only inside a longer part', () => {
+    expect(breakName('selection_mode_reporting', 17)).toBe('selection_mode_\nreporting');
+    expect(breakName('ndcg_cut.5', 17)).toBe('ndcg_cut.5');
+    expect(breakName('abcdefghij', 4)).toBe('abcd\nefgh\nij');
   });
 });

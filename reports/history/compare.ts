@@ -96,6 +96,29 @@ function modeRates(v: CompareVariant): string[] {
   return keys.map((k) => `${k} ${counts[k]}/${total} (${((100 * counts[k]!) / total).toFixed(1)}%)`);
 }
 
+/**
+ * A name broken into lines of at most `width` (after "_", ".", "-" or "/" where it can, else hard),
+ * so a narrow column shows it whole instead of cutting it ("selection_mode_reporting").
+ */
+export function breakName(name: string, width: number): string {
+  const parts = name.match(/[^_./-]*[_./-]?/g)!.filter(Boolean);
+  const lines: string[] = [];
+  let line = '';
+  for (let part of parts) {
+    if (line.length + part.length > width && line) {
+      lines.push(line);
+      line = '';
+    }
+    while (part.length > width) {
+      lines.push(part.slice(0, width));
+      part = part.slice(width);
+    }
+    line += part;
+  }
+  if (line) lines.push(line);
+  return lines.join('\n');
+}
+
 function vsReference(s: CompareSessionModel): PairedTestView[] {
   return s.tests.filter((t) => t.a === s.reference);
 }
@@ -144,7 +167,7 @@ export function renderSessionTerminal(s: CompareSessionModel, opts: SessionRende
   for (const t of tests) {
     const holm = t.significant ? p('green', pValue(t.p_holm)) : pValue(t.p_holm);
     tt.push([
-      fit(safe(t.metric), 17),
+      breakName(safe(t.metric), 17),
       `${t.b}`,
       String(t.n),
       signed(t.mean_delta),
@@ -182,9 +205,9 @@ export function renderSessionTerminal(s: CompareSessionModel, opts: SessionRende
     const ft = table(['query', `${f.a} top-1`, `${f.b} top-1`, 'dir'], [16, 27, 27, 6]);
     for (const q of f.queries.slice(0, max)) {
       ft.push([
-        safe(q.query_id),
-        safe(`${q.a.selected ?? '(none)'} ${q.a.top1}`),
-        safe(`${q.b.selected ?? '(none)'} ${q.b.top1}`),
+        breakName(safe(q.query_id), 16),
+        `${breakName(safe(q.a.selected ?? '(none)'), 27)}\n${q.a.top1}`,
+        `${breakName(safe(q.b.selected ?? '(none)'), 27)}\n${q.b.top1}`,
         q.direction === 'better' ? p('green', 'better') : q.direction === 'worse' ? p('red', 'worse') : '',
       ]);
     }
