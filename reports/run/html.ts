@@ -54,9 +54,13 @@ type QueryStatus = 'hit' | 'miss' | 'error' | 'not counted';
  */
 function queryStatus(q: QueryOutcome, selection: boolean, counted: boolean): QueryStatus {
   if (!q.actual.ok) return 'error';
-  if (counted) return 'miss';
-  // a reason that does not count against the gate (an ungated probe expectation) is shown, not a miss
-  if (whyFailing(q) !== '') return 'not counted';
+  if (whyFailing(q) !== '') {
+    // a probe whose one reason is its unmet expectation and that is not among the failing queries is
+    // not gated: shown with its reason, not as a miss
+    const ungated =
+      !counted && q.kind === 'probe' && q.expectation_met === false && q.failure_reasons?.length === 1;
+    return ungated ? 'not counted' : 'miss';
+  }
   if (q.kind === 'probe') return selection && q.expectation_met === true ? 'hit' : 'not counted';
   if (q.judged === false) return 'not counted';
   return q.top1 === 'useful' ? 'hit' : 'not counted';
