@@ -23,6 +23,9 @@ export function notApplicable(
       hidden.push({ id: m.id, why: 'no selection step' });
     else if (m.value.kind === 'rate' && m.value.denominator === 0)
       hidden.push({ id: m.id, why: 'nothing to count' });
+    // 0 of n answers warned says nothing a quiet system needs to hear (the JSON keeps it; a rule shows it)
+    else if (m.id === 'requests_warned' && m.value.kind === 'rate' && m.value.numerator === 0)
+      hidden.push({ id: m.id, why: 'no answer wrote to stderr' });
   }
   return hidden;
 }

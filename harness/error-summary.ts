@@ -11,6 +11,7 @@ import type {
   QueryError,
   QueryOutcome,
   ReportedError,
+  WarningSummary,
 } from '../src/documents/index.js';
 
 /** The last non-empty lines of stderr, at most `max` characters (cut at a line start when it can be). */
@@ -92,4 +93,43 @@ export function withFirstErrors(
     const e = queryError(byQuery.get(q.query_id) ?? []);
     return e ? { ...q, first_error: e } : q;
   });
+}
+
+/**
+ * The run's warnings: every distinct stderr line of an answered request, counted by requests and
+ * queries, most frequent first (ties by text), the first SYSTEM_DEFAULTS.report_warning_lines listed.
+ * Pure: arrival order does not reach it.
+ */
+export function warningSummary(
+  observations: readonly Observation[],
+  limit: number = SYSTEM_DEFAULTS.report_warning_lines,
+): WarningSummary {
+  const answered = observations.filter((o) => o.ok).sort(byReplayThenQuery);
+  const lines = new Map<string, { requests: number; queries: Set<string>; first: Observation }>();
+  let warned = 0;
+  for (const o of answered) {
+    if (!o.warnings?.length) continue;
+    warned++;
+    for (const text of o.warnings) {
+      const l = lines.get(text);
+      if (l) {
+        l.requests++;
+        l.queries.add(o.query_id);
+      } else lines.set(text, { requests: 1, queries: new Set([o.query_id]), first: o });
+    }
+  }
+  const sorted = [...lines.entries()].sort(
+    ([ta, a], [tb, b]) => b.requests - a.requests || compareCodeUnits(ta, tb),
+  );
+  return {
+    answered: answered.length,
+    warned,
+    lines: sorted.slice(0, limit).map(([text, l]) => ({
+      text,
+      requests: l.requests,
+      queries: l.queries.size,
+      first: { query_id: l.first.query_id, replay: l.first.replay },
+    })),
+    more_lines: Math.max(0, sorted.length - limit),
+  };
 }

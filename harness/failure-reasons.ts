@@ -42,19 +42,28 @@ export function judgedBy(ruled: readonly string[] | undefined): JudgedBy {
 }
 
 /**
+ * An unmet probe expectation no gate rule reads (fallback_expectation_met ungated): shown with the
+ * query, but it does not put the query among those that count against the gate.
+ */
+export const EXPECTATION_NOT_GATED = 'expectation not met (not gated)';
+
+/**
  * Why a query counts against the run, in a few words each; empty when it does not. A top-1 miss or
  * an unstable ranking counts only when a rule of the gate reads it (a passing context-load contract
  * gate, which judges no top-1, lists no query as failing for its top-1); a failed request and a leak
  * always count. A probe is judged
  * by its expectation only (meeting it is a success, whatever its top-1), and only where a selection
- * step exists (its expectations are selection modes); a benchmark query by its top-1, semantic wins
- * only where a selection step exists; a query without any judgment has no top-1 verdict to fail.
+ * step exists (its expectations are selection modes); unmet, it counts against the gate only when a
+ * rule reads fallback_expectation_met; a probe the system cannot take has no expectation measured. A
+ * benchmark query by its top-1, semantic wins only where a selection step exists; a query without
+ * any judgment has no top-1 verdict to fail.
  */
 function failureReasons(
   q: FailureFacts,
   selection: boolean,
   semanticWinModes: readonly string[],
   by: JudgedBy,
+  expectationGated: boolean,
 ): string[] {
   const why: string[] = [];
   if (!q.actual.ok) why.push('error');
@@ -68,13 +77,22 @@ function failureReasons(
     else if (q.top1 === 'not_useful') why.push('top-1 not useful');
     else if (q.top1 === 'unjudged') why.push('top-1 unjudged (counts as not useful)');
     else if (q.top1 === 'no_answer') why.push('no answer');
-  } else if (q.kind === 'probe' && selection && q.expectation_met === false) why.push('expectation unmet');
+  } else if (q.kind === 'probe' && selection && q.expectation_met === false)
+    why.push(expectationGated ? 'expectation not met' : EXPECTATION_NOT_GATED);
   if (!q.deterministic && by.stability) why.push('unstable across replays');
   if (q.leaked_tags?.length) why.push(`leaked ${q.leaked_tags.join(', ')}`);
   return why;
 }
 
-/** The queries of a report with their failure reasons, and those that count against the run. */
+/** Does a gate rule read the probes' expectations? */
+function expectationGated(ruleMetrics: readonly string[]): boolean {
+  return ruleMetrics.includes('fallback_expectation_met');
+}
+
+/**
+ * The queries of a report with their failure reasons, and those that count against the run (an
+ * ungated unmet expectation alone does not).
+ */
 export function withFailureReasons(
   queries: readonly QueryOutcome[],
   selection: boolean,
@@ -82,11 +100,15 @@ export function withFailureReasons(
   ruled: readonly string[] | undefined,
 ): { queries: QueryOutcome[]; failing: QueryOutcome[] } {
   const by = judgedBy(ruled);
+  const gated = expectationGated(ruled ?? []);
   const all = queries.map((q) => ({
     ...q,
-    failure_reasons: failureReasons(q, selection, semanticWinModes, by),
+    failure_reasons: failureReasons(q, selection, semanticWinModes, by, gated),
   }));
-  return { queries: all, failing: all.filter((q) => q.failure_reasons.length > 0) };
+  return {
+    queries: all,
+    failing: all.filter((q) => q.failure_reasons.some((r) => r !== EXPECTATION_NOT_GATED)),
+  };
 }
 
 /**
@@ -111,7 +133,9 @@ export function upgradeReport(report: Report): Report {
   const by = judgedBy(gated ? report.gate.rules.map((r) => r.metric) : undefined);
   const reasons = (q: QueryOutcome): QueryOutcome => ({
     ...q,
-    failure_reasons: q.failure_reasons ?? failureReasons(q, selection, modes, by),
+    failure_reasons:
+      q.failure_reasons ??
+      failureReasons(q, selection, modes, by, expectationGated(report.gate.rules.map((r) => r.metric))),
   });
   return {
     ...report,

@@ -19,8 +19,9 @@ import { evaluateGate, separateTimingRules } from '../gates/index.js';
 import { orderSeed } from './replay.js';
 import { contractViolations } from './contract-violations.js';
 import { peerFigures } from './peer-figures.js';
-import { errorSummary, withFirstErrors } from './error-summary.js';
+import { errorSummary, warningSummary, withFirstErrors } from './error-summary.js';
 import { withFailureReasons } from './failure-reasons.js';
+import { notApplicableProbes } from './not-applicable.js';
 import { buildReplayProof } from './replay-proof.js';
 import { plannedRequests, type RunPlan } from './run-plan.js';
 import { timeStage, type StageTimer } from './stage-timer.js';
@@ -67,6 +68,7 @@ export function buildRunReport(
   const { replays, seed, relevance_level: relevanceLevel } = plan.settings;
   // a stored plan older than the setting names none: such a run is measured with today's default
   const semanticWinModes = c.system.semantic_win_modes ?? [...CONTRACT_DEFAULTS.semantic_win_modes];
+  const na = notApplicableProbes(plan.suite.queries, plan.spec.system, plan.config.mode);
   const measured = timeStage(c.timer, 'measure', () =>
     computeRunMeasures({
       semanticWinModes,
@@ -77,6 +79,7 @@ export function buildRunReport(
       relevanceLevel,
       seed,
       rankingMeasures: plan.rankingMeasures,
+      notApplicable: na.byQuery,
     }),
   );
   // the order seeds of the replays that made observations (every replay, for a finished run)
@@ -157,6 +160,8 @@ export function buildRunReport(
     errors: errorSummary(observations),
     ...(violations ? { contract_violations: violations } : {}),
     ...(peers ? { peer_figures: peers } : {}),
+    ...(na.section.length ? { not_applicable: na.section } : {}),
+    warnings: warningSummary(observations),
     ...(b
       ? {
           baseline: {

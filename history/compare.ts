@@ -10,11 +10,13 @@ import { semanticWinModesOf } from '../src/metrics/index.js';
 import { RgateError } from '../src/core/errors.js';
 import {
   COMPARE_SCHEMA_VERSION,
+  RANKING_ONLY,
   type ArtifactRefs,
   type CompareSession,
   type CompareVariant,
   type PairedSettings,
   type PairedTest,
+  type QueryOutcome,
   type QueryRecord,
   type Report,
   type SuiteSpec,
@@ -111,6 +113,7 @@ export function analyzeCompare(input: AnalyzeInput): CompareSession {
       })),
     per_query: perQueryValues(v.report.queries, semanticWinModesOf(v.report)),
     ...withRankings(v.report, input.queries),
+    selection_modes: selectionModeCounts(v.report.queries),
   }));
 
   const metricIds = [...new Set(variants.flatMap((v) => Object.keys(v.per_query)))].sort(metricOrder);
@@ -152,6 +155,17 @@ export function analyzeCompare(input: AnalyzeInput): CompareSession {
     })),
     environment: input.environment,
   };
+}
+
+/** Benchmark queries by replay 1's selection mode, as the run report's selection-mode table counts them. */
+function selectionModeCounts(queries: readonly QueryOutcome[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const q of queries) {
+    if (q.kind !== 'benchmark') continue;
+    const key = q.actual.ok ? (q.actual.selection_mode ?? RANKING_ONLY) : 'error';
+    counts[key] = (counts[key] ?? 0) + 1;
+  }
+  return counts;
 }
 
 export interface CompareOptions {

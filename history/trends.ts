@@ -25,7 +25,7 @@ import { upgradeReport } from '../harness/failure-reasons.js';
 import { notApplicable } from '../gates/index.js';
 
 /** Metrics where a smaller number is the better one (independent of any gate rule). */
-const LOWER_IS_BETTER = new Set(['error_rate', 'sensitive_leak_rate', 'latency_ms']);
+const LOWER_IS_BETTER = new Set(['error_rate', 'requests_warned', 'sensitive_leak_rate', 'latency_ms']);
 
 /** Which way a metric improves: as its gate rule states it (a max rule: lower), else by what it counts. */
 export function betterOf(metric: string, op: 'min' | 'max' | undefined): Better {

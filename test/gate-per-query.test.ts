@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { notApplicableProbes } from '../harness/not-applicable.js';
 import { runSuite, type RunOutcome } from '../harness/run-suite.js';
 import { outcomeValues, semanticWinModesOf } from '../src/metrics/index.js';
 import type { Observation, RateValue, SuiteSpec } from '../src/documents/index.js';
@@ -43,6 +44,8 @@ async function run(name: string): Promise<Run> {
     relevanceLevel: outcome.report.settings.relevance_level,
     seed: outcome.report.settings.seed,
     rankingMeasures: spec.ranking_measures ?? [],
+    // probes the system cannot take, as the harness decides them (context-load takes no exact key)
+    notApplicable: notApplicableProbes(outcome.suite.queries, spec.system, spec.config?.mode ?? '').byQuery,
   });
   return { outcome, measured };
 }

@@ -11,6 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runSuite, type RunOutcome } from '../harness/run-suite.js';
 import { runShard } from '../harness/shard.js';
 import { renderHtml } from '../reports/run/html.js';
+import { renderJson } from '../reports/run/json.js';
+import { renderJunit } from '../reports/run/junit.js';
 import { renderMarkdown } from '../reports/run/markdown.js';
 import { renderTerminal } from '../reports/run/terminal.js';
 import type { Report, SelectionMode, SuiteSpec } from '../src/documents/index.js';
@@ -101,6 +103,9 @@ const rate = (r: Report, id: string) => {
 let classic: RunOutcome;
 let hybrid: RunOutcome;
 let hybridStrict: RunOutcome;
+let noWarnings: RunOutcome;
+let probesPlain: RunOutcome;
+let probesKeyed: RunOutcome;
 
 beforeAll(async () => {
   ({ dir: root, cleanup } = tempDir('rgate-mcli-'));
@@ -111,10 +116,39 @@ beforeAll(async () => {
     { query_id: 'q-locked', text: LOCKED, useful_ids: ['cli-readme-ea1491fd'] },
   ]);
   fixtureSet('mcli-hybrid', [{ query_id: 'q-review', text: REVIEW, useful_ids: ['cli-commands-4a43d031'] }]);
+  // memory-cli has no exact-key input: an exact-key probe reaches it only as query text
+  const probes = [
+    { query_id: 'q-review', text: REVIEW, useful_ids: ['cli-commands-4a43d031'] },
+    {
+      query_id: 'probe-key',
+      text: 'cli-commands-4a43d031',
+      exact_key: 'cli-commands-4a43d031',
+      useful_ids: ['cli-commands-4a43d031'],
+      expect: { selection_mode: 'fallback_exact_key' },
+    },
+    { query_id: 'probe-none', text: 'zzqx qqvw', expect: { no_match: true } },
+  ];
+  fixtureSet('mcli-probes', probes);
+  // a policy that allows no warning: the CLI ran degraded (no embedding server) on every answer
+  mkdirSync(join(root, 'gates'), { recursive: true });
+  writeFileSync(
+    join(root, 'gates', 'no-warnings.gate.json'),
+    JSON.stringify({
+      gate_id: 'no-warnings',
+      version: '1.0.0',
+      description: 'the system answers without writing to stderr',
+      source: 'issue 24',
+      min_queries: 1,
+      rules: [{ metric: 'requests_warned', max: 0, description: 'no answer came with a warning' }],
+    }),
+  );
   classic = await run('classic', spec('mcli', []));
   hybrid = await run('hybrid', spec('mcli-hybrid', ['--mode', 'hybrid']));
   hybridStrict = await run('hybrid-strict', spec('mcli-hybrid', ['--mode', 'hybrid'], ['semantic']));
-});
+  noWarnings = await run('no-warnings', { ...spec('mcli', []), gate: 'no-warnings' });
+  probesPlain = await run('probes-plain', spec('mcli-probes', []));
+  probesKeyed = await run('probes-keyed', spec('mcli-probes', ['--exact-key', '{exact_key}']));
+}, 120_000);
 afterAll(() => cleanup());
 
 describe('memory-cli-v1 through the command adapter, on the recorded outputs', () => {
@@ -207,5 +241,82 @@ describe('memory-cli-v1 through the command adapter, on the recorded outputs', (
       /<table id="error-queries">[\s\S]*q-locked[\s\S]*database is locked[\s\S]*<\/table>/,
     );
     expect(html).toContain('semantic wins: semantic, hybrid_rrf');
+  });
+
+  it('keeps the stderr of every answered request as warnings, counted, in every format', () => {
+    const r = classic.report;
+    const line = 'embedding unavailable; using token-overlap scoring: (replayed: detail not recorded)';
+    // the answered requests each carry the CLI's line, its "warning:" word off; the failed ones do not
+    for (const o of classic.observations) expect(o.warnings).toEqual(o.ok ? [line] : undefined);
+    expect(r.warnings).toEqual({
+      answered: 6,
+      warned: 6,
+      lines: [{ text: line, requests: 6, queries: 3, first: { query_id: 'q-key', replay: 1 } }],
+      more_lines: 0,
+    });
+    expect(rate(r, 'requests_warned')).toBe('6/6');
+    expect((JSON.parse(renderJson(r)) as Report).warnings).toEqual(r.warnings);
+    const shown = `6/6 requests warned: ${line}`;
+    const text = renderTerminal(r);
+    expect(text).toContain('warnings: 6/6 answered requests wrote to stderr (see Warnings)');
+    expect(text.replace(/\n {4}/g, ' ')).toContain(shown);
+    expect(renderMarkdown(r)).toContain(`- ${shown.replace(/_/g, '\\_')}`);
+    const html = renderHtml(r);
+    expect(html).toContain('<h2 id="warnings">Warnings (stderr of answered requests)</h2>');
+    expect(html).toContain(shown);
+    expect(renderJunit(r)).toMatch(new RegExp(`<system-err>[^<]*${shown.replace(/[().;]/g, '\\$&')}`));
+  });
+
+  it('a gate rule can require none: requests_warned max 0 fails the degraded run', () => {
+    const g = noWarnings.report.gate;
+    expect(g.verdict).toBe('FAIL');
+    expect(g.rules.find((x) => x.metric === 'requests_warned')).toMatchObject({
+      status: 'fail',
+      numerator: 6,
+      denominator: 6,
+    });
+  });
+
+  it('an exact-key probe the system cannot receive is not applicable, with the reason and the fix', () => {
+    const r = probesPlain.report;
+    expect(r.not_applicable).toEqual([
+      {
+        input: 'exact_key',
+        query_ids: ['probe-key'],
+        reason: 'its argv and env have no {exact_key}: the key would reach it only as query text',
+        fix: expect.stringContaining('"--exact-key", "{exact_key}"'),
+      },
+    ]);
+    const key = r.queries.find((q) => q.query_id === 'probe-key')!;
+    expect(key.expectation_met).toBeUndefined();
+    expect(key.not_applicable).toContain('no {exact_key}');
+    // only the no-match probe is measured: memory-cli answers it by path priority, never no_match
+    expect(rate(r, 'fallback_expectation_met')).toBe('0/1');
+    const text = renderTerminal(r);
+    expect(text).toContain('Probes this system cannot take (not applicable, not counted)');
+    expect(text).toContain('1 exact_key probe not applicable to this system');
+    expect(renderMarkdown(r)).toContain('not applicable to this system');
+    expect(renderHtml(r)).toContain('<h2 id="not-applicable">');
+    expect((JSON.parse(renderJson(r)) as Report).not_applicable).toEqual(r.not_applicable);
+    // given {exact_key}, the probe is measured (and the replayed CLI still answers it semantically)
+    const keyed = probesKeyed.report;
+    expect(keyed.not_applicable).toBeUndefined();
+    expect(rate(keyed, 'fallback_expectation_met')).toBe('0/2');
+  });
+
+  it('an unmet probe expectation no rule reads is listed apart, with the expectation, never as failing', () => {
+    const r = probesKeyed.report;
+    expect(r.gate.verdict).toBe('PASS'); // no gate: measures only
+    // the benchmark query is a top-1 miss (useful only via fallback); the probes are not among them
+    expect(r.failing_queries.map((q) => q.query_id)).toEqual(['q-review']);
+    const none = r.queries.find((q) => q.query_id === 'probe-none')!;
+    expect(none.failure_reasons).toEqual(['expectation not met (not gated)']);
+    const text = renderTerminal(r);
+    expect(text).toContain('Expectations not met (not gated) (2)');
+    expect(text).toMatch(/probe-none +no_match \(nothing selected\) +fallback_path_priority:/);
+    expect(text).toMatch(/probe-key +fallback_exact_key, top-1 +semantic:/);
+    expect(text).toContain('Top-1 misses (1)');
+    expect(renderMarkdown(r)).toContain('| `probe-none` | no\\_match (nothing selected) |');
+    expect(renderHtml(r)).toContain('<h2 id="unmet-expectations">Expectations not met (not gated) (2)');
   });
 });

@@ -68,8 +68,27 @@ describe('rgate probes add', () => {
     ]);
     expect(added.err).toBe('');
     expect(added.code).toBe(0);
-    const summary = JSON.parse(added.out) as { added: number; kept: number; probes: QueryRecord[] };
+    const summary = JSON.parse(added.out) as {
+      added: number;
+      kept: number;
+      probes: QueryRecord[];
+      suites: unknown[];
+    };
     expect(summary.kept).toBe(4);
+    // the suite's argv and env carry no {exact_key}: its system cannot take the exact-key probes
+    expect(summary.suites).toEqual([
+      {
+        suite: 'memory',
+        takes: ['no-match', 'path-priority'],
+        not_applicable: [
+          {
+            kind: 'exact-key',
+            reason: 'its argv and env have no {exact_key}: the key would reach it only as query text',
+            fix: expect.stringContaining('"--exact-key", "{exact_key}"'),
+          },
+        ],
+      },
+    ]);
     expect(summary.probes.map((p) => p.query_id)).toEqual([
       'probe-exact-key-001',
       'probe-exact-key-002',
@@ -95,6 +114,12 @@ describe('rgate probes add', () => {
     expect(det2.status).toBe('pass');
     expect(after.code).toBe(0);
     expect(after.report.artifacts.version).toBe('v2');
+    // the run says the same: the exact-key probes are not applicable, not unmet
+    expect(after.report.not_applicable?.[0]?.query_ids).toEqual([
+      'probe-exact-key-001',
+      'probe-exact-key-002',
+      'probe-exact-key-003',
+    ]);
   });
 
   it('is idempotent: the same seed again writes nothing and needs no version', async () => {
@@ -102,6 +127,9 @@ describe('rgate probes add', () => {
     const again = await cli(['probes', 'add', 'notes']);
     expect(again.code).toBe(0);
     expect(again.out).toContain('already holds these 9 probes; nothing written');
+    expect(again.out).toContain(
+      'suite memory: takes no-match, path-priority probes; exact-key probes are not applicable (its argv and env have no {exact_key}',
+    );
     expect(readFileSync(join(set, 'freeze.json'), 'utf8')).toBe(freezeBefore);
   });
 

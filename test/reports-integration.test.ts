@@ -109,7 +109,7 @@ describe('sections that apply to the suite (issue #14)', () => {
     expect(html).not.toContain('id="chart-modes"');
   });
 
-  it('with a selection step: a probe that met its expectation is not failing; one that did not says why', async () => {
+  it('with a selection step: a probe that met its expectation is not failing; one that did not is listed apart (no rule reads it)', async () => {
     const r = await runMode('semantic', 'semantic-retrieval-v1');
     expect(r.judging?.selection_step).toBe(true);
     const probes = r.queries.filter((q) => q.kind === 'probe');
@@ -118,9 +118,13 @@ describe('sections that apply to the suite (issue #14)', () => {
     const failingIds = new Set(r.failing_queries.map((q) => q.query_id));
     for (const q of met) expect(failingIds.has(q.query_id)).toBe(false);
     const unmet = probes.filter((q) => q.expectation_met === false);
-    for (const q of unmet) expect(failingIds.has(q.query_id)).toBe(true);
+    // semantic-retrieval-v1 has no rule on fallback_expectation_met: an unmet one does not fail the gate
+    for (const q of unmet) {
+      expect(failingIds.has(q.query_id)).toBe(false);
+      expect(q.failure_reasons).toContain('expectation not met (not gated)');
+    }
     const t = renderTerminal(r, { color: false, maxFailing: 500 });
     expect(t).toContain('Selection modes');
-    if (unmet.length) expect(t).toContain('expectation unmet');
+    if (unmet.length) expect(t).toContain(`Expectations not met (not gated) (${unmet.length})`);
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { renderJson, TOP_LEVEL_ORDER } from '../reports/run/json.js';
+import { ReportSchema } from '../src/documents/index.js';
 import { renderJunit } from '../reports/run/junit.js';
 import { renderMarkdown } from '../reports/run/markdown.js';
 import { renderTerminal } from '../reports/run/terminal.js';
@@ -161,8 +162,15 @@ describe('json', () => {
   });
   it('keeps the top-level sections in reading order, environment and timing last', () => {
     const keys = Object.keys(JSON.parse(renderJson(sampleReport('watch'))));
-    expect(keys).toEqual(TOP_LEVEL_ORDER.filter((k) => k !== 'baseline'));
+    // the sample has no baseline, no probe it cannot take and no warning
+    expect(keys).toEqual(
+      TOP_LEVEL_ORDER.filter((k) => !['baseline', 'not_applicable', 'warnings'].includes(k)),
+    );
     expect(keys.slice(-2)).toEqual(['environment', 'timing']);
+  });
+  it('orders every section the report schema has (a section missing from the order would be dropped)', () => {
+    const declared = Object.keys((ReportSchema as unknown as { properties: object }).properties);
+    expect([...TOP_LEVEL_ORDER].sort()).toEqual(declared.sort());
   });
   it('two runs differing only in environment and timing differ only in those sections', () => {
     const a = sampleReport('pass');

@@ -3,9 +3,12 @@
  * HTML page (per-metric delta chart; for a sweep, each gate metric charted over the grid).
  * The terminal shows every variant against the reference; JSON, Markdown and HTML have every pair.
  */
-import type {
-  CompareSession as CompareSessionModel,
-  PairedTest as PairedTestView,
+import {
+  RANKING_ONLY,
+  SELECTION_MODES,
+  type CompareSession as CompareSessionModel,
+  type CompareVariant,
+  type PairedTest as PairedTestView,
 } from '../../src/documents/index.js';
 import {
   barChart,
@@ -28,6 +31,7 @@ import {
 import { mdCode, mdEscape } from '../escape.js';
 import { wrap } from '../run/terminal.js';
 import { holesMarkdown, holesTerminal, holesView } from './compare-holes.js';
+import { labelEffects } from './compare-labels.js';
 
 export interface SessionRenderOpts {
   color?: boolean;
@@ -68,6 +72,53 @@ function nNotes(tests: readonly PairedTestView[]): string[] {
   return differs.map((t) => `n ${t.metric} ${t.a}->${t.b}: ${nText(t)}`);
 }
 
+/** A variant's gate metrics, each with what it counted: "top1_useful_rate 0.6667 (12/18)". */
+function gateValues(s: CompareSessionModel, v: CompareVariant): string[] {
+  return s.gate_metrics.flatMap((m) => {
+    const a = v.aggregates.find((x) => x.metric === m);
+    if (!a) return [];
+    const counted =
+      a.numerator !== undefined && a.denominator !== undefined ? ` (${a.numerator}/${a.denominator})` : '';
+    return [`${m} ${n4(a.value)}${counted}`];
+  });
+}
+
+/** A variant's benchmark queries by selection mode, fixed mode order: "semantic 12/18 (66.7%)". */
+function modeRates(v: CompareVariant): string[] {
+  const counts = v.selection_modes ?? {};
+  const total = Object.values(counts).reduce((a, b) => a + b, 0);
+  const order = [...SELECTION_MODES, RANKING_ONLY, 'error'] as string[];
+  const keys = Object.keys(counts).sort((a, b) => {
+    const ia = order.indexOf(a);
+    const ib = order.indexOf(b);
+    return (ia < 0 ? order.length : ia) - (ib < 0 ? order.length : ib) || (a < b ? -1 : a > b ? 1 : 0);
+  });
+  return keys.map((k) => `${k} ${counts[k]}/${total} (${((100 * counts[k]!) / total).toFixed(1)}%)`);
+}
+
+/**
+ * A name broken into lines of at most `width` (after "_", ".", "-" or "/" where it can, else hard),
+ * so a narrow column shows it whole instead of cutting it ("selection_mode_reporting").
+ */
+export function breakName(name: string, width: number): string {
+  const parts = name.match(/[^_./-]*[_./-]?/g)!.filter(Boolean);
+  const lines: string[] = [];
+  let line = '';
+  for (let part of parts) {
+    if (line.length + part.length > width && line) {
+      lines.push(line);
+      line = '';
+    }
+    while (part.length > width) {
+      lines.push(part.slice(0, width));
+      part = part.slice(width);
+    }
+    line += part;
+  }
+  if (line) lines.push(line);
+  return lines.join('\n');
+}
+
 function vsReference(s: CompareSessionModel): PairedTestView[] {
   return s.tests.filter((t) => t.a === s.reference);
 }
@@ -84,21 +135,19 @@ export function renderSessionTerminal(s: CompareSessionModel, opts: SessionRende
   );
   out.push(fit(`  ${safe(s.artifacts.query_set_id)} · ${safe(s.artifacts.corpus_id)}`, WIDTH), '');
 
-  const charted = chartedMetrics(s).slice(0, 3);
-  const vt = table(
-    ['id', 'variant', 'verdict', ...charted.map((m) => fit(m, 11))],
-    [4, 30, 7, ...charted.map(() => 11)],
-  );
+  // one block per variant, wrapped (never cut) to the width: its label, every gate value, its modes
+  out.push(p('bold', 'Variants (* reference): gate values and selection modes (benchmark, replay 1)'));
   for (const v of s.variants) {
     const verdict = p(v.verdict === 'PASS' ? 'green' : v.verdict === 'WATCH' ? 'yellow' : 'red', v.verdict);
-    vt.push([
-      v.id + (v.id === s.reference ? '*' : ''),
-      fit(safe(v.label), 30),
-      verdict,
-      ...charted.map((m) => n4(aggregate(s, v.id, m))),
-    ]);
+    const id = v.id + (v.id === s.reference ? '*' : '');
+    const [first = '', ...rest] = wrap(`${id} ${v.verdict} ${safe(v.label)}`, WIDTH, '      ');
+    out.push(first.replace(` ${v.verdict} `, ` ${verdict} `), ...rest);
+    const values = gateValues(s, v);
+    if (values.length) out.push(...wrap(safe(values.join(' · ')), WIDTH, '      ', '    '));
+    const modes = modeRates(v);
+    if (modes.length) out.push(...wrap(`modes: ${safe(modes.join(', '))}`, WIDTH, '      ', '    '));
   }
-  out.push(p('bold', 'Variants (* reference; aggregate values)'), vt.toString(), '');
+  out.push('');
   out.push(...holesTerminal(s, p));
 
   const tests = vsReference(s);
@@ -118,7 +167,7 @@ export function renderSessionTerminal(s: CompareSessionModel, opts: SessionRende
   for (const t of tests) {
     const holm = t.significant ? p('green', pValue(t.p_holm)) : pValue(t.p_holm);
     tt.push([
-      fit(safe(t.metric), 17),
+      breakName(safe(t.metric), 17),
       `${t.b}`,
       String(t.n),
       signed(t.mean_delta),
@@ -129,6 +178,12 @@ export function renderSessionTerminal(s: CompareSessionModel, opts: SessionRende
     ]);
   }
   out.push(tt.toString(), ...nNotes(tests).flatMap((l) => wrap(safe(l), WIDTH, '      ', '  ')), '');
+  const labels = labelEffects(s);
+  if (labels.length) {
+    out.push(p('bold', 'Label effects (a gate metric moved, the rankings did not)'));
+    for (const l of labels) out.push(...wrap(safe(l.text), WIDTH, '    ', '  ').map((x) => p('yellow', x)));
+    out.push('');
+  }
 
   out.push(p('bold', `Winners (alpha ${s.settings.alpha}, Holm-corrected)`));
   for (const w of s.winners) {
@@ -150,9 +205,9 @@ export function renderSessionTerminal(s: CompareSessionModel, opts: SessionRende
     const ft = table(['query', `${f.a} top-1`, `${f.b} top-1`, 'dir'], [16, 27, 27, 6]);
     for (const q of f.queries.slice(0, max)) {
       ft.push([
-        safe(q.query_id),
-        safe(`${q.a.selected ?? '(none)'} ${q.a.top1}`),
-        safe(`${q.b.selected ?? '(none)'} ${q.b.top1}`),
+        breakName(safe(q.query_id), 16),
+        `${breakName(safe(q.a.selected ?? '(none)'), 27)}\n${q.a.top1}`,
+        `${breakName(safe(q.b.selected ?? '(none)'), 27)}\n${q.b.top1}`,
         q.direction === 'better' ? p('green', 'better') : q.direction === 'worse' ? p('red', 'worse') : '',
       ]);
     }
@@ -173,12 +228,20 @@ export function renderSessionMarkdown(s: CompareSessionModel): string {
     `${s.variants.length} ${s.kind === 'sweep' ? `grid points of ${mdCode(s.sweep?.key ?? '?')}` : 'variants'} on ${mdCode(s.artifacts.query_set_id)}, seed ${s.settings.seed}, ${s.settings.replays} replays. Paired per-query tests, bootstrap 95% interval (${s.settings.resamples} resamples), randomization test (${s.settings.permutations} permutations), Holm over ${s.tests.length} tests, alpha ${s.settings.alpha}.`,
     '',
   );
-  out.push('| id | variant | verdict |', '| --- | --- | --- |');
+  out.push(
+    '| id | variant | verdict | gate values | selection modes (benchmark, replay 1) |',
+    '| --- | --- | --- | --- | --- |',
+  );
   for (const v of s.variants)
     out.push(
-      `| ${v.id}${v.id === s.reference ? ' (reference)' : ''} | ${mdEscape(v.label)} | ${v.verdict} |`,
+      `| ${v.id}${v.id === s.reference ? ' (reference)' : ''} | ${mdEscape(v.label)} | ${v.verdict} | ${mdEscape(gateValues(s, v).join('; ') || '-')} | ${mdEscape(modeRates(v).join('; ') || '-')} |`,
     );
   out.push(...holesMarkdown(s));
+  const labels = labelEffects(s);
+  if (labels.length) {
+    out.push('', '### Label effects (a gate metric moved, the rankings did not)', '');
+    for (const l of labels) out.push(`- ⚠️ ${mdEscape(l.text)}`);
+  }
   out.push('', '### Winners', '');
   for (const w of s.winners)
     out.push(
@@ -257,12 +320,15 @@ function sessionHtmlView(s: CompareSessionModel) {
     corpus_id: s.artifacts.corpus_id,
     winner_count: s.winners.filter((w) => w.winner).length,
     holes: holesView(s),
+    label_effects: labelEffects(s).map((l) => l.text),
     variants: s.variants.map((v) => ({
       id: v.id,
       reference: v.id === s.reference,
       label: v.label,
       verdict: v.verdict,
       config_id: v.config_id,
+      values: gateValues(s, v).join('; '),
+      modes: modeRates(v).join('; '),
     })),
     winners: s.winners.map((w) => ({
       metric: w.metric,

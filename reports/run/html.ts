@@ -24,6 +24,11 @@ import {
   selectionModeRows,
   whyFailing,
   errorView,
+  warningView,
+  countsAgainst,
+  unmetExpectations,
+  unmetTitle,
+  notApplicableRows,
   semanticWinText,
   displayGate,
   top1SplitText,
@@ -48,9 +53,15 @@ type QueryStatus = 'hit' | 'miss' | 'error' | 'not counted';
  * failure reason has a useful top-1 that its measure counts (a top-1 reached by fallback where the
  * semantic win is what counts has a reason), so only stored facts are read here.
  */
-function queryStatus(q: QueryOutcome, selection: boolean): QueryStatus {
+function queryStatus(q: QueryOutcome, selection: boolean, counted: boolean): QueryStatus {
   if (!q.actual.ok) return 'error';
-  if (whyFailing(q) !== '') return 'miss';
+  if (whyFailing(q) !== '') {
+    // a probe whose one reason is its unmet expectation and that is not among the failing queries is
+    // not gated: shown with its reason, not as a miss
+    const ungated =
+      !counted && q.kind === 'probe' && q.expectation_met === false && q.failure_reasons?.length === 1;
+    return ungated ? 'not counted' : 'miss';
+  }
   if (q.kind === 'probe') return selection && q.expectation_met === true ? 'hit' : 'not counted';
   if (q.judged === false) return 'not counted';
   return q.top1 === 'useful' ? 'hit' : 'not counted';
@@ -80,7 +91,7 @@ export function htmlView(report: Report, history?: HistoryViewModel) {
   const selection = selectionApplies(report);
   const order: Record<QueryStatus, number> = { error: 0, miss: 1, hit: 2, 'not counted': 3 };
   const queries = report.queries
-    .map((q, i) => ({ q, i, status: queryStatus(q, selection) }))
+    .map((q, i) => ({ q, i, status: queryStatus(q, selection, countsAgainst(report, q)) }))
     .sort((a, b) => order[a.status] - order[b.status] || a.i - b.i)
     .map(({ q, status }) => ({
       query_id: q.query_id,
@@ -92,7 +103,7 @@ export function htmlView(report: Report, history?: HistoryViewModel) {
       actual: actualText(q),
       status,
       status_class: status.replace(' ', '-'),
-      why: whyFailing(q),
+      why: q.not_applicable ? `not applicable: ${q.not_applicable}` : whyFailing(q),
       deterministic: q.deterministic,
     }));
 
@@ -172,6 +183,9 @@ export function htmlView(report: Report, history?: HistoryViewModel) {
     },
     queries,
     errors: errorView(report),
+    warnings: warningView(report),
+    unmet: { title: unmetTitle(unmetExpectations(report).length), rows: unmetExpectations(report) },
+    not_applicable: notApplicableRows(report),
     replay: {
       identical: report.replay_proof.identical,
       headline: rp.headline,

@@ -26,6 +26,8 @@ export const TOP_LEVEL_ORDER: readonly (keyof Report)[] = [
   'queries',
   'replay_proof',
   'errors',
+  'not_applicable',
+  'warnings',
   'baseline',
   'environment',
   'timing',

@@ -1,11 +1,12 @@
 /**
  * JUnit XML so CI systems show gate failures natively: one <testsuite> per gate (one per report),
  * one <testcase> per rule and per checklist item; a failed rule carries <failure message="..."> with
- * its numerator/denominator; a WATCH rule passes and says so in <system-out>.
+ * its numerator/denominator; a WATCH rule passes and says so in <system-out>. What the system wrote
+ * on stderr while answering goes to the suite's <system-err>, one line per distinct warning with its count.
  */
 import type { Report } from '../../src/documents/index.js';
 import { xmlEscape } from '../escape.js';
-import { displayGate, ruleRow } from './view.js';
+import { displayGate, ruleRow, warningView } from './view.js';
 
 export function renderJunit(reports: Report | readonly Report[]): string {
   const list = Array.isArray(reports) ? (reports as readonly Report[]) : [reports as Report];
@@ -56,11 +57,15 @@ export function renderJunit(reports: Report | readonly Report[]): string {
     ]
       .map(([k, v]) => `      <property name="${x(k!)}" value="${x(v!)}"/>`)
       .join('\n');
+    const w = warningView(report);
+    const err = w.headline
+      ? `\n    <system-err>${x([w.headline, ...w.lines, ...(w.more ? [w.more] : [])].join('\n'))}</system-err>`
+      : '';
     suites.push(
       `  <testsuite name="${x(g.gate_id)}" tests="${cases.length}" failures="${suiteFailures}" errors="0" skipped="0">\n` +
         `    <properties>\n${props}\n    </properties>\n` +
         cases.join('\n') +
-        `\n    <system-out>${x(`${g.verdict}: ${g.reasons.join(' | ')}`)}</system-out>\n  </testsuite>`,
+        `\n    <system-out>${x(`${g.verdict}: ${g.reasons.join(' | ')}`)}</system-out>${err}\n  </testsuite>`,
     );
   }
   return (

@@ -24,6 +24,10 @@ import {
   peerLine,
   semanticWinText,
   top1SplitText,
+  warningView,
+  unmetExpectations,
+  unmetTitle,
+  notApplicableRows,
 } from './view.js';
 
 export interface MarkdownOptions {
@@ -47,6 +51,9 @@ export function renderMarkdown(report: Report, opts: MarkdownOptions = {}): stri
   );
   if (semanticWinText(report)) out.push(e(semanticWinText(report)), '');
   for (const r of g.reasons) out.push(`- ${e(r)}`);
+  const w = report.warnings;
+  if (w && w.warned > 0)
+    out.push(`- ⚠️ warnings: ${w.warned}/${w.answered} answered requests wrote to stderr (see Warnings)`);
   out.push('');
 
   out.push(
@@ -103,6 +110,23 @@ export function renderMarkdown(report: Report, opts: MarkdownOptions = {}): stri
   }
   out.push('', '</details>', '');
 
+  const unmet = unmetExpectations(report);
+  if (unmet.length) {
+    out.push(`<details><summary>${e(unmetTitle(unmet.length))}</summary>`, '');
+    out.push('| probe | expected | answered |', '| --- | --- | --- |');
+    for (const u of unmet.slice(0, max))
+      out.push(`| ${mdCode(u.query_id)} | ${e(u.expected)} | ${e(u.answered)} |`);
+    if (unmet.length > max) out.push('', `… and ${unmet.length - max} more in the JSON and HTML reports.`);
+    out.push('', '</details>', '');
+  }
+  const na = notApplicableRows(report);
+  if (na.length) {
+    out.push('### Probes this system cannot take (not applicable, not counted)', '');
+    for (const n of na) out.push(`- ${e(n.headline)}; ${e(n.fix)} (${e(n.query_ids)})`);
+    out.push('');
+  }
+
+  out.push(...markdownWarnings(report));
   out.push(...markdownErrors(report, max));
   out.push(...markdownViolations(report, max));
   for (const p of report.peer_figures ?? []) {
@@ -144,6 +168,17 @@ function markdownViolations(report: Report, max: number): string[] {
   out.push('| rule | requests | queries |', '| --- | ---: | ---: |');
   for (const r of v.rules.slice(0, max)) out.push(`| ${mdCode(r.rule)} | ${r.requests} | ${r.queries} |`);
   if (v.rules.length > max) out.push('', `… and ${v.rules.length - max} more rules in the JSON report.`);
+  out.push('');
+  return out;
+}
+
+/** Warnings: each distinct stderr line of the answered requests, with its count; nothing when none. */
+function markdownWarnings(report: Report): string[] {
+  const v = warningView(report);
+  if (!v.headline) return [];
+  const out = ['### Warnings (stderr of answered requests)', '', mdEscape(v.headline), ''];
+  for (const l of v.lines) out.push(`- ${mdEscape(l)}`);
+  if (v.more) out.push(`- ${mdEscape(v.more)}`);
   out.push('');
   return out;
 }

@@ -27,6 +27,11 @@ import {
   peerLine,
   semanticWinText,
   top1SplitText,
+  warningView,
+  failingDetail,
+  unmetExpectations,
+  unmetTitle,
+  notApplicableRows,
 } from './view.js';
 
 export interface TerminalOptions {
@@ -66,6 +71,19 @@ export function renderTerminal(report: Report, opts: TerminalOptions = {}): stri
     ),
   );
   if (semanticWinText(report)) out.push(...wrap(safe(semanticWinText(report)), TERMINAL_WIDTH, '  '));
+  const w = report.warnings;
+  // a degraded system that still answers says so only on stderr: the verdict's reader sees it here
+  if (w && w.warned > 0)
+    out.push(
+      paint(
+        'yellow',
+        wrap(
+          `warnings: ${w.warned}/${w.answered} answered requests wrote to stderr (see Warnings)`,
+          TERMINAL_WIDTH,
+          '  ',
+        ).join('\n'),
+      ),
+    );
   // the run id alone on its line: a terminal never wraps it, so it copies whole into `rgate diff`
   out.push(`run ${safe(report.environment.run_id)}`);
   out.push('');
@@ -130,8 +148,14 @@ export function renderTerminal(report: Report, opts: TerminalOptions = {}): stri
       const cells = [safe(q.query_id), safe(expectedText(q)), safe(actualText(q))];
       if (withMode) cells.splice(1, 0, shortMode(q));
       ft.push(cells);
-      const line = `  ${why}: "${safe(q.text)}`;
-      ft.push([{ colSpan: cells.length, content: paint('dim', `${fit(line, TERMINAL_WIDTH - 5)}"`) }]);
+      const detail = safe(failingDetail(q));
+      // a quoted text that is cut keeps its closing quote
+      const quoted = detail.startsWith('"');
+      const line = fit(
+        `  ${why}: ${quoted ? detail.slice(0, -1) : detail}`,
+        TERMINAL_WIDTH - (quoted ? 5 : 4),
+      );
+      ft.push([{ colSpan: cells.length, content: paint('dim', quoted ? `${line}"` : line) }]);
     }
     out.push(ft.toString());
     if (failing.length > max) out.push(`  … and ${failing.length - max} more (see the JSON or HTML report)`);
@@ -139,6 +163,35 @@ export function renderTerminal(report: Report, opts: TerminalOptions = {}): stri
     out.push('  none');
   }
   out.push('');
+
+  const unmet = unmetExpectations(report);
+  if (unmet.length) {
+    out.push(paint('bold', unmetTitle(unmet.length)));
+    const ut = table(['probe', 'expected', 'answered'], [18, 29, 31]);
+    for (const u of unmet.slice(0, max)) ut.push([safe(u.query_id), safe(u.expected), safe(u.answered)]);
+    out.push(ut.toString());
+    if (unmet.length > max) out.push(`  … and ${unmet.length - max} more (see the JSON or HTML report)`);
+    out.push('');
+  }
+  const na = notApplicableRows(report);
+  if (na.length) {
+    out.push(paint('bold', 'Probes this system cannot take (not applicable, not counted)'));
+    for (const n of na) {
+      out.push(...wrap(safe(n.headline), TERMINAL_WIDTH, '    ', '  '));
+      out.push(...wrap(safe(n.fix), TERMINAL_WIDTH, '    ', '  '));
+      out.push(...wrap(safe(n.query_ids), TERMINAL_WIDTH, '    ', '    ').map((l) => paint('dim', l)));
+    }
+    out.push('');
+  }
+
+  const warned = warningView(report);
+  if (warned.headline) {
+    out.push(paint('bold', 'Warnings (stderr of answered requests)'));
+    out.push(...wrap(safe(warned.headline), TERMINAL_WIDTH, '  ', '  '));
+    for (const l of warned.lines) out.push(...wrap(safe(l), TERMINAL_WIDTH, '    ', '  '));
+    if (warned.more) out.push(...wrap(safe(warned.more), TERMINAL_WIDTH, '    ', '  '));
+    out.push('');
+  }
 
   out.push(...errorSection(report, max, paint), '');
   const cv = violationSection(report, max, paint);

@@ -18,6 +18,7 @@ import {
   withTimingRules,
 } from '../../gates/index.js';
 import {
+  RANKING_ONLY,
   SELECTION_MODES,
   type GateResult,
   type MeasureValue,
@@ -217,11 +218,82 @@ export function failingQueries(report: Report): { q: QueryOutcome; why: string }
   return report.failing_queries.map((q) => ({ q, why: whyFailing(q) })).filter((f) => f.why !== '');
 }
 
-/** Title of the failing-query section: gate failures, or informational top-1 misses without a gate. */
+/**
+ * Title of the failing-query section: gate failures; on a gate that passed (or watches), the queries
+ * its rates counted against it without failing it; without a gate, informational top-1 misses.
+ */
 export function failingTitle(report: Report, n: number): string {
-  return isGated(report)
+  if (!isGated(report)) return `Top-1 misses (${n}): informational, no gate enforces them`;
+  const verdict = displayGate(report).verdict;
+  return verdict === 'FAIL'
     ? `Failing queries (${n}), each with why it counts against the gate`
-    : `Top-1 misses (${n}): informational, no gate enforces them`;
+    : `Queries counted against the gate's rates (${n}); the gate ${verdict === 'PASS' ? 'passed' : 'watches'} with them`;
+}
+
+/** What a probe expected, in words: "no_match (nothing selected)", "fallback_exact_key, top-1 r42". */
+export function expectationText(q: QueryOutcome): string {
+  const e = q.expected;
+  if (e.no_match) return 'no_match (nothing selected)';
+  const ids = e.useful_ids ?? e.useful_paths ?? [];
+  const top = ids.length
+    ? `, top-1 ${ids.slice(0, 2).join(' or ')}${ids.length > 2 ? ` +${ids.length - 2}` : ''}`
+    : '';
+  return `${e.selection_mode ?? '(none)'}${top}`;
+}
+
+/** What a probe got, in words: "semantic: r17", "no_match", "error: timeout". */
+export function answeredText(q: QueryOutcome): string {
+  if (!q.actual.ok) return `error: ${q.actual.error ?? 'unknown'}`;
+  const mode = q.actual.selection_mode ?? RANKING_ONLY;
+  return mode === 'no_match' ? 'no_match' : `${mode}: ${actualText(q)}`;
+}
+
+/** A failing row's detail line: a probe's expectation (its text is only the probe's input), a query's text. */
+export function failingDetail(q: QueryOutcome): string {
+  return q.kind === 'probe' ? `expected ${expectationText(q)}` : `"${q.text}"`;
+}
+
+export interface UnmetRow {
+  query_id: string;
+  expected: string;
+  answered: string;
+}
+
+/**
+ * Probe expectations not met that no gate rule reads (fallback_expectation_met ungated): findings
+ * about the system, listed apart from the queries that count against the gate.
+ */
+export function unmetExpectations(report: Report): UnmetRow[] {
+  const failing = new Set(report.failing_queries.map((q) => q.query_id));
+  return report.queries
+    .filter((q) => q.kind === 'probe' && q.expectation_met === false && !failing.has(q.query_id))
+    .map((q) => ({ query_id: q.query_id, expected: expectationText(q), answered: answeredText(q) }));
+}
+
+/** "Expectations not met (not gated) (3), probe by probe" */
+export function unmetTitle(n: number): string {
+  return `Expectations not met (not gated) (${n}), probe by probe`;
+}
+
+export interface NotApplicableRow {
+  /** "3 exact_key probes not applicable to this system: <reason>" */
+  headline: string;
+  fix: string;
+  query_ids: string;
+}
+
+/** Probes the system cannot take (no way to receive their input), with the reason and the fix. */
+export function notApplicableRows(report: Report): NotApplicableRow[] {
+  return (report.not_applicable ?? []).map((n) => ({
+    headline: `${n.query_ids.length} ${n.input} ${n.query_ids.length === 1 ? 'probe' : 'probes'} not applicable to this system: ${n.reason}`,
+    fix: `fix: ${n.fix}`,
+    query_ids: n.query_ids.join(', '),
+  }));
+}
+
+/** Does this query count against the run (is it among the report's failing queries)? */
+export function countsAgainst(report: Report, q: QueryOutcome): boolean {
+  return report.failing_queries.some((f) => f.query_id === q.query_id);
 }
 
 export interface ModeRow {
@@ -231,18 +303,21 @@ export interface ModeRow {
   not_useful: number;
 }
 
+/** The row of an answer that names no selection mode: a ranking, not a no_match (it may well be useful). */
+export { RANKING_ONLY };
+
 /**
  * Semantic wins vs fallback-triggered results (seed 001 "Fallback Interaction Rule"), from the
- * replay-1 answers of benchmark queries; errors get their own row. Fixed row order. None at all
- * where the run has no selection step.
+ * replay-1 answers of benchmark queries; answers without a selection mode (a plain ranking) and
+ * errors get their own rows. Fixed row order. None at all where the run has no selection step.
  */
 export function selectionModeRows(report: Report): ModeRow[] {
   if (!selectionApplies(report)) return [];
-  const keys = [...SELECTION_MODES, 'error'];
+  const keys = [...SELECTION_MODES, RANKING_ONLY, 'error'];
   const rows = keys.map((mode) => ({ mode, queries: 0, useful: 0, not_useful: 0 }));
   for (const q of report.queries) {
     if (q.kind !== 'benchmark') continue;
-    const key = q.actual.ok ? (q.actual.selection_mode ?? 'no_match') : 'error';
+    const key = q.actual.ok ? (q.actual.selection_mode ?? RANKING_ONLY) : 'error';
     const row = rows[keys.indexOf(key)] ?? rows[rows.length - 1]!;
     row.queries++;
     if (q.top1 === 'useful') row.useful++;
@@ -286,8 +361,9 @@ export function whyFailing(q: QueryOutcome): string {
 
 export function actualText(q: QueryOutcome): string {
   if (!q.actual.ok) return `error: ${q.actual.error ?? 'unknown'}`;
-  if (q.actual.selection_mode === 'no_match' || !q.actual.selected_id) return 'no_match';
-  return q.actual.selected_id;
+  if (q.actual.selection_mode === 'no_match') return 'no_match';
+  // a ranking-only answer names no selected id: its top-ranked id is what it answered
+  return q.actual.selected_id ?? q.actual.top_ids[0] ?? '(nothing returned)';
 }
 
 export interface ReplaySummary {
@@ -392,4 +468,34 @@ export function peerLine(p: NonNullable<Report['peer_figures']>[number]): string
       ? 'not measured (no qrels, or not a ranking measure of the suite)'
       : String(Number(p.beside.value.toFixed(6)));
   return `${p.id} = ${Number(p.value.toFixed(6))} (${p.source}); rgate's ${p.beside.metric} = ${beside}.`;
+}
+
+export interface WarningView {
+  /** "57 of 57 answered requests wrote to stderr (100.0%)"; empty when none did (the section is left out) */
+  headline: string;
+  /** "57/57 requests warned: embedding unavailable; using token-overlap scoring" (in 12 queries) */
+  lines: string[];
+  /** "… and 3 more distinct lines (see report.json observations)" or "" */
+  more: string;
+}
+
+/**
+ * The run's warnings (report.warnings): what the system said on stderr while it answered, one line
+ * per distinct text with how many requests said it. Empty headline when no answer wrote anything, or
+ * the report predates the section.
+ */
+export function warningView(report: Report): WarningView {
+  const w = report.warnings;
+  if (!w || w.warned === 0) return { headline: '', lines: [], more: '' };
+  return {
+    headline: `${w.warned} of ${w.answered} answered requests wrote to stderr (${pct(w.warned / w.answered)}); the answers were measured as they came`,
+    lines: w.lines.map(
+      (l) =>
+        `${l.requests}/${w.answered} requests warned: ${l.text} (${l.queries} ${l.queries === 1 ? 'query' : 'queries'}, first ${l.first.query_id} replay ${l.first.replay})`,
+    ),
+    more:
+      w.more_lines > 0
+        ? `… and ${w.more_lines} more distinct lines (each answer's own are in the run store)`
+        : '',
+  };
 }

@@ -70,6 +70,11 @@ export const SYSTEM_DEFAULTS = {
   stderr_keep_bytes: 8 * 1024,
   /** stderr shown with an error in a report: its last lines, at most this many characters */
   stderr_report_chars: 400,
+  /** stderr of a successful request kept as warnings: at most this many distinct lines, each at most warning_chars */
+  warning_lines: 8,
+  warning_chars: 240,
+  /** distinct warning lines a report lists (the rest are counted, and every one stays on its observation) */
+  report_warning_lines: 20,
   /** a run stops once this many requests in a row failed while none has succeeded (system down) */
   down_after_failures: 10,
 } as const;

@@ -53,6 +53,12 @@ export const CompareVariantSchema = Closed({
   top_ids: Type.Optional(StringMap(Type.Array(Type.String()))),
   /** unjudged documents in the top k, one entry per k (5, 10) */
   judgment_holes: Type.Optional(Type.Array(JudgmentHolesSchema)),
+  /**
+   * benchmark queries by replay 1's selection mode ("none (ranking only)": an answer that names no
+   * mode; "error": no answer), so a tuning session sees a label shift beside a metric move. Absent in
+   * sessions written before it existed.
+   */
+  selection_modes: Type.Optional(StringMap(count)),
 });
 export type CompareVariant = Static<typeof CompareVariantSchema>;
 

@@ -48,3 +48,27 @@ export const ErrorSummarySchema = Closed({
   ),
 });
 export type ErrorSummary = Static<typeof ErrorSummarySchema>;
+
+/**
+ * What the system wrote on stderr while answering (Observation `warnings`), deduplicated over the
+ * run: each distinct line with how many requests and queries wrote it, most frequent first (ties by
+ * text), at most SYSTEM_DEFAULTS.report_warning_lines lines listed and the rest counted.
+ */
+export const WarningSummarySchema = Closed({
+  /** requests that were answered (ok), all replays: the denominator of requests_warned */
+  answered: count,
+  /** answered requests with at least one warning line */
+  warned: count,
+  lines: Type.Array(
+    Closed({
+      text: Type.String(),
+      requests: count,
+      queries: count,
+      /** the first request that wrote it, in (replay, query id) order */
+      first: Closed({ query_id: Type.String(), replay: Type.Integer({ minimum: 1 }) }),
+    }),
+  ),
+  /** distinct lines not listed (the report lists the most frequent ones) */
+  more_lines: count,
+});
+export type WarningSummary = Static<typeof WarningSummarySchema>;

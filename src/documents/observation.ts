@@ -67,6 +67,12 @@ export const ObservationSchema = Closed({
   /** budgets that applied to this request (so budget compliance can be checked after the fact) */
   budgets: Type.Optional(BudgetsSchema),
   profile: Type.Optional(ProfileSchema),
+  /**
+   * what a request that succeeded wrote on stderr, one normalised line each (timestamp and level word
+   * off, repeats dropped, capped): a system that answers while degraded usually says so only there.
+   * Absent when it wrote nothing (and for adapters without a stderr: builtin, http, worker mode).
+   */
+  warnings: Type.Optional(Type.Array(Type.String())),
   /** `resolved-intent` answers: the DS012 trace and units the KU measures read */
   ku: Type.Optional(KuObservationSchema),
   fingerprint: Type.String(),

@@ -44,6 +44,8 @@ export const QueryOutcomeSchema = Closed({
   judged: Type.Optional(Type.Boolean()),
   /** probe queries: did the answer meet the expectation */
   expectation_met: Type.Optional(Type.Boolean()),
+  /** a probe this system cannot take (no way to receive its input): why; its expectation is not measured */
+  not_applicable: Type.Optional(Type.String()),
   deterministic: Type.Boolean(),
   /** the query's first error (lowest replay that errored), its class and text; absent when none erred */
   first_error: Type.Optional(QueryErrorSchema),

@@ -5,7 +5,7 @@
  */
 import { Type, type Static } from '@sinclair/typebox';
 import { ArtifactRefsSchema } from './artifact-refs.js';
-import { ErrorSummarySchema } from './error-summary.js';
+import { ErrorSummarySchema, WarningSummarySchema } from './error-summary.js';
 import { ContractViolationsSchema } from './contract-violations.js';
 import { PeerFigureSchema } from './peer-figures.js';
 import { GateResultSchema, RuleResultSchema } from './gate-result.js';
@@ -91,6 +91,23 @@ const report = Closed(
     contract_violations: Type.Optional(ContractViolationsSchema),
     /** the system's own project's figures, reproduced, beside rgate's (informational, never gated) */
     peer_figures: Type.Optional(Type.Array(PeerFigureSchema)),
+    /**
+     * probes the system cannot take, by input: the system has no way to receive it (an exact-key probe
+     * without `{exact_key}` in its request), so their expectations are not measured. Absent when none.
+     */
+    not_applicable: Type.Optional(
+      Type.Array(
+        Closed({
+          /** the probe input the system cannot receive, e.g. exact_key */
+          input: Type.String(),
+          query_ids: Type.Array(Type.String()),
+          reason: Type.String(),
+          fix: Type.String(),
+        }),
+      ),
+    ),
+    /** what answered requests wrote on stderr, deduplicated (absent in reports written before it existed) */
+    warnings: Type.Optional(WarningSummarySchema),
     /** baseline comparisons and reset notes, when the gate used a baseline */
     baseline: Type.Optional(
       Closed({

@@ -12,3 +12,6 @@ export const SelectionModeSchema = StringEnum(MODES);
 export type SelectionMode = Static<typeof SelectionModeSchema>;
 
 export const SELECTION_MODES: readonly SelectionMode[] = MODES;
+
+/** How reports and comparisons name an answer that carries no selection mode: a plain ranking, not no_match. */
+export const RANKING_ONLY = 'none (ranking only)';

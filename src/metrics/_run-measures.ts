@@ -208,6 +208,7 @@ function queryOutcome(
     ...(verdict.by ? { top1_by: verdict.by } : {}),
     judged: ctx.hasJudgment(q),
     ...(met !== null ? { expectation_met: met === 1 } : {}),
+    ...(ctx.notApplicable(q) !== undefined ? { not_applicable: ctx.notApplicable(q) } : {}),
     deterministic: queryValue(gate, 'replay_determinism', q) === 1,
     ...(leaked.length ? { leaked_tags: leaked } : {}),
     ...(Object.keys(measures).length ? { measures } : {}),

@@ -22,6 +22,7 @@ import {
 import { childEnv } from './process-group.js';
 import { runOnce, type RunOnceResult } from './run-once.js';
 import { redactObservation, secretsOf, type Secret } from './secrets.js';
+import { stderrWarnings } from './stderr-warnings.js';
 import { type RawObservation, type RequestContext, type SystemAdapter } from './types.js';
 
 function clock(): number {
@@ -146,44 +147,51 @@ export class CommandAdapter implements SystemAdapter {
   async request(q: QueryRecord, ctx: RequestContext): Promise<RawObservation> {
     const t0 = clock();
     let n: NormalizedResponse;
+    let warnings: string[] | undefined;
     try {
-      n = ctx.signal?.aborted
-        ? failedResponse(this.contract, {
-            kind: 'interrupted',
-            message: 'request abandoned: rgate was interrupted',
-          })
-        : this.spec.worker
-          ? await this.viaWorker(q, ctx)
-          : await this.viaProcess(q, ctx);
+      if (ctx.signal?.aborted)
+        n = failedResponse(this.contract, {
+          kind: 'interrupted',
+          message: 'request abandoned: rgate was interrupted',
+        });
+      else if (this.spec.worker) n = await this.viaWorker(q, ctx);
+      else ({ n, warnings } = await this.viaProcess(q, ctx));
     } catch (e) {
       // defensive: request() must never throw, whatever goes wrong inside
       n = failedResponse(this.contract, { kind: 'internal', message: (e as Error).message });
     }
-    return redactObservation(toRawObservation(q, ctx, n, clock() - t0), this.secrets);
+    return redactObservation(toRawObservation(q, ctx, n, clock() - t0, warnings), this.secrets);
   }
 
-  private async viaProcess(q: QueryRecord, ctx: RequestContext): Promise<NormalizedResponse> {
+  /**
+   * One process per request; its stderr, when it answered, is kept as the request's warnings. (A
+   * worker's stderr is not: its stderr and stdout are separate pipes, so a line cannot be told apart
+   * as this request's or the previous one's.)
+   */
+  private async viaProcess(
+    q: QueryRecord,
+    ctx: RequestContext,
+  ): Promise<{ n: NormalizedResponse; warnings?: string[] | undefined }> {
     const values = placeholderValues(q, ctx);
     const argv = expandArgv(this.spec.argv, values);
     const nul = argv.findIndex((a) => a.includes('\0'));
     if (nul !== -1) {
       // an OS argument cannot hold NUL; refusing beats silently splitting or truncating the argument
-      return failedResponse(this.contract, {
-        kind: 'spawn_failed',
-        message: `argument ${nul} contains a NUL character, which a process argument cannot carry`,
-      });
+      return {
+        n: failedResponse(this.contract, {
+          kind: 'spawn_failed',
+          message: `argument ${nul} contains a NUL character, which a process argument cannot carry`,
+        }),
+      };
     }
-    return fromRun(
-      this.contract,
-      await runOnce(argv, {
-        env: this.envFor(values),
-        cwd: this.cwd,
-        timeoutMs: this.timeoutMs,
-        maxOutputBytes: this.maxOutputBytes,
-        ...(ctx.signal ? { signal: ctx.signal } : {}),
-      }),
-      this.normalizeOptions(),
-    );
+    const r = await runOnce(argv, {
+      env: this.envFor(values),
+      cwd: this.cwd,
+      timeoutMs: this.timeoutMs,
+      maxOutputBytes: this.maxOutputBytes,
+      ...(ctx.signal ? { signal: ctx.signal } : {}),
+    });
+    return { n: fromRun(this.contract, r, this.normalizeOptions()), warnings: stderrWarnings(r.stderr) };
   }
 
   private async viaWorker(q: QueryRecord, ctx: RequestContext): Promise<NormalizedResponse> {

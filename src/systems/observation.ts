@@ -8,6 +8,8 @@ export function toRawObservation(
   ctx: RequestContext,
   r: NormalizedResponse,
   latencyMs: number,
+  /** a successful request's stderr as warning lines (stderrWarnings) */
+  warnings?: readonly string[],
 ): RawObservation {
   const b = ctx.config.budgets;
   const budgets =
@@ -32,5 +34,7 @@ export function toRawObservation(
     ...(budgets ? { budgets } : {}),
     profile: q.profile ?? ctx.config.retrieval_profile,
     ...(r.ku ? { ku: r.ku } : {}),
+    // a failed request's stderr is its error's; only an answer's stderr is a warning
+    ...(r.ok && warnings?.length ? { warnings: [...warnings] } : {}),
   };
 }

@@ -1,8 +1,51 @@
 import type { Argv } from 'yargs';
 import { PROBE_DEFAULTS } from '../../core/defaults.js';
 import { EXIT, RgateError } from '../../core/errors.js';
+import { existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { addProbes } from '../../snapshot/index.js';
+import { exactKeyChannel } from '../../systems/probe-inputs.js';
+import { loadRgateConfig, resolveFixtureDir } from '../../systems/rgate-config.js';
 import type { RgateCommand } from '../command.js';
+
+/** What one suite on the set can take: every probe kind, or all but exact-key (with why and the fix). */
+interface SuiteProbeFit {
+  suite: string;
+  takes: string[];
+  not_applicable: { kind: string; reason: string; fix: string }[];
+}
+
+/**
+ * The suites of the rgate.config.json found from `cwd` that run on the fixture folder `dir`, each with
+ * the probes its system can take. No config (or one that does not load) names none: `probes add`
+ * works on a set alone.
+ */
+function suitesOnSet(cwd: string, dir: string): SuiteProbeFit[] {
+  let loaded;
+  try {
+    loaded = loadRgateConfig(cwd);
+  } catch {
+    return []; // a broken config is `rgate run`'s to report; the probes are written either way
+  }
+  if (!loaded) return [];
+  const configPath = join(dir, 'config.json');
+  const setMode = existsSync(configPath)
+    ? String((JSON.parse(readFileSync(configPath, 'utf8')) as { mode?: unknown }).mode ?? '')
+    : '';
+  return Object.entries(loaded.config.suites)
+    .filter(([, spec]) => resolve(resolveFixtureDir(loaded, spec)) === resolve(dir))
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([suite, spec]) => {
+      const c = exactKeyChannel(spec.system, spec.config?.mode ?? setMode);
+      return c.receives
+        ? { suite, takes: ['exact-key', 'no-match', 'path-priority'], not_applicable: [] }
+        : {
+            suite,
+            takes: ['no-match', 'path-priority'],
+            not_applicable: [{ kind: 'exact-key', reason: c.reason, fix: c.fix }],
+          };
+    });
+}
 
 interface ProbesArgs {
   action: 'add';
@@ -14,6 +57,17 @@ interface ProbesArgs {
   freeze?: boolean;
   date?: string;
   json?: boolean;
+}
+
+/** One line per suite on the set: which probes its system can take, and for the others why not and the fix. */
+function printFits(fits: readonly SuiteProbeFit[], out: (line: string) => void): void {
+  for (const f of fits) {
+    if (f.not_applicable.length === 0) out(`  suite ${f.suite}: its system can take every probe`);
+    for (const n of f.not_applicable)
+      out(
+        `  suite ${f.suite}: takes ${f.takes.join(', ')} probes; ${n.kind} probes are not applicable (${n.reason}); fix: ${n.fix}`,
+      );
+  }
 }
 
 /**
@@ -82,6 +136,7 @@ export const probesCommand: RgateCommand<ProbesArgs> = {
       ...(args.freeze ? { freeze: true } : {}),
       frozenOn: args.date ?? new Date().toISOString().slice(0, 10),
     });
+    const fits = suitesOnSet(io.cwd, r.dir);
     if (args.json) {
       io.out(
         JSON.stringify(
@@ -93,6 +148,7 @@ export const probesCommand: RgateCommand<ProbesArgs> = {
             kept: r.kept,
             notes: r.notes,
             probes: r.probes,
+            suites: fits,
             ...(r.frozen ? { freeze: r.frozen.freeze } : {}),
           },
           null,
@@ -103,6 +159,7 @@ export const probesCommand: RgateCommand<ProbesArgs> = {
     }
     if (!r.changed) {
       io.out(`${args.set}: already holds these ${r.probes.length} probes; nothing written`);
+      printFits(fits, io.out);
       return EXIT.ok;
     }
     io.out(
@@ -111,6 +168,7 @@ export const probesCommand: RgateCommand<ProbesArgs> = {
     for (const p of r.probes)
       io.out(`  ${p.query_id}  ${JSON.stringify(p.text)}  expect ${JSON.stringify(p.expect)}`);
     for (const n of r.notes) io.out(`  note: ${n}`);
+    printFits(fits, io.out);
     if (r.frozen)
       io.out(`  frozen: ${r.frozen.freeze.artifact_id} ${r.frozen.freeze.version} (${r.frozen.action})`);
     else io.out(`  next: rgate freeze ${args.set}`);

@@ -25,6 +25,11 @@ export interface MeasureInput {
   seed: number;
   /** selection modes that count as a semantic win (the contract's setting); default CONTRACT_DEFAULTS */
   semanticWinModes?: readonly string[];
+  /**
+   * probes the system under test cannot take (query id -> why: it has no way to receive the probe's
+   * input, e.g. no `{exact_key}`): no expectation of theirs is measured
+   */
+  notApplicable?: ReadonlyMap<string, string>;
 }
 
 export interface Top1Verdict {
@@ -92,6 +97,11 @@ export class GateContext {
     for (const list of this.byQuery.values()) list.sort((a, b) => a.replay - b.replay);
     // requests in a total order (query set order, then replay) so anything listed is deterministic
     this.observations = input.queries.flatMap((q) => this.byQuery.get(q.query_id) ?? []);
+  }
+
+  /** Why the system cannot take this probe, or undefined when it can (or the query is no probe). */
+  notApplicable(q: QueryRecord): string | undefined {
+    return this.input.notApplicable?.get(q.query_id);
   }
 
   /** Replay 1's observation of a query (the answer the report shows), if it was observed. */

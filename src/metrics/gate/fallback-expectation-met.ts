@@ -23,10 +23,13 @@ export const fallbackExpectationMet: GateMeasure = {
     '"no_match" and nothing selected) and, where the query has a judgment, a useful selected record; ' +
     'denominator: probe queries (expect.selection_mode not a semantic-win mode: a fallback mode or no_match; or ' +
     'expect.no_match true). ' +
-    'Errored requests stay in the denominator and fail.',
+    'Errored requests stay in the denominator and fail. Probes the system cannot take (no way to receive ' +
+    'their input, e.g. no {exact_key} in its request) are not counted: the report lists them apart.',
   perQuery(ctx) {
     return [
-      perQueryRate(this.id, ctx, (q) => (ctx.isProbe(q) ? expectationMet(ctx, q, ctx.first(q)) : null)),
+      perQueryRate(this.id, ctx, (q) =>
+        ctx.isProbe(q) && ctx.notApplicable(q) === undefined ? expectationMet(ctx, q, ctx.first(q)) : null,
+      ),
     ];
   },
 };

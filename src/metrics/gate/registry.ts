@@ -13,6 +13,7 @@ import { kuOverBudgetSplit } from './ku-over-budget-split.js';
 import { kuOverBudgetWhole } from './ku-over-budget-whole.js';
 import { orderingCompliance } from './ordering-compliance.js';
 import { replayDeterminism } from './replay-determinism.js';
+import { requestsWarned } from './requests-warned.js';
 import { selectionModeReporting } from './selection-mode-reporting.js';
 import { sensitiveLeakRate } from './sensitive-leak-rate.js';
 import { sourceTraceCompleteness } from './source-trace-completeness.js';
@@ -37,6 +38,7 @@ export const GATE_MEASURES: readonly GateMeasure[] = [
   sensitiveLeakRate,
   errorRate,
   judgedTop1,
+  requestsWarned,
   judgedAtK,
   budgetUsage,
   kuGuidanceRetention,
