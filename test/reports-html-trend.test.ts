@@ -30,6 +30,7 @@ const SUITE = 's"><script>window.__pwned = 5</script>';
 const HOSTILE_RUN = 'r1"><img src=x onerror="window.__pwned=6"><script>window.__pwned = 7</script>';
 const GATE_METRICS = [
   'top1_useful_rate',
+  'judged_top1',
   'fallback_determinism',
   'selection_mode_reporting',
   'source_trace_completeness',
@@ -128,6 +129,7 @@ describe('the trend section in the HTML', () => {
       'trend-1',
       'trend-2',
       'trend-3',
+      'trend-4',
     ]);
     expect(html).not.toContain('r4-later');
     expect(html).not.toContain('<img src=x');
@@ -207,7 +209,7 @@ describe('trend charts in chromium', () => {
         for (let i = 3; i < data.length; i += 4) if (data[i] > 0) painted++;
         return { id: canvas.id, width: canvas.width, painted };
       })`);
-    expect(canvases.map((c) => c.id)).toEqual(['trend-0', 'trend-1', 'trend-2', 'trend-3']);
+    expect(canvases.map((c) => c.id)).toEqual(['trend-0', 'trend-1', 'trend-2', 'trend-3', 'trend-4']);
     for (const c of canvases) {
       expect(c.width, c.id).toBeGreaterThan(100);
       expect(c.painted, `${c.id} drew nothing`).toBeGreaterThan(500);

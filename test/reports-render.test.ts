@@ -162,9 +162,11 @@ describe('json', () => {
   });
   it('keeps the top-level sections in reading order, environment and timing last', () => {
     const keys = Object.keys(JSON.parse(renderJson(sampleReport('watch'))));
-    // the sample has no baseline, no probe it cannot take and no warning
+    // the sample has no baseline, no probe it cannot take, no warning, no contract violation, no peer figure
     expect(keys).toEqual(
-      TOP_LEVEL_ORDER.filter((k) => !['baseline', 'not_applicable', 'warnings'].includes(k)),
+      TOP_LEVEL_ORDER.filter(
+        (k) => !['baseline', 'not_applicable', 'warnings', 'contract_violations', 'peer_figures'].includes(k),
+      ),
     );
     expect(keys.slice(-2)).toEqual(['environment', 'timing']);
   });

@@ -26,6 +26,8 @@ export const TOP_LEVEL_ORDER: readonly (keyof Report)[] = [
   'queries',
   'replay_proof',
   'errors',
+  'contract_violations',
+  'peer_figures',
   'not_applicable',
   'warnings',
   'baseline',
