@@ -1,3 +1,5 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
+
 /**
  * The longest stretch of work the pool runs without letting the event loop turn. An in-process
  * system (the builtin engine) answers synchronously, so a pool of its requests would otherwise
@@ -48,7 +50,8 @@ function loopTurns(): () => Promise<void> | undefined {
   return () => {
     if (pending) return pending;
     if (performance.now() - last < LOOP_TURN_EVERY_MS) return undefined;
-    pending = new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
+    // node:timers/promises, not the global: a test that fakes the global timers must not stop the pool
+    pending = nextTurn().then(() => {
       pending = undefined;
       last = performance.now();
     });
