@@ -87,6 +87,27 @@ export const RANKING_MEASURES: readonly AnyRankingMeasure[] = [
   judged,
 ];
 
+/** trec_eval 10's preference measures, in its order (they need -R prefs or -R qrels_prefs). */
+const PREFS_MEASURES: readonly string[] = [
+  'prefs_num_prefs_poss',
+  'prefs_num_prefs_ful',
+  'prefs_num_prefs_ful_ret',
+  'prefs_simp',
+  'prefs_pair',
+  'prefs_avgjg',
+  'prefs_avgjg_Rnonrel',
+  'prefs_simp_ret',
+  'prefs_pair_ret',
+  'prefs_avgjg_ret',
+  'prefs_avgjg_Rnonrel_ret',
+  'prefs_simp_imp',
+  'prefs_pair_imp',
+  'prefs_avgjg_imp',
+];
+
+/** trec_eval 10's judgment-group measures (they need -R qrels_jg). */
+const JUDGMENT_GROUP_MEASURES: readonly string[] = ['map_avgjg', 'P_avgjg', 'Rprec_mult_avgjg'];
+
 /**
  * trec_eval 10's measure nicknames (measures.c te_trec_measure_nicknames), in its order, each list
  * exactly as trec_eval has it. `-m <nickname>` requests every measure of its list; the printed order
@@ -160,35 +181,10 @@ export const MEASURE_BUNDLES: Readonly<Record<string, readonly string[]>> = {
     'set_F',
     'num_nonrel_judged_ret',
   ],
-  all_prefs: [
-    'runid',
-    'num_q',
-    'prefs_num_prefs_poss',
-    'prefs_num_prefs_ful',
-    'prefs_num_prefs_ful_ret',
-    'prefs_simp',
-    'prefs_pair',
-    'prefs_avgjg',
-    'prefs_avgjg_Rnonrel',
-    'prefs_simp_ret',
-    'prefs_pair_ret',
-    'prefs_avgjg_ret',
-    'prefs_avgjg_Rnonrel_ret',
-    'prefs_simp_imp',
-    'prefs_pair_imp',
-    'prefs_avgjg_imp',
-  ],
-  prefs: [
-    'runid',
-    'num_q',
-    'prefs_num_prefs_poss',
-    'prefs_num_prefs_ful',
-    'prefs_num_prefs_ful_ret',
-    'prefs_simp',
-    'prefs_pair',
-    'prefs_avgjg',
-  ],
-  qrels_jg: ['runid', 'num_q', 'map_avgjg', 'P_avgjg', 'Rprec_mult_avgjg'],
+  all_prefs: ['runid', 'num_q', ...PREFS_MEASURES],
+  // trec_eval's `prefs` nickname: the first six preference measures
+  prefs: ['runid', 'num_q', ...PREFS_MEASURES.slice(0, 6)],
+  qrels_jg: ['runid', 'num_q', ...JUDGMENT_GROUP_MEASURES],
 };
 
 const PREFS = 'preference judgments (trec_eval -R prefs or -R qrels_prefs)';
@@ -200,23 +196,8 @@ const JUDGMENT_GROUPS = 'judgment groups (trec_eval -R qrels_jg)';
  * either (it stops: "Can't calculate measure", exit 4).
  */
 export const NOT_OFFERED: readonly { id: string; needs: string }[] = [
-  ...[
-    'prefs_num_prefs_poss',
-    'prefs_num_prefs_ful',
-    'prefs_num_prefs_ful_ret',
-    'prefs_simp',
-    'prefs_pair',
-    'prefs_avgjg',
-    'prefs_avgjg_Rnonrel',
-    'prefs_simp_ret',
-    'prefs_pair_ret',
-    'prefs_avgjg_ret',
-    'prefs_avgjg_Rnonrel_ret',
-    'prefs_simp_imp',
-    'prefs_pair_imp',
-    'prefs_avgjg_imp',
-  ].map((id) => ({ id, needs: PREFS })),
-  ...['map_avgjg', 'P_avgjg', 'Rprec_mult_avgjg'].map((id) => ({ id, needs: JUDGMENT_GROUPS })),
+  ...PREFS_MEASURES.map((id) => ({ id, needs: PREFS })),
+  ...JUDGMENT_GROUP_MEASURES.map((id) => ({ id, needs: JUDGMENT_GROUPS })),
 ];
 
 export function findRankingMeasure(id: string): AnyRankingMeasure | undefined {
