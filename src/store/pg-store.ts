@@ -4,7 +4,7 @@ import type { MetricEntry, Observation, RunMeta, RunOwner, RunRow } from '../doc
 import type { AsyncRunStore } from './async-store.js';
 import { packJson, unpackJson } from './packed-json.js';
 import { PG_MIGRATIONS } from './pg-migrations.js';
-import { toRow, type RunRecord } from './run-record.js';
+import { measureColumns, toRow, type RunRecord } from './run-record.js';
 import { importConflict, importDigest } from './run-import.js';
 import type { CompareSessionRow, ImportOutcome, RunImport, RunResult } from './types.js';
 
@@ -358,15 +358,12 @@ async function writeResult(c: pg.PoolClient, runId: string, result: RunResult): 
     runId,
   ]);
   for (const m of result.metrics) {
-    const v = m.value;
-    const num = v.kind === 'rate' ? v.numerator : null;
-    const den = v.kind === 'rate' ? v.denominator : v.n;
-    const value = v.kind === 'rate' ? v.rate : v.kind === 'mean' ? v.mean : v.p95;
+    const { num, den, value } = measureColumns(m);
     await c.query(
       `INSERT INTO measures (run_id, metric_id, kind, numerator, denominator, value, json) VALUES ($1, $2, $3, $4, $5, $6, $7)
            ON CONFLICT (run_id, metric_id) DO UPDATE SET kind = EXCLUDED.kind, numerator = EXCLUDED.numerator,
              denominator = EXCLUDED.denominator, value = EXCLUDED.value, json = EXCLUDED.json`,
-      [runId, m.id, v.kind, num, den, value, JSON.stringify(m)],
+      [runId, m.id, m.value.kind, num, den, value, JSON.stringify(m)],
     );
   }
   if (result.gate_id && result.verdict) {

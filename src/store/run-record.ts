@@ -1,7 +1,7 @@
 import { RgateError } from '../core/errors.js';
 import { formatAjvErrors } from '../contracts/ajv.js';
 import { validateRunRow } from '../contracts/run-row.js';
-import type { RunRow, RunStatus, Verdict } from '../documents/index.js';
+import type { MetricEntry, RunRow, RunStatus, Verdict } from '../documents/index.js';
 import { liveStatus } from './run-owner.js';
 
 /** A `runs` row joined with its verdict and observation count, as the SQL stores select it. */
@@ -52,3 +52,13 @@ export function toRow(r: RunRecord, location: string, hint = SQLITE_HINT): RunRo
 
 const SQLITE_HINT =
   'it was written by another rgate version or edited by hand; use another --store, or delete the run with sqlite3';
+
+/** A measure's queryable columns (the full entry is kept as JSON beside them): numerator, denominator, value. */
+export function measureColumns(m: MetricEntry): { num: number | null; den: number; value: number | null } {
+  const v = m.value;
+  return {
+    num: v.kind === 'rate' ? v.numerator : null,
+    den: v.kind === 'rate' ? v.denominator : v.n,
+    value: v.kind === 'rate' ? v.rate : v.kind === 'mean' ? v.mean : v.p95,
+  };
+}

@@ -5,7 +5,7 @@ import { RgateError } from '../core/errors.js';
 import type { MetricEntry, Observation, RunMeta, RunOwner, RunRow } from '../documents/index.js';
 import { MIGRATIONS } from './migrations.js';
 import { packJson, unpackJson } from './packed-json.js';
-import { toRow, type RunRecord } from './run-record.js';
+import { measureColumns, toRow, type RunRecord } from './run-record.js';
 import { importConflict, importDigest } from './run-import.js';
 import type { CompareSessionRow, ImportOutcome, RunImport, RunResult, RunStore } from './types.js';
 
@@ -140,11 +140,8 @@ export class SqliteRunStore implements RunStore {
         runId,
       );
     for (const m of result.metrics) {
-      const v = m.value;
-      const num = v.kind === 'rate' ? v.numerator : null;
-      const den = v.kind === 'rate' ? v.denominator : v.n;
-      const value = v.kind === 'rate' ? v.rate : v.kind === 'mean' ? v.mean : v.p95;
-      insertMeasure.run(runId, m.id, v.kind, num, den, value, JSON.stringify(m));
+      const { num, den, value } = measureColumns(m);
+      insertMeasure.run(runId, m.id, m.value.kind, num, den, value, JSON.stringify(m));
     }
     if (result.gate_id && result.verdict) {
       this.db
