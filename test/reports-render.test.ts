@@ -137,6 +137,19 @@ describe('junit', () => {
     );
     expect(xml).toContain('<system-out>WATCH: 41/50 = 82.0% meets the minimum 80.0%, inside the WATCH band');
   });
+  it('a FAIL that no rule explains (the run overruled) is an error, never 0 failures', () => {
+    const r = sampleReport('pass');
+    r.gate.verdict = 'FAIL';
+    r.gate.reasons = ['system under test down: all 50 requests failed, none succeeded', ...r.gate.reasons];
+    const xml = renderJunit(r);
+    expect(xml).toMatch(/<testsuites name="rgate" tests="\d+" failures="0" errors="1">/);
+    expect(xml).toContain(
+      '<testcase classname="rgate.semantic-retrieval-v1" name="run">\n      <error message="system under test down: all 50 requests failed, none succeeded" type="run">',
+    );
+    // a PASS or a FAIL its rules explain has no such case
+    expect(renderJunit(sampleReport('pass'))).not.toContain('name="run"');
+    expect(renderJunit(sampleReport('fail'))).not.toContain('name="run"');
+  });
   it('xmlEscape keeps the document well-formed for any input', () => {
     expect(xmlEscape('a<b>&"\'\u0001\ud800')).toBe('a&lt;b&gt;&amp;&quot;&apos;\ufffd\ufffd');
   });

@@ -3,6 +3,8 @@
  * one <testcase> per rule and per checklist item; a failed rule carries <failure message="..."> with
  * its numerator/denominator; a WATCH rule passes and says so in <system-out>. What the system wrote
  * on stderr while answering goes to the suite's <system-err>, one line per distinct warning with its count.
+ * A FAIL no rule or checklist item explains (the run overruled: system under test down, interrupted,
+ * partial) is one <testcase name="run"> with an <error>: CI must never show a FAIL as 0 failures.
  */
 import type { Report } from '../../src/documents/index.js';
 import { xmlEscape } from '../escape.js';
@@ -14,6 +16,7 @@ export function renderJunit(reports: Report | readonly Report[]): string {
   const suites: string[] = [];
   let tests = 0;
   let failures = 0;
+  let errors = 0;
   for (const report of list) {
     const g = displayGate(report);
     const cls = `rgate.${g.gate_id}`;
@@ -44,8 +47,17 @@ export function renderJunit(reports: Report | readonly Report[]): string {
       if (!c.ok) suiteFailures++;
       cases.push(`    <testcase classname="${x(`${cls}.checklist`)}" name="${x(c.id)}">${body}</testcase>`);
     }
+    let suiteErrors = 0;
+    if (g.verdict === 'FAIL' && suiteFailures === 0) {
+      suiteErrors = 1;
+      const why = g.reasons[0] ?? 'FAIL';
+      cases.unshift(
+        `    <testcase classname="${x(cls)}" name="run">\n      <error message="${x(why)}" type="run">${x(g.reasons.join('\n'))}</error>\n    </testcase>`,
+      );
+    }
     tests += cases.length;
     failures += suiteFailures;
+    errors += suiteErrors;
     const props = [
       ['verdict', g.verdict],
       ['gate_version', g.gate_version],
@@ -62,7 +74,7 @@ export function renderJunit(reports: Report | readonly Report[]): string {
       ? `\n    <system-err>${x([w.headline, ...w.lines, ...(w.more ? [w.more] : [])].join('\n'))}</system-err>`
       : '';
     suites.push(
-      `  <testsuite name="${x(g.gate_id)}" tests="${cases.length}" failures="${suiteFailures}" errors="0" skipped="0">\n` +
+      `  <testsuite name="${x(g.gate_id)}" tests="${cases.length}" failures="${suiteFailures}" errors="${suiteErrors}" skipped="0">\n` +
         `    <properties>\n${props}\n    </properties>\n` +
         cases.join('\n') +
         `\n    <system-out>${x(`${g.verdict}: ${g.reasons.join(' | ')}`)}</system-out>${err}\n  </testsuite>`,
@@ -70,7 +82,7 @@ export function renderJunit(reports: Report | readonly Report[]): string {
   }
   return (
     '<?xml version="1.0" encoding="UTF-8"?>\n' +
-    `<testsuites name="rgate" tests="${tests}" failures="${failures}" errors="0">\n` +
+    `<testsuites name="rgate" tests="${tests}" failures="${failures}" errors="${errors}">\n` +
     suites.join('\n') +
     '\n</testsuites>\n'
   );
