@@ -1,7 +1,7 @@
 import { canonicalJson } from '../src/core/canonical-json.js';
 import { CONTRACT_DEFAULTS, SUITE_DEFAULTS } from '../src/core/defaults.js';
 import { sha256 } from '../src/core/hash.js';
-import { RgateError } from '../src/core/errors.js';
+import { placed, RgateError } from '../src/core/errors.js';
 import { resolveConfig } from '../src/core/resolve-config.js';
 import type {
   ArtifactRefs,
@@ -68,7 +68,7 @@ export interface RunPlan {
  * nothing. Throws RgateError for the user's mistakes (exit 2).
  */
 export function planRun(o: PlanOptions): RunPlan {
-  const suite = loadFixtureSet(o.spec.fixture, { root: o.root, verify: true });
+  const suite = inPlace('fixture', () => loadFixtureSet(o.spec.fixture, { root: o.root, verify: true }));
   const overrides = mergeOverrides(withSystemParams(o.spec), o.config);
   checkParamsAllowed(o.spec, overrides);
   const config = resolveConfig(overrides, suite.config);
@@ -80,7 +80,8 @@ export function planRun(o: PlanOptions): RunPlan {
     relevance_level: o.spec.relevance_level ?? SUITE_DEFAULTS.relevance_level,
     restart_between_replays: o.spec.restart_between_replays ?? SUITE_DEFAULTS.restart_between_replays,
   };
-  const policy = o.spec.gate ? loadGatePolicy(o.spec.gate, o.root) : undefined;
+  const gate = o.spec.gate;
+  const policy = gate ? inPlace('gate', () => loadGatePolicy(gate, o.root)) : undefined;
   const baseline = resolveRunBaseline(o, policy, artifacts, suite);
   return {
     name: o.name,
@@ -95,6 +96,15 @@ export function planRun(o: PlanOptions): RunPlan {
     ...(baseline ? { baseline } : {}),
     rankingMeasures: o.spec.ranking_measures ?? defaultRankingMeasures(config),
   };
+}
+
+/** `f()`, its RgateError (if any) marked as the suite field `at`'s mistake. */
+function inPlace<T>(at: string, f: () => T): T {
+  try {
+    return f();
+  } catch (e) {
+    throw placed(at, e);
+  }
 }
 
 /** Every (replay, query) pair of a plan, in replay order then query id order. */

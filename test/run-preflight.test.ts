@@ -38,7 +38,7 @@ process.stdout.write(JSON.stringify({ ranked: [{ id: 'doc-1', score: 1 }] }));
 `,
 );
 
-function writeConfig(secondArgv: string[], gate?: string): void {
+function writeConfig(secondArgv: string[], gate?: string, fixture = 'demo'): void {
   const config = {
     suites: {
       counted: {
@@ -47,7 +47,7 @@ function writeConfig(secondArgv: string[], gate?: string): void {
         replays: 1,
       },
       second: {
-        fixture: 'demo',
+        fixture,
         system: { type: 'command', argv: secondArgv, contract: 'rgate' },
         replays: 1,
         ...(gate ? { gate } : {}),
@@ -112,6 +112,16 @@ describe('rgate run checks every suite before the first request', () => {
     expect(r.err).toContain(
       `rgate.config.json:${line} /suites/second/gate: suite "second": gate policy not found`,
     );
+    expect(existsSync(log)).toBe(false);
+  });
+
+  it('a fixture that does not resolve: named at the suite\'s "fixture" line, no request made', async () => {
+    writeConfig(['node', sut, '{query_id}'], undefined, 'no-such-set');
+    const r = await cli(['run', 'counted', 'second', '--no-store']);
+    expect(r.code).toBe(2);
+    const lines = readFileSync(join(t.dir, 'rgate.config.json'), 'utf8').split('\n');
+    const line = lines.findIndex((l) => l.includes('no-such-set')) + 1;
+    expect(r.err).toContain(`rgate.config.json:${line} /suites/second/fixture: suite "second": `);
     expect(existsSync(log)).toBe(false);
   });
 

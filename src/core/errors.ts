@@ -21,11 +21,18 @@ export type RgateErrorCode =
 export class RgateError extends Error {
   readonly code: RgateErrorCode;
   readonly hint: string | undefined;
-  constructor(code: RgateErrorCode, message: string, hint?: string) {
+  /**
+   * Where in the document being checked the mistake is, as a JSON path without its leading slash
+   * (`system/argv/2`, `gate`), when the thrower knows. A caller that knows the document's own place
+   * (a suite inside rgate.config.json) prefixes it, so nobody reads the place back out of the message.
+   */
+  readonly at: string | undefined;
+  constructor(code: RgateErrorCode, message: string, hint?: string, place?: { at: string }) {
     super(message);
     this.name = 'RgateError';
     this.code = code;
     this.hint = hint;
+    this.at = place?.at;
   }
 
   get exitCode(): ExitCode {
@@ -48,4 +55,9 @@ export function fileProblem(path: string, e: unknown): unknown {
   if (code === 'EACCES' || code === 'EPERM')
     return new RgateError('input_invalid', `${path}: permission denied`, 'check the file permissions');
   return e;
+}
+
+/** `e` with its place set to `at` when it is an RgateError that does not know its place yet. */
+export function placed(at: string, e: unknown): unknown {
+  return isRgateError(e) && e.at === undefined ? new RgateError(e.code, e.message, e.hint, { at }) : e;
 }

@@ -39,6 +39,7 @@ export function createSystem(spec: SystemSpec, suite: SuiteContext, name?: strin
         'config_invalid',
         `system/contract: unknown response contract "${contract}"`,
         `known contracts: ${CONTRACT_NAMES.join(', ')}`,
+        { at: 'system/contract' },
       );
     }
   }

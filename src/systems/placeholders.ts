@@ -68,7 +68,9 @@ export function checkArgvTemplate(
   worker = false,
 ): void {
   if (argv.length === 0 || argv[0] === '')
-    throw new RgateError('config_invalid', `${where}/argv: must name a program`);
+    throw new RgateError('config_invalid', `${where}/argv: must name a program`, undefined, {
+      at: `${where}/argv`,
+    });
   checkTemplates(
     argv.map((arg, i) => [`${where}/argv/${i}`, arg]),
     config,
@@ -101,6 +103,7 @@ export function checkTemplates(
           'config_invalid',
           `${at}: {${name}} has no value when a worker starts`,
           'a worker receives each query as a JSON line on stdin; use {corpus_dir}, {k}, {profile}, {config.*} or {params.*} in its argv and env',
+          { at },
         );
       }
       if (SIMPLE.has(name)) continue;
@@ -114,12 +117,14 @@ export function checkTemplates(
           known.length
             ? `the system's params: ${known.join(', ')} (suite system.params, or --set system.params.<key>=<value>)`
             : 'declare it in the suite: "system": {"params": {"mode": "classic"}, ...}, or pass --set system.params.<key>=<value>',
+          { at },
         );
       }
       throw new RgateError(
         'config_invalid',
         `${at}: unknown placeholder {${name}}`,
         `placeholders: ${[...SIMPLE].map((s) => `{${s}}`).join(', ')}, {config.<dotted key>}, {params.<key>}, {env.NAME}; write {{name}} for a literal {name}`,
+        { at },
       );
     }
   }
@@ -131,6 +136,7 @@ function checkEnvPlaceholder(at: string, name: string, rules: TemplateRules): vo
       'config_invalid',
       `${at}: {env.${name}} is not an environment variable name`,
       'write {env.NAME} with NAME made of letters, digits and _ (e.g. {env.RETRIEVER_TOKEN})',
+      { at },
     );
   }
   if (rules.env !== true) {
@@ -138,6 +144,7 @@ function checkEnvPlaceholder(at: string, name: string, rules: TemplateRules): vo
       'config_invalid',
       `${at}: {env.${name}} is only allowed in argv, env and headers`,
       'a secret belongs in a header (e.g. "headers": {"Authorization": "Bearer {env.TOKEN}"}), the command env or argv; other fields may be recorded with the run',
+      { at },
     );
   }
   const value = (rules.environment ?? process.env)[name];
@@ -146,6 +153,7 @@ function checkEnvPlaceholder(at: string, name: string, rules: TemplateRules): vo
       'config_invalid',
       `${at}: {env.${name}} names an environment variable that is ${value === undefined ? 'not set' : 'empty'}`,
       `set ${name} before rgate run (in CI: from the secret store); rgate keeps the template {env.${name}} in its history, reports and uploads, never the value`,
+      { at },
     );
   }
 }

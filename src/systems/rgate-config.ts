@@ -63,16 +63,11 @@ export function configLocation(file: string, pointer: string): string {
  */
 export function locateSuiteError(loaded: { path: string }, suite: string, e: unknown): unknown {
   if (!isRgateError(e) || e.exitCode !== EXIT.usage) return e;
-  const inSuite = /^(system\/[^\s:]*): (.*)$/s.exec(e.message);
-  const part = inSuite
-    ? `/${inSuite[1]}`
-    : /^gate policy/.test(e.message)
-      ? '/gate'
-      : /fixture/.test(e.message)
-        ? '/fixture'
-        : '';
-  const pointer = `/suites/${suite}${part}`;
-  const message = inSuite ? inSuite[2]! : `suite "${suite}": ${e.message}`;
+  const pointer = e.at === undefined ? `/suites/${suite}` : `/suites/${suite}/${e.at}`;
+  // a thrower that knows its place also names it first in its own words: said once here
+  const own = e.at === undefined ? undefined : `${e.at}: `;
+  const message =
+    own && e.message.startsWith(own) ? e.message.slice(own.length) : `suite "${suite}": ${e.message}`;
   return new RgateError(e.code, `${configLocation(loaded.path, pointer)} ${pointer}: ${message}`, e.hint);
 }
 
