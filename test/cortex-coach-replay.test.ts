@@ -14,6 +14,7 @@ import type { Report, SuiteSpec } from '../src/documents/index.js';
 import { MemoryRunStore } from '../src/store/memory-store.js';
 import { renderMarkdown } from '../reports/run/markdown.js';
 import { renderTerminal } from '../reports/run/terminal.js';
+import { renderHtml } from '../reports/run/html.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const SUT = resolve(import.meta.dirname, 'sut', 'cortex-coach-replay.mjs');
@@ -101,7 +102,19 @@ describe('cortex-coach context-load through rgate, on the recorded outputs', () 
     expect(text).toContain('Contract violations');
     expect(text).toContain('18 of 18 measured requests break context-load-v0; measured all the same');
     expect(text).not.toContain('system under test down');
-    expect(renderMarkdown(auto.report)).toContain('| `/selected_count: is required` | 18 | 9 |');
+    // each rule names up to 5 of its queries, query set order
+    const five = auto.report.queries.slice(0, 5).map((q) => q.query_id);
+    for (const r of v.rules) expect(r.examples).toEqual(five);
+    expect(renderMarkdown(auto.report)).toContain(
+      `| \`/selected_count\` | is required | 18 | 9 | ${five.map((id) => `\`${id}\``).join(', ')} … |`,
+    );
+    // the HTML report: invalid over measured, each path once with its message, counts and examples
+    const html = renderHtml(auto.report, {});
+    expect(html).toContain('<h2 id="contract-violations">');
+    expect(html).toContain('Invalid responses: <strong>18/18 (100.0%)</strong>');
+    expect(html).toMatch(
+      /<th scope="rowgroup" rowspan="1" class="path"><code>\/files\/\*\/score_breakdown\/combined_score<\/code><\/th><td>is required<\/td><td class="num">18<\/td><td class="num">9<\/td>/,
+    );
   });
 
   it("shows the cortex Phase 2 harness's own figure beside ndcg_cut.5, with why they differ", () => {
@@ -117,6 +130,13 @@ describe('cortex-coach context-load through rgate, on the recorded outputs', () 
     expect(p!.why).toContain('ideal from the returned list');
     expect(renderTerminal(auto.report, {})).toContain('cortex_phase2.median_ndcg_5 = 0.495506');
     expect(renderMarkdown(auto.report)).toContain('| `q_small_recent_gate_failure` | 0.63093 |');
+    expect(p!.peer).toBe('cortex Phase 2 harness');
+    const html = renderHtml(auto.report, {});
+    expect(html).toContain('<h2 id="peer-figures">');
+    expect(html).toMatch(
+      /<td>cortex Phase 2 harness<\/td><td><code>cortex_phase2\.median_ndcg_5<\/code><\/td><td class="num">0\.495506<\/td><td><code>ndcg_cut\.5<\/code><\/td><td class="num">not measured/,
+    );
+    expect(html).toContain('<li>q_small_recent_gate_failure: 0.63093</li>');
   });
 
   it('ranks the task: entries by default and reports the control-plane ones apart; `all` ranks every entry', () => {

@@ -25,6 +25,8 @@ import {
   whyFailing,
   errorView,
   warningView,
+  violationView,
+  peerFigureViews,
   countsAgainst,
   unmetExpectations,
   unmetTitle,
@@ -184,6 +186,8 @@ export function htmlView(report: Report, history?: HistoryViewModel) {
     queries,
     errors: errorView(report),
     warnings: warningView(report),
+    violations: violationView(report) ?? null,
+    peers: peerFigureViews(report),
     unmet: { title: unmetTitle(unmetExpectations(report).length), rows: unmetExpectations(report) },
     not_applicable: notApplicableRows(report),
     replay: {

@@ -23,8 +23,8 @@ import {
   displayGate,
   type MetricRow,
   errorView,
-  violationHeadline,
-  peerLine,
+  violationView,
+  peerFigureViews,
   semanticWinText,
   top1SplitText,
   warningView,
@@ -196,11 +196,14 @@ export function renderTerminal(report: Report, opts: TerminalOptions = {}): stri
   out.push(...errorSection(report, max, paint), '');
   const cv = violationSection(report, max, paint);
   if (cv.length) out.push(...cv, '');
-  for (const p of report.peer_figures ?? []) {
-    out.push(paint('bold', 'Peer figures (not gated)'));
-    out.push(...wrap(terminalSafe(peerLine(p)), TERMINAL_WIDTH, '  ', '  '));
-    out.push(...wrap(terminalSafe(p.why), TERMINAL_WIDTH, '  ', '  '), '');
+  const peers = peerFigureViews(report);
+  if (peers.length) out.push(paint('bold', 'Peer figures (not gated)'));
+  for (const p of peers) {
+    out.push(...wrap(terminalSafe(p.line), TERMINAL_WIDTH, '    ', '  '));
+    out.push(...wrap(terminalSafe(`how: ${p.source}`), TERMINAL_WIDTH, '    ', '    '));
+    out.push(...wrap(terminalSafe(`why they differ: ${p.why}`), TERMINAL_WIDTH, '    ', '    '));
   }
+  if (peers.length) out.push('');
 
   const rp = replaySummary(report);
   out.push(paint('bold', 'Replay proof'));
@@ -273,17 +276,23 @@ function violationSection(
   max: number,
   paint: (code: keyof typeof ANSI, s: string) => string,
 ): string[] {
-  const v = report.contract_violations;
+  const v = violationView(report, max);
   if (!v) return [];
   const out = [
     paint('bold', 'Contract violations'),
-    ...wrap(terminalSafe(violationHeadline(v)), TERMINAL_WIDTH, '  ', '  '),
+    ...wrap(terminalSafe(v.headline), TERMINAL_WIDTH, '  ', '  '),
   ];
-  const t = table(['rule', 'requests', 'queries'], [60, 9, 8]);
-  for (const r of v.rules.slice(0, max))
-    t.push([terminalSafe(fit(r.rule, 200)), String(r.requests), String(r.queries)]);
+  const t = table(['JSON path', 'message', 'requests', 'queries', 'e.g.'], [30, 16, 9, 8, 16]);
+  for (const r of v.rows)
+    t.push([
+      r.first_of_path ? terminalSafe(fit(r.path, 200)) : '',
+      terminalSafe(fit(r.message, 120)),
+      String(r.requests),
+      String(r.queries),
+      terminalSafe(fit(r.examples, 120)),
+    ]);
   out.push(t.toString());
-  if (v.rules.length > max) out.push(`  … and ${v.rules.length - max} more rules (see the JSON report)`);
+  if (v.more) out.push(`  ${v.more}`);
   return out;
 }
 
