@@ -154,8 +154,7 @@ export class CommandAdapter implements SystemAdapter {
           kind: 'interrupted',
           message: 'request abandoned: rgate was interrupted',
         });
-      else if (this.spec.worker) n = await this.viaWorker(q, ctx);
-      else ({ n, warnings } = await this.viaProcess(q, ctx));
+      else ({ n, warnings } = await (this.spec.worker ? this.viaWorker(q, ctx) : this.viaProcess(q, ctx)));
     } catch (e) {
       // defensive: request() must never throw, whatever goes wrong inside
       n = failedResponse(this.contract, { kind: 'internal', message: (e as Error).message });
@@ -166,7 +165,7 @@ export class CommandAdapter implements SystemAdapter {
   /**
    * One process per request; its stderr, when it answered, is kept as the request's warnings. (A
    * worker's stderr is not: its stderr and stdout are separate pipes, so a line cannot be told apart
-   * as this request's or the previous one's.)
+   * as this request's or the previous one's; a worker says so in its answer's `warnings`.)
    */
   private async viaProcess(
     q: QueryRecord,
@@ -194,11 +193,18 @@ export class CommandAdapter implements SystemAdapter {
     return { n: fromRun(this.contract, r, this.normalizeOptions()), warnings: stderrWarnings(r.stderr) };
   }
 
-  private async viaWorker(q: QueryRecord, ctx: RequestContext): Promise<NormalizedResponse> {
+  /** One request to a pooled worker; the `warnings` of its answer line are kept like a process's stderr. */
+  private async viaWorker(
+    q: QueryRecord,
+    ctx: RequestContext,
+  ): Promise<{ n: NormalizedResponse; warnings?: string[] | undefined }> {
     const w = this.acquire(ctx);
     const r = await w.request(workerRequestBody(q, ctx), this.timeoutMs, ctx.signal);
     this.release(w);
-    return fromWorker(this.contract, r, this.normalizeOptions());
+    return {
+      n: fromWorker(this.contract, r, this.normalizeOptions()),
+      warnings: r.kind === 'reply' ? stderrWarnings(r.warnings) : undefined,
+    };
   }
 
   private acquire(ctx: RequestContext): JsonLinesWorker {
