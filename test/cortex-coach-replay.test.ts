@@ -9,6 +9,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { planRun } from '../harness/run-plan.js';
 import { runSuite, type RunOutcome } from '../harness/run-suite.js';
 import type { Report, SuiteSpec } from '../src/documents/index.js';
 import { MemoryRunStore } from '../src/store/memory-store.js';
@@ -154,6 +155,44 @@ describe('cortex-coach context-load through rgate, on the recorded outputs', () 
     const q = auto.report.queries.find((x) => x.query_id === 'q_small_recent_gate_failure')!;
     expect(q.actual.top_ids[0]).toBe(
       recorded('q_small_recent_gate_failure').files.find((f) => f.selected_by.startsWith('task:'))!.path,
+    );
+  });
+
+  it('names the ranked entries in the report, and hashes a non-default setting into the config id', () => {
+    const frozen = JSON.parse(
+      readFileSync(resolve(ROOT, 'fixtures', 'cortex-phase2', 'freeze.json'), 'utf8'),
+    ) as {
+      config_id: string;
+      config_sha256: string;
+    };
+    // no setting: the frozen config id as stored before the setting was hashed (baselines stay valid)
+    expect(auto.report.artifacts.config_id).toBe(frozen.config_id);
+    expect(auto.report.artifacts.config_sha256).toBe(frozen.config_sha256);
+    expect(auto.report.system.ranked_entries).toBe('auto');
+    // `all` ranks other entries: another effective config, another id
+    expect(all.report.system.ranked_entries).toBe('all');
+    const id = all.report.artifacts.config_id;
+    expect(id.startsWith(`${frozen.config_id}+overrides-`)).toBe(true);
+    expect(id.slice(frozen.config_id.length)).toMatch(/^\+overrides-[0-9a-f]{12}$/);
+    const plan = (s: SuiteSpec) => planRun({ name: 'p', spec: s, root: ROOT, store: new MemoryRunStore() });
+    // stating the default changes nothing; each other setting has its own id
+    expect(plan(spec('auto')).artifacts).toEqual(plan(spec()).artifacts);
+    const ids = ['all', 'rank', 'selected_by:task:', 'selected_by:control'].map(
+      (r) => plan(spec(r)).artifacts.config_id,
+    );
+    expect(new Set([frozen.config_id, ...ids]).size).toBe(5);
+    expect(ids[0]).toBe(all.report.artifacts.config_id);
+
+    for (const text of [
+      renderTerminal(all.report, {}),
+      renderMarkdown(all.report),
+      renderHtml(all.report, {}),
+    ])
+      expect(text.replace(/\s+/g, ' ')).toContain(
+        'ranked entries: all (every entry; the others are listed as unranked)',
+      );
+    expect(renderHtml(auto.report, {})).toContain(
+      '<p class="meta" id="ranked-entries">ranked entries: auto (the task: entries when the answer has any, else all (default); the others are listed as unranked)</p>',
     );
   });
 });

@@ -32,6 +32,7 @@ import {
   unmetTitle,
   notApplicableRows,
   semanticWinText,
+  rankedEntriesText,
   displayGate,
   top1SplitText,
 } from './view.js';
@@ -173,6 +174,7 @@ export function htmlView(report: Report, history?: HistoryViewModel) {
     seed: report.settings.seed,
     reasons: g.reasons,
     semantic_wins: semanticWinText(report),
+    ranked_entries: rankedEntriesText(report),
     rows,
     checklist: g.checklist,
     charts: { metrics: Boolean(data.metrics), modes: Boolean(data.modes), latency: Boolean(data.latency) },

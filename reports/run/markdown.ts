@@ -23,6 +23,7 @@ import {
   violationView,
   peerFigureViews,
   semanticWinText,
+  rankedEntriesText,
   top1SplitText,
   warningView,
   unmetExpectations,
@@ -50,6 +51,7 @@ export function renderMarkdown(report: Report, opts: MarkdownOptions = {}): stri
     '',
   );
   if (semanticWinText(report)) out.push(e(semanticWinText(report)), '');
+  if (rankedEntriesText(report)) out.push(e(rankedEntriesText(report)), '');
   for (const r of g.reasons) out.push(`- ${e(r)}`);
   const w = report.warnings;
   if (w && w.warned > 0)

@@ -404,6 +404,25 @@ export function semanticWinText(report: Report): string {
     : 'semantic wins: semantic (report written before the setting existed)';
 }
 
+/**
+ * "ranked entries: auto (the task: entries when any, else all; ...)": which entries of a context-load
+ * answer the measures ranked (the suite's `ranked_entries`). Empty for other contracts and for reports
+ * written before the setting was shown.
+ */
+export function rankedEntriesText(report: Report): string {
+  const r = report.system.ranked_entries;
+  if (r === undefined) return '';
+  const what =
+    r === 'auto'
+      ? 'the task: entries when the answer has any, else all (default)'
+      : r === 'all'
+        ? 'every entry'
+        : r === 'rank'
+          ? 'the entries with an integer rank, in rank order'
+          : `the entries whose selected_by starts with ${r.slice('selected_by:'.length)}`;
+  return `ranked entries: ${r} (${what}; the others are listed as unranked)`;
+}
+
 /** One error on one line: its message, then what the system wrote on stderr (lines joined by " | "). */
 export function errorText(e: { message: string; stderr_tail?: string | undefined }): string {
   const stderr = e.stderr_tail ? e.stderr_tail.split('\n').join(' | ') : '';

@@ -10,6 +10,7 @@ import {
   type NormalizeOptions,
 } from './normalize/index.js';
 import { toRawObservation } from './observation.js';
+import { rankedEntriesOption } from './ranked-entries.js';
 import {
   checkArgvTemplate,
   checkTemplates,
@@ -107,7 +108,7 @@ export class CommandAdapter implements SystemAdapter {
 
   constructor(
     private readonly spec: CommandSystemSpec,
-    config: RetrievalConfig,
+    private readonly config: RetrievalConfig,
     baseDir: string = process.cwd(),
     name?: string,
   ) {
@@ -122,7 +123,7 @@ export class CommandAdapter implements SystemAdapter {
   }
 
   private normalizeOptions(): NormalizeOptions {
-    return this.spec.ranked_entries !== undefined ? { rankedEntries: this.spec.ranked_entries } : {};
+    return rankedEntriesOption(this.spec, this.config);
   }
 
   /** The child's whole environment: PATH plus `env`, its values expanded like argv. */
