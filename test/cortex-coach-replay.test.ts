@@ -103,6 +103,8 @@ describe('cortex-coach context-load through rgate, on the recorded outputs', () 
     expect(text).toContain('Contract violations');
     expect(text).toContain('18 of 18 measured requests break context-load-v0; measured all the same');
     expect(text).not.toContain('system under test down');
+    // by path, each message under it with its counts and example queries
+    expect(text).toContain('\n  /selected_count\n    is required: 18 requests, 9 queries (e.g. q_');
     // each rule names up to 5 of its queries, query set order
     const five = auto.report.queries.slice(0, 5).map((q) => q.query_id);
     for (const r of v.rules) expect(r.examples).toEqual(five);
@@ -192,7 +194,7 @@ describe('cortex-coach context-load through rgate, on the recorded outputs', () 
         'ranked entries: all (every entry; the others are listed as unranked)',
       );
     expect(renderHtml(auto.report, {})).toContain(
-      '<p class="meta" id="ranked-entries">ranked entries: auto (the task: entries when the answer has any, else all (default); the others are listed as unranked)</p>',
+      '<p class="meta" id="ranked-entries">ranked entries: auto (default: the task: entries when the answer has any, else all; the others are listed as unranked)</p>',
     );
   });
 });

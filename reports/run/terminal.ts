@@ -284,16 +284,12 @@ function violationSection(
     paint('bold', 'Contract violations'),
     ...wrap(terminalSafe(v.headline), TERMINAL_WIDTH, '  ', '  '),
   ];
-  const t = table(['JSON path', 'message', 'requests', 'queries', 'e.g.'], [30, 16, 9, 8, 16]);
-  for (const r of v.rows)
-    t.push([
-      r.first_of_path ? terminalSafe(fit(r.path, 200)) : '',
-      terminalSafe(fit(r.message, 120)),
-      String(r.requests),
-      String(r.queries),
-      terminalSafe(fit(r.examples, 120)),
-    ]);
-  out.push(t.toString());
+  // by path, each message under its path: paths and query ids are too long for table columns
+  for (const r of v.rows) {
+    if (r.first_of_path) out.push(...wrap(terminalSafe(r.path), TERMINAL_WIDTH, '    ', '  '));
+    const counts = `${r.message}: ${r.requests} ${r.requests === 1 ? 'request' : 'requests'}, ${r.queries} ${r.queries === 1 ? 'query' : 'queries'} (e.g. ${r.examples})`;
+    out.push(...wrap(terminalSafe(counts), TERMINAL_WIDTH, '      ', '    '));
+  }
   if (v.more) out.push(`  ${v.more}`);
   return out;
 }

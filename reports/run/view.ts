@@ -414,7 +414,7 @@ export function rankedEntriesText(report: Report): string {
   if (r === undefined) return '';
   const what =
     r === 'auto'
-      ? 'the task: entries when the answer has any, else all (default)'
+      ? 'default: the task: entries when the answer has any, else all'
       : r === 'all'
         ? 'every entry'
         : r === 'rank'
