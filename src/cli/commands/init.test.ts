@@ -217,4 +217,62 @@ describe('rgate init: flags only, one-line mistakes', () => {
     ]);
     expect(ok.code, ok.err).toBe(0);
   });
+
+  it('--from trec: a folder whose documents are one file of <DOC> blocks (<top> topics), then rgate run', async () => {
+    // written for this test in the shape of a TREC ad hoc collection
+    const folder = join(dir, 'robust-mini');
+    mkdirSync(folder);
+    const docs = [
+      [
+        'LA010189-0001',
+        'Rotating the signing keys',
+        'The signing keys are rotated every quarter by the operator.',
+      ],
+      ['LA010189-0002', 'Context budgets', 'Each profile has a context budget in files and characters.'],
+      ['LA010189-0003', 'Retention', 'Decision records are kept for seven years and reviewed yearly.'],
+      ['LA010189-0004', 'Release notes', 'What changed in the last release of the retriever.'],
+    ];
+    writeFileSync(
+      join(folder, 'collection.trec'),
+      docs
+        .map(
+          ([no, head, text]) =>
+            `<DOC>\n<DOCNO> ${no} </DOCNO>\n<HEADLINE>${head}</HEADLINE>\n<TEXT>\n${text}\n</TEXT>\n</DOC>\n`,
+        )
+        .join(''),
+    );
+    writeFileSync(
+      join(folder, 'topics.robust-mini.txt'),
+      [
+        '<top>\n<num> Number: 301\n<title> signing keys rotation\n<desc> Description:\nHow often are keys rotated?\n</top>',
+        '<top>\n<num> Number: 302\n<title> decision records retention\n<desc> Description:\nHow long are records kept?\n</top>',
+      ].join('\n'),
+    );
+    writeFileSync(
+      join(folder, 'qrels.robust-mini.txt'),
+      '301 0 LA010189-0001 1\n302 0 LA010189-0003 2\n302 0 LA010189-0004 0\n',
+    );
+    const r = await cli([
+      'init',
+      '--from',
+      'trec',
+      'robust-mini',
+      '--topic-field',
+      'title+description',
+      '--min-ndcg',
+      '0.5',
+    ]);
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).toContain('4 corpus records, 2 queries, 2 judged, 3 judgments');
+    expect(r.out).toContain('1 TREC collection file(s) of <DOC> blocks');
+    const queries = readFileSync(join(dir, 'fixtures', 'retrieval', 'queries.jsonl'), 'utf8')
+      .trim()
+      .split('\n');
+    expect((JSON.parse(queries[0]!) as { text: string }).text).toBe(
+      'signing keys rotation How often are keys rotated?',
+    );
+    const run = await cli(['run', '--no-store']);
+    expect(run.code, run.err).toBe(0);
+    expect(run.out.trimEnd().split('\n').at(-1)).toBe('rgate: retrieval PASS -> exit 0 (every gate passed)');
+  });
 });

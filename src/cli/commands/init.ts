@@ -106,7 +106,7 @@ export const initCommand: RgateCommand<InitArgs> = {
       .option('docs', {
         type: 'string',
         describe:
-          '--from trec: the documents, a .tar.gz or folder of HTML/text (default: the one .tar.gz, or docs/); --from smart: the tagged documents (default: *.all*)',
+          '--from trec: the documents, a .tar.gz or folder of HTML/text or TREC <DOC> files, or one <DOC> file (default: the one .tar.gz, docs/, or *.sgml/*.trec); --from smart: the tagged documents (default: *.all*)',
       })
       .option('topic-field', {
         choices: ['title', 'description', 'title+description'] as const,

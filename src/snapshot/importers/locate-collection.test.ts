@@ -43,8 +43,10 @@ describe('locateTrecFiles', () => {
     rmSync(join(dir, 'topics.b.txt'));
     rmSync(join(dir, 'docs.tar.gz'));
     expect(() => locateTrecFiles(dir)).toThrow(
-      /no documents found \(looked for a \.tar\.gz, or a folder named docs/,
+      /no documents found \(looked for a \.tar\.gz, a folder named docs/,
     );
+    writeFileSync(join(dir, 'collection.trec'), '<DOC>');
+    expect(locateTrecFiles(dir).docs).toBe(join(dir, 'collection.trec'));
     expect(() => locateTrecFiles(join(dir, 'qrels.txt'))).toThrow(/not a folder/);
   });
 });

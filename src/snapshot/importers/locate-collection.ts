@@ -74,7 +74,8 @@ function missing(kind: string, dir: string, what: string, flag: string, looked: 
 /**
  * Find a TREC collection's parts in one folder, by the names collections ship them under: topics
  * (`*topic*`), qrels (`*qrel*`, every one), documents (the one `.tar.gz`/`.tgz`, else a `docs/`,
- * `documents/`, `corpus/` or `collection/` folder). `given` names parts the user chose; they win.
+ * `documents/`, `corpus/` or `collection/` folder, else one file of `<DOC>` blocks: `*.sgml`,
+ * `*.trec`, `docs.*`, `collection.*`). `given` names parts the user chose; they win.
  * Example: locateTrecFiles('data/cacm', {}) -> { topics: 'data/cacm/topics.cacm.txt', qrels: [...], docs: 'data/cacm/cacm.tar.gz' }
  */
 export function locateTrecFiles(dir: string, given: Partial<TrecFiles> = {}): TrecFiles {
@@ -110,9 +111,27 @@ export function locateTrecFiles(dir: string, given: Partial<TrecFiles> = {}): Tr
       'trec',
       'documents',
       'docs',
+    ) ??
+    one(
+      files.filter(
+        (e) =>
+          !/(topic|qrel)/i.test(e.name) &&
+          (/\.(sgml?|trec)$/i.test(e.name) ||
+            DOC_FOLDERS.some((f) => e.name.toLowerCase().startsWith(`${f}.`))),
+      ),
+      dir,
+      'trec',
+      'documents',
+      'docs',
     );
   if (!docs)
-    throw missing('trec', dir, 'documents', 'docs', `a .tar.gz, or a folder named ${DOC_FOLDERS.join(', ')}`);
+    throw missing(
+      'trec',
+      dir,
+      'documents',
+      'docs',
+      `a .tar.gz, a folder named ${DOC_FOLDERS.join(', ')}, or a file of <DOC> blocks (*.sgml, *.trec, docs.*)`,
+    );
   return { topics, qrels, docs };
 }
 
