@@ -1,5 +1,6 @@
 import {
   copyFileSync,
+  cpSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
@@ -274,5 +275,30 @@ describe('rgate init: flags only, one-line mistakes', () => {
     const run = await cli(['run', '--no-store']);
     expect(run.code, run.err).toBe(0);
     expect(run.out.trimEnd().split('\n').at(-1)).toBe('rgate: retrieval PASS -> exit 0 (every gate passed)');
+  });
+
+  it('README "Gate your own retriever": the TREC and SMART commands, each in an empty folder, then rgate run', async () => {
+    const readme = readFileSync(resolve(import.meta.dirname, '../../../README.md'), 'utf8');
+    const block = /<!-- init-collections:begin -->\n```sh\n([\s\S]*?)```\n<!-- init-collections:end -->/.exec(
+      readme,
+    );
+    expect(block).not.toBeNull();
+    const commands = block![1]!.split('\n').filter((l) => l.startsWith('npx rgate '));
+    expect(commands.map((c) => c.split(' ')[4])).toEqual(['trec', 'smart']);
+    const root = dir;
+    for (const cmd of commands) {
+      dir = mkdtempSync(join(root, 'team-'));
+      // what the reader brings: the collection folders the commands name
+      cpSync(cacmMini, join(dir, 'data', 'cacm'), { recursive: true });
+      cpSync(cranfieldMini, join(dir, 'data', 'cranfield'), { recursive: true });
+      const init = await cli(cmd.replace(/^npx rgate /, '').split(' '));
+      expect(init.code, `${cmd}\n${init.err}`).toBe(0);
+      const run = await cli(['run', '--no-store']);
+      expect(run.code, `${cmd}\n${run.err}`).toBe(0);
+      expect(run.out.trimEnd().split('\n').at(-1)).toBe(
+        'rgate: retrieval PASS -> exit 0 (every gate passed)',
+      );
+    }
+    dir = root;
   });
 });
