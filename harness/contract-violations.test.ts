@@ -47,15 +47,27 @@ describe('contract violations of measured answers', () => {
           requests: 2,
           queries: 2,
           first: { query_id: 'b', replay: 1, line: '/x/3/y: bad' },
+          // query set order (b before a), not id order
+          examples: ['b', 'a'],
         },
         {
           rule: '/z: is required',
           requests: 2,
           queries: 1,
           first: { query_id: 'b', replay: 1, line: '/z: is required' },
+          examples: ['b'],
         },
       ],
     });
     expect(contractViolations(queries, [obs('a', 1, true, [])])).toBeUndefined();
+  });
+
+  it('names at most 5 example queries per rule, the first 5 of the query set', () => {
+    const ids = ['q7', 'q1', 'q6', 'q2', 'q5', 'q3', 'q4'];
+    const v = contractViolations(
+      ids.map((query_id) => ({ query_id, text: '' })),
+      [...ids].reverse().map((id) => obs(id, 1, true, ['/z: is required'])),
+    )!;
+    expect(v.rules[0]).toMatchObject({ requests: 7, queries: 7, examples: ['q7', 'q1', 'q6', 'q2', 'q5'] });
   });
 });

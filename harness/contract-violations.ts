@@ -23,7 +23,12 @@ export function contractViolations(
   if (violating.length === 0) return undefined;
   const rules = new Map<
     string,
-    { requests: number; queries: Set<string>; first: { query_id: string; replay: number; line: string } }
+    {
+      requests: number;
+      /** in first-seen order, which is query set order (the observations are sorted so) */
+      queries: Set<string>;
+      first: { query_id: string; replay: number; line: string };
+    }
   >();
   for (const o of violating) {
     const seen = new Set<string>();
@@ -45,7 +50,13 @@ export function contractViolations(
     measured: measured.length,
     violating: violating.length,
     rules: [...rules.entries()]
-      .map(([rule, r]) => ({ rule, requests: r.requests, queries: r.queries.size, first: r.first }))
+      .map(([rule, r]) => ({
+        rule,
+        requests: r.requests,
+        queries: r.queries.size,
+        first: r.first,
+        examples: [...r.queries].slice(0, 5),
+      }))
       .sort((a, b) => b.requests - a.requests || (a.rule < b.rule ? -1 : a.rule > b.rule ? 1 : 0)),
   };
 }

@@ -42,7 +42,10 @@ function memoryCliFigures(
     out.push({
       id: `memory_cli_evaluate.${id}`,
       source: `memory-cli evaluate (internal/retrieval/eval.go): ${peer.numerator}/${peer.denominator}${peer.by_default ? ' by default' : ''}`,
+      peer: 'memory-cli evaluate',
       value: peer.numerator / peer.denominator,
+      numerator: peer.numerator,
+      denominator: peer.denominator,
       per_query: [],
       beside: { metric: id, value: ours?.kind === 'rate' ? ours.rate : null },
       why: peer.by_default ? BY_DEFAULT_WHY : MEMORY_CLI_WHY[id]!,
@@ -94,6 +97,7 @@ export function peerFigures(
     {
       id: 'cortex_phase2.median_ndcg_5',
       source: `cortex Phase 2 harness (phase2_retrieval_eval_harness_v0): median over ${queries.length} rule-judged queries of nDCG@5, gain 2^g-1, replay 1`,
+      peer: 'cortex Phase 2 harness',
       value: f.median_ndcg_5,
       per_query: f.queries.map((q) => ({ query_id: q.query_id, value: q.ndcg_5 })),
       beside: { metric: 'ndcg_cut.5', value: ndcg?.kind === 'mean' ? ndcg.mean : null },

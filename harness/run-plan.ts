@@ -147,17 +147,31 @@ function mergeOverrides(a: PartialConfig | undefined, b: PartialConfig | undefin
 }
 
 /**
- * The suite's config overrides with its system's own `params` folded in as `system.params`, so they
- * are hashed with the rest of the config and a `--set system.params.x=...` merges over them.
+ * The suite's config overrides with its system's own `params` and `ranked_entries` folded in under
+ * `system`, so they are hashed with the rest of the config and a `--set system.params.x=...` merges
+ * over them. `ranked_entries: auto` is the default and is not folded: a suite that states it keeps
+ * the config id of one that does not (and every id stored before the setting was hashed).
  */
 export function withSystemParams(spec: SuiteSpec): PartialConfig | undefined {
-  const params = spec.system.type === 'builtin' ? undefined : spec.system.params;
-  if (params === undefined) return spec.config;
-  return resolveConfig({ system: { params } }, (spec.config ?? {}) as RetrievalConfig) as PartialConfig;
+  const s = spec.system;
+  const params = s.type === 'builtin' ? undefined : s.params;
+  const ranked = s.type === 'builtin' || s.ranked_entries === 'auto' ? undefined : s.ranked_entries;
+  if (params === undefined && ranked === undefined) return spec.config;
+  const system = {
+    ...(params !== undefined ? { params } : {}),
+    ...(ranked !== undefined ? { ranked_entries: ranked } : {}),
+  };
+  return resolveConfig({ system }, (spec.config ?? {}) as RetrievalConfig) as PartialConfig;
 }
 
 /** The built-in engine has no parameters of its own: a `system.params` there would be a variant that changes nothing. */
 function checkParamsAllowed(spec: SuiteSpec, overrides: PartialConfig): void {
+  if (spec.system.type === 'builtin' && overrides.system?.ranked_entries !== undefined)
+    throw new RgateError(
+      'usage',
+      'system.ranked_entries: the builtin engine ranks its own results',
+      'ranked_entries chooses which entries of a context-load-v0 answer a command or http system gives are ranked',
+    );
   const params = overrides.system?.params;
   if (spec.system.type !== 'builtin' || params === undefined || Object.keys(params).length === 0) return;
   throw new RgateError(
@@ -197,9 +211,24 @@ export function systemName(spec: SuiteSpec): string {
  * How a report names the system under test, with the selection modes its contract counts as
  * semantic wins (the system's `semantic_win_modes`, else the default; builtin systems use the default).
  */
-export function systemIdentity(spec: SuiteSpec, contract: string): Report['system'] {
+export function systemIdentity(
+  spec: SuiteSpec,
+  contract: string,
+  config?: RetrievalConfig,
+): Report['system'] {
   const s = spec.system;
   const modes =
     (s.type === 'builtin' ? undefined : s.semantic_win_modes) ?? CONTRACT_DEFAULTS.semantic_win_modes;
-  return { name: systemName(spec), kind: s.type, contract, semantic_win_modes: [...modes] };
+  // the effective setting (a `--set system.ranked_entries=...` variant included), for the contract that reads it
+  const ranked =
+    contract === 'context-load-v0' && s.type !== 'builtin'
+      ? (config?.system?.ranked_entries ?? s.ranked_entries ?? 'auto')
+      : undefined;
+  return {
+    name: systemName(spec),
+    kind: s.type,
+    contract,
+    semantic_win_modes: [...modes],
+    ...(ranked !== undefined ? { ranked_entries: ranked } : {}),
+  };
 }

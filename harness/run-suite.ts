@@ -114,7 +114,7 @@ export async function runSuite(opts: RunSuiteOptions): Promise<RunOutcome> {
     });
     return { plan, system };
   });
-  const identity: Report['system'] = systemIdentity(opts.spec, system.contract);
+  const identity: Report['system'] = systemIdentity(opts.spec, system.contract, plan.config);
   const done = opts.resume ? resumeStoredRun(opts, plan) : new Set<string>();
   if (!opts.resume) {
     const stored: StoredPlan = { spec: opts.spec, overrides: plan.overrides, system: identity };

@@ -96,7 +96,7 @@ export async function runShard(o: RunShardOptions): Promise<ShardFile> {
     settings: plan.settings,
     spec: o.spec,
     overrides: plan.overrides,
-    system: systemIdentity(o.spec, system.contract),
+    system: systemIdentity(o.spec, system.contract, plan.config),
     observations: inReportOrder(store.getObservations(runId)),
   };
 }

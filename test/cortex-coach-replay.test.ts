@@ -9,11 +9,13 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { planRun } from '../harness/run-plan.js';
 import { runSuite, type RunOutcome } from '../harness/run-suite.js';
 import type { Report, SuiteSpec } from '../src/documents/index.js';
 import { MemoryRunStore } from '../src/store/memory-store.js';
 import { renderMarkdown } from '../reports/run/markdown.js';
 import { renderTerminal } from '../reports/run/terminal.js';
+import { renderHtml } from '../reports/run/html.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const SUT = resolve(import.meta.dirname, 'sut', 'cortex-coach-replay.mjs');
@@ -101,7 +103,21 @@ describe('cortex-coach context-load through rgate, on the recorded outputs', () 
     expect(text).toContain('Contract violations');
     expect(text).toContain('18 of 18 measured requests break context-load-v0; measured all the same');
     expect(text).not.toContain('system under test down');
-    expect(renderMarkdown(auto.report)).toContain('| `/selected_count: is required` | 18 | 9 |');
+    // by path, each message under it with its counts and example queries
+    expect(text).toContain('\n  /selected_count\n    is required: 18 requests, 9 queries (e.g. q_');
+    // each rule names up to 5 of its queries, query set order
+    const five = auto.report.queries.slice(0, 5).map((q) => q.query_id);
+    for (const r of v.rules) expect(r.examples).toEqual(five);
+    expect(renderMarkdown(auto.report)).toContain(
+      `| \`/selected_count\` | is required | 18 | 9 | ${five.map((id) => `\`${id}\``).join(', ')} … |`,
+    );
+    // the HTML report: invalid over measured, each path once with its message, counts and examples
+    const html = renderHtml(auto.report, {});
+    expect(html).toContain('<h2 id="contract-violations">');
+    expect(html).toContain('Invalid responses: <strong>18/18 (100.0%)</strong>');
+    expect(html).toMatch(
+      /<th scope="rowgroup" rowspan="1" class="path"><code>\/files\/\*\/score_breakdown\/combined_score<\/code><\/th><td>is required<\/td><td class="num">18<\/td><td class="num">9<\/td>/,
+    );
   });
 
   it("shows the cortex Phase 2 harness's own figure beside ndcg_cut.5, with why they differ", () => {
@@ -117,6 +133,13 @@ describe('cortex-coach context-load through rgate, on the recorded outputs', () 
     expect(p!.why).toContain('ideal from the returned list');
     expect(renderTerminal(auto.report, {})).toContain('cortex_phase2.median_ndcg_5 = 0.495506');
     expect(renderMarkdown(auto.report)).toContain('| `q_small_recent_gate_failure` | 0.63093 |');
+    expect(p!.peer).toBe('cortex Phase 2 harness');
+    const html = renderHtml(auto.report, {});
+    expect(html).toContain('<h2 id="peer-figures">');
+    expect(html).toMatch(
+      /<td>cortex Phase 2 harness<\/td><td><code>cortex_phase2\.median_ndcg_5<\/code><\/td><td class="num">0\.495506<\/td><td><code>ndcg_cut\.5<\/code><\/td><td class="num">not measured/,
+    );
+    expect(html).toContain('<li>q_small_recent_gate_failure: 0.63093</li>');
   });
 
   it('ranks the task: entries by default and reports the control-plane ones apart; `all` ranks every entry', () => {
@@ -134,6 +157,44 @@ describe('cortex-coach context-load through rgate, on the recorded outputs', () 
     const q = auto.report.queries.find((x) => x.query_id === 'q_small_recent_gate_failure')!;
     expect(q.actual.top_ids[0]).toBe(
       recorded('q_small_recent_gate_failure').files.find((f) => f.selected_by.startsWith('task:'))!.path,
+    );
+  });
+
+  it('names the ranked entries in the report, and hashes a non-default setting into the config id', () => {
+    const frozen = JSON.parse(
+      readFileSync(resolve(ROOT, 'fixtures', 'cortex-phase2', 'freeze.json'), 'utf8'),
+    ) as {
+      config_id: string;
+      config_sha256: string;
+    };
+    // no setting: the frozen config id as stored before the setting was hashed (baselines stay valid)
+    expect(auto.report.artifacts.config_id).toBe(frozen.config_id);
+    expect(auto.report.artifacts.config_sha256).toBe(frozen.config_sha256);
+    expect(auto.report.system.ranked_entries).toBe('auto');
+    // `all` ranks other entries: another effective config, another id
+    expect(all.report.system.ranked_entries).toBe('all');
+    const id = all.report.artifacts.config_id;
+    expect(id.startsWith(`${frozen.config_id}+overrides-`)).toBe(true);
+    expect(id.slice(frozen.config_id.length)).toMatch(/^\+overrides-[0-9a-f]{12}$/);
+    const plan = (s: SuiteSpec) => planRun({ name: 'p', spec: s, root: ROOT, store: new MemoryRunStore() });
+    // stating the default changes nothing; each other setting has its own id
+    expect(plan(spec('auto')).artifacts).toEqual(plan(spec()).artifacts);
+    const ids = ['all', 'rank', 'selected_by:task:', 'selected_by:control'].map(
+      (r) => plan(spec(r)).artifacts.config_id,
+    );
+    expect(new Set([frozen.config_id, ...ids]).size).toBe(5);
+    expect(ids[0]).toBe(all.report.artifacts.config_id);
+
+    for (const text of [
+      renderTerminal(all.report, {}),
+      renderMarkdown(all.report),
+      renderHtml(all.report, {}),
+    ])
+      expect(text.replace(/\s+/g, ' ')).toContain(
+        'ranked entries: all (every entry; the others are listed as unranked)',
+      );
+    expect(renderHtml(auto.report, {})).toContain(
+      '<p class="meta" id="ranked-entries">ranked entries: auto (default: the task: entries when the answer has any, else all; the others are listed as unranked)</p>',
     );
   });
 });

@@ -203,6 +203,17 @@ describe('memory-cli-v1 through the command adapter, on the recorded outputs', (
     ]);
     expect(renderTerminal(hybrid.report)).toContain('memory_cli_evaluate.fallback_determinism = 1');
     expect(renderMarkdown(hybrid.report)).toContain('1/1 by default');
+    // numerator/denominator on both sides, under the peer's name, in every format
+    expect(peers[0]).toMatchObject({ peer: 'memory-cli evaluate', numerator: 1, denominator: 4 });
+    const line =
+      "memory-cli evaluate: memory_cli_evaluate.top1_useful_rate = 1/4 (25.0%); rgate's top1_useful_rate = 1/3 (33.3%).";
+    expect(renderTerminal(classic.report).replace(/\s+/g, ' ')).toContain(line);
+    expect(renderMarkdown(classic.report)).toContain(
+      '| memory-cli evaluate | `memory_cli_evaluate.top1_useful_rate` | 1/4 (25.0%) | `top1_useful_rate` | 1/3 (33.3%) |',
+    );
+    expect(renderHtml(hybrid.report, {})).toMatch(
+      /<td>memory-cli evaluate<\/td><td><code>memory_cli_evaluate\.fallback_determinism<\/code><\/td><td class="num">1\/1 \(100\.0%\)<\/td><td><code>fallback_determinism<\/code><\/td><td class="num">0\/0 \(insufficient evidence\)<\/td>/,
+    );
   });
 
   it('a shard file carries the setting too, so `rgate merge` measures with it', async () => {

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderHtml } from '../reports/run/html.js';
 import { CHROMIUM_MISSING, launchChromium } from './helpers/chromium.js';
 import { renderJunit } from '../reports/run/junit.js';
-import { HOSTILE, sampleGateCReport, sampleReport } from './fixtures/sample-report.js';
+import { HOSTILE, sampleFindingsReport, sampleGateCReport, sampleReport } from './fixtures/sample-report.js';
 
 const root = resolve(import.meta.dirname, '..');
 
@@ -173,6 +173,66 @@ describe('Gate C HTML (baseline rules, latency limit line)', () => {
       path: join(root, '.rgate', 'screenshots', 'report-html-gate-c.png'),
       fullPage: true,
     });
+    await p.close();
+  });
+});
+
+describe('contract violations and peer figures (issue 24)', () => {
+  it('lists violations by JSON path and the peers’ figures beside rgate’s, hostile ids as text', async () => {
+    const b = needBrowser();
+    const dir = mkdtempSync(join(tmpdir(), 'rgate-html-findings-'));
+    const file = join(dir, 'report.html');
+    writeFileSync(file, renderHtml(sampleFindingsReport()));
+    const p = await b.newPage({ viewport: { width: 1280, height: 900 } });
+    const errors: string[] = [];
+    p.on('pageerror', (e) => errors.push(e.message));
+    p.on('console', (m) => {
+      if (m.type() === 'error') errors.push(m.text());
+    });
+    await p.goto(pathToFileURL(file).href, { waitUntil: 'load' });
+    expect(errors).toEqual([]);
+    expect(await p.evaluate('typeof window.__pwned')).toBe('undefined');
+    expect(await p.$$eval('script', (s) => s.length)).toBe(3);
+
+    expect(await p.textContent('#violations-invalid')).toContain('96/290 (33.1%)');
+    // each path once (a row group spanning its messages), the most requested path first
+    const rows = await p.$$eval('#violation-rules tbody tr', (trs) =>
+      trs.map((tr) => [...tr.children].map((c) => c.textContent ?? '')),
+    );
+    expect(rows.map((r) => r.length)).toEqual([5, 4, 5]);
+    expect(rows[0]!.slice(0, 4)).toEqual([
+      '/files/*/score_breakdown/combined_score',
+      'is required',
+      '96',
+      '32',
+    ]);
+    expect(rows[1]!.slice(0, 3)).toEqual(['must be number', '3', '1']);
+    expect(rows[1]![3]).toBe(HOSTILE.idAttr);
+    expect(rows[2]![0]).toBe('/ranking_contract_version');
+    expect(await p.getAttribute('#violation-rules tbody tr:first-child th', 'rowspan')).toBe('2');
+    expect(rows[0]![4]).toContain(`${HOSTILE.idAttr} …`);
+
+    const peers = await p.$$eval('#peer-table tbody tr', (trs) =>
+      trs.map((tr) => [...tr.children].slice(0, 5).map((c) => c.textContent ?? '')),
+    );
+    expect(peers[0]).toEqual([
+      'cortex Phase 2 harness',
+      'cortex_phase2.median_ndcg_5',
+      '0.495506',
+      'ndcg_cut.5',
+      '0.4123',
+    ]);
+    expect(peers[1]!.slice(0, 4)).toEqual([
+      'memory-cli evaluate',
+      'memory_cli_evaluate.top1_useful_rate',
+      '40/58 (69.0%)',
+      'top1_useful_rate',
+    ]);
+    // the per-query figures open on demand and keep a hostile id as text
+    await p.click('#peer-table tbody tr:first-child details:last-of-type summary');
+    expect(await p.textContent('#peer-table tbody tr:first-child details:last-of-type ul')).toContain(
+      `${HOSTILE.idAttr}: 0.31546`,
+    );
     await p.close();
   });
 });

@@ -17,7 +17,7 @@ import { renderHistoryHtml } from '../reports/history/trends.js';
 import { renderHtml } from '../reports/run/html.js';
 import { chartJsPath } from '../reports/index.js';
 import { EVIL, hostileCloseout, hostileSession } from './compare-helpers.js';
-import { sampleGateCReport, sampleReport } from './fixtures/sample-report.js';
+import { sampleFindingsReport, sampleGateCReport, sampleReport } from './fixtures/sample-report.js';
 import { artifacts, mean, outcome, rate, report, rule } from './history-helpers.js';
 import { SETTINGS } from './helpers/run-rows.js';
 
@@ -128,6 +128,7 @@ const PAGES: [string, () => string][] = [
   ['run-pass', () => renderHtml(sampleReport('pass'))],
   ['run-fail-trend', runWithTrend],
   ['run-gate-c', () => renderHtml(sampleGateCReport())],
+  ['run-findings', () => renderHtml(sampleFindingsReport())],
   ['history', historyPage],
   [
     'history-empty',

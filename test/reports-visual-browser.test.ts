@@ -27,7 +27,7 @@ import { axeViolations } from './helpers/axe.js';
 import { CHROMIUM_MISSING, launchChromium } from './helpers/chromium.js';
 import { comparePixels, decodePng, encodePng } from './helpers/png.js';
 import { hostileCloseout, hostileSession } from './compare-helpers.js';
-import { sampleReport } from './fixtures/sample-report.js';
+import { sampleFindingsReport, sampleReport } from './fixtures/sample-report.js';
 import { artifacts, mean, rate } from './history-helpers.js';
 import { SETTINGS } from './helpers/run-rows.js';
 import { upgradeReport } from '../harness/failure-reasons.js';
@@ -99,6 +99,7 @@ function closeoutPage(): string {
 const PAGES: [string, () => string][] = [
   ['run-fail', () => renderHtml(sampleReport('fail'))],
   ['run-measures-only', () => renderHtml(measuresOnly())],
+  ['run-findings', () => renderHtml(sampleFindingsReport())],
   ['history', historyPage],
   ['compare', () => renderSessionHtml(hostileSession())],
   ['closeout', closeoutPage],

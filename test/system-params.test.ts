@@ -134,6 +134,11 @@ describe('system.params as a comparison variant', () => {
     expect(io.stderr.join('\n')).toContain(
       'system.params.mode: the builtin engine takes no system parameters',
     );
+    const ranked = captureIo(resolve(import.meta.dirname, '..'));
+    expect(await runCli(['run', 'cacm', '--set', 'system.ranked_entries=all', '--no-store'], ranked)).toBe(2);
+    expect(ranked.stderr.join('\n')).toContain(
+      'system.ranked_entries: the builtin engine ranks its own results',
+    );
   });
 
   it('a sweep whose grid points all resolve to one config is refused', async () => {

@@ -20,9 +20,10 @@ import {
   shortHash,
   displayGate,
   errorView,
-  violationHeadline,
-  peerLine,
+  violationView,
+  peerFigureViews,
   semanticWinText,
+  rankedEntriesText,
   top1SplitText,
   warningView,
   unmetExpectations,
@@ -50,6 +51,7 @@ export function renderMarkdown(report: Report, opts: MarkdownOptions = {}): stri
     '',
   );
   if (semanticWinText(report)) out.push(e(semanticWinText(report)), '');
+  if (rankedEntriesText(report)) out.push(e(rankedEntriesText(report)), '');
   for (const r of g.reasons) out.push(`- ${e(r)}`);
   const w = report.warnings;
   if (w && w.warned > 0)
@@ -129,13 +131,24 @@ export function renderMarkdown(report: Report, opts: MarkdownOptions = {}): stri
   out.push(...markdownWarnings(report));
   out.push(...markdownErrors(report, max));
   out.push(...markdownViolations(report, max));
-  for (const p of report.peer_figures ?? []) {
-    out.push('### Peer figures (not gated)', '', mdEscape(peerLine(p)), '', mdEscape(p.why), '');
-    if (p.per_query.length === 0) continue;
-    out.push('| query | ' + mdCode(p.id) + ' |', '| --- | ---: |');
-    for (const q of p.per_query) out.push(`| ${mdCode(q.query_id)} | ${q.value} |`);
+  const peers = peerFigureViews(report);
+  if (peers.length) {
+    out.push('### Peer figures (not gated)', '');
+    out.push(
+      '| peer | figure | peer says | rgate measure | rgate says |',
+      '| --- | --- | ---: | --- | ---: |',
+    );
+    for (const p of peers)
+      out.push(`| ${e(p.peer)} | ${mdCode(p.id)} | ${e(p.figure)} | ${mdCode(p.metric)} | ${e(p.ours)} |`);
     out.push('');
   }
+  for (const p of peers) {
+    out.push(`- ${mdCode(p.id)}: ${e(p.source)}. Why they differ: ${e(p.why)}`);
+    if (p.per_query.length === 0) continue;
+    out.push('', '  | query | ' + mdCode(p.id) + ' |', '  | --- | ---: |');
+    for (const q of p.per_query) out.push(`  | ${mdCode(q.query_id)} | ${q.value} |`);
+  }
+  if (peers.length) out.push('');
 
   const rp = replaySummary(report);
   out.push(
@@ -162,12 +175,18 @@ export function renderMarkdown(report: Report, opts: MarkdownOptions = {}): stri
 
 /** Contract violations of measured answers, by rule (nothing when every measured answer keeps its contract). */
 function markdownViolations(report: Report, max: number): string[] {
-  const v = report.contract_violations;
+  const v = violationView(report, max);
   if (!v) return [];
-  const out = ['### Contract violations', '', mdEscape(violationHeadline(v)), ''];
-  out.push('| rule | requests | queries |', '| --- | ---: | ---: |');
-  for (const r of v.rules.slice(0, max)) out.push(`| ${mdCode(r.rule)} | ${r.requests} | ${r.queries} |`);
-  if (v.rules.length > max) out.push('', `… and ${v.rules.length - max} more rules in the JSON report.`);
+  const out = ['### Contract violations', '', mdEscape(v.headline), ''];
+  out.push(
+    '| JSON path | message | requests | queries | example queries |',
+    '| --- | --- | ---: | ---: | --- |',
+  );
+  for (const r of v.rows)
+    out.push(
+      `| ${r.first_of_path ? mdCode(r.path) : ''} | ${mdEscape(r.message)} | ${r.requests} | ${r.queries} | ${r.example_ids.map(mdCode).join(', ')}${r.examples_cut ? ' …' : ''} |`,
+    );
+  if (v.more) out.push('', mdEscape(v.more));
   out.push('');
   return out;
 }

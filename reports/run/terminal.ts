@@ -23,9 +23,10 @@ import {
   displayGate,
   type MetricRow,
   errorView,
-  violationHeadline,
-  peerLine,
+  violationView,
+  peerFigureViews,
   semanticWinText,
+  rankedEntriesText,
   top1SplitText,
   warningView,
   failingDetail,
@@ -71,6 +72,7 @@ export function renderTerminal(report: Report, opts: TerminalOptions = {}): stri
     ),
   );
   if (semanticWinText(report)) out.push(...wrap(safe(semanticWinText(report)), TERMINAL_WIDTH, '  '));
+  if (rankedEntriesText(report)) out.push(...wrap(safe(rankedEntriesText(report)), TERMINAL_WIDTH, '  '));
   const w = report.warnings;
   // a degraded system that still answers says so only on stderr: the verdict's reader sees it here
   if (w && w.warned > 0)
@@ -196,11 +198,14 @@ export function renderTerminal(report: Report, opts: TerminalOptions = {}): stri
   out.push(...errorSection(report, max, paint), '');
   const cv = violationSection(report, max, paint);
   if (cv.length) out.push(...cv, '');
-  for (const p of report.peer_figures ?? []) {
-    out.push(paint('bold', 'Peer figures (not gated)'));
-    out.push(...wrap(terminalSafe(peerLine(p)), TERMINAL_WIDTH, '  ', '  '));
-    out.push(...wrap(terminalSafe(p.why), TERMINAL_WIDTH, '  ', '  '), '');
+  const peers = peerFigureViews(report);
+  if (peers.length) out.push(paint('bold', 'Peer figures (not gated)'));
+  for (const p of peers) {
+    out.push(...wrap(terminalSafe(p.line), TERMINAL_WIDTH, '    ', '  '));
+    out.push(...wrap(terminalSafe(`how: ${p.source}`), TERMINAL_WIDTH, '    ', '    '));
+    out.push(...wrap(terminalSafe(`why they differ: ${p.why}`), TERMINAL_WIDTH, '    ', '    '));
   }
+  if (peers.length) out.push('');
 
   const rp = replaySummary(report);
   out.push(paint('bold', 'Replay proof'));
@@ -273,17 +278,19 @@ function violationSection(
   max: number,
   paint: (code: keyof typeof ANSI, s: string) => string,
 ): string[] {
-  const v = report.contract_violations;
+  const v = violationView(report, max);
   if (!v) return [];
   const out = [
     paint('bold', 'Contract violations'),
-    ...wrap(terminalSafe(violationHeadline(v)), TERMINAL_WIDTH, '  ', '  '),
+    ...wrap(terminalSafe(v.headline), TERMINAL_WIDTH, '  ', '  '),
   ];
-  const t = table(['rule', 'requests', 'queries'], [60, 9, 8]);
-  for (const r of v.rules.slice(0, max))
-    t.push([terminalSafe(fit(r.rule, 200)), String(r.requests), String(r.queries)]);
-  out.push(t.toString());
-  if (v.rules.length > max) out.push(`  … and ${v.rules.length - max} more rules (see the JSON report)`);
+  // by path, each message under its path: paths and query ids are too long for table columns
+  for (const r of v.rows) {
+    if (r.first_of_path) out.push(...wrap(terminalSafe(r.path), TERMINAL_WIDTH, '    ', '  '));
+    const counts = `${r.message}: ${r.requests} ${r.requests === 1 ? 'request' : 'requests'}, ${r.queries} ${r.queries === 1 ? 'query' : 'queries'} (e.g. ${r.examples})`;
+    out.push(...wrap(terminalSafe(counts), TERMINAL_WIDTH, '      ', '    '));
+  }
+  if (v.more) out.push(`  ${v.more}`);
   return out;
 }
 

@@ -23,6 +23,8 @@ export const ContractViolationsSchema = Closed({
       queries: count,
       /** the first occurrence (query set order, then replay), as the validator worded it */
       first: Closed({ query_id: Type.String(), replay: Type.Integer({ minimum: 1 }), line: Type.String() }),
+      /** up to 5 of the queries with this rule, query set order (reports before it: `first` only) */
+      examples: Type.Optional(Type.Array(Type.String(), { maxItems: 5 })),
     }),
   ),
 });

@@ -30,6 +30,11 @@ export const ReportSystemSchema = Closed({
    * written before the setting existed, which counted `semantic` only.
    */
   semantic_win_modes: Type.Optional(Type.Array(SelectionModeSchema)),
+  /**
+   * context-load-v0 answers: which entries were ranked (the suite's `ranked_entries`, `auto` when it
+   * sets none). Absent for other contracts and in reports written before the setting was shown.
+   */
+  ranked_entries: Type.Optional(Type.String()),
 });
 
 /** How the run was made: replays, concurrency, seed, relevance level. */

@@ -22,6 +22,11 @@ export type WeightingMode = Static<typeof WeightingModeSchema>;
 const posInt = Type.Integer({ minimum: 1 });
 /** A system's own parameters: any JSON object (its keys are the system's, not rgate's). */
 export const SystemParamsSchema = AnyObject();
+/**
+ * context-load answers: which entries are ranked (`auto`, `all`, `rank`, `selected_by:<prefix>`; see
+ * NormalizeOptions in src/systems/normalize/types.ts); the others are reported apart. Default `auto`.
+ */
+export const RankedEntriesSchema = Type.String({ pattern: '^(auto|all|rank|selected_by:\\S+)$' });
 const unit = Type.Number({ minimum: 0, maximum: 1 });
 
 export const AnalyzerConfigSchema = Closed({
@@ -108,9 +113,13 @@ export const RetrievalConfigSchema = Closed({
   /**
    * optional: the system under test's own settings (a suite's `system.params`, `--set system.params.x=v`),
    * free-form. Carried here so they are hashed into the config id like any other setting; command and
-   * http systems read them as `{params.<key>}` placeholders.
+   * http systems read them as `{params.<key>}` placeholders. `ranked_entries` is the suite's system
+   * setting of that name when it is not the default `auto` (absent: `auto`), folded in for the same
+   * reason: which entries are ranked changes every ranking measure.
    */
-  system: Type.Optional(Closed({ params: Type.Optional(SystemParamsSchema) })),
+  system: Type.Optional(
+    Closed({ params: Type.Optional(SystemParamsSchema), ranked_entries: Type.Optional(RankedEntriesSchema) }),
+  ),
 });
 export type RetrievalConfig = Static<typeof RetrievalConfigSchema>;
 

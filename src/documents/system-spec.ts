@@ -6,18 +6,15 @@
 import { Type, type Static, type TObject, type TUnsafe } from '@sinclair/typebox';
 import { Closed, Const, StringEnum, StringMap } from './keywords.js';
 import { RESPONSE_CONTRACTS } from './response-contract.js';
-import { RetrievalModeSchema, SystemParamsSchema } from './retrieval-config.js';
+import { RankedEntriesSchema, RetrievalModeSchema, SystemParamsSchema } from './retrieval-config.js';
 import { SelectionModeSchema } from './selection-mode.js';
 
 const posInt = Type.Integer({ minimum: 1 });
 // typed string, not the enum: a system built in code may name any contract, and createSystem
 // refuses an unknown one with the list of known ones
 const contract = Type.Unsafe<string>({ enum: [...RESPONSE_CONTRACTS] });
-/**
- * context-load answers: which entries are ranked (`auto`, `all`, `rank`, `selected_by:<prefix>`; see
- * NormalizeOptions in src/systems/normalize/types.ts); the others are reported apart. Default `auto`.
- */
-const rankedEntries = Type.Optional(Type.String({ pattern: '^(auto|all|rank|selected_by:\\S+)$' }));
+/** context-load answers: which entries are ranked (RankedEntriesSchema); hashed into the config id unless `auto` */
+const rankedEntries = Type.Optional(RankedEntriesSchema);
 const semanticWinModes = Type.Optional(Type.Array(SelectionModeSchema, { minItems: 1, uniqueItems: true }));
 
 export const BuiltinModeSchema = RetrievalModeSchema;

@@ -30,6 +30,12 @@ export { importBeir, type BeirImportOptions } from './importers/beir.js';
 export { importTrec, type TrecImportOptions } from './importers/trec.js';
 export { importSmart, type SmartImportOptions } from './importers/smart.js';
 export { importDir, type DirImportOptions } from './importers/dir.js';
+export {
+  locateTrecFiles,
+  locateSmartFiles,
+  type TrecFiles,
+  type SmartFiles,
+} from './importers/locate-collection.js';
 export type { ImportResult } from './importers/common.js';
 export { checkSnapshotChange, frozenConfigId, type SnapshotCheck } from './snapshot-change.js';
 export { importSafely, type ImportSafelyOptions, type ImportSafelyResult } from './import-safely.js';

@@ -10,6 +10,7 @@ import {
   type NormalizeOptions,
 } from './normalize/index.js';
 import { toRawObservation } from './observation.js';
+import { rankedEntriesOption } from './ranked-entries.js';
 import {
   checkArgvTemplate,
   checkTemplates,
@@ -107,7 +108,7 @@ export class CommandAdapter implements SystemAdapter {
 
   constructor(
     private readonly spec: CommandSystemSpec,
-    config: RetrievalConfig,
+    private readonly config: RetrievalConfig,
     baseDir: string = process.cwd(),
     name?: string,
   ) {
@@ -122,7 +123,7 @@ export class CommandAdapter implements SystemAdapter {
   }
 
   private normalizeOptions(): NormalizeOptions {
-    return this.spec.ranked_entries !== undefined ? { rankedEntries: this.spec.ranked_entries } : {};
+    return rankedEntriesOption(this.spec, this.config);
   }
 
   /** The child's whole environment: PATH plus `env`, its values expanded like argv. */
@@ -154,8 +155,7 @@ export class CommandAdapter implements SystemAdapter {
           kind: 'interrupted',
           message: 'request abandoned: rgate was interrupted',
         });
-      else if (this.spec.worker) n = await this.viaWorker(q, ctx);
-      else ({ n, warnings } = await this.viaProcess(q, ctx));
+      else ({ n, warnings } = await (this.spec.worker ? this.viaWorker(q, ctx) : this.viaProcess(q, ctx)));
     } catch (e) {
       // defensive: request() must never throw, whatever goes wrong inside
       n = failedResponse(this.contract, { kind: 'internal', message: (e as Error).message });
@@ -166,7 +166,7 @@ export class CommandAdapter implements SystemAdapter {
   /**
    * One process per request; its stderr, when it answered, is kept as the request's warnings. (A
    * worker's stderr is not: its stderr and stdout are separate pipes, so a line cannot be told apart
-   * as this request's or the previous one's.)
+   * as this request's or the previous one's; a worker says so in its answer's `warnings`.)
    */
   private async viaProcess(
     q: QueryRecord,
@@ -194,11 +194,18 @@ export class CommandAdapter implements SystemAdapter {
     return { n: fromRun(this.contract, r, this.normalizeOptions()), warnings: stderrWarnings(r.stderr) };
   }
 
-  private async viaWorker(q: QueryRecord, ctx: RequestContext): Promise<NormalizedResponse> {
+  /** One request to a pooled worker; the `warnings` of its answer line are kept like a process's stderr. */
+  private async viaWorker(
+    q: QueryRecord,
+    ctx: RequestContext,
+  ): Promise<{ n: NormalizedResponse; warnings?: string[] | undefined }> {
     const w = this.acquire(ctx);
     const r = await w.request(workerRequestBody(q, ctx), this.timeoutMs, ctx.signal);
     this.release(w);
-    return fromWorker(this.contract, r, this.normalizeOptions());
+    return {
+      n: fromWorker(this.contract, r, this.normalizeOptions()),
+      warnings: r.kind === 'reply' ? stderrWarnings(r.warnings) : undefined,
+    };
   }
 
   private acquire(ctx: RequestContext): JsonLinesWorker {

@@ -9,6 +9,7 @@ import { failedResponse, normalizeResponse, type NormalizedResponse } from './no
 import { toRawObservation } from './observation.js';
 import { redactObservation, secretsOf, type Secret } from './secrets.js';
 import { type RawObservation, type RequestContext, type SystemAdapter } from './types.js';
+import { rankedEntriesOption } from './ranked-entries.js';
 
 type Agent = http.Agent | https.Agent;
 
@@ -71,7 +72,7 @@ export class HttpAdapter implements SystemAdapter {
   constructor(
     private readonly spec: HttpSystemSpec,
     name?: string,
-    config?: RetrievalConfig,
+    private readonly config?: RetrievalConfig,
   ) {
     if (config) {
       // filters travel in the request body; a secret belongs in a header
@@ -122,11 +123,7 @@ export class HttpAdapter implements SystemAdapter {
         message: `HTTP ${out.status}, body is not JSON (${(e as Error).message}): ${JSON.stringify(head)}`,
       });
     }
-    const n = normalizeResponse(
-      this.contract,
-      payload,
-      this.spec.ranked_entries !== undefined ? { rankedEntries: this.spec.ranked_entries } : {},
-    );
+    const n = normalizeResponse(this.contract, payload, rankedEntriesOption(this.spec, this.config));
     if (out.status >= 200 && out.status < 300) return n;
     // a non-2xx answer carrying a well-formed error envelope keeps the envelope's code as the error kind
     if (!n.ok && n.contract.valid && n.error) {

@@ -10,7 +10,12 @@ export interface WorkerOptions {
 }
 
 export type WorkerReply =
-  | { kind: 'reply'; response: unknown }
+  | {
+      kind: 'reply';
+      response: unknown;
+      /** the line's `warnings` (a worker has no per-request stderr), joined one per line; absent when none */
+      warnings?: string;
+    }
   | {
       kind:
         'timeout' | 'crash' | 'output_too_large' | 'spawn_failed' | 'protocol' | 'non_json' | 'interrupted';
@@ -35,8 +40,9 @@ function delay(ms: number): Promise<void> {
 
 /**
  * One persistent SUT process speaking JSON lines: rgate writes `{"id": n, ...request}` + newline to its
- * stdin, the worker answers one line `{"id": n, "response": <contract payload>}` on stdout (logs go to
- * stderr). One request is in flight at a time. Any protocol break, timeout or crash kills the process
+ * stdin, the worker answers one line `{"id": n, "response": <contract payload>, "warnings"?: [...]}` on
+ * stdout (logs go to stderr; what a request should be warned about goes in `warnings`, since stderr is
+ * one stream for every request and its lines cannot be told apart as this request's). One request is in flight at a time. Any protocol break, timeout or crash kills the process
  * group and marks the worker dead; the pool replaces it (fresh state) for the next request.
  */
 export class JsonLinesWorker {
@@ -172,14 +178,28 @@ export class JsonLinesWorker {
       this.fail('non_json', `response line is not JSON: ${clip(line)}`);
       return;
     }
-    const m = msg as { id?: unknown; response?: unknown };
+    const m = msg as { id?: unknown; response?: unknown; warnings?: unknown };
     if (typeof msg !== 'object' || msg === null || m.id !== p.id || !('response' in m)) {
       this.fail('protocol', `expected {"id": ${p.id}, "response": ...}, got ${clip(line)}`);
       return;
     }
+    const w = m.warnings;
+    const warnings =
+      typeof w === 'string'
+        ? w
+        : Array.isArray(w) && w.every((x) => typeof x === 'string')
+          ? w.join('\n')
+          : undefined;
+    if (w !== undefined && w !== null && warnings === undefined) {
+      this.fail(
+        'protocol',
+        `"warnings" must be an array of strings (one warning each), got ${clip(JSON.stringify(w))}`,
+      );
+      return;
+    }
     this.pending = undefined;
     p.cancelDeadline();
-    p.resolve({ kind: 'reply', response: m.response });
+    p.resolve({ kind: 'reply', response: m.response, ...(warnings ? { warnings } : {}) });
   }
 
   /** Fail the request in flight and kill the worker: after a broken exchange its state is unknown. */

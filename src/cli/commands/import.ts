@@ -108,7 +108,8 @@ export const importCommand: RgateCommand<ImportArgs> = {
       .option('corpus', { type: 'string', describe: 'beir: corpus.jsonl (optional)' })
       .option('docs', {
         type: 'string',
-        describe: 'trec: directory/.tar.gz of HTML or text; smart: tagged document file',
+        describe:
+          'trec: directory/.tar.gz of HTML or text, or of TREC <DOC> files, or one TREC <DOC> file; smart: tagged document file',
       })
       .option('queries', {
         type: 'string',

@@ -1,4 +1,13 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -6,6 +15,9 @@ import type { CliIo } from '../command.js';
 import { runCli } from '../program.js';
 
 const beirMini = resolve(import.meta.dirname, '../../../test/data/beir-mini');
+const cacmMini = resolve(import.meta.dirname, '../../../test/data/cacm-mini');
+const cranfieldMini = resolve(import.meta.dirname, '../../../test/data/cranfield-mini');
+const termOverlap = resolve(import.meta.dirname, '../../../test/sut/term-overlap.mjs');
 let dir: string;
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'rgate-init-'));
@@ -28,9 +40,12 @@ async function cli(argv: string[]): Promise<{ code: number; out: string; err: st
 }
 
 describe('rgate init: flags only, one-line mistakes', () => {
-  it('needs data, a contract for a command, an URL for http; trec/smart go through rgate import', async () => {
+  it('needs data, a contract for a command, an URL for http, a collection folder for trec/smart', async () => {
     const cases: [string[], RegExp][] = [
-      [['init'], /rgate init needs your data: --from beir\|dir\|memory-cli <path>, or --fixture <set>/],
+      [
+        ['init'],
+        /rgate init needs your data: --from beir\|trec\|smart\|dir\|memory-cli <path>, or --fixture <set>/,
+      ],
       [
         ['init', '--fixture', 'context-load', '--system', 'command', '--', 'node', 'x.mjs'],
         /--system command needs --contract/,
@@ -40,7 +55,19 @@ describe('rgate init: flags only, one-line mistakes', () => {
         /needs the command after --/,
       ],
       [['init', '--fixture', 'context-load', '--system', 'http'], /--system http needs the endpoint URL/],
-      [['init', '--from', 'trec', 'x'], /--from trec: TREC and SMART collections are several files/],
+      [['init', '--from', 'trec', 'no-such-folder'], /--from trec .*no-such-folder: no such folder/],
+      [
+        ['init', '--from', 'smart', cacmMini],
+        /--from smart .*cacm-mini: no documents found \(looked for a file named \*\.all\*\)/,
+      ],
+      [
+        ['init', '--from', 'beir', beirMini, '--topics', 't.txt'],
+        /--topics goes with --from trec, not --from beir/,
+      ],
+      [
+        ['init', '--fixture', 'context-load', '--qrels', 'q.txt'],
+        /--qrels goes with --from trec\|smart <folder>/,
+      ],
       [['init', '--fixture', 'context-load', '--suite', 'a b'], /--suite "a b": letters, digits/],
     ];
     for (const [argv, message] of cases) {
@@ -97,5 +124,181 @@ describe('rgate init: flags only, one-line mistakes', () => {
     expect(gate.rules.find((x) => x.metric === 'ndcg_cut.10')!.min).toBe(0.5);
     expect(existsSync(join(dir, '.gitlab-ci.yml'))).toBe(true);
     expect(r.out).toContain('next:');
+  });
+
+  it('--from trec: finds topics, qrels and documents in the folder, freezes them, and rgate run gives a verdict', async () => {
+    const r = await cli(['init', '--from', 'trec', cacmMini, '--min-ndcg', '0.2']);
+    expect(r.code, r.err).toBe(0);
+    // the import's counts and its note on the judged ids the documents do not hold are shown
+    expect(r.out).toContain('45 corpus records, 6 queries, 6 judged, 25 judgments');
+    expect(r.out).toMatch(/qrels\.cacm\.txt: 25 judgment lines over 6 queries/);
+    const set = join(dir, 'fixtures', 'retrieval');
+    expect(existsSync(join(set, 'freeze.json'))).toBe(true);
+    const provenance = readFileSync(join(set, 'PROVENANCE.md'), 'utf8');
+    // the command is written as the user could retype it, paths relative to the project
+    const produced = /rgate import trec .*/.exec(provenance)![0];
+    for (const part of ['--topics ', '--docs ', '--qrels ', '--out fixtures/retrieval'])
+      expect(produced).toContain(part);
+    expect(produced).toMatch(/ \.\.\/\S*cacm-mini\/topics\.cacm\.txt /);
+    expect(provenance).not.toContain(dir);
+    const queries = readFileSync(join(set, 'queries.jsonl'), 'utf8').trim().split('\n');
+    expect(queries.map((l) => (JSON.parse(l) as { query_id: string }).query_id)).toEqual([
+      '1',
+      '2',
+      '3',
+      '6',
+      '8',
+      '12',
+    ]);
+
+    const run = await cli(['run', '--no-store']);
+    expect(run.code, run.err).toBe(0);
+    expect(run.out.trimEnd().split('\n').at(-1)).toBe('rgate: retrieval PASS -> exit 0 (every gate passed)');
+  });
+
+  it('--from smart: a Cranfield slice with positional ids and reversed codes, a command system, and a failing floor', async () => {
+    copyFileSync(termOverlap, join(dir, 'search.mjs'));
+    const r = await cli([
+      'init',
+      '--from',
+      'smart',
+      cranfieldMini,
+      '--positional-query-ids',
+      '--reverse-grades',
+      'max',
+      '--min-ndcg',
+      '0.99',
+      '--system',
+      'command',
+      '--contract',
+      'rgate',
+      '--',
+      'node',
+      'search.mjs',
+      '{corpus_dir}',
+      '{k}',
+      '{query}',
+    ]);
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).toContain('69 corpus records, 4 queries, 4 judged, 62 judgments');
+    expect(r.out).toContain('cranqrel: dropped 4 of 66 lines with a negative code (-1)');
+    const queries = readFileSync(join(dir, 'fixtures', 'retrieval', 'queries.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { query_id: string; qrels: Record<string, number> });
+    // qrels query 3 is the third .I of cran.qry (004); code 1 (complete answer) is the top grade
+    expect(queries.map((q) => q.query_id)).toEqual(['001', '002', '004', '008']);
+    expect(queries[0]!.qrels['184']).toBe(3); // cranqrel "1 184 2": grade 4 + 1 - 2
+
+    // the floor no term-overlap ranking reaches: the gate fails, with its reason
+    const run = await cli(['run', '--no-store']);
+    expect(run.code, run.out + run.err).toBe(1);
+    expect(run.out.trimEnd().split('\n').at(-1)).toMatch(/^rgate: retrieval FAIL -> exit 1/);
+    expect(run.out).toMatch(/ndcg_cut\.10/);
+  });
+
+  it('--from smart: two candidate query files is a question for the user, not a guess', async () => {
+    const folder = join(dir, 'coll');
+    mkdirSync(folder);
+    for (const f of ['cran.all.1400', 'cran.qry', 'cranqrel'])
+      copyFileSync(join(cranfieldMini, f), join(folder, f));
+    copyFileSync(join(cranfieldMini, 'cran.qry'), join(folder, 'query.text'));
+    const r = await cli(['init', '--from', 'smart', 'coll']);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain('2 files could be the queries (cran.qry, query.text)');
+    expect(r.err).toContain('--queries');
+    const ok = await cli([
+      'init',
+      '--from',
+      'smart',
+      'coll',
+      '--queries',
+      'coll/cran.qry',
+      '--positional-query-ids',
+    ]);
+    expect(ok.code, ok.err).toBe(0);
+  });
+
+  it('--from trec: a folder whose documents are one file of <DOC> blocks (<top> topics), then rgate run', async () => {
+    // written for this test in the shape of a TREC ad hoc collection
+    const folder = join(dir, 'robust-mini');
+    mkdirSync(folder);
+    const docs = [
+      [
+        'LA010189-0001',
+        'Rotating the signing keys',
+        'The signing keys are rotated every quarter by the operator.',
+      ],
+      ['LA010189-0002', 'Context budgets', 'Each profile has a context budget in files and characters.'],
+      ['LA010189-0003', 'Retention', 'Decision records are kept for seven years and reviewed yearly.'],
+      ['LA010189-0004', 'Release notes', 'What changed in the last release of the retriever.'],
+    ];
+    writeFileSync(
+      join(folder, 'collection.trec'),
+      docs
+        .map(
+          ([no, head, text]) =>
+            `<DOC>\n<DOCNO> ${no} </DOCNO>\n<HEADLINE>${head}</HEADLINE>\n<TEXT>\n${text}\n</TEXT>\n</DOC>\n`,
+        )
+        .join(''),
+    );
+    writeFileSync(
+      join(folder, 'topics.robust-mini.txt'),
+      [
+        '<top>\n<num> Number: 301\n<title> signing keys rotation\n<desc> Description:\nHow often are keys rotated?\n</top>',
+        '<top>\n<num> Number: 302\n<title> decision records retention\n<desc> Description:\nHow long are records kept?\n</top>',
+      ].join('\n'),
+    );
+    writeFileSync(
+      join(folder, 'qrels.robust-mini.txt'),
+      '301 0 LA010189-0001 1\n302 0 LA010189-0003 2\n302 0 LA010189-0004 0\n',
+    );
+    const r = await cli([
+      'init',
+      '--from',
+      'trec',
+      'robust-mini',
+      '--topic-field',
+      'title+description',
+      '--min-ndcg',
+      '0.5',
+    ]);
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).toContain('4 corpus records, 2 queries, 2 judged, 3 judgments');
+    expect(r.out).toContain('1 TREC collection file(s) of <DOC> blocks');
+    const queries = readFileSync(join(dir, 'fixtures', 'retrieval', 'queries.jsonl'), 'utf8')
+      .trim()
+      .split('\n');
+    expect((JSON.parse(queries[0]!) as { text: string }).text).toBe(
+      'signing keys rotation How often are keys rotated?',
+    );
+    const run = await cli(['run', '--no-store']);
+    expect(run.code, run.err).toBe(0);
+    expect(run.out.trimEnd().split('\n').at(-1)).toBe('rgate: retrieval PASS -> exit 0 (every gate passed)');
+  });
+
+  it('README "Gate your own retriever": the TREC and SMART commands, each in an empty folder, then rgate run', async () => {
+    const readme = readFileSync(resolve(import.meta.dirname, '../../../README.md'), 'utf8');
+    const block = /<!-- init-collections:begin -->\n```sh\n([\s\S]*?)```\n<!-- init-collections:end -->/.exec(
+      readme,
+    );
+    expect(block).not.toBeNull();
+    const commands = block![1]!.split('\n').filter((l) => l.startsWith('npx rgate '));
+    expect(commands.map((c) => c.split(' ')[4])).toEqual(['trec', 'smart']);
+    const root = dir;
+    for (const cmd of commands) {
+      dir = mkdtempSync(join(root, 'team-'));
+      // what the reader brings: the collection folders the commands name
+      cpSync(cacmMini, join(dir, 'data', 'cacm'), { recursive: true });
+      cpSync(cranfieldMini, join(dir, 'data', 'cranfield'), { recursive: true });
+      const init = await cli(cmd.replace(/^npx rgate /, '').split(' '));
+      expect(init.code, `${cmd}\n${init.err}`).toBe(0);
+      const run = await cli(['run', '--no-store']);
+      expect(run.code, `${cmd}\n${run.err}`).toBe(0);
+      expect(run.out.trimEnd().split('\n').at(-1)).toBe(
+        'rgate: retrieval PASS -> exit 0 (every gate passed)',
+      );
+    }
+    dir = root;
   });
 });

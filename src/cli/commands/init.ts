@@ -1,5 +1,5 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import type { Argv } from 'yargs';
 import { parseGatePolicy } from '../../../gates/index.js';
 import { RESPONSE_CONTRACTS, type RgateConfigFile, type SuiteSpec } from '../../documents/index.js';
@@ -7,12 +7,12 @@ import { validateRgateConfig } from '../../contracts/rgate-config.js';
 import { formatAjvErrors } from '../../contracts/ajv.js';
 import { PACKAGE_ROOT } from '../../core/package-root.js';
 import { EXIT, RgateError } from '../../core/errors.js';
-import { resolveFixtureDir } from '../../snapshot/index.js';
+import { locateSmartFiles, locateTrecFiles, resolveFixtureDir } from '../../snapshot/index.js';
 import type { CliIo, RgateCommand } from '../command.js';
 import { importCommand } from './import.js';
 
-type FromKind = 'beir' | 'dir' | 'memory-cli';
-const FROM_KINDS: readonly string[] = ['beir', 'dir', 'memory-cli'];
+type FromKind = 'beir' | 'trec' | 'smart' | 'dir' | 'memory-cli';
+const FROM_KINDS: readonly string[] = ['beir', 'trec', 'smart', 'dir', 'memory-cli'];
 
 interface InitArgs {
   _: (string | number)[];
@@ -20,6 +20,13 @@ interface InitArgs {
   contract?: string;
   from?: string[];
   fixture?: string;
+  topics?: string;
+  queries?: string;
+  qrels?: string[];
+  docs?: string;
+  'topic-field'?: 'title' | 'description' | 'title+description';
+  'positional-query-ids'?: boolean;
+  'reverse-grades'?: string;
   suite: string;
   gate?: string;
   'min-ndcg'?: number;
@@ -81,7 +88,38 @@ export const initCommand: RgateCommand<InitArgs> = {
         type: 'string',
         array: true,
         describe:
-          'beir|dir|memory-cli <path>: import your data as fixtures/<suite>, frozen (TREC and SMART: rgate import, then --fixture)',
+          'beir|trec|smart|dir|memory-cli <path>: import your data as fixtures/<suite>, frozen (trec, smart: the folder holding the collection)',
+      })
+      .option('topics', {
+        type: 'string',
+        describe: '--from trec: the topics file (default: the file named *topic* in the folder)',
+      })
+      .option('queries', {
+        type: 'string',
+        describe: '--from smart: the query file (default: *.qry or query* in the folder)',
+      })
+      .option('qrels', {
+        type: 'string',
+        array: true,
+        describe: '--from trec|smart: the judgments (default: the files named *qrel* or *.rel in the folder)',
+      })
+      .option('docs', {
+        type: 'string',
+        describe:
+          '--from trec: the documents, a .tar.gz or folder of HTML/text or TREC <DOC> files, or one <DOC> file (default: the one .tar.gz, docs/, or *.sgml/*.trec); --from smart: the tagged documents (default: *.all*)',
+      })
+      .option('topic-field', {
+        choices: ['title', 'description', 'title+description'] as const,
+        describe: '--from trec with <top> topics: the query text (default: title)',
+      })
+      .option('positional-query-ids', {
+        type: 'boolean',
+        describe: '--from smart: qrels query n = the n-th .I of the query file (Cranfield)',
+      })
+      .option('reverse-grades', {
+        type: 'string',
+        describe:
+          '--from smart: codes run backwards (1 = most relevant): grade = max+1-code ("max" or a number)',
       })
       .option('fixture', {
         type: 'string',
@@ -109,6 +147,14 @@ export const initCommand: RgateCommand<InitArgs> = {
         'your retriever as a command, your BEIR data',
       )
       .example(
+        '$0 init --from trec ./data/cacm',
+        'a TREC collection folder: topics.*, qrels.*, the documents as a .tar.gz or docs/ (builtin BM25 system)',
+      )
+      .example(
+        '$0 init --from smart ./data/cranfield --positional-query-ids --reverse-grades max',
+        'a SMART collection folder (cran.all.1400, cran.qry, cranqrel) with its numbering and code traps stated',
+      )
+      .example(
         '$0 init --from dir ./docs --system http http://127.0.0.1:8080/retrieve --ci github',
         'a retrieval service over your docs tree, with a GitHub workflow',
       )
@@ -129,7 +175,7 @@ async function initHandler(args: InitArgs, io: CliIo): Promise<number> {
   if (!from && !args.fixture)
     throw new RgateError(
       'usage',
-      'rgate init needs your data: --from beir|dir|memory-cli <path>, or --fixture <set>',
+      'rgate init needs your data: --from beir|trec|smart|dir|memory-cli <path>, or --fixture <set>',
       'e.g. --from beir ./data/scifact, or --fixture context-load (the bundled demo set)',
     );
   if (from && args.fixture) throw new RgateError('usage', '--from and --fixture: give one of them');
@@ -169,11 +215,11 @@ async function initHandler(args: InitArgs, io: CliIo): Promise<number> {
     );
 
   // the data first: an import that fails leaves no config pointing at a set that does not exist
+  const imported: string[] = [];
   if (from) {
     const code = await importCommand.handler(
       {
-        kind: from.kind,
-        path: from.path,
+        ...importArgs(from, args, root),
         out: join('fixtures', fixture),
         freeze: true,
         force: args.force,
@@ -181,7 +227,8 @@ async function initHandler(args: InitArgs, io: CliIo): Promise<number> {
         'follow-symlinks': false,
         json: false,
       },
-      { ...io, out: () => {} },
+      // its counts and notes (ids not in the corpus, dropped codes) are the user's to read
+      { ...io, out: (t) => void (t.startsWith('  ') && imported.push(t.trim())) },
     );
     if (code !== EXIT.ok) return code;
   }
@@ -204,10 +251,12 @@ async function initHandler(args: InitArgs, io: CliIo): Promise<number> {
     `npx rgate history ${suiteName}   # trends and regression alarms once you have runs`,
     `npx rgate baseline set ${suiteName} --note "first baseline"`,
   ];
-  if (args.json) io.out(JSON.stringify({ suite: suiteName, wrote: writes, next }, null, 2));
+  if (args.json) io.out(JSON.stringify({ suite: suiteName, wrote: writes, imported, next }, null, 2));
   else {
     io.out(`rgate init: suite ${suiteName} (${describeSystem(system)}) on fixture set ${fixture}`);
     for (const w of writes) io.out(`  wrote ${w.path.padEnd(32)} ${w.what}`);
+    if (imported.length > 0) io.out('import:');
+    for (const line of imported) io.out(`  ${line}`);
     io.out('next:');
     for (const n of next) io.out(`  ${n}`);
   }
@@ -257,21 +306,81 @@ function systemSpec(args: InitArgs): SuiteSpec['system'] {
 }
 
 function fromSpec(args: InitArgs): { kind: FromKind; path: string } | undefined {
-  if (!args.from) return undefined;
+  if (!args.from) {
+    const stray = (
+      ['topics', 'queries', 'qrels', 'docs', 'topic-field', 'positional-query-ids', 'reverse-grades'] as const
+    ).find((k) => args[k] !== undefined);
+    if (stray) throw new RgateError('usage', `--${stray} goes with --from trec|smart <folder>`);
+    return undefined;
+  }
   const [kind, path] = args.from;
-  if (kind === 'trec' || kind === 'smart')
-    throw new RgateError(
-      'usage',
-      `--from ${kind}: TREC and SMART collections are several files`,
-      `import them first (rgate import ${kind} --help), then rgate init --fixture <set>`,
-    );
   if (!kind || !FROM_KINDS.includes(kind) || !path)
     throw new RgateError(
       'usage',
       '--from needs a kind and a path',
-      'e.g. --from beir ./data/scifact (kinds: beir, dir, memory-cli)',
+      'e.g. --from beir ./data/scifact (kinds: beir, trec, smart, dir, memory-cli)',
     );
+  const onlyFor = (flags: readonly (keyof InitArgs)[], kinds: string): void => {
+    const f = flags.find((k) => args[k] !== undefined);
+    if (f) throw new RgateError('usage', `--${String(f)} goes with --from ${kinds}, not --from ${kind}`);
+  };
+  if (kind !== 'trec' && kind !== 'smart') onlyFor(['qrels', 'docs'], 'trec|smart');
+  if (kind !== 'trec') onlyFor(['topics', 'topic-field'], 'trec');
+  if (kind !== 'smart') onlyFor(['queries', 'positional-query-ids', 'reverse-grades'], 'smart');
   return { kind: kind as FromKind, path };
+}
+
+/**
+ * What `rgate import` is given for `--from`: BEIR, dir and memory-cli take the path as it is; a TREC
+ * or SMART folder is looked into for its files (the flags name any it cannot tell). Paths are kept
+ * relative to the project, as the user would type them, for the set's PROVENANCE.md.
+ */
+function importArgs(
+  from: { kind: FromKind; path: string },
+  args: InitArgs,
+  root: string,
+): {
+  kind: FromKind;
+  path?: string;
+  topics?: string;
+  queries?: string;
+  qrels?: string[];
+  docs?: string;
+} & Pick<InitArgs, 'topic-field' | 'positional-query-ids' | 'reverse-grades'> {
+  const at = (p: string | undefined): string | undefined => (p === undefined ? undefined : resolve(root, p));
+  const rel = (p: string): string => relative(root, p) || '.';
+  const folder = resolve(root, from.path);
+  if (from.kind === 'trec') {
+    const f = locateTrecFiles(folder, {
+      ...(args.topics ? { topics: at(args.topics)! } : {}),
+      ...(args.qrels ? { qrels: args.qrels.map((q) => at(q)!) } : {}),
+      ...(args.docs ? { docs: at(args.docs)! } : {}),
+    });
+    return {
+      kind: 'trec',
+      topics: rel(f.topics),
+      qrels: f.qrels.map(rel),
+      ...(f.docs ? { docs: rel(f.docs) } : {}),
+      ...(args['topic-field'] ? { 'topic-field': args['topic-field'] } : {}),
+    };
+  }
+  if (from.kind === 'smart') {
+    if ((args.qrels?.length ?? 0) > 1) throw new RgateError('usage', '--from smart takes one --qrels file');
+    const f = locateSmartFiles(folder, {
+      ...(args.queries ? { queries: at(args.queries)! } : {}),
+      ...(args.qrels?.[0] ? { qrels: at(args.qrels[0])! } : {}),
+      ...(args.docs ? { docs: at(args.docs)! } : {}),
+    });
+    return {
+      kind: 'smart',
+      queries: rel(f.queries),
+      ...(f.qrels ? { qrels: [rel(f.qrels)] } : {}),
+      ...(f.docs ? { docs: rel(f.docs) } : {}),
+      ...(args['positional-query-ids'] ? { 'positional-query-ids': true } : {}),
+      ...(args['reverse-grades'] !== undefined ? { 'reverse-grades': args['reverse-grades'] } : {}),
+    };
+  }
+  return { kind: from.kind, path: from.path };
 }
 
 function describeSystem(s: SuiteSpec['system']): string {

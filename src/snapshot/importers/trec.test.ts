@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -83,5 +83,91 @@ describe('importTrec', () => {
     await expect(
       importTrec({ topics: join(dir, 'topics'), qrels: [join(dir, 'qrels2')], out: join(dir, 'o2') }),
     ).rejects.toThrow('qrels2:2: query "1" doc "d1" judged 2, but qrels2:1 says 1');
+  });
+
+  it('reads TREC collection files of <DOC> blocks: one file, or a folder mixing them with plain documents', async () => {
+    // written for this test in the shape of TREC disks 4-5 (FT, LA Times): DOCNO, HEADLINE, TEXT
+    const sgml = [
+      '<DOC>',
+      '<DOCNO> FT911-1 </DOCNO>',
+      '<PROFILE>_AN-BEOA7AAIFT</PROFILE>',
+      '<HEADLINE>',
+      'FT  14 MAY 91 / Airbus &amp; its <i>subsidies</i>',
+      '</HEADLINE>',
+      '<TEXT>',
+      'Governments argued over support for the aircraft maker.',
+      '</TEXT>',
+      '</DOC>',
+      '<DOC>',
+      '<DOCNO>FT911-2</DOCNO>',
+      '<TEXT>First part.</TEXT>',
+      '<TEXT>Second part.</TEXT>',
+      '</DOC>',
+      '',
+    ].join('\n');
+    writeFileSync(join(dir, 'ft911.sgml'), sgml);
+    writeFileSync(join(dir, 'sg-topics'), '<top><num>1</num><title>airbus subsidies</title></top>');
+    writeFileSync(join(dir, 'sg-qrels'), '1 0 FT911-1 1\n');
+    const r = await importTrec({
+      topics: join(dir, 'sg-topics'),
+      qrels: [join(dir, 'sg-qrels')],
+      docs: join(dir, 'ft911.sgml'),
+      out: join(dir, 'sg'),
+    });
+    expect(r.counts).toMatchObject({ corpus_records: 2, queries: 1, judgments: 1 });
+    expect(r.notes.join('\n')).toContain('1 TREC collection file(s) of <DOC> blocks');
+    const corpus = readFileSync(join(dir, 'sg', 'corpus.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { id: string; title?: string; text: string; source_path: string });
+    expect(corpus.map((c) => [c.id, c.title, c.text, c.source_path])).toEqual([
+      [
+        'FT911-1',
+        'FT 14 MAY 91 / Airbus & its subsidies',
+        'Governments argued over support for the aircraft maker.',
+        'ft911.sgml',
+      ],
+      ['FT911-2', undefined, 'First part.\nSecond part.', 'ft911.sgml'],
+    ]);
+
+    // a folder: the collection file beside a plain document; a DOCNO twice is refused with both places
+    mkdirSync(join(dir, 'mixed'));
+    writeFileSync(join(dir, 'mixed', 'ft911.sgml'), sgml);
+    writeFileSync(join(dir, 'mixed', 'note.txt'), 'a plain document');
+    const m = await importTrec({
+      topics: join(dir, 'sg-topics'),
+      qrels: [],
+      docs: join(dir, 'mixed'),
+      out: join(dir, 'mx'),
+    });
+    expect(m.counts.corpus_records).toBe(3);
+    writeFileSync(join(dir, 'mixed', 'FT911-2.txt'), 'clash');
+    await expect(
+      importTrec({
+        topics: join(dir, 'sg-topics'),
+        qrels: [],
+        docs: join(dir, 'mixed'),
+        out: join(dir, 'mx2'),
+      }),
+    ).rejects.toThrow('mixed: ft911.sgml and FT911-2.txt both give the id "FT911-2"');
+
+    writeFileSync(join(dir, 'bad.sgml'), '<DOC>\n<TEXT>no number</TEXT>\n</DOC>\n');
+    await expect(
+      importTrec({
+        topics: join(dir, 'sg-topics'),
+        qrels: [],
+        docs: join(dir, 'bad.sgml'),
+        out: join(dir, 'b'),
+      }),
+    ).rejects.toThrow('bad.sgml:1: <DOC> without a <DOCNO>');
+    writeFileSync(join(dir, 'plain.txt'), 'not a collection');
+    await expect(
+      importTrec({
+        topics: join(dir, 'sg-topics'),
+        qrels: [],
+        docs: join(dir, 'plain.txt'),
+        out: join(dir, 'p'),
+      }),
+    ).rejects.toThrow('expected a directory or .tar.gz of documents, or a TREC file of <DOC><DOCNO> blocks');
   });
 });

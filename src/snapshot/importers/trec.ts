@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import { basename } from 'node:path';
 import type { CorpusLine, PartialConfig, QueryRecord, RecordKind } from '../../documents/index.js';
 import { RgateError } from '../../core/errors.js';
@@ -12,14 +13,27 @@ import {
   type ImportResult,
   type SourceFile,
 } from './common.js';
-import { documentRecords, readDocumentTree } from './documents.js';
+import {
+  DOCUMENT_EXTENSIONS,
+  documentRecord,
+  isTarGz,
+  readDocumentTree,
+  type RawDocument,
+} from './documents.js';
+import { isTrecSgml, trecSgmlRecords } from './trec-sgml.js';
+
+/** Extensions TREC collection files (`<DOC>` blocks) are shipped under, besides the document ones. */
+const SGML_EXTENSIONS = ['.sgml', '.sgm', '.trec'];
 
 export type TopicField = 'title' | 'description' | 'title+description';
 
 export interface TrecImportOptions {
   topics: string;
   qrels: string[];
-  /** documents: a directory or .tar.gz of HTML/text files (id = file name without extension) */
+  /**
+   * documents: a directory or .tar.gz of HTML/text files (id = file name without extension), or of
+   * TREC collection files (`<DOC><DOCNO>` blocks: id = DOCNO), or one such collection file
+   */
   docs?: string;
   out: string;
   /** which `<top>` fields make the query text (default title); `<DOC>`-style topics use their body */
@@ -91,15 +105,67 @@ function topicText(t: Topic, field: TopicField, label: string): string {
   return text;
 }
 
+/** The documents of `--docs`: a tree or tarball as for `rgate import dir`, or one TREC collection file. */
+async function readTrecDocuments(path: string): Promise<Awaited<ReturnType<typeof readDocumentTree>>> {
+  let file = false;
+  try {
+    file = statSync(path).isFile() && !isTarGz(path);
+  } catch {
+    // readDocumentTree names the missing path
+  }
+  if (!file) return readDocumentTree(path, [...DOCUMENT_EXTENSIONS, ...SGML_EXTENSIONS]);
+  const s = readSource(path);
+  if (!isTrecSgml(s.text))
+    throw new RgateError(
+      'input_invalid',
+      `${path}: expected a directory or .tar.gz of documents, or a TREC file of <DOC><DOCNO> blocks`,
+    );
+  const doc: RawDocument = {
+    rel: basename(path),
+    bytes: Buffer.from(s.text, 'utf8'),
+    mtime: statSync(path).mtime.toISOString(),
+  };
+  return { docs: [doc], source: s.info };
+}
+
+/**
+ * Records for TREC documents: a collection file gives one per `<DOC>` block, any other file one
+ * (as `rgate import dir` reads it, id without extension). An id given twice is an error naming both.
+ */
+function trecDocumentRecords(docs: readonly RawDocument[], kind: RecordKind, label: string): CorpusLine[] {
+  const seen = new Map<string, string>();
+  const out: CorpusLine[] = [];
+  for (const d of docs) {
+    const sgml = isTrecSgml(d.bytes.toString('utf8').replace(/^\uFEFF/, ''));
+    for (const r of sgml ? trecSgmlRecords(d, kind) : [documentRecord(d, kind)]) {
+      const prev = seen.get(r.id!);
+      if (prev)
+        throw new RgateError(
+          'input_invalid',
+          `${label}: ${d.rel} and ${prev} both give the id "${r.id}"`,
+          sgml ? 'DOCNOs must be unique across the collection' : 'rename one of them',
+        );
+      seen.set(r.id!, d.rel);
+      out.push(r);
+    }
+  }
+  return out;
+}
+
 /** Import TREC topics + qrels (+ a document tree) into a fixture set folder. Ids are kept exactly as the files write them. */
 export async function importTrec(o: TrecImportOptions): Promise<ImportResult> {
   const sources: SourceFile[] = [];
   const notes: string[] = [];
   let corpus: CorpusLine[] = [];
   if (o.docs) {
-    const tree = await readDocumentTree(o.docs);
-    sources.push(tree.source);
-    corpus = documentRecords(tree.docs, o.kind ?? 'canonical', basename(o.docs));
+    const { docs, source } = await readTrecDocuments(o.docs);
+    sources.push(source);
+    corpus = trecDocumentRecords(docs, o.kind ?? 'canonical', basename(o.docs));
+    const sgml = docs.filter((d) => isTrecSgml(d.bytes.toString('utf8').replace(/^\uFEFF/, '')));
+    if (sgml.length > 0)
+      notes.push(
+        `Documents: ${sgml.length} TREC collection file(s) of <DOC> blocks: id = <DOCNO>, title = <TITLE>/<HEADLINE>/<HEAD>, text = <TEXT> (else the block), tags stripped.`,
+      );
   } else notes.push('No documents given: corpus.jsonl is empty.');
 
   const t = readSource(o.topics);
