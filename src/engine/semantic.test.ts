@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { createPrng } from '../core/prng.js';
 import { validateMemoryCliV1 } from '../contracts/responses/memory-cli-v1.js';
 import { validateRetrievalResultV1 } from '../contracts/responses/retrieval-result-v1.js';
 import type { CorpusRecord } from '../documents/index.js';
@@ -244,5 +245,41 @@ describe('semantic selection v1, hybrid_rrf method (the default)', () => {
     const qa = ok(a.select({ query: 'holiday freeze for deploys password' }));
     expect(qa.candidates.map((c) => c.id)).not.toContain('secret');
     expect(qa).toEqual(ok(b.select({ query: 'holiday freeze for deploys password' })));
+  });
+});
+
+describe('selectMany (the batched vector pass)', () => {
+  // a seeded corpus of pseudo-words large enough for several tiles of queries and chunks of records
+  const rnd = createPrng(2511);
+  const words = Array.from({ length: 300 }, (_, i) => `w${i.toString(36)}x${'abcdefgh'[i % 8]}`);
+  const text = (n: number): string => Array.from({ length: n }, () => words[rnd.int(words.length)]).join(' ');
+  const big: CorpusRecord[] = Array.from({ length: 1100 }, (_, d) =>
+    rec(`r${String(d).padStart(4, '0')}`, text(5 + rnd.int(30)), {
+      source_path: `notes/${d % 17}/r${d}.md`,
+      ...(d % 50 === 3 ? { tags: ['secret'] } : {}),
+      ...(d % 97 === 5 ? { key: `KEY-${d}` } : {}),
+    }),
+  );
+  const reqs = Array.from({ length: 45 }, (_, i) => ({
+    query: i % 9 === 4 ? `KEY-${97 * (i % 5) + 5} ${text(2)}` : text(1 + rnd.int(6)),
+    ...(i % 4 === 1 ? { k: 10 + (i % 7) } : {}),
+  }));
+
+  for (const method of ['hybrid_rrf', 'cosine'] as const) {
+    it(`answers as select() does, request by request (${method})`, () => {
+      const engine = createEngine(big, cfg({ semantic: { method } }));
+      const many = engine.selectMany(reqs);
+      expect(many).toEqual(reqs.map((r) => engine.select(r)));
+      expect(many.filter((r) => 'error' in r)).toEqual([]);
+      expect(new Set(many.map((r) => ('error' in r ? null : r.selection_mode))).size).toBeGreaterThan(1);
+    });
+  }
+
+  it('returns the error envelope of a bad request in its place', () => {
+    const engine = createEngine(corpus, cfg(COSINE), { embedder: createHashedEmbedder(768) });
+    const batch = [{ query: 'deploy windows' }, { query: 'x', query_embedding: [1, 0] }, { query: 'freeze' }];
+    const many = engine.selectMany(batch);
+    expect(many).toEqual(batch.map((r) => engine.select(r)));
+    expect(many[1]).toMatchObject({ error: { code: 'embedding_dimension_mismatch' } });
   });
 });

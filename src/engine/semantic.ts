@@ -5,7 +5,7 @@ import { SEMANTIC_DEFAULTS } from '../core/defaults.js';
 import { bagOfWords } from './bm25-index.js';
 import type { IndexedCorpus } from './indexed-corpus.js';
 import { indexText } from './indexed-corpus.js';
-import { TopK } from './top-k.js';
+import { VectorIndex, type VectorHit } from './vector-index.js';
 import type {
   Embedder,
   ErrorEnvelope,
@@ -58,17 +58,19 @@ function envelope(code: string, message: string, action: string): ErrorEnvelope 
   return { error: { code, message, action } };
 }
 
-interface Matrix {
-  dims: number;
-  data: Float32Array;
-  norms: Float64Array;
+/** A request's query vector and its norm, and its cosine ranking when a batch computed it already. */
+interface QueryVector {
+  q: Float32Array;
+  qNorm: number;
+  /** the vector ranking the method needs (rankingFor), from selectMany's batched pass */
+  ranked?: VectorHit[];
 }
 
 export class SemanticIndex {
   private readonly ic: IndexedCorpus;
   private readonly config: RetrievalConfig;
   private readonly embedder: Embedder;
-  private matrix: Matrix | ErrorEnvelope | null = null;
+  private matrix: VectorIndex | ErrorEnvelope | null = null;
   private keys: string[] | null = null;
   private pathTerms: Set<string>[] | null = null;
 
@@ -78,7 +80,7 @@ export class SemanticIndex {
     this.embedder = embedder;
   }
 
-  private getMatrix(): Matrix | ErrorEnvelope {
+  private getMatrix(): VectorIndex | ErrorEnvelope {
     if (this.matrix) return this.matrix;
     const dims = this.config.embedding.dimensions;
     const recs = this.ic.records;
@@ -98,8 +100,7 @@ export class SemanticIndex {
         'use an embedder with the configured dimensions or change config.embedding.dimensions',
       ));
     }
-    const data = new Float32Array(recs.length * dims);
-    const norms = new Float64Array(recs.length);
+    const index = new VectorIndex(recs.length, dims);
     for (let d = 0; d < recs.length; d++) {
       const r = recs[d] as CorpusRecord;
       let v: ArrayLike<number>;
@@ -117,16 +118,9 @@ export class SemanticIndex {
           ? this.embedder.embedFields(r.title ? { title: r.title, text: r.text } : { text: r.text })
           : this.embedder.embed(indexText(r));
       }
-      let n = 0;
-      const base = d * dims;
-      for (let i = 0; i < dims; i++) {
-        const x = Math.fround(v[i] as number);
-        data[base + i] = x;
-        n += x * x;
-      }
-      norms[d] = Math.sqrt(n);
+      index.setRow(d, v);
     }
-    return (this.matrix = { dims, data, norms });
+    return (this.matrix = index);
   }
 
   private queryVector(req: SelectRequest, dims: number): Float32Array | ErrorEnvelope {
@@ -156,40 +150,41 @@ export class SemanticIndex {
     return this.embedder.embed(req.query ?? '');
   }
 
-  /** cosine of one record with the query vector */
   /** The corpus matrix and the request's vector with its norm (what both rankings start from). */
-  private matrixAndQuery(req: SelectRequest): { m: Matrix; q: Float32Array; qNorm: number } | ErrorEnvelope {
+  private matrixAndQuery(
+    req: SelectRequest,
+    pre?: QueryVector,
+  ): ({ m: VectorIndex } & QueryVector) | ErrorEnvelope {
     const m = this.getMatrix();
     if ('error' in m) return m;
+    if (pre) return { m, ...pre };
     const q = this.queryVector(req, m.dims);
     if ('error' in q) return q;
-    let qn = 0;
-    for (let i = 0; i < q.length; i++) qn += (q[i] as number) * (q[i] as number);
-    return { m, q, qNorm: Math.sqrt(qn) };
+    return { m, q, qNorm: VectorIndex.norm(q) };
   }
 
-  private cosine(m: Matrix, q: Float32Array, qNorm: number, d: number): number {
-    const dn = m.norms[d] as number;
-    if (dn === 0 || qNorm === 0) return 0;
-    let dot = 0;
-    const base = d * m.dims;
-    for (let i = 0; i < m.dims; i++) dot += (m.data[base + i] as number) * (q[i] as number);
-    return dot / (dn * qNorm);
+  /**
+   * The vector ranking a method starts from: cosine top-k of the records semantic selection may
+   * return; for hybrid_rrf top rrf_depth, records with cosine <= 0 left out (no signal).
+   */
+  private rankingFor(method: 'cosine' | 'hybrid_rrf', k: number): { k: number; positiveOnly: boolean } {
+    return method === 'hybrid_rrf'
+      ? { k: SEMANTIC_DEFAULTS.rrf_depth, positiveOnly: true }
+      : { k, positiveOnly: false };
   }
 
   /** Cosine top-K (K already clamped); also returns the query vector for later lookups. */
   topK(
     req: SelectRequest,
     k: number,
-  ): { hits: { doc: number; score: number }[]; m: Matrix; q: Float32Array; qNorm: number } | ErrorEnvelope {
-    const v = this.matrixAndQuery(req);
+    pre?: QueryVector,
+  ): { hits: VectorHit[]; m: VectorIndex; q: Float32Array; qNorm: number } | ErrorEnvelope {
+    const v = this.matrixAndQuery(req, pre);
     if ('error' in v) return v;
     const { m, q, qNorm } = v;
-    const heap = new TopK(k);
-    const withheld = this.ic.withheld;
-    for (let d = 0; d < this.ic.records.length; d++)
-      if (withheld[d] === 0) heap.offer(d, this.cosine(m, q, qNorm, d));
-    return { hits: heap.drain(), m, q, qNorm };
+    // a batch ranked to the largest k of its requests: the first k of those are this request's top-k
+    const hits = v.ranked ? v.ranked.slice(0, k) : m.topK(q, k, { exclude: this.ic.withheld });
+    return { hits, m, q, qNorm };
   }
 
   /** The method's settings, the config's value else the engine default (src/core/defaults.ts). */
@@ -224,21 +219,15 @@ export class SemanticIndex {
     req: SelectRequest,
     k: number,
     rrfK: number,
-  ): { hits: { doc: number; score: number }[]; scoreOf: (doc: number) => number } | ErrorEnvelope {
-    const v = this.matrixAndQuery(req);
+    pre?: QueryVector,
+  ): { hits: VectorHit[]; scoreOf: (doc: number) => number } | ErrorEnvelope {
+    const v = this.matrixAndQuery(req, pre);
     if ('error' in v) return v;
     const { m, q, qNorm } = v;
     const depth = SEMANTIC_DEFAULTS.rrf_depth;
     const withheld = this.ic.withheld;
     const n = this.ic.records.length;
-    const cos = new Float64Array(n);
-    const heap = new TopK(depth);
-    for (let d = 0; d < n; d++) {
-      if (withheld[d] === 1) continue;
-      cos[d] = this.cosine(m, q, qNorm, d);
-      if ((cos[d] as number) > 0) heap.offer(d, cos[d] as number);
-    }
-    const vector = heap.drain();
+    const vector = v.ranked ?? m.topK(q, depth, { exclude: withheld, positiveOnly: true });
     let held = 0;
     for (let d = 0; d < n; d++) held += withheld[d] as number;
     const terms = bagOfWords(this.ic.analyzer.analyze(req.query ?? ''));
@@ -253,13 +242,16 @@ export class SemanticIndex {
       fused.set(h.doc, (fused.get(h.doc) ?? 0) + 1 / (rrfK + i + 1));
     });
     vector.forEach((h, i) => fused.set(h.doc, (fused.get(h.doc) ?? 0) + 1 / (rrfK + i + 1)));
+    // the cosine tie-break, for the fused records only (a BM25-only one is scored here, exactly)
+    const cos = new Map<number, number>(vector.map((h) => [h.doc, h.score]));
+    for (const doc of fused.keys()) if (!cos.has(doc)) cos.set(doc, m.cosine(q, qNorm, doc));
     const best = 2 / (rrfK + 1);
     const hits = [...fused.entries()]
       .map(([doc, f]) => ({ doc, score: f / best }))
       .sort(
         (a, b) =>
           b.score - a.score ||
-          (cos[b.doc] as number) - (cos[a.doc] as number) ||
+          (cos.get(b.doc) as number) - (cos.get(a.doc) as number) ||
           (bm[b.doc] as number) - (bm[a.doc] as number) ||
           a.doc - b.doc,
       )
@@ -267,18 +259,51 @@ export class SemanticIndex {
     return { hits, scoreOf: (doc) => (fused.get(doc) ?? 0) / best };
   }
 
-  select(req: SelectRequest): SelectResult | ErrorEnvelope {
+  /**
+   * select() of each request, the same answers; the cosine rankings of all of them are computed in
+   * one batched pass over the records (VectorIndex.topKMany) instead of one pass per request.
+   */
+  selectMany(reqs: readonly SelectRequest[]): (SelectResult | ErrorEnvelope)[] {
+    const m = this.getMatrix();
+    if ('error' in m) return reqs.map(() => m);
+    const { method } = this.settings();
+    const vectors = reqs.map((r) => this.queryVector(r, m.dims));
+    const ok: number[] = [];
+    vectors.forEach((v, i) => {
+      if (!('error' in v)) ok.push(i);
+    });
+    const rank = this.rankingFor(
+      method,
+      reqs.reduce((k, r) => Math.max(k, clampK(r.k, this.config.k)), K_MIN),
+    );
+    const ranked = m.topKMany(
+      ok.map((i) => vectors[i] as Float32Array),
+      rank.k,
+      { exclude: this.ic.withheld, positiveOnly: rank.positiveOnly },
+    );
+    const pre = new Map<number, QueryVector>();
+    ok.forEach((i, j) => {
+      const q = vectors[i] as Float32Array;
+      pre.set(i, { q, qNorm: VectorIndex.norm(q), ranked: ranked[j] as VectorHit[] });
+    });
+    return reqs.map((r, i) => {
+      const v = vectors[i] as Float32Array | ErrorEnvelope;
+      return 'error' in v ? v : this.select(r, pre.get(i));
+    });
+  }
+
+  select(req: SelectRequest, pre?: QueryVector): SelectResult | ErrorEnvelope {
     const k = clampK(req.k, this.config.k);
     const { method, rrf_k, confidence_min, ambiguity_margin } = this.settings();
-    let top: { hits: { doc: number; score: number }[]; scoreOf: (doc: number) => number };
+    let top: { hits: VectorHit[]; scoreOf: (doc: number) => number };
     if (method === 'hybrid_rrf') {
-      const h = this.hybridTopK(req, k, rrf_k);
+      const h = this.hybridTopK(req, k, rrf_k, pre);
       if ('error' in h) return h;
       top = h;
     } else {
-      const c = this.topK(req, k);
+      const c = this.topK(req, k, pre);
       if ('error' in c) return c;
-      top = { hits: c.hits, scoreOf: (doc) => this.cosine(c.m, c.q, c.qNorm, doc) };
+      top = { hits: c.hits, scoreOf: (doc) => c.m.cosine(c.q, c.qNorm, doc) };
     }
     const recs = this.ic.records;
     const candidates: SelectCandidate[] = top.hits.map((h, i) => ({
