@@ -49,7 +49,11 @@ const LATEST_RUNS = 20;
  * local runs, show none.
  */
 export function gitOf(row: RunRow): { commit: string | null; branch: string | null } {
-  const r = row as RunRow & { commit?: unknown; branch?: unknown; git?: { commit?: unknown; branch?: unknown } };
+  const r = row as RunRow & {
+    commit?: unknown;
+    branch?: unknown;
+    git?: { commit?: unknown; branch?: unknown };
+  };
   const str = (v: unknown) => (typeof v === 'string' && v !== '' ? v : null);
   return {
     commit: str(r.commit) ?? str(r.git?.commit),
@@ -137,7 +141,10 @@ export async function suiteTrendView(
   // one row more than the window says whether older runs exist, without reading them all
   const rows = await store.listRuns({ suite, limit: limit + 1 });
   if (rows.length === 0) {
-    throw new DashboardNotFound(`no runs of suite "${suite}" in project "${slug}"`, 'upload one: rgate upload');
+    throw new DashboardNotFound(
+      `no runs of suite "${suite}" in project "${slug}"`,
+      'upload one: rgate upload',
+    );
   }
   const window = rows.slice(0, limit);
   const metrics = await Promise.all(
@@ -162,7 +169,9 @@ export async function suiteTrendView(
         }
       : null,
     newest: dashboardRun(window[0]!),
-    branches: [...new Set(listed.flatMap((r) => (r.branch === null ? [] : [r.branch])))].sort(compareCodeUnits),
+    branches: [...new Set(listed.flatMap((r) => (r.branch === null ? [] : [r.branch])))].sort(
+      compareCodeUnits,
+    ),
     window: { limit, runs: window.length, more: rows.length > limit },
   };
 }
@@ -227,7 +236,12 @@ export async function runPageView(store: AsyncRunStore, slug: string, runId: str
 }
 
 /** What changed per query between two stored runs (a: the reference, b: the candidate). */
-export async function diffView(store: AsyncRunStore, slug: string, a: string, b: string): Promise<DiffPageView> {
+export async function diffView(
+  store: AsyncRunStore,
+  slug: string,
+  a: string,
+  b: string,
+): Promise<DiffPageView> {
   const [rowA, rowB] = await Promise.all([requireRun(store, slug, a), requireRun(store, slug, b)]);
   const [ra, rb] = await Promise.all([reportOf(store, slug, rowA), reportOf(store, slug, rowB)]);
   return { project: slug, a: dashboardRun(rowA), b: dashboardRun(rowB), diff: diffReports(ra, rb) };
@@ -266,22 +280,34 @@ export async function labelQueueView(
 ): Promise<LabelQueuePageView> {
   const k = opts.k ?? 10;
   const [session] = await store.listCompareSessions({ suite, limit: 1 });
+  let source: { kind: string; id: string };
   let rankings;
-  if (session) {
-    rankings = rankingsFromSession(
-      checkSession(await store.getCompareSession(session.session_id), session.session_id, `project "${slug}"`),
-    );
-  } else {
-    const row = (await store.listRuns({ suite })).find((r) => r.status === 'complete');
-    if (!row) {
-      throw new DashboardNotFound(
-        `suite "${suite}" of project "${slug}" has no complete run or comparison session to queue`,
-        'upload a complete run first',
+  try {
+    if (session) {
+      source = { kind: 'compare', id: session.session_id };
+      rankings = rankingsFromSession(
+        checkSession(
+          await store.getCompareSession(session.session_id),
+          session.session_id,
+          `project "${slug}"`,
+        ),
       );
+    } else {
+      const row = (await store.listRuns({ suite })).find((r) => r.status === 'complete');
+      if (!row) {
+        throw new DashboardNotFound(
+          `suite "${suite}" of project "${slug}" has no complete run or comparison session to queue`,
+          'upload a complete run first',
+        );
+      }
+      source = { kind: 'run', id: row.run_id };
+      rankings = rankingsFromRun(row, await store.getObservations(row.run_id));
     }
-    rankings = rankingsFromRun(row, await store.getObservations(row.run_id));
+  } catch (e) {
+    // a source without rankings to pool (no successful observation, a session from an older rgate)
+    if (e instanceof DashboardNotFound || !(e instanceof RgateError) || source! === undefined) throw e;
+    return { project: slug, suite, source, queue: null, why: e.message };
   }
-  const source = { kind: rankings.origin.kind, id: rankings.origin.id };
   const set = opts.loadSet ? await opts.loadSet(rankings.artifacts) : undefined;
   if (!set) {
     return {

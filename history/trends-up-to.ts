@@ -42,7 +42,11 @@ export function upToWindow(
 }
 
 /** The trends of that window; gate metrics are those of the run's own stored report. Pure. */
-export function historyOfWindow(suite: string, runs: readonly RunWithMetrics[], runReport: unknown): HistoryView {
+export function historyOfWindow(
+  suite: string,
+  runs: readonly RunWithMetrics[],
+  runReport: unknown,
+): HistoryView {
   const report = asReport(runReport);
   const gateRules = report?.gate.rules
     .filter((r) => r.metric !== 'query_count')

@@ -85,10 +85,18 @@ export function absoluteLink(origin: string, path: string): string {
   try {
     url = new URL(origin);
   } catch {
-    throw new RgateError('usage', `server URL ${JSON.stringify(origin)} is not a URL`, 'e.g. https://rgate.example.com');
+    throw new RgateError(
+      'usage',
+      `server URL ${JSON.stringify(origin)} is not a URL`,
+      'e.g. https://rgate.example.com',
+    );
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new RgateError('usage', `server URL ${origin}: must be http or https`, 'e.g. https://rgate.example.com');
+    throw new RgateError(
+      'usage',
+      `server URL ${origin}: must be http or https`,
+      'e.g. https://rgate.example.com',
+    );
   }
   return url.origin + path;
 }

@@ -59,7 +59,12 @@ function page(
 
 /** What an existing page (run report, comparison, label queue) needs to be served by the dashboard. */
 function frame(links: DashboardLinks, nav: Crumb[], client: string): PageFrame {
-  return { nav, css: links.asset('dashboard.css'), chart: links.asset('chart.umd.js'), client: links.asset(client) };
+  return {
+    nav,
+    css: links.asset('dashboard.css'),
+    chart: links.asset('chart.umd.js'),
+    client: links.asset(client),
+  };
 }
 
 function projectCrumbs(links: DashboardLinks, project: string, here?: string): Crumb[] {
@@ -86,7 +91,12 @@ interface RunRowOpts {
 }
 
 /** runs-table.hbs's context. `runs` newest first. */
-function runsTable(links: DashboardLinks, project: string, runs: readonly DashboardRun[], opts: RunRowOpts = {}) {
+function runsTable(
+  links: DashboardLinks,
+  project: string,
+  runs: readonly DashboardRun[],
+  opts: RunRowOpts = {},
+) {
   const baseline = opts.baseline ?? null;
   // the complete run before each run, in time order (runs are newest first)
   const previous = new Map<string, string>();
@@ -115,7 +125,9 @@ function runsTable(links: DashboardLinks, project: string, runs: readonly Dashbo
         is_baseline: r.run_id === baseline,
         diff_prev: complete && prev !== undefined ? links.diff(project, prev, r.run_id) : null,
         diff_baseline:
-          complete && baseline !== null && r.run_id !== baseline ? links.diff(project, baseline, r.run_id) : null,
+          complete && baseline !== null && r.run_id !== baseline
+            ? links.diff(project, baseline, r.run_id)
+            : null,
       };
     }),
   };
@@ -305,7 +317,10 @@ export function renderRunsListPage(v: RunsListView, links: DashboardLinks): stri
   const p = v.project;
   const f = v.filter;
   const base = { suite: f.suite, branch: f.branch, limit: f.limit };
-  const filtered = [f.suite !== undefined ? `suite ${f.suite}` : '', f.branch !== undefined ? `branch ${f.branch}` : '']
+  const filtered = [
+    f.suite !== undefined ? `suite ${f.suite}` : '',
+    f.branch !== undefined ? `branch ${f.branch}` : '',
+  ]
     .filter(Boolean)
     .join(', ');
   return page('runs', links, `Runs · ${p}`, projectCrumbs(links, p, 'runs'), {

@@ -26,9 +26,12 @@ export function renderLabelQueueHtml(q: LabelQueue, frame?: PageFrame): string {
   const client = frame ? '' : clientScript('history', 'label-queue-client.js');
   const csp = frame
     ? FRAMED_PAGE_CSP
-    : ["default-src 'none'", "style-src 'unsafe-inline'", 'img-src data:', `script-src ${cspHash(client)}`].join(
-        '; ',
-      );
+    : [
+        "default-src 'none'",
+        "style-src 'unsafe-inline'",
+        'img-src data:',
+        `script-src ${cspHash(client)}`,
+      ].join('; ');
   return template(
     'history',
     'label-queue',
