@@ -7,7 +7,35 @@
 import { join, resolve } from 'node:path';
 import { runSuite } from '../harness/run-suite.js';
 import { runCompare, saveSession } from '../history/compare.js';
-import type { PartialConfig, Report, SuiteSpec } from '../src/documents/index.js';
+import {
+  compareSessionView,
+  diffView,
+  labelQueueView,
+  projectView,
+  projectsIndexView,
+  runPageView,
+  runsListView,
+  suiteTrendView,
+  type LoadPinnedSet,
+} from '../history/dashboard-views.js';
+import {
+  renderComparePage,
+  renderDiffPage,
+  renderLabelQueuePage,
+  renderProjectPage,
+  renderProjectsPage,
+  renderRunPage,
+  renderRunsListPage,
+  renderSuiteTrendPage,
+  type DashboardLinks,
+} from '../reports/dashboard/index.js';
+import type {
+  DashboardRun,
+  PartialConfig,
+  ProjectSummary,
+  Report,
+  SuiteSpec,
+} from '../src/documents/index.js';
 import { asAsync, type AsyncRunStore } from '../src/store/async-store.js';
 import { SqliteRunStore } from '../src/store/index.js';
 import type { RunStore } from '../src/store/types.js';
@@ -170,4 +198,52 @@ export function fillHostileProject(p: Project): { suite: string; runs: string[] 
   );
   p.sync.setBaseline(suite, runs[0]!, PAYLOADS.script);
   return { suite, runs };
+}
+
+/** Every page of a project, keyed by the path the dashboard serves it at. */
+export async function projectPages(
+  store: AsyncRunStore,
+  project: string,
+  links: DashboardLinks,
+  o: {
+    suite: string;
+    diff: [string, string];
+    run: string;
+    session?: string;
+    labelSuite: string;
+    loadSet?: LoadPinnedSet;
+    projects: ProjectSummary[];
+    /** change the views before they are drawn (uploads naming branches and commits) */
+    edit?: (view: {
+      runs?: DashboardRun[];
+      latest_runs?: DashboardRun[];
+      newest?: DashboardRun | null;
+    }) => void;
+  },
+): Promise<Map<string, string>> {
+  const edit = o.edit ?? (() => undefined);
+  const pages = new Map<string, string>();
+  pages.set(links.projects(), renderProjectsPage(projectsIndexView(o.projects), links));
+  const pv = await projectView(store, project);
+  edit(pv);
+  pages.set(links.project(project), renderProjectPage(pv, links));
+  const tv = await suiteTrendView(store, project, o.suite);
+  edit(tv);
+  pages.set(links.suite(project, o.suite), renderSuiteTrendPage(tv, links));
+  const rv = await runsListView(store, project, { limit: 3 });
+  edit(rv);
+  pages.set(links.runs(project), renderRunsListPage(rv, links));
+  const page = await runPageView(store, project, o.run);
+  pages.set(links.run(project, o.run), renderRunPage(page, links));
+  const dv = await diffView(store, project, ...o.diff);
+  pages.set(links.diff(project, ...o.diff), renderDiffPage(dv, links));
+  if (o.session !== undefined) {
+    pages.set(
+      links.compare(project, o.session),
+      renderComparePage(await compareSessionView(store, project, o.session), links),
+    );
+  }
+  const lv = await labelQueueView(store, project, o.labelSuite, o.loadSet ? { loadSet: o.loadSet } : {});
+  pages.set(links.label(project, o.labelSuite), renderLabelQueuePage(lv, links));
+  return pages;
 }
