@@ -213,29 +213,29 @@ export async function projectPages(
     labelSuite: string;
     loadSet?: LoadPinnedSet;
     projects: ProjectSummary[];
-    /** change the views before they are drawn (uploads naming branches and commits) */
-    edit?: (view: {
-      runs?: DashboardRun[];
-      latest_runs?: DashboardRun[];
-      newest?: DashboardRun | null;
-    }) => void;
+    /** change every run of the views before they are drawn (uploads naming branches and commits) */
+    edit?: (run: DashboardRun) => void;
   },
 ): Promise<Map<string, string>> {
-  const edit = o.edit ?? (() => undefined);
+  const each = (runs: (DashboardRun | null)[]) => {
+    for (const r of runs) if (r && o.edit) o.edit(r);
+  };
   const pages = new Map<string, string>();
   pages.set(links.projects(), renderProjectsPage(projectsIndexView(o.projects), links));
   const pv = await projectView(store, project);
-  edit(pv);
+  each([...pv.latest_runs, ...pv.suites.flatMap((s) => [s.newest, s.newest_complete])]);
   pages.set(links.project(project), renderProjectPage(pv, links));
   const tv = await suiteTrendView(store, project, o.suite);
-  edit(tv);
+  each([...tv.runs, tv.newest]);
   pages.set(links.suite(project, o.suite), renderSuiteTrendPage(tv, links));
   const rv = await runsListView(store, project, { limit: 3 });
-  edit(rv);
+  each(rv.runs);
   pages.set(links.runs(project), renderRunsListPage(rv, links));
   const page = await runPageView(store, project, o.run);
+  each([page.run]);
   pages.set(links.run(project, o.run), renderRunPage(page, links));
   const dv = await diffView(store, project, ...o.diff);
+  each([dv.a, dv.b]);
   pages.set(links.diff(project, ...o.diff), renderDiffPage(dv, links));
   if (o.session !== undefined) {
     pages.set(

@@ -171,11 +171,9 @@ describe('dashboard pages', () => {
           newest: { run_id: PAYLOADS.attribute, suite, started_at: PAYLOADS.script, verdict: 'FAIL' },
         },
       ],
-      edit: (v) => {
-        for (const r of [...(v.runs ?? []), ...(v.latest_runs ?? []), ...(v.newest ? [v.newest] : [])]) {
-          r.branch = PAYLOADS.attribute + PAYLOADS.script;
-          r.commit = PAYLOADS.url;
-        }
+      edit: (r) => {
+        r.branch = PAYLOADS.attribute + PAYLOADS.script;
+        r.commit = PAYLOADS.url;
       },
     });
     for (const [path, html] of pages) checkPage(path, html);

@@ -78,6 +78,14 @@ function projectCrumbs(links: DashboardLinks, project: string, here?: string): C
 
 const shortCommit = (c: string | null) => (c === null ? '' : c.slice(0, 12));
 
+/** "branch main", "commit 1a2b3c4d5e6f": what an upload said it was made from. */
+function gitWords(r: DashboardRun): string[] {
+  return [
+    ...(r.branch !== null ? [`branch ${r.branch}`] : []),
+    ...(r.commit !== null ? [`commit ${shortCommit(r.commit)}`] : []),
+  ];
+}
+
 function verdictText(r: { verdict: string | null; status: string }): string {
   if (r.verdict) return r.verdict;
   return r.status === 'complete' ? 'no gate' : '-';
@@ -345,7 +353,7 @@ export function renderRunPage(v: RunPageView, links: DashboardLinks): string {
     { href: links.projects(), text: 'Projects' },
     { href: links.project(p), text: p },
     { href: links.suite(p, v.run.suite), text: `suite ${v.run.suite}` },
-    { href: null, text: `run ${v.run.run_id}` },
+    { href: null, text: [`run ${v.run.run_id}`, ...gitWords(v.run)].join(' · ') },
   ];
   if (v.report) {
     return renderHtml(v.report, {
