@@ -118,12 +118,14 @@ beforeAll(async () => {
   realPages = [...real.keys()].map((path, i) => [`dashboard-${names[i]}`, path]);
   for (const [path, html] of real) pages.set(path, html);
 
-  const { suite, runs } = fillHostileProject(hostile);
+  const { suite, runs, session, loadSet } = fillHostileProject(hostile);
   const bad = await projectPages(hostile.store, PAYLOADS.url, links, {
     suite,
     diff: [runs[0]!, runs[3]!],
     run: runs[1]!,
-    labelSuite: suite,
+    session,
+    labelSuite: 'ctx',
+    loadSet,
     projects: [
       {
         slug: PAYLOADS.url,
@@ -254,7 +256,7 @@ describe('dashboard pages in chromium: screenshots and accessibility', () => {
 describe('hostile uploads in chromium', () => {
   it('run no script, carry no injected attribute, and link only to this origin', async () => {
     if (!browser) throw new Error(CHROMIUM_MISSING);
-    expect(hostilePages).toHaveLength(7);
+    expect(hostilePages).toHaveLength(8);
     for (const path of hostilePages) {
       const { page, errors, dialogs } = await open(path);
       // hover and click everything a payload could hang on, then look

@@ -30,12 +30,16 @@ import {
   type DashboardLinks,
 } from '../reports/dashboard/index.js';
 import type {
+  CorpusRecord,
   DashboardRun,
   PartialConfig,
   ProjectSummary,
+  QueryRecord,
   Report,
   SuiteSpec,
 } from '../src/documents/index.js';
+import type { PinnedSuite } from '../src/snapshot/index.js';
+import { hostileSession } from './compare-helpers.js';
 import { asAsync, type AsyncRunStore } from '../src/store/async-store.js';
 import { SqliteRunStore } from '../src/store/index.js';
 import type { RunStore } from '../src/store/types.js';
@@ -181,8 +185,17 @@ export const PAYLOADS = {
   protocolRelative: '//evil.example/x',
 } as const;
 
-/** The hostile project: run ids, suite names, query text and system name are the payloads. */
-export function fillHostileProject(p: Project): { suite: string; runs: string[] } {
+/**
+ * The hostile project: run ids, suite names, query text and system name are the payloads, and a
+ * stored comparison of suite `ctx` whose session id, variant label, query texts and selected doc
+ * ids are too; `loadSet` is a pinned set for it whose doc ids, titles and paths are payloads.
+ */
+export function fillHostileProject(p: Project): {
+  suite: string;
+  runs: string[];
+  session: string;
+  loadSet: LoadPinnedSet;
+} {
   const suite = `${PAYLOADS.script}${PAYLOADS.attribute}`;
   const runs = [PAYLOADS.url, PAYLOADS.attribute, PAYLOADS.script, PAYLOADS.protocolRelative];
   runs.forEach((runId, i) =>
@@ -197,7 +210,35 @@ export function fillHostileProject(p: Project): { suite: string; runs: string[] 
     }),
   );
   p.sync.setBaseline(suite, runs[0]!, PAYLOADS.script);
-  return { suite, runs };
+  const session = hostileSession();
+  session.environment.session_id = PAYLOADS.attribute;
+  saveSession(p.sync, session);
+  // the session's variants ranked `ok-q<i>` or `<b>q<i></b>` first; each query judges another doc
+  const queries: QueryRecord[] = Object.keys(session.variants[0]!.top_ids ?? {}).map((id) => ({
+    query_id: id,
+    text: `${PAYLOADS.script} ${id}`,
+    qrels: { judged: 1 },
+  }));
+  const corpus: CorpusRecord[] = [
+    ...new Set(session.variants.flatMap((v) => Object.values(v.top_ids ?? {}).flat())),
+  ]
+    .sort()
+    .map((id) => ({
+      id,
+      source_path: `${PAYLOADS.url}/${id}`,
+      title: `${PAYLOADS.script}${PAYLOADS.attribute}`,
+      text: `${PAYLOADS.script} ${PAYLOADS.attribute} ${PAYLOADS.url}`,
+      kind: 'canonical' as const,
+      captured_at: '2026-11-01T00:00:00Z',
+    }));
+  const set = {
+    name: PAYLOADS.script,
+    dir: '/nowhere',
+    corpus,
+    queries,
+    artifacts: session.artifacts,
+  } as unknown as PinnedSuite;
+  return { suite, runs, session: PAYLOADS.attribute, loadSet: () => Promise.resolve(set) };
 }
 
 /** Every page of a project, keyed by the path the dashboard serves it at. */

@@ -157,12 +157,14 @@ describe('dashboard pages', () => {
   });
 
   it('keep every hostile upload inert: ids, suite names, branches, commits, query and system text', async () => {
-    const { suite, runs } = fillHostileProject(hostile);
+    const { suite, runs, session, loadSet } = fillHostileProject(hostile);
     const pages = await projectPages(hostile.store, PAYLOADS.url, links, {
       suite,
       diff: [runs[0]!, runs[3]!],
       run: runs[1]!,
-      labelSuite: suite,
+      session,
+      labelSuite: 'ctx',
+      loadSet,
       projects: [
         {
           slug: PAYLOADS.url,
@@ -177,6 +179,12 @@ describe('dashboard pages', () => {
       },
     });
     for (const [path, html] of pages) checkPage(path, html);
+    expect(pages.size).toBe(8);
+    // the queue was built (not the page saying it cannot be): hostile doc ids, titles and paths escaped
+    const label = pages.get(links.label(PAYLOADS.url, 'ctx'))!;
+    expect(label).toContain('data-doc="&lt;b&gt;q1&lt;/b&gt;"');
+    expect(label).toContain('<code>javascript:alert(1)/&lt;b&gt;q1&lt;/b&gt;</code>');
+    expect(pages.get(links.compare(PAYLOADS.url, session))).toContain('<nav class="crumbs"');
     const trend = pages.get(links.suite(PAYLOADS.url, suite))!;
     expect(trend).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
     expect(trend).toContain('&quot; onmouseover&#x3D;&quot;alert(1)&quot; x&#x3D;&quot;');
