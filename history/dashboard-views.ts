@@ -89,6 +89,27 @@ export function projectsIndexView(projects: readonly ProjectSummary[]): Projects
   };
 }
 
+/**
+ * One project's line on the projects page, from its store (the registry knows the slug and name):
+ * how many runs it holds and its newest run.
+ */
+export async function projectSummary(
+  store: AsyncRunStore,
+  slug: string,
+  name: string,
+): Promise<ProjectSummary> {
+  const rows = await store.listRuns();
+  const newest = rows[0];
+  return {
+    slug,
+    name,
+    run_count: rows.length,
+    newest: newest
+      ? { run_id: newest.run_id, suite: newest.suite, started_at: newest.started_at, verdict: newest.verdict }
+      : null,
+  };
+}
+
 /** A project: its suites with the newest verdict of each, its latest runs and comparison sessions. */
 export async function projectView(store: AsyncRunStore, slug: string): Promise<ProjectView> {
   const rows = await store.listRuns();

@@ -6,6 +6,7 @@ import {
   diffView,
   gitOf,
   labelQueueView,
+  projectSummary,
   projectView,
   projectsIndexView,
   runPageView,
@@ -53,6 +54,15 @@ describe('dashboard views over a real SQLite project store', () => {
     ]);
     expect(v.projects.map((x) => x.slug)).toEqual(['c', 'a', 'b']);
     expect(conforms(ProjectsIndexViewSchema, v)).toEqual([]);
+  });
+
+  it('project summary: the run count and newest run the projects page lists', async () => {
+    expect(await projectSummary(p.store, 'search', 'Search')).toEqual({
+      slug: 'search',
+      name: 'Search',
+      run_count: 8,
+      newest: { run_id: 'ctx-2', suite: 'context-load', started_at: '2026-11-21T01:00:00Z', verdict: 'PASS' },
+    });
   });
 
   it('project: each suite with its newest run, where it stands, its baseline; latest runs; sessions', async () => {
