@@ -5,11 +5,12 @@ import {
   DASHBOARD_CSP,
   dashboardAssets,
   dashboardLinks,
+  renderRunsListPage,
   renderSuiteTrendPage,
 } from '../reports/dashboard/index.js';
 import { trendCharts } from '../reports/dashboard/pages.js';
 import { FRAMED_PAGE_CSP } from '../reports/templates.js';
-import { suiteTrendView } from '../history/dashboard-views.js';
+import { runsListView, suiteTrendView } from '../history/dashboard-views.js';
 import type { RunRow } from '../src/documents/index.js';
 import { loadFixtureSet } from '../src/snapshot/index.js';
 import {
@@ -180,6 +181,11 @@ describe('dashboard pages', () => {
     });
     for (const [path, html] of pages) checkPage(path, html);
     expect(pages.size).toBe(8);
+    // filter values from the query string come back in the form and the summary, escaped
+    const filtered = await runsListView(hostile.store, PAYLOADS.url, { suite, branch: PAYLOADS.attribute });
+    const runsPage = renderRunsListPage(filtered, links);
+    checkPage('runs?branch=payload', runsPage);
+    expect(runsPage).toContain('of suite &lt;script&gt;alert(1)&lt;/script&gt;');
     // the queue was built (not the page saying it cannot be): hostile doc ids, titles and paths escaped
     const label = pages.get(links.label(PAYLOADS.url, 'ctx'))!;
     expect(label).toContain('data-doc="&lt;b&gt;q1&lt;/b&gt;"');
