@@ -277,11 +277,16 @@ export function saveSession(store: RunStore, s: CompareSession): void {
 
 /** A stored session back, checked to be one. */
 export function loadSession(store: RunStore, sessionId: string): CompareSession {
-  const doc = store.getCompareSession(sessionId) as Partial<CompareSession> | undefined;
+  return checkSession(store.getCompareSession(sessionId), sessionId, store.location);
+}
+
+/** A stored session document (as any store returns it) checked to be one; `location` names the store. */
+export function checkSession(stored: unknown, sessionId: string, location: string): CompareSession {
+  const doc = stored as Partial<CompareSession> | undefined;
   if (!doc)
     throw new RgateError(
       'usage',
-      `no comparison session ${sessionId} in ${store.location}`,
+      `no comparison session ${sessionId} in ${location}`,
       'list them: rgate compare --list',
     );
   if (doc.schema !== COMPARE_SCHEMA_VERSION) {

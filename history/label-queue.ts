@@ -9,11 +9,14 @@ import { RgateError } from '../src/core/errors.js';
 import {
   LABEL_QUEUE_SCHEMA_VERSION,
   type ArtifactRefs,
+  type CompareSession,
   type CorpusRecord,
   type LabelQueue,
   type LabelQueueItem,
   type LabelSource,
+  type Observation,
   type QueryRecord,
+  type RunRow,
 } from '../src/documents/index.js';
 import type { PinnedSuite } from '../src/snapshot/index.js';
 import type { RunStore } from '../src/store/types.js';
@@ -44,26 +47,7 @@ export interface QueueRankings {
  * and run ids do not collide (`cmp-` prefix).
  */
 export function rankingsFromStore(store: RunStore, id: string): QueueRankings {
-  if (store.getCompareSession(id) !== undefined) {
-    const s = loadSession(store, id);
-    const missing = s.variants.filter((v) => v.top_ids === undefined).map((v) => v.id);
-    if (missing.length) {
-      throw new RgateError(
-        'usage',
-        `session ${id} does not keep its variants' rankings (made by an older rgate)`,
-        `run the comparison again (rgate compare ${s.suite} --set ...) and queue the new session`,
-      );
-    }
-    return {
-      origin: { kind: 'compare', id, suite: s.suite },
-      artifacts: s.artifacts,
-      depth: SESSION_TOP_DEPTH,
-      sources: s.variants.map((v) => ({
-        source: { id: v.id, label: v.label, run_id: v.run_id },
-        top: new Map(Object.entries(v.top_ids ?? {})),
-      })),
-    };
-  }
+  if (store.getCompareSession(id) !== undefined) return rankingsFromSession(loadSession(store, id));
   const row = store.getRun(id);
   if (!row) {
     throw new RgateError(
@@ -72,8 +56,36 @@ export function rankingsFromStore(store: RunStore, id: string): QueueRankings {
       'list them: rgate history, rgate compare --list',
     );
   }
+  return rankingsFromRun(row, store.getObservations(id));
+}
+
+/** A comparison session's rankings: each variant's stored top ids. Pure. */
+export function rankingsFromSession(s: CompareSession): QueueRankings {
+  const id = s.environment.session_id;
+  const missing = s.variants.filter((v) => v.top_ids === undefined).map((v) => v.id);
+  if (missing.length) {
+    throw new RgateError(
+      'usage',
+      `session ${id} does not keep its variants' rankings (made by an older rgate)`,
+      `run the comparison again (rgate compare ${s.suite} --set ...) and queue the new session`,
+    );
+  }
+  return {
+    origin: { kind: 'compare', id, suite: s.suite },
+    artifacts: s.artifacts,
+    depth: SESSION_TOP_DEPTH,
+    sources: s.variants.map((v) => ({
+      source: { id: v.id, label: v.label, run_id: v.run_id },
+      top: new Map(Object.entries(v.top_ids ?? {})),
+    })),
+  };
+}
+
+/** A stored run's rankings: one source per replay, each observation's ranking as returned. Pure. */
+export function rankingsFromRun(row: RunRow, observations: readonly Observation[]): QueueRankings {
+  const id = row.run_id;
   const byReplay = new Map<number, Map<string, string[]>>();
-  for (const o of store.getObservations(id)) {
+  for (const o of observations) {
     if (!o.ok) continue;
     let m = byReplay.get(o.replay);
     if (!m) byReplay.set(o.replay, (m = new Map()));

@@ -287,7 +287,21 @@ export function historyFromStore(
     metrics: row.status === 'complete' ? store.getMetrics(row.run_id) : [],
   }));
   const latest = rows.find((r) => r.status === 'complete');
-  const report = latest ? asReport(store.getReport(latest.run_id)) : undefined;
+  return historyFromRuns(suite, runs, latest ? store.getReport(latest.run_id) : undefined, opts);
+}
+
+/**
+ * The trends of a window already read from a store (newest first, metrics of complete runs only)
+ * and the stored report of its newest complete run, whose gate names the gate metrics. Pure: the
+ * synchronous CLI and the async server read the rows their own way and both end here.
+ */
+export function historyFromRuns(
+  suite: string,
+  runs: readonly RunWithMetrics[],
+  newestReport: unknown,
+  opts: { metric?: string; resetNotes?: Readonly<Record<string, string>> } = {},
+): HistoryView {
+  const report = asReport(newestReport);
   const gateRules = report?.gate.rules
     .filter((r) => r.metric !== 'query_count')
     .map((r) => ({ metric: r.metric, op: r.op, status: r.status }));

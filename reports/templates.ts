@@ -15,12 +15,13 @@ import Handlebars from 'handlebars';
 import { RgateError } from '../src/core/errors.js';
 
 /** reports/<group>/templates holds that group's .hbs files and inlined client scripts. */
-type TemplateGroup = 'run' | 'history';
+type TemplateGroup = 'run' | 'history' | 'dashboard';
 
 /** Partials, by file name without .hbs; names are global to the environment. */
 const PARTIALS: Record<TemplateGroup, readonly string[]> = {
   run: ['errors'],
   history: ['shell', 'charts'],
+  dashboard: ['layout', 'runs-table'],
 };
 
 /**
@@ -38,7 +39,7 @@ const partialsOf = new Set<TemplateGroup>();
  * Templates are read from the source tree, which a build does not copy: from dist/reports/ they are
  * found under the package root, two levels up.
  */
-function templateFile(group: TemplateGroup, file: string): string {
+export function templateFile(group: TemplateGroup, file: string): string {
   const here = dirname(fileURLToPath(import.meta.url));
   for (const dir of [join(here, group, 'templates'), join(here, '..', '..', 'reports', group, 'templates')]) {
     if (existsSync(join(dir, file))) return join(dir, file);
@@ -107,3 +108,32 @@ export function chartJs(path: string = chartJsPath()): string {
 
 /** The CSP source that allows exactly this inline script. */
 export const cspHash = (s: string) => `'sha256-${createHash('sha256').update(s, 'utf8').digest('base64')}'`;
+
+/**
+ * A page served by the dashboard instead of written as a file: a breadcrumb above it, the dashboard
+ * stylesheet, and its scripts loaded from the server's /assets/ (the server allows `script-src
+ * 'self'` only, so no inline script), not inlined and allowed by hash.
+ */
+export interface PageFrame {
+  /** the breadcrumb, outermost first; the current page has no href */
+  nav: { href: string | null; text: string }[];
+  /** URL of the dashboard stylesheet */
+  css: string;
+  /** URL of chart.js (pages with charts) */
+  chart: string;
+  /** URL of the page's client script */
+  client: string;
+}
+
+/**
+ * The policy a framed page states in its meta element: the server's header policy without
+ * frame-ancestors, which a meta element cannot carry.
+ */
+export const FRAMED_PAGE_CSP = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  "base-uri 'none'",
+  "form-action 'self'",
+].join('; ');

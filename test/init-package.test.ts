@@ -71,6 +71,8 @@ describe('the packed package, installed into an empty project', () => {
       'dist/schemas/rgate.config.schema.json',
       'gates/semantic-retrieval-v1.gate.json',
       'reports/run/templates/report.hbs',
+      'reports/dashboard/templates/layout.hbs',
+      'dist/reports/dashboard/pages.js',
       'templates/github-workflow.yml',
       'templates/gitlab-ci.yml',
       'fixtures/context-load/freeze.json',

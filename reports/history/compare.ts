@@ -32,6 +32,7 @@ import { mdCode, mdEscape } from '../escape.js';
 import { wrap } from '../run/terminal.js';
 import { holesMarkdown, holesTerminal, holesView } from './compare-holes.js';
 import { labelEffects } from './compare-labels.js';
+import type { PageFrame } from '../templates.js';
 
 export interface SessionRenderOpts {
   color?: boolean;
@@ -369,6 +370,7 @@ function sessionHtmlView(s: CompareSessionModel) {
   };
 }
 
-export function renderSessionHtml(s: CompareSessionModel): string {
-  return renderPage('compare', `rgate compare: ${s.suite}`, sessionHtmlView(s), sessionCharts(s));
+/** The comparison page; `frame`: served by the dashboard (breadcrumb, scripts from /assets/). */
+export function renderSessionHtml(s: CompareSessionModel, frame?: PageFrame): string {
+  return renderPage('compare', `rgate compare: ${s.suite}`, sessionHtmlView(s), sessionCharts(s), frame);
 }

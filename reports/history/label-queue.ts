@@ -5,7 +5,7 @@
  */
 import type { LabelQueue } from '../../src/documents/index.js';
 import { canonicalJson } from '../../src/core/canonical-json.js';
-import { clientScript, cspHash, template } from '../templates.js';
+import { clientScript, cspHash, FRAMED_PAGE_CSP, template, type PageFrame } from '../templates.js';
 
 /**
  * The queue's size in words, the same in the terminal and on the page: "178 unjudged (query,
@@ -21,14 +21,17 @@ export function renderLabelQueueJsonl(q: LabelQueue): string {
   return q.items.map((i) => canonicalJson(i) + '\n').join('');
 }
 
-export function renderLabelQueueHtml(q: LabelQueue): string {
-  const client = clientScript('history', 'label-queue-client.js');
-  const csp = [
-    "default-src 'none'",
-    "style-src 'unsafe-inline'",
-    'img-src data:',
-    `script-src ${cspHash(client)}`,
-  ].join('; ');
+/** The grading page; `frame`: served by the dashboard (breadcrumb, its script from /assets/). */
+export function renderLabelQueueHtml(q: LabelQueue, frame?: PageFrame): string {
+  const client = frame ? '' : clientScript('history', 'label-queue-client.js');
+  const csp = frame
+    ? FRAMED_PAGE_CSP
+    : [
+        "default-src 'none'",
+        "style-src 'unsafe-inline'",
+        'img-src data:',
+        `script-src ${cspHash(client)}`,
+      ].join('; ');
   return template(
     'history',
     'label-queue',
@@ -39,5 +42,6 @@ export function renderLabelQueueHtml(q: LabelQueue): string {
     title: `rgate label queue: ${q.origin.id}`,
     csp,
     client,
+    frame: frame ?? null,
   });
 }

@@ -7,7 +7,7 @@
  */
 import { jsonForScript, terminalSafe } from '../escape.js';
 import { borderlessTable } from '../borderless-table.js';
-import { chartJs, cspHash, template } from '../templates.js';
+import { chartJs, cspHash, FRAMED_PAGE_CSP, template, type PageFrame } from '../templates.js';
 
 /** A borderless table with fixed widths, one space between columns. */
 export const table = borderlessTable;
@@ -91,8 +91,11 @@ export function barChartSize(labels: number, series: number): { wide: boolean; h
   return { wide: labels * Math.max(1, series) > 6, height };
 }
 
-/** Draws every chart of the data block; identical for every page, so its CSP hash is fixed. */
-const CLIENT = `(function(){var d=JSON.parse(document.getElementById('rgate-charts').textContent);
+/**
+ * Draws every chart of the data block; identical for every page, so its CSP hash is fixed (and the
+ * dashboard serves it as /assets/charts-client.js).
+ */
+export const CHARTS_CLIENT = `(function(){var d=JSON.parse(document.getElementById('rgate-charts').textContent);
 d.forEach(function(c){var el=document.getElementById(c.id);if(!el||typeof Chart==='undefined')return;
 var cfg=c.config;cfg.options=cfg.options||{};cfg.options.animation=false;cfg.options.maintainAspectRatio=false;
 new Chart(el.getContext('2d'),cfg);el.setAttribute('data-drawn','1');});})();`;
@@ -107,20 +110,23 @@ export function renderPage(
   title: string,
   view: object,
   charts: readonly ChartSpec[],
+  frame?: PageFrame,
 ): string {
   const scripts = charts.length
     ? {
         data: jsonForScript(charts.map((c) => ({ id: c.id, config: c.config }))),
-        chart: chartJs(),
-        client: CLIENT,
+        chart: frame ? '' : chartJs(),
+        client: frame ? '' : CHARTS_CLIENT,
       }
     : null;
-  const csp = [
-    "default-src 'none'",
-    "style-src 'unsafe-inline'",
-    'img-src data:',
-    `script-src ${scripts ? `${cspHash(scripts.chart)} ${cspHash(scripts.client)}` : "'none'"}`,
-  ].join('; ');
+  const csp = frame
+    ? FRAMED_PAGE_CSP
+    : [
+        "default-src 'none'",
+        "style-src 'unsafe-inline'",
+        'img-src data:',
+        `script-src ${scripts ? `${cspHash(scripts.chart)} ${cspHash(scripts.client)}` : "'none'"}`,
+      ].join('; ');
   return template(
     'history',
     name,
@@ -132,7 +138,7 @@ export function renderPage(
       wide: c.size?.wide ?? false,
       height: Math.round(c.size?.height ?? 240),
     })),
-    page: { title, csp, scripts },
+    page: { title, csp, scripts, frame: frame ?? null },
   });
 }
 

@@ -37,7 +37,7 @@ function verdictPaint(p: ReturnType<typeof painter>, v: string | null): string {
   return p(v === 'PASS' ? 'green' : v === 'WATCH' ? 'yellow' : 'red', v);
 }
 
-function pointText(v: number | null, kind: string): string {
+export function pointText(v: number | null, kind: string): string {
   if (v === null) return 'n/a';
   return kind === 'quantiles' ? `${Math.round(v)} ms` : n4(v);
 }
@@ -163,7 +163,7 @@ function verdictPaintIn(p: ReturnType<typeof painter>, line: string, h: HistoryV
  * No alarm says only that nothing got worse since the run before; next to a FAIL or WATCH verdict
  * it must not read as "all is well".
  */
-function noAlarmLine(h: HistoryViewModel): string {
+export function noAlarmLine(h: HistoryViewModel): string {
   const v = h.runs[h.runs.length - 1]?.verdict;
   const base = 'No regression alarm: nothing got worse than in the run before';
   return v === 'FAIL' || v === 'WATCH' ? `${base} (the gate verdict above still stands).` : `${base}.`;
@@ -200,7 +200,7 @@ export function renderHistoryMarkdown(h: HistoryViewModel): string {
  * Trends worth a row: a gate metric, or a metric measured in some run of the window. A measure with
  * nothing to count in any run (no probes, no selection step) stays in the JSON only.
  */
-function measuredTrends(h: HistoryViewModel): HistoryViewModel['trends'] {
+export function measuredTrends(h: HistoryViewModel): HistoryViewModel['trends'] {
   return h.trends.filter((t) => t.gate_metric || t.points.some((p) => p.value !== null));
 }
 

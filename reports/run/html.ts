@@ -9,7 +9,7 @@ import { ms, TIMING_METRICS } from '../../gates/index.js';
 import { compareCodeUnits } from '../../src/core/canonical-json.js';
 import type { HistoryView as HistoryViewModel, QueryOutcome, Report } from '../../src/documents/index.js';
 import { jsonForScript } from '../escape.js';
-import { chartJs, clientScript, cspHash, template } from '../templates.js';
+import { chartJs, clientScript, cspHash, FRAMED_PAGE_CSP, template, type PageFrame } from '../templates.js';
 import { trendSection } from './html-trend.js';
 import {
   actualText,
@@ -45,6 +45,8 @@ export interface HtmlOptions {
    * gains a trend chart per gate metric. Runs after this report's run are ignored.
    */
   history?: HistoryViewModel | undefined;
+  /** served by the dashboard: a breadcrumb, and scripts from its /assets/ instead of inlined */
+  frame?: PageFrame | undefined;
 }
 
 type QueryStatus = 'hit' | 'miss' | 'error' | 'not counted';
@@ -221,9 +223,13 @@ export function htmlView(report: Report, history?: HistoryViewModel) {
 /** Render the self-contained HTML report. Example: writeFileSync('report.html', renderHtml(report)) */
 export function renderHtml(report: Report, opts: HtmlOptions = {}): string {
   const page = template('run', 'report');
+  const view = htmlView(report, opts.history);
+  const dataJson = jsonForScript(view.data);
+  if (opts.frame) {
+    return page({ ...view, csp: FRAMED_PAGE_CSP, dataJson, chartJs: '', clientJs: '', frame: opts.frame });
+  }
   const chart = chartJs(opts.chartJsPath);
   const client = clientScript('run', 'report-client.js');
-  const view = htmlView(report, opts.history);
   const csp = [
     "default-src 'none'",
     `script-src ${cspHash(chart)} ${cspHash(client)}`,
@@ -232,5 +238,5 @@ export function renderHtml(report: Report, opts: HtmlOptions = {}): string {
     "base-uri 'none'",
     "form-action 'none'",
   ].join('; ');
-  return page({ ...view, csp, dataJson: jsonForScript(view.data), chartJs: chart, clientJs: client });
+  return page({ ...view, csp, dataJson, chartJs: chart, clientJs: client, frame: null });
 }

@@ -11,6 +11,7 @@ export * from './closeout.js';
 export * from './compare-session.js';
 export * from './corpus-record.js';
 export * from './contract-violations.js';
+export * from './dashboard.js';
 export * from './error-summary.js';
 export * from './peer-figures.js';
 export * from './fallback-stage.js';

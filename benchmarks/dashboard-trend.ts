@@ -1,0 +1,203 @@
+/**
+ * The dashboard's trend page of a suite with 1,000 stored runs of 100 queries (issue 22, item 6:
+ * under 200 ms of server time): suiteTrendView over the project's async store, then
+ * renderSuiteTrendPage, at the page's default window (the newest 100 runs) and at the largest (all
+ * 1,000). Beside it, the reference measured in the same run: what `rgate history --html` does over
+ * the same SQLite file (historyFromStore + renderHistoryHtml, synchronous) for the same windows. On
+ * PostgreSQL too when Debian's postgresql is installed (a throwaway cluster, test/helpers/postgres.ts).
+ * Each figure is the median of 9 after 2 warm-ups.
+ * Run: npm run build && node dist/benchmarks/dashboard-trend.js
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { suiteTrendView } from '../history/dashboard-views.js';
+import { historyFromStore } from '../history/trends.js';
+import { dashboardLinks, renderSuiteTrendPage } from '../reports/dashboard/index.js';
+import { renderHistoryHtml } from '../reports/history/trends.js';
+import type { MetricEntry, Observation } from '../src/documents/index.js';
+import {
+  asAsync,
+  PgRunStore,
+  SqliteRunStore,
+  type AsyncRunStore,
+  type RunImport,
+} from '../src/store/index.js';
+import { mean, outcome, rate, report, rule } from '../test/history-helpers.js';
+import { postgresUnavailable, startPgCluster } from '../test/helpers/postgres.js';
+import { isMain, writeBenchResult, type BenchResult } from './_common.js';
+
+const RUNS = 1000;
+const QUERIES = 100;
+const SUITE = 'nightly';
+const GOAL_MS = 200;
+
+const RULES = [
+  rule('top1_useful_rate', 'min', 0.8),
+  rule('fallback_expectation_met', 'min', 0.9),
+  rule('selection_mode_reporting', 'min', 1),
+  rule('source_trace_completeness', 'min', 1),
+  rule('replay_determinism', 'min', 1),
+  rule('contract_validity', 'min', 1),
+  rule('error_rate', 'max', 0.01),
+];
+
+/** Run i of the suite: 7 gate rates that drift with i, 4 ranking means, 100 queries, 100 observations. */
+function generatedRun(i: number): RunImport {
+  const runId = `run-${String(i).padStart(4, '0')}`;
+  const drift = (i * 7919) % 11;
+  const metrics: MetricEntry[] = [
+    rate('top1_useful_rate', 80 + drift, 100),
+    rate('top1_useful_any_mode', 85 + (drift % 5), 100),
+    rate('fallback_expectation_met', 18 + (drift % 3), 20),
+    rate('selection_mode_reporting', 200, 200),
+    rate('source_trace_completeness', 200 - (drift % 2), 200),
+    rate('replay_determinism', 100, 100),
+    rate('contract_validity', 200, 200),
+    rate('error_rate', drift % 3, 200),
+    mean('ndcg_cut.10', 0.6 + drift / 100, QUERIES),
+    mean('map', 0.5 + drift / 100, QUERIES),
+    mean('recip_rank', 0.7 + drift / 100, QUERIES),
+    mean('P.5', 0.3 + drift / 200, QUERIES),
+  ];
+  const queries = Array.from({ length: QUERIES }, (_, q) =>
+    outcome(`q${q}`, { top1: (q + i) % 9 ? 'useful' : 'not_useful', measures: { 'ndcg_cut.10': 0.5 } }),
+  );
+  const r = report({
+    runId,
+    suite: SUITE,
+    queries,
+    metrics,
+    rules: RULES,
+    verdict: drift > 9 ? 'WATCH' : 'PASS',
+  });
+  const day = new Date(Date.UTC(2024, 0, 1) + i * 3_600_000).toISOString();
+  const observations: Observation[] = queries.map((q) => ({
+    query_id: q.query_id,
+    replay: 1,
+    ok: true,
+    selection_mode: 'semantic',
+    selected_id: q.actual.selected_id!,
+    source_path: q.actual.source_path!,
+    ranked: Array.from({ length: 10 }, (_, k) => ({
+      id: `doc-${k}`,
+      source_path: `docs/${k}.md`,
+      score: 10 - k,
+    })),
+    fallback: { triggered: false },
+    usage: { files: 10, chars: 4000, tokens: 1000 },
+    latency_ms: 3,
+    contract: { name: 'rgate', valid: true, errors: [] },
+    fingerprint: `sha256:${String(i).padStart(64, '0')}`,
+  }));
+  return {
+    meta: { run_id: runId, suite: SUITE, started_at: day, artifacts: r.artifacts, settings: r.settings },
+    observations,
+    result: {
+      status: 'complete',
+      finished_at: day,
+      gate_id: r.gate.gate_id,
+      verdict: r.gate.verdict,
+      metrics,
+      report: r,
+    },
+  };
+}
+
+async function fill(store: AsyncRunStore): Promise<void> {
+  for (let i = 0; i < RUNS; i++) {
+    const outcome = await store.importRun(generatedRun(i));
+    if (outcome !== 'stored') throw new Error(`run ${i}: ${outcome}`);
+  }
+}
+
+async function median(f: () => Promise<unknown> | unknown, rounds = 9): Promise<number> {
+  const times: number[] = [];
+  for (let i = 0; i < rounds + 2; i++) {
+    const t0 = performance.now();
+    await f();
+    if (i >= 2) times.push(performance.now() - t0);
+  }
+  times.sort((a, b) => a - b);
+  return Math.round(times[Math.floor(times.length / 2)]! * 10) / 10;
+}
+
+const links = dashboardLinks();
+
+async function dashboardPage(store: AsyncRunStore, limit: number): Promise<string> {
+  const html = renderSuiteTrendPage(await suiteTrendView(store, 'bench', SUITE, { limit }), links);
+  if (!html.includes(`run-${String(RUNS - 1).padStart(4, '0')}`))
+    throw new Error('the newest run is not on the page');
+  return html;
+}
+
+export async function run(): Promise<BenchResult> {
+  const dir = mkdtempSync(join(tmpdir(), 'rgate-dash-bench-'));
+  const sync = new SqliteRunStore(join(dir, 'history.sqlite'));
+  const store = asAsync(sync);
+  try {
+    const t0 = performance.now();
+    await fill(store);
+    const fill_s = Math.round(performance.now() - t0) / 1000;
+    const figures: BenchResult['figures'] = {
+      load_average_1m: Math.round(loadavg()[0]! * 10) / 10,
+      runs: RUNS,
+      queries_per_run: QUERIES,
+      sqlite_fill_s: fill_s,
+    };
+    for (const limit of [100, RUNS]) {
+      const dash = await median(() => dashboardPage(store, limit));
+      const cli = await median(() => renderHistoryHtml(historyFromStore(sync, SUITE, { limit })));
+      figures[`sqlite_trend_page_${limit}_ms`] = dash;
+      figures[`sqlite_cli_history_html_${limit}_ms`] = cli;
+      figures[`sqlite_page_over_cli_${limit}`] = Math.round((dash / cli) * 100) / 100;
+    }
+    const skip = postgresUnavailable();
+    if (skip) {
+      figures.postgres = `not measured: ${skip}`;
+    } else {
+      const cluster = await startPgCluster();
+      try {
+        const pg = await PgRunStore.open(await cluster.createDatabase());
+        const t1 = performance.now();
+        await fill(pg);
+        figures.postgres_fill_s = Math.round(performance.now() - t1) / 1000;
+        for (const limit of [100, RUNS])
+          figures[`postgres_trend_page_${limit}_ms`] = await median(() => dashboardPage(pg, limit));
+        await pg.close();
+      } finally {
+        await cluster.stop();
+      }
+    }
+    const worst = Math.max(
+      ...Object.entries(figures)
+        .filter(([k]) => /_trend_page_100_ms$/.test(k))
+        .map(([, v]) => v as number),
+    );
+    const result: BenchResult = {
+      name: 'dashboard-trend',
+      ok: worst < GOAL_MS,
+      figures,
+      goals: {
+        trend_page_100_ms: `< ${GOAL_MS} on every store (view + render of the default window, item 6)`,
+        trend_page_1000_ms: 'reported: the largest window (?limit=1000) reads every run',
+      },
+    };
+    writeBenchResult('dashboard-trend', result);
+    process.stdout.write(
+      `trend page of ${RUNS} runs x ${QUERIES} queries: ` +
+        Object.entries(figures)
+          .filter(([k]) => k.includes('_ms') || k.includes('_over_'))
+          .map(([k, v]) => `${k} ${String(v)}`)
+          .join(', ') +
+        '\n',
+    );
+    return result;
+  } finally {
+    sync.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (isMain(import.meta.url)) await run();

@@ -1,0 +1,374 @@
+/**
+ * The dashboard of `rgate server`: one async builder per page, each reading one project's run store
+ * (the async contract, so SQLite and PostgreSQL alike) and handing the rows to the pure history
+ * functions the CLI uses (trends, diff, compare, label queue). The documents they return
+ * (src/documents/dashboard.ts) are drawn by reports/dashboard; nothing here renders or routes.
+ */
+import { compareCodeUnits } from '../src/core/canonical-json.js';
+import { RgateError } from '../src/core/errors.js';
+import type {
+  ComparePageView,
+  DashboardRun,
+  DiffPageView,
+  LabelQueuePageView,
+  ProjectSummary,
+  ProjectsIndexView,
+  ProjectView,
+  Report,
+  RunPageView,
+  RunRow,
+  RunsFilter,
+  RunsListView,
+  SuiteSummary,
+  SuiteTrendView,
+} from '../src/documents/index.js';
+import type { PinnedSuite } from '../src/snapshot/index.js';
+import type { AsyncRunStore } from '../src/store/async-store.js';
+import { checkSession } from './compare.js';
+import { diffReports } from './diff.js';
+import { buildLabelQueue, rankingsFromRun, rankingsFromSession } from './label-queue.js';
+import { historyOfWindow, upToWindow } from './trends-up-to.js';
+import { asReport, historyFromRuns, type RunWithMetrics } from './trends.js';
+
+/** A page's subject is not in the store: the server answers 404 (other RgateErrors are 400). */
+export class DashboardNotFound extends RgateError {
+  constructor(message: string, hint?: string) {
+    super('usage', message, hint);
+    this.name = 'DashboardNotFound';
+  }
+}
+
+/** Default and largest page of the runs list, and of the trend window. */
+export const RUNS_PAGE = { default: 50, max: 500 } as const;
+export const TREND_WINDOW = { default: 100, max: 1000 } as const;
+const LATEST_RUNS = 20;
+
+/**
+ * The git commit and branch an upload named. They are read as optional fields of the stored row,
+ * top level (`commit`, `branch`) or under `git`, so runs stored before uploads carried them, and
+ * local runs, show none.
+ */
+export function gitOf(row: RunRow): { commit: string | null; branch: string | null } {
+  const r = row as RunRow & {
+    commit?: unknown;
+    branch?: unknown;
+    git?: { commit?: unknown; branch?: unknown };
+  };
+  const str = (v: unknown) => (typeof v === 'string' && v !== '' ? v : null);
+  return {
+    commit: str(r.commit) ?? str(r.git?.commit),
+    branch: str(r.branch) ?? str(r.git?.branch),
+  };
+}
+
+/** A stored row as the dashboard lists it. */
+export function dashboardRun(row: RunRow): DashboardRun {
+  const git = gitOf(row);
+  const version = (row.artifacts as { version?: unknown } | undefined)?.version;
+  return {
+    run_id: row.run_id,
+    suite: row.suite,
+    started_at: row.started_at,
+    finished_at: row.finished_at,
+    status: row.status,
+    gate_id: row.gate_id,
+    verdict: row.verdict,
+    commit: git.commit,
+    branch: git.branch,
+    fixture_version: typeof version === 'string' ? version : null,
+    observation_count: row.observation_count,
+  };
+}
+
+/** The projects page: the registry's list (the server supplies it), by name then slug. */
+export function projectsIndexView(projects: readonly ProjectSummary[]): ProjectsIndexView {
+  return {
+    projects: [...projects]
+      .sort((a, b) => compareCodeUnits(a.name, b.name) || compareCodeUnits(a.slug, b.slug))
+      .map((p) => ({ ...p, newest: p.newest ? { ...p.newest } : null })),
+  };
+}
+
+/**
+ * One project's line on the projects page, from its store (the registry knows the slug and name):
+ * how many runs it holds and its newest run.
+ */
+export async function projectSummary(
+  store: AsyncRunStore,
+  slug: string,
+  name: string,
+): Promise<ProjectSummary> {
+  const rows = await store.listRuns();
+  const newest = rows[0];
+  return {
+    slug,
+    name,
+    run_count: rows.length,
+    newest: newest
+      ? { run_id: newest.run_id, suite: newest.suite, started_at: newest.started_at, verdict: newest.verdict }
+      : null,
+  };
+}
+
+/** A project: its suites with the newest verdict of each, its latest runs and comparison sessions. */
+export async function projectView(store: AsyncRunStore, slug: string): Promise<ProjectView> {
+  const rows = await store.listRuns();
+  const bySuite = new Map<string, RunRow[]>();
+  for (const r of rows) {
+    const list = bySuite.get(r.suite);
+    if (list) list.push(r);
+    else bySuite.set(r.suite, [r]);
+  }
+  const suites: SuiteSummary[] = [];
+  for (const suite of [...bySuite.keys()].sort(compareCodeUnits)) {
+    const list = bySuite.get(suite)!; // newest first, as listRuns returns them
+    const complete = list.find((r) => r.status === 'complete');
+    const baseline = await store.getBaseline(suite);
+    suites.push({
+      suite,
+      run_count: list.length,
+      newest: dashboardRun(list[0]!),
+      newest_complete: complete ? dashboardRun(complete) : null,
+      baseline_run_id: baseline?.run_id ?? null,
+    });
+  }
+  const sessions = await store.listCompareSessions({ limit: LATEST_RUNS });
+  return {
+    project: slug,
+    run_count: rows.length,
+    suites,
+    latest_runs: rows.slice(0, LATEST_RUNS).map(dashboardRun),
+    compare_sessions: sessions.map((s) => ({
+      session_id: s.session_id,
+      suite: s.suite,
+      created_at: s.created_at,
+      summary: s.summary,
+    })),
+  };
+}
+
+/**
+ * A suite's trend: every gate metric over the newest `limit` runs (default 100), as `rgate history`
+ * computes it, with each run's commit and branch, the baseline, and the newest run (whose verdict the
+ * page states beside every alarm).
+ */
+export async function suiteTrendView(
+  store: AsyncRunStore,
+  slug: string,
+  suite: string,
+  opts: { limit?: number } = {},
+): Promise<SuiteTrendView> {
+  const limit = boundedLimit(opts.limit, TREND_WINDOW, 'limit');
+  // one row more than the window says whether older runs exist, without reading them all
+  const rows = await store.listRuns({ suite, limit: limit + 1 });
+  if (rows.length === 0) {
+    throw new DashboardNotFound(
+      `no runs of suite "${suite}" in project "${slug}"`,
+      'upload one: rgate upload',
+    );
+  }
+  const window = rows.slice(0, limit);
+  const metrics = await Promise.all(
+    window.map((r) => (r.status === 'complete' ? store.getMetrics(r.run_id) : Promise.resolve([]))),
+  );
+  const runs: RunWithMetrics[] = window.map((row, i) => ({ row, metrics: metrics[i]! }));
+  const newestComplete = window.find((r) => r.status === 'complete');
+  const report = newestComplete ? await store.getReport(newestComplete.run_id) : undefined;
+  const history = historyFromRuns(suite, runs, report);
+  const baseline = await store.getBaseline(suite);
+  const listed = [...window].reverse().map(dashboardRun);
+  return {
+    project: slug,
+    suite,
+    history,
+    runs: listed,
+    baseline: baseline
+      ? {
+          run_id: baseline.run_id,
+          note: baseline.note,
+          in_window: window.some((r) => r.run_id === baseline.run_id),
+        }
+      : null,
+    newest: dashboardRun(window[0]!),
+    branches: [...new Set(listed.flatMap((r) => (r.branch === null ? [] : [r.branch])))].sort(
+      compareCodeUnits,
+    ),
+    window: { limit, runs: window.length, more: rows.length > limit },
+  };
+}
+
+/**
+ * The runs list, newest first, filtered by suite and branch, one page at a time: `before` is the
+ * last run id of the previous page (a cursor, stable while new runs arrive at the top).
+ */
+export async function runsListView(
+  store: AsyncRunStore,
+  slug: string,
+  filter: RunsFilter = {},
+): Promise<RunsListView> {
+  const limit = boundedLimit(filter.limit, RUNS_PAGE, 'limit');
+  const all = await store.listRuns(filter.suite !== undefined ? { suite: filter.suite } : {});
+  const everything = filter.suite !== undefined ? await store.listRuns() : all;
+  let rows = filter.branch !== undefined ? all.filter((r) => gitOf(r).branch === filter.branch) : all;
+  if (filter.before !== undefined) {
+    const at = rows.findIndex((r) => r.run_id === filter.before);
+    if (at < 0) {
+      throw new DashboardNotFound(
+        `no run ${filter.before} in this listing of project "${slug}"`,
+        'start from the first page',
+      );
+    }
+    rows = rows.slice(at + 1);
+  }
+  const page = rows.slice(0, limit);
+  const clean: RunsFilter = {};
+  if (filter.suite !== undefined) clean.suite = filter.suite;
+  if (filter.branch !== undefined) clean.branch = filter.branch;
+  if (filter.before !== undefined) clean.before = filter.before;
+  if (filter.limit !== undefined) clean.limit = limit;
+  return {
+    project: slug,
+    filter: clean,
+    limit,
+    runs: page.map(dashboardRun),
+    next_before: rows.length > limit ? page[page.length - 1]!.run_id : null,
+    suites: [...new Set(everything.map((r) => r.suite))].sort(compareCodeUnits),
+    branches: [...new Set(everything.flatMap((r) => gitOf(r).branch ?? []))].sort(compareCodeUnits),
+  };
+}
+
+/** A run's page: its stored report and the suite's history up to it (the report's trend charts). */
+export async function runPageView(store: AsyncRunStore, slug: string, runId: string): Promise<RunPageView> {
+  const row = await requireRun(store, slug, runId);
+  const report = asReport(await store.getReport(runId)) ?? null;
+  let history = null;
+  if (report) {
+    const window = upToWindow(await store.listRuns({ suite: row.suite }), runId) ?? [row];
+    const metrics = await Promise.all(
+      window.map((r) => (r.status === 'complete' ? store.getMetrics(r.run_id) : Promise.resolve([]))),
+    );
+    history = historyOfWindow(
+      row.suite,
+      window.map((r, i) => ({ row: r, metrics: metrics[i]! })),
+      report,
+    );
+  }
+  return { project: slug, run: dashboardRun(row), report, history };
+}
+
+/** What changed per query between two stored runs (a: the reference, b: the candidate). */
+export async function diffView(
+  store: AsyncRunStore,
+  slug: string,
+  a: string,
+  b: string,
+): Promise<DiffPageView> {
+  const [rowA, rowB] = await Promise.all([requireRun(store, slug, a), requireRun(store, slug, b)]);
+  const [ra, rb] = await Promise.all([reportOf(store, slug, rowA), reportOf(store, slug, rowB)]);
+  return { project: slug, a: dashboardRun(rowA), b: dashboardRun(rowB), diff: diffReports(ra, rb) };
+}
+
+/** A stored comparison session (`rgate compare`). */
+export async function compareSessionView(
+  store: AsyncRunStore,
+  slug: string,
+  sessionId: string,
+): Promise<ComparePageView> {
+  const stored = await store.getCompareSession(sessionId);
+  if (stored === undefined) {
+    throw new DashboardNotFound(
+      `no comparison session ${sessionId} in project "${slug}"`,
+      'the project page lists its sessions',
+    );
+  }
+  return { project: slug, session: checkSession(stored, sessionId, `project "${slug}"`) };
+}
+
+/** Where the label queue page finds a pinned fixture set by the snapshot a run was made on. */
+export type LoadPinnedSet = (artifacts: RunRow['artifacts']) => Promise<PinnedSuite | undefined>;
+
+/**
+ * The label queue of a suite, read-only: its newest comparison session's variants (else its newest
+ * complete run's replays) pooled at depth `k`. The queue shows document texts and judges by the
+ * qrels, which a run store does not keep: without `loadSet` (or when it has no matching fixture) the
+ * page says so and names the command that builds the queue from a checkout.
+ */
+export async function labelQueueView(
+  store: AsyncRunStore,
+  slug: string,
+  suite: string,
+  opts: { k?: number; loadSet?: LoadPinnedSet } = {},
+): Promise<LabelQueuePageView> {
+  const k = opts.k ?? 10;
+  const [session] = await store.listCompareSessions({ suite, limit: 1 });
+  let source: { kind: string; id: string };
+  let rankings;
+  try {
+    if (session) {
+      source = { kind: 'compare', id: session.session_id };
+      rankings = rankingsFromSession(
+        checkSession(
+          await store.getCompareSession(session.session_id),
+          session.session_id,
+          `project "${slug}"`,
+        ),
+      );
+    } else {
+      const row = (await store.listRuns({ suite })).find((r) => r.status === 'complete');
+      if (!row) {
+        throw new DashboardNotFound(
+          `suite "${suite}" of project "${slug}" has no complete run or comparison session to queue`,
+          'upload a complete run first',
+        );
+      }
+      source = { kind: 'run', id: row.run_id };
+      rankings = rankingsFromRun(row, await store.getObservations(row.run_id));
+    }
+  } catch (e) {
+    // a source without rankings to pool (no successful observation, a session from an older rgate)
+    if (e instanceof DashboardNotFound || !(e instanceof RgateError) || source! === undefined) throw e;
+    return { project: slug, suite, source, queue: null, why: e.message };
+  }
+  const set = opts.loadSet ? await opts.loadSet(rankings.artifacts) : undefined;
+  if (!set) {
+    return {
+      project: slug,
+      suite,
+      source,
+      queue: null,
+      why:
+        `the server keeps runs, not the pinned corpus and qrels a queue shows (${rankings.artifacts.corpus_id}); ` +
+        `in a checkout that holds fixture ${rankings.artifacts.fixture}, run: rgate label queue ${rankings.origin.id}`,
+    };
+  }
+  return { project: slug, suite, source, queue: buildLabelQueue(rankings, set, k), why: null };
+}
+
+async function requireRun(store: AsyncRunStore, slug: string, runId: string): Promise<RunRow> {
+  const row = await store.getRun(runId);
+  if (!row) throw new DashboardNotFound(`no run ${runId} in project "${slug}"`, 'the runs list names them');
+  return row;
+}
+
+async function reportOf(store: AsyncRunStore, slug: string, row: RunRow): Promise<Report> {
+  const report = asReport(await store.getReport(row.run_id));
+  if (!report) {
+    throw new DashboardNotFound(
+      `run ${row.run_id} of project "${slug}" has no stored report (${row.status}): nothing to diff`,
+      'pick a complete run',
+    );
+  }
+  return report;
+}
+
+function boundedLimit(
+  value: number | undefined,
+  bounds: { default: number; max: number },
+  name: string,
+): number {
+  if (value === undefined) return bounds.default;
+  if (!Number.isInteger(value) || value < 1 || value > bounds.max) {
+    throw new RgateError('usage', `${name} ${value}: must be a whole number from 1 to ${bounds.max}`);
+  }
+  return value;
+}
