@@ -55,6 +55,31 @@ describe.skipIf(skip)(`PgRunStore${skip ? ` (skipped: ${skip})` : ''}`, () => {
     expect(rows.map((r) => r.version)).toEqual(MIGRATIONS.map((m) => m.version));
   });
 
+  it('keeps stores in separate schemas of one database apart (rgate server: one schema per project)', async () => {
+    const url = await cluster!.createDatabase();
+    const [a, b] = await Promise.all([
+      PgRunStore.open(url, { schema: 'p_alpha' }),
+      PgRunStore.open(url, { schema: 'p_beta' }),
+    ]);
+    await a.beginRun({
+      run_id: 'r1',
+      suite: 's',
+      started_at: '2026-11-22T00:00:00Z',
+      artifacts: ARTIFACTS,
+      settings: SETTINGS,
+    });
+    expect((await a.listRuns()).map((r) => r.run_id)).toEqual(['r1']);
+    expect(await b.listRuns()).toEqual([]);
+    expect(a.location).toMatch(/\(schema p_alpha\)$/);
+    await Promise.all([a.close(), b.close()]);
+    const tables = await query<{ s: string }>(
+      url,
+      "SELECT DISTINCT table_schema AS s FROM information_schema.tables WHERE table_name = 'runs' ORDER BY 1",
+    );
+    expect(tables.map((t) => t.s)).toEqual(['p_alpha', 'p_beta']);
+    await expect(PgRunStore.open(url, { schema: 'Bad"; DROP' })).rejects.toThrow(/not a plain identifier/);
+  });
+
   it('keeps a numerator to the last digit (DOUBLE PRECISION, not a 4-byte REAL)', async () => {
     const url = await cluster!.createDatabase();
     const s = await PgRunStore.open(url);
