@@ -23,7 +23,9 @@ export class PgRegistry implements Registry {
 
   static async open(url: string, location: string): Promise<PgRegistry> {
     const pool = new pg.Pool({ connectionString: url, max: 4, options: `-c search_path=${REGISTRY_SCHEMA}` });
+    // as in PgRunStore: a restart of PostgreSQL fails queries, never the process
     pool.on('error', () => undefined);
+    pool.on('connect', (client) => client.on('error', () => undefined));
     const c = await pool.connect().catch(async (e: unknown) => {
       await pool.end();
       throw e;

@@ -80,6 +80,22 @@ describe.skipIf(skip)(`PgRunStore${skip ? ` (skipped: ${skip})` : ''}`, () => {
     await expect(PgRunStore.open(url, { schema: 'Bad"; DROP' })).rejects.toThrow(/not a plain identifier/);
   });
 
+  it('survives its connection being terminated while checked out (a PostgreSQL restart mid-transaction)', async () => {
+    const url = await cluster!.createDatabase();
+    const s = await PgRunStore.open(url);
+    const pool = (s as unknown as { pool: pg.Pool }).pool;
+    const c = await pool.connect();
+    const pid = (await c.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
+    const ended = new Promise((r) => c.once('end', r));
+    // as `pg_ctl restart -m fast` does to every backend; without a listener the client's 'error' would end the process
+    await query(url, 'SELECT pg_terminate_backend($1)', [pid]);
+    await ended;
+    c.release(true);
+    await s.beginRun({ run_id: 'r1', suite: 's', started_at: 't', artifacts: ARTIFACTS, settings: SETTINGS });
+    expect((await s.listRuns()).map((r) => r.run_id)).toEqual(['r1']);
+    await s.close();
+  });
+
   it('keeps a numerator to the last digit (DOUBLE PRECISION, not a 4-byte REAL)', async () => {
     const url = await cluster!.createDatabase();
     const s = await PgRunStore.open(url);

@@ -142,8 +142,12 @@ export class PgRunStore implements AsyncRunStore {
       // every pooled connection starts in the schema, so no statement below names it
       ...(schema === undefined ? {} : { options: `-c search_path=${schema}` }),
     });
-    // an idle connection the server closed (a restart) must not crash the process: the next query reconnects
+    // a connection the server closed (a restart) must not crash the process: the next query reconnects.
+    // The pool listens on idle connections only; a checked-out one (between two statements of a
+    // transaction) emits 'error' too, and an 'error' nobody listens to kills the process. Its query
+    // still fails, so the caller sees the error.
     pool.on('error', () => undefined);
+    pool.on('connect', (client) => client.on('error', () => undefined));
     try {
       const client = await pool.connect();
       try {

@@ -21,10 +21,11 @@ const BEIR_MINI = resolve(import.meta.dirname, '..', 'data', 'beir-mini');
 /** A project folder with rgate.config.json and one finished run in .rgate/history.sqlite. */
 export async function localProject(
   prefix = 'rgate-srv-proj-',
+  beir = BEIR_MINI,
 ): Promise<{ dir: string; runId: string; upload: RunUpload; cleanup(): void }> {
   const dir = mkdtempSync(join(tmpdir(), prefix));
   const io = captureIo(dir);
-  if ((await runCli(['init', '--from', 'beir', BEIR_MINI], io)) !== 0) throw new Error(io.stderr.join('\n'));
+  if ((await runCli(['init', '--from', 'beir', beir], io)) !== 0) throw new Error(io.stderr.join('\n'));
   if ((await runCli(['run'], io)) !== 0) throw new Error(io.stderr.join('\n'));
   const store = new SqliteRunStore(join(dir, '.rgate', 'history.sqlite'));
   const runId = store.listRuns()[0]!.run_id;
