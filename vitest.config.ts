@@ -9,6 +9,7 @@ export default defineConfig({
       'src/**/*.test.ts',
       'harness/**/*.test.ts',
       'history/**/*.test.ts',
+      'server/**/*.test.ts',
       'gates/**/*.test.ts',
       'reports/**/*.test.ts',
       'test/**/*.test.ts',

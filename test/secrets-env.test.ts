@@ -9,6 +9,8 @@ import { runCli } from '../src/cli/program.js';
 import { SqliteRunStore } from '../src/store/sqlite-store.js';
 import { captureIo } from './helpers/cli-io.js';
 import { tempDir } from './history-helpers.js';
+import { uploadOf } from '../src/cli/upload-client.js';
+import { call, createProject, startServer } from './helpers/server.js';
 
 /**
  * Secrets come from the environment (`{env.NAME}` in argv, the command's env, http headers) and never
@@ -209,5 +211,47 @@ describe('{env.NAME} secrets', () => {
     });
     expect(leaks).toEqual([]);
     expect(`${r.out}\n${r.err}\n${s.out}\n${s.err}`).not.toContain(SECRET);
+  });
+
+  it('is in no upload: not in the document sent, not in any file of the server, not in what it answers', async () => {
+    process.env[NAME] = SECRET;
+    const out = join(t.dir, 'out');
+    const srv = await startServer(join(t.dir, 'server-data'), { rateLimit: 0 });
+    try {
+      const token = await createProject(srv.base, 'secrets');
+      const store = new SqliteRunStore(join(out, 'history.sqlite'));
+      const ids = store.listRuns().map((x) => x.run_id);
+      const bodies = ids.map((id) => JSON.stringify(uploadOf(store, id, undefined)));
+      store.close();
+      expect(ids.length).toBeGreaterThanOrEqual(2);
+      // the template travels, the value never does
+      expect(bodies.every((b) => b.includes(`{env.${NAME}}`))).toBe(true);
+      for (const b of bodies) expect(b).not.toContain(SECRET);
+      const said: string[] = [];
+      for (const id of ids) {
+        const io = captureIo(t.dir, { RGATE_SERVER_TOKEN: token });
+        const code = await runCli(
+          ['upload', id, '--server', srv.base, '--project', 'secrets', '--out-dir', out],
+          io,
+        );
+        expect(code, io.stderr.join('\n')).toBe(0);
+        said.push(...io.stdout, ...io.stderr);
+        said.push((await call(srv.base, 'GET', `/api/projects/secrets/runs/${id}`, { token })).text);
+        said.push((await call(srv.base, 'GET', `/p/secrets/runs/${id}`, { token })).text);
+      }
+      said.push((await call(srv.base, 'GET', '/api/projects/secrets/runs', { token })).text);
+      expect(said.join('\n')).not.toContain(SECRET);
+      await srv.stop();
+      const serverFiles = files(join(t.dir, 'server-data'));
+      expect(serverFiles.some((f) => f.endsWith(join('projects', 'secrets.sqlite')))).toBe(true);
+      const leaks = serverFiles.filter((f) => {
+        const bytes = readFileSync(f);
+        const text = f.endsWith('.sqlite') ? sqliteText(f) : bytes.toString('utf8');
+        return text.includes(SECRET) || bytes.includes(SECRET);
+      });
+      expect(leaks).toEqual([]);
+    } finally {
+      await srv.stop().catch(() => undefined);
+    }
   });
 });

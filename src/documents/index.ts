@@ -43,3 +43,4 @@ export * from './shard-file.js';
 export * from './label.js';
 export * from './responses/index.js';
 export { ONE_WORD_PATTERN } from './keywords.js';
+export * from './run-upload.js';

@@ -30,6 +30,13 @@ export const StoredPlanSchema = Closed({
 });
 export type StoredPlan = Static<typeof StoredPlanSchema>;
 
+/** Where in the project's history a run was made: `git rev-parse HEAD` and the branch, or CI's variables. */
+export const GitRefSchema = Closed({
+  commit: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+  branch: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })),
+});
+export type GitRef = Static<typeof GitRefSchema>;
+
 /** What the run store is told when a run begins. */
 export const RunMetaSchema = Closed({
   run_id: Type.String(),
@@ -46,6 +53,8 @@ export const RunMetaSchema = Closed({
    * per key, so merging the same shards again names the run that exists.
    */
   content_key: Type.Optional(Type.String({ pattern: '^sha256:[0-9a-f]{64}$' })),
+  /** the commit and branch the run was made on, when known (a CI run uploaded to `rgate server`) */
+  git: Type.Optional(GitRefSchema),
 });
 export type RunMeta = Static<typeof RunMetaSchema>;
 

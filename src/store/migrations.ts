@@ -89,4 +89,12 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
       ALTER TABLE runs ADD COLUMN import_sha256 TEXT;
     `,
   },
+  {
+    version: 6,
+    name: 'git commit and branch of a run (uploads from CI)',
+    sql: `
+      ALTER TABLE runs ADD COLUMN git_commit TEXT;
+      ALTER TABLE runs ADD COLUMN git_branch TEXT;
+    `,
+  },
 ];

@@ -55,6 +55,47 @@ describe.skipIf(skip)(`PgRunStore${skip ? ` (skipped: ${skip})` : ''}`, () => {
     expect(rows.map((r) => r.version)).toEqual(MIGRATIONS.map((m) => m.version));
   });
 
+  it('keeps stores in separate schemas of one database apart (rgate server: one schema per project)', async () => {
+    const url = await cluster!.createDatabase();
+    const [a, b] = await Promise.all([
+      PgRunStore.open(url, { schema: 'p_alpha' }),
+      PgRunStore.open(url, { schema: 'p_beta' }),
+    ]);
+    await a.beginRun({
+      run_id: 'r1',
+      suite: 's',
+      started_at: '2026-11-22T00:00:00Z',
+      artifacts: ARTIFACTS,
+      settings: SETTINGS,
+    });
+    expect((await a.listRuns()).map((r) => r.run_id)).toEqual(['r1']);
+    expect(await b.listRuns()).toEqual([]);
+    expect(a.location).toMatch(/\(schema p_alpha\)$/);
+    await Promise.all([a.close(), b.close()]);
+    const tables = await query<{ s: string }>(
+      url,
+      "SELECT DISTINCT table_schema AS s FROM information_schema.tables WHERE table_name = 'runs' ORDER BY 1",
+    );
+    expect(tables.map((t) => t.s)).toEqual(['p_alpha', 'p_beta']);
+    await expect(PgRunStore.open(url, { schema: 'Bad"; DROP' })).rejects.toThrow(/not a plain identifier/);
+  });
+
+  it('survives its connection being terminated while checked out (a PostgreSQL restart mid-transaction)', async () => {
+    const url = await cluster!.createDatabase();
+    const s = await PgRunStore.open(url);
+    const pool = (s as unknown as { pool: pg.Pool }).pool;
+    const c = await pool.connect();
+    const pid = (await c.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
+    const ended = new Promise((r) => c.once('end', r));
+    // as `pg_ctl restart -m fast` does to every backend; without a listener the client's 'error' would end the process
+    await query(url, 'SELECT pg_terminate_backend($1)', [pid]);
+    await ended;
+    c.release(true);
+    await s.beginRun({ run_id: 'r1', suite: 's', started_at: 't', artifacts: ARTIFACTS, settings: SETTINGS });
+    expect((await s.listRuns()).map((r) => r.run_id)).toEqual(['r1']);
+    await s.close();
+  });
+
   it('keeps a numerator to the last digit (DOUBLE PRECISION, not a 4-byte REAL)', async () => {
     const url = await cluster!.createDatabase();
     const s = await PgRunStore.open(url);

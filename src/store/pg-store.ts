@@ -12,7 +12,7 @@ import type { CompareSessionRow, ImportOutcome, RunImport, RunResult } from './t
 // same whatever locale the cluster was created with (en_US would sort "b" before "B-1" differently).
 const RUN_SELECT = `
   SELECT r.run_id, r.suite, r.started_at, r.finished_at, r.status, r.artifacts_json, r.settings_json,
-         r.plan_json, r.owner_json, r.content_key,
+         r.plan_json, r.owner_json, r.content_key, r.git_commit, r.git_branch,
          v.gate_id, v.verdict,
          (SELECT COUNT(*) FROM observations o WHERE o.run_id = r.run_id)::int AS observation_count
   FROM runs r LEFT JOIN verdicts v ON v.run_id = r.run_id`;
@@ -35,10 +35,12 @@ export function redactDbUrl(url: string): string {
 }
 
 /** Apply pending migrations, each in its own transaction with its schema_version row, under one lock. */
-async function migrate(client: pg.PoolClient): Promise<number> {
+async function migrate(client: pg.PoolClient, schema: string | undefined): Promise<number> {
   const latest = PG_MIGRATIONS[PG_MIGRATIONS.length - 1]?.version ?? 0;
   await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
   try {
+    // under the lock: two servers creating the same project's schema at once would collide
+    if (schema !== undefined) await client.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
     await client.query(
       'CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY, name TEXT NOT NULL)',
     );
@@ -96,7 +98,16 @@ function unusableDb(location: string, e: unknown): unknown {
 export interface PgStoreOptions {
   /** connections kept open (default 10) */
   max?: number;
+  /**
+   * the PostgreSQL schema the store lives in (created when missing; its tables and migrations are its
+   * own): `rgate server` keeps each project in one, so projects share a database and never a table.
+   * Default: the connection's search_path (normally `public`).
+   */
+  schema?: string;
 }
+
+/** A schema name rgate creates: a plain lower-case identifier, so it never needs more quoting than "". */
+export const PG_SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 
 /**
  * The run history in PostgreSQL (`rgate server --db postgres://...`), the same contract as the SQLite
@@ -116,14 +127,31 @@ export class PgRunStore implements AsyncRunStore {
 
   /** Connect, apply pending migrations and return the store; a database that cannot be used is an input error. */
   static async open(url: string, opts: PgStoreOptions = {}): Promise<PgRunStore> {
-    const location = redactDbUrl(url);
-    const pool = new pg.Pool({ connectionString: url, max: opts.max ?? 10 });
-    // an idle connection the server closed (a restart) must not crash the process: the next query reconnects
+    const schema = opts.schema;
+    if (schema !== undefined && !PG_SCHEMA_NAME.test(schema)) {
+      throw new RgateError(
+        'usage',
+        `PostgreSQL schema name ${JSON.stringify(schema)} is not a plain identifier`,
+        'use lower-case letters, digits and _ (at most 63)',
+      );
+    }
+    const location = schema === undefined ? redactDbUrl(url) : `${redactDbUrl(url)} (schema ${schema})`;
+    const pool = new pg.Pool({
+      connectionString: url,
+      max: opts.max ?? 10,
+      // every pooled connection starts in the schema, so no statement below names it
+      ...(schema === undefined ? {} : { options: `-c search_path=${schema}` }),
+    });
+    // a connection the server closed (a restart) must not crash the process: the next query reconnects.
+    // The pool listens on idle connections only; a checked-out one (between two statements of a
+    // transaction) emits 'error' too, and an 'error' nobody listens to kills the process. Its query
+    // still fails, so the caller sees the error.
     pool.on('error', () => undefined);
+    pool.on('connect', (client) => client.on('error', () => undefined));
     try {
       const client = await pool.connect();
       try {
-        await migrate(client);
+        await migrate(client, schema);
       } finally {
         client.release();
       }
@@ -156,8 +184,8 @@ export class PgRunStore implements AsyncRunStore {
 
   async beginRun(meta: RunMeta): Promise<void> {
     await this.pool.query(
-      `INSERT INTO runs (run_id, suite, started_at, status, artifacts_json, settings_json, plan_json, owner_json, content_key)
-       VALUES ($1, $2, $3, 'running', $4, $5, $6, $7, $8)`,
+      `INSERT INTO runs (run_id, suite, started_at, status, artifacts_json, settings_json, plan_json, owner_json, content_key, git_commit, git_branch)
+       VALUES ($1, $2, $3, 'running', $4, $5, $6, $7, $8, $9, $10)`,
       [
         meta.run_id,
         meta.suite,
@@ -167,6 +195,8 @@ export class PgRunStore implements AsyncRunStore {
         meta.plan === undefined ? null : JSON.stringify(meta.plan),
         meta.owner === undefined ? null : JSON.stringify(meta.owner),
         meta.content_key ?? null,
+        meta.git?.commit ?? null,
+        meta.git?.branch ?? null,
       ],
     );
   }
@@ -204,8 +234,8 @@ export class PgRunStore implements AsyncRunStore {
       const meta = run.meta;
       // a concurrent import of the same id waits here for the other's commit, then finds its row
       const inserted = await c.query(
-        `INSERT INTO runs (run_id, suite, started_at, status, artifacts_json, settings_json, plan_json, owner_json, content_key, import_sha256)
-         VALUES ($1, $2, $3, 'running', $4, $5, $6, $7, $8, $9) ON CONFLICT (run_id) DO NOTHING`,
+        `INSERT INTO runs (run_id, suite, started_at, status, artifacts_json, settings_json, plan_json, owner_json, content_key, import_sha256, git_commit, git_branch)
+         VALUES ($1, $2, $3, 'running', $4, $5, $6, $7, $8, $9, $10, $11) ON CONFLICT (run_id) DO NOTHING`,
         [
           id,
           meta.suite,
@@ -216,6 +246,8 @@ export class PgRunStore implements AsyncRunStore {
           meta.owner === undefined ? null : JSON.stringify(meta.owner),
           meta.content_key ?? null,
           digest,
+          meta.git?.commit ?? null,
+          meta.git?.branch ?? null,
         ],
       );
       if (inserted.rowCount === 0) {

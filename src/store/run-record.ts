@@ -16,6 +16,8 @@ export interface RunRecord {
   plan_json: string | null;
   owner_json: string | null;
   content_key: string | null;
+  git_commit: string | null;
+  git_branch: string | null;
   gate_id: string | null;
   verdict: Verdict | null;
   observation_count: number;
@@ -35,6 +37,7 @@ export function toRow(r: RunRecord, location: string, hint = SQLITE_HINT): RunRo
     ...(r.plan_json === null ? {} : { plan: JSON.parse(r.plan_json) as unknown }),
     ...(owner === undefined ? {} : { owner }),
     ...(r.content_key === null ? {} : { content_key: r.content_key }),
+    ...gitOf(r),
     gate_id: r.gate_id,
     verdict: r.verdict,
     observation_count: r.observation_count,
@@ -48,6 +51,16 @@ export function toRow(r: RunRecord, location: string, hint = SQLITE_HINT): RunRo
     );
   }
   return { ...row, status: liveStatus(row.status, row.owner) };
+}
+
+function gitOf(r: RunRecord): { git?: { commit?: string; branch?: string } } {
+  if (r.git_commit === null && r.git_branch === null) return {};
+  return {
+    git: {
+      ...(r.git_commit === null ? {} : { commit: r.git_commit }),
+      ...(r.git_branch === null ? {} : { branch: r.git_branch }),
+    },
+  };
 }
 
 const SQLITE_HINT =

@@ -11,7 +11,7 @@ import type { CompareSessionRow, ImportOutcome, RunImport, RunResult, RunStore }
 
 const RUN_SELECT = `
   SELECT r.run_id, r.suite, r.started_at, r.finished_at, r.status, r.artifacts_json, r.settings_json,
-         r.plan_json, r.owner_json, r.content_key,
+         r.plan_json, r.owner_json, r.content_key, r.git_commit, r.git_branch,
          v.gate_id, v.verdict,
          (SELECT COUNT(*) FROM observations o WHERE o.run_id = r.run_id) AS observation_count
   FROM runs r LEFT JOIN verdicts v ON v.run_id = r.run_id`;
@@ -72,7 +72,7 @@ export class SqliteRunStore implements RunStore {
   beginRun(meta: RunMeta): void {
     this.db
       .prepare(
-        `INSERT INTO runs (run_id, suite, started_at, status, artifacts_json, settings_json, plan_json, owner_json, content_key) VALUES (?, ?, ?, 'running', ?, ?, ?, ?, ?)`,
+        `INSERT INTO runs (run_id, suite, started_at, status, artifacts_json, settings_json, plan_json, owner_json, content_key, git_commit, git_branch) VALUES (?, ?, ?, 'running', ?, ?, ?, ?, ?, ?, ?)`,
       )
       .run(
         meta.run_id,
@@ -83,6 +83,8 @@ export class SqliteRunStore implements RunStore {
         meta.plan === undefined ? null : JSON.stringify(meta.plan),
         meta.owner === undefined ? null : JSON.stringify(meta.owner),
         meta.content_key ?? null,
+        meta.git?.commit ?? null,
+        meta.git?.branch ?? null,
       );
   }
 

@@ -248,6 +248,27 @@ describe.each(factories)('RunStore contract: %s', (name, make) => {
     await s.close();
   });
 
+  itOn(name, "keeps a run's git commit and branch (begun or imported), and none when not known", async () => {
+    const s = await make();
+    const withGit = uploaded('g1');
+    withGit.meta.git = { commit: '0123456789abcdef0123456789abcdef01234567', branch: 'feature/x' };
+    await s.importRun(withGit);
+    await s.beginRun({
+      run_id: 'g2',
+      suite: 'semantic',
+      started_at: '2026-11-22T00:00:00Z',
+      artifacts: ARTIFACTS,
+      settings: SETTINGS,
+      git: { branch: 'main' },
+    });
+    await s.importRun(uploaded('g3'));
+    expect((await s.getRun('g1'))?.git).toEqual(withGit.meta.git);
+    expect((await s.getRun('g2'))?.git).toEqual({ branch: 'main' });
+    expect((await s.getRun('g3'))?.git).toBeUndefined();
+    expect((await s.listRuns()).map((r) => r.git?.branch ?? null)).toEqual([null, 'main', 'feature/x']);
+    await s.close();
+  });
+
   itOn(name, 'is idempotent by run id: the same run again (any order) stores nothing more', async () => {
     const s = await make();
     expect(await s.importRun(uploaded())).toBe('stored');

@@ -19,6 +19,8 @@ export interface PgCluster {
   /** a new, empty database; its connection string */
   createDatabase(): Promise<string>;
   stop(): Promise<void>;
+  /** the command line that restarts the server (pg_ctl restart -m fast), for soak runs; absent for an external server */
+  restartCommand?: { file: string; args: string[]; uid?: number; gid?: number };
 }
 
 function findBin(): string | undefined {
@@ -112,6 +114,22 @@ export async function startPgCluster(): Promise<PgCluster> {
   const admin = `postgres://rgate@localhost/postgres?host=${encodeURIComponent(dir)}`;
   const cluster = external(admin);
   return {
+    restartCommand: {
+      file: join(bin, 'pg_ctl'),
+      args: [
+        '-D',
+        data,
+        '-l',
+        join(dir, 'server.log'),
+        '-w',
+        '-m',
+        'fast',
+        '-o',
+        `-k ${dir} -c listen_addresses='' -F`,
+        'restart',
+      ],
+      ...ids,
+    },
     createDatabase: () => cluster.createDatabase(),
     async stop() {
       try {

@@ -27,6 +27,8 @@ export const commandEntries: readonly CommandEntry[] = [
   { name: 'compare', load: async () => (await import('./compare.js')).compareCommand },
   { name: 'closeout', load: async () => (await import('./closeout.js')).closeoutCommand },
   { name: 'label', load: async () => (await import('./label.js')).labelCommand },
+  { name: 'upload', load: async () => (await import('./upload.js')).uploadCommand },
+  { name: 'server', load: async () => (await import('./server.js')).serverCommand },
 ];
 
 /**

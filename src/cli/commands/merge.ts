@@ -16,6 +16,7 @@ import { renderJson, renderTerminal } from '../../../reports/index.js';
 import type { RgateCommand } from '../command.js';
 import { OUT_DIR_HELP, outDirOf, storePathOf } from '../out-dir.js';
 import { writeRunReports } from '../run-reports.js';
+import { uploadStoredRun, uploadTargetOf, withUploadFlags } from '../upload-flags.js';
 import { newRunId, rgateVersion } from '../run-context.js';
 
 interface MergeArgs {
@@ -24,6 +25,10 @@ interface MergeArgs {
   'out-dir'?: string;
   store?: string;
   json?: boolean;
+  upload?: string;
+  project?: string;
+  'token-env'?: string;
+  retries?: number;
 }
 
 /** `rgate merge <shard files>`: the shards of a CI matrix become one run, reported and stored as if run at once. */
@@ -32,7 +37,12 @@ export const mergeCommand: RgateCommand<MergeArgs> = {
   describe:
     'Combine the shard files of one run (rgate run --shard i/n) into one run: report, history, verdict',
   builder: (y: Argv) =>
-    y
+    withUploadFlags(y)
+      .option('upload', {
+        type: 'string',
+        describe:
+          'then upload the merged run to this rgate server (with --project); a re-merge uploads the same run',
+      })
       .positional('files', {
         type: 'string',
         array: true,
@@ -47,8 +57,22 @@ export const mergeCommand: RgateCommand<MergeArgs> = {
       .option('store', { type: 'string', describe: 'run history file (default <out-dir>/history.sqlite)' })
       .option('json', { type: 'boolean', describe: 'print the JSON report instead of the summary' })
       .example('$0 merge shards/semantic-*.json', 'after a 3-way matrix of `rgate run semantic --shard i/3`')
-      .example('$0 merge a.json b.json --out-dir .rgate --json', 'print the merged report as JSON'),
+      .example('$0 merge a.json b.json --out-dir .rgate --json', 'print the merged report as JSON')
+      .example(
+        '$0 merge shards/*.json --upload https://rgate.example.org --project search',
+        'merge, then upload',
+      ),
   async handler(args, io) {
+    const uploadTarget =
+      args.upload !== undefined ? uploadTargetOf(args.upload, args, io, '--upload') : undefined;
+    const upload = async (store: SqliteRunStore, runId: string): Promise<void> => {
+      if (!uploadTarget) return;
+      const outDir = outDirOf(io, args['out-dir'], loaded?.path);
+      await uploadStoredRun(io, store, runId, uploadTarget, outDir, {
+        retries: args.retries,
+        json: args.json,
+      });
+    };
     const labels = args.files.map((f) => relative(io.cwd, resolve(io.cwd, f)) || f);
     const shards = args.files.map(
       (f, i) =>
@@ -105,6 +129,7 @@ export const mergeCommand: RgateCommand<MergeArgs> = {
           );
           io.out(`reports: ${relative(io.cwd, runDir) || runDir}/report.{json,html,md,xml}`);
         }
+        await upload(store, existing.run_id);
         return kept.gate.verdict === 'FAIL' ? EXIT.gateFail : EXIT.ok;
       }
       const started = new Date();
@@ -147,6 +172,7 @@ export const mergeCommand: RgateCommand<MergeArgs> = {
         io.out(`merged ${shards.length} shards into run ${runId}`);
         io.out(`reports: ${relative(io.cwd, runDir) || runDir}/report.{json,html,md,xml}`);
       }
+      await upload(store, runId);
       return report.gate.verdict === 'FAIL' ? EXIT.gateFail : EXIT.ok;
     } finally {
       store.close();

@@ -15,6 +15,7 @@ import { renderJson, renderTerminal } from '../../../reports/index.js';
 import { renderOverall } from '../../../reports/run/overall.js';
 import { writeRunReports } from '../run-reports.js';
 import { outDirOf } from '../out-dir.js';
+import { uploadStoredRun, uploadTargetOf, withUploadFlags } from '../upload-flags.js';
 import type { CliIo, RgateCommand } from '../command.js';
 import { newRunId, rgateVersion } from '../run-context.js';
 import { parseSetFlags } from '../set-flags.js';
@@ -40,13 +41,22 @@ interface RunArgs {
   resume?: string;
   shard?: string;
   'shard-out'?: string;
+  upload?: string;
+  project?: string;
+  'token-env'?: string;
+  retries?: number;
 }
 
 export const runCommand: RgateCommand<RunArgs> = {
   command: 'run [suites..]',
   describe: 'Replay the suites against their systems, measure, gate and write reports',
   builder: (y: Argv) =>
-    y
+    withUploadFlags(y)
+      .option('upload', {
+        type: 'string',
+        describe:
+          "then upload each finished run to this rgate server (with --project; token from --token-env); prints the run's URL",
+      })
       .positional('suites', {
         type: 'string',
         array: true,
@@ -101,7 +111,11 @@ export const runCommand: RgateCommand<RunArgs> = {
         'a variant, report as JSON',
       )
       .example('$0 run --resume 20261122T070501Z-3f9a1c', 'finish a run whose process was killed')
-      .example('$0 run semantic --shard 2/3', 'one runner of a 3-way CI matrix; then rgate merge'),
+      .example('$0 run semantic --shard 2/3', 'one runner of a 3-way CI matrix; then rgate merge')
+      .example(
+        '$0 run --upload https://rgate.example.org --project search',
+        "nightly CI: gate, then upload (token in RGATE_SERVER_TOKEN); the exit code stays the gate's",
+      ),
   handler: async (args, io) => runHandler(args, io),
 };
 
@@ -144,6 +158,15 @@ async function runHandler(args: RunArgs, io: CliIo): Promise<number> {
   const overrides = parseSetFlags(args.set ?? []);
   const baseline = args.baseline ? baselineFromReportFile(resolve(io.cwd, args.baseline)) : undefined;
   const shard = args.shard !== undefined ? parseShard(args.shard) : undefined;
+  // checked before the first request: a missing token must not cost a whole run
+  const uploadTarget =
+    args.upload !== undefined ? uploadTargetOf(args.upload, args, io, '--upload') : undefined;
+  if (uploadTarget && shard) {
+    throw new RgateError(
+      'usage',
+      '--upload uploads a whole run: upload after rgate merge (merge --upload), not per shard',
+    );
+  }
   if (shard && names.length !== 1) {
     throw new RgateError(
       'usage',
@@ -322,6 +345,12 @@ async function runHandler(args: RunArgs, io: CliIo): Promise<number> {
       if (!args.json) {
         io.out(timeStage(timings?.timer, 'render', () => renderTerminal(report, { color: io.color })));
         io.out(`reports: ${relative(io.cwd, runDir) || runDir}/report.{json,html,md,xml}`);
+      }
+      if (uploadTarget && !outcome.interrupted) {
+        await uploadStoredRun(io, store, runId, uploadTarget, outDir, {
+          retries: args.retries,
+          json: args.json,
+        });
       }
       timings?.flush(name);
       reports.push(report);

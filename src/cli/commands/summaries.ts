@@ -53,4 +53,12 @@ export const COMMAND_SUMMARIES: Readonly<Record<string, readonly [command: strin
     'label <action> <target> [judgments]',
     'Grade the unjudged documents a run, a comparison or a pool of systems put in its top k, and merge the grades into the qrels',
   ],
+  upload: [
+    'upload [run]',
+    "Send a finished run (or every pending one) to a team's rgate server, idempotent by run id",
+  ],
+  server: [
+    'server',
+    "Serve a team's run history: upload API for CI, projects and tokens, pages (SQLite or PostgreSQL)",
+  ],
 };

@@ -1,0 +1,100 @@
+import type { ServerStores } from './stores.js';
+import { bearerToken, sameHash, tokenHash, type TokenRecord } from './tokens.js';
+
+/** A request allowed (as whom), or refused with the status and one line saying why. */
+export type Access =
+  | { ok: true; as: 'public' | 'admin' | TokenRecord['kind']; tokenId?: string }
+  | { ok: false; status: 401 | 403 | 404; message: string };
+
+const NO_PROJECT = (slug: string): Access => ({
+  ok: false,
+  status: 404,
+  message: `no project ${JSON.stringify(slug)}`,
+});
+
+/**
+ * Every access decision of the server, for API routes and pages alike: tokens are hashed before they
+ * are looked up, digests compared in constant time, and no message repeats a token.
+ */
+export class AccessControl {
+  private readonly adminHash: string | undefined;
+
+  constructor(
+    private readonly stores: ServerStores,
+    adminToken: string | undefined,
+  ) {
+    this.adminHash = adminToken ? tokenHash(adminToken) : undefined;
+  }
+
+  /** the admin token (`--admin-token-env`) */
+  admin(authorization: string | undefined): Access {
+    if (!this.adminHash) {
+      return {
+        ok: false,
+        status: 403,
+        message: 'this server has no admin token (start it with --admin-token-env NAME)',
+      };
+    }
+    const token = bearerToken(authorization);
+    if (!token)
+      return {
+        ok: false,
+        status: 401,
+        message: 'an admin token is required (Authorization: Bearer <token>)',
+      };
+    return sameHash(tokenHash(token), this.adminHash)
+      ? { ok: true, as: 'admin' }
+      : { ok: false, status: 403, message: 'not the admin token' };
+  }
+
+  /** a live token of this project (or the admin token), of a kind `allowed` lists */
+  private async projectToken(
+    project: string,
+    authorization: string | undefined,
+    allowed: readonly TokenRecord['kind'][],
+  ): Promise<Access | undefined> {
+    const token = bearerToken(authorization);
+    if (!token) return undefined;
+    const hash = tokenHash(token);
+    if (this.adminHash && sameHash(hash, this.adminHash)) return { ok: true, as: 'admin' };
+    const found = await this.stores.registry.findToken(hash);
+    if (!found || !sameHash(found.sha256, hash)) return { ok: false, status: 403, message: 'unknown token' };
+    if (found.revoked_at !== null)
+      return { ok: false, status: 403, message: `token ${found.id} was revoked` };
+    if (found.project !== project) {
+      return { ok: false, status: 403, message: `token ${found.id} belongs to another project` };
+    }
+    if (!allowed.includes(found.kind)) {
+      return { ok: false, status: 403, message: `token ${found.id} is a ${found.kind} token` };
+    }
+    return { ok: true, as: found.kind, tokenId: found.id };
+  }
+
+  /** reading a project's runs and pages: public projects to anyone, private ones with a read or upload token */
+  async read(project: string, authorization: string | undefined): Promise<Access> {
+    const info = await this.stores.getProject(project);
+    if (!info) return NO_PROJECT(project);
+    const byToken = await this.projectToken(project, authorization, ['read', 'upload']);
+    if (byToken?.ok) return byToken;
+    if (info.public_read) return { ok: true, as: 'public' };
+    return (
+      byToken ?? {
+        ok: false,
+        status: 401,
+        message: `project ${project} is private: a read token is required`,
+      }
+    );
+  }
+
+  /** uploading a run: an upload token of this project */
+  async upload(project: string, authorization: string | undefined): Promise<Access> {
+    if (!(await this.stores.getProject(project))) return NO_PROJECT(project);
+    return (
+      (await this.projectToken(project, authorization, ['upload'])) ?? {
+        ok: false,
+        status: 401,
+        message: 'an upload token is required (Authorization: Bearer <token>)',
+      }
+    );
+  }
+}

@@ -1,0 +1,260 @@
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { RgateError } from '../src/core/errors.js';
+import { checkRunUpload } from '../src/contracts/run-upload.js';
+import type { RunRow } from '../src/documents/index.js';
+import { AccessControl, type Access } from './access.js';
+import { registerPages } from './pages.js';
+import { RateLimiter } from './rate-limit.js';
+import { PROJECT_SLUG, type ServerStores } from './stores.js';
+import { bearerToken, newToken, tokenHash, type TokenKind, type TokenRecord } from './tokens.js';
+
+export interface ServerOptions {
+  /** the admin token (read from the environment by the CLI); without it, admin routes answer 403 */
+  adminToken?: string | undefined;
+  /** largest request body in bytes (413 beyond); default 50 MB */
+  bodyLimit?: number;
+  /** requests per minute per token (or per client address without one); 0 = no limit; default 600 */
+  rateLimit?: number;
+}
+
+export const DEFAULT_BODY_LIMIT = 50 * 1024 * 1024;
+export const DEFAULT_RATE_LIMIT = 600;
+
+/** What every response carries: uploaded text can never run as script, be sniffed or be framed. */
+const SECURITY_HEADERS: Record<string, string> = {
+  'content-security-policy':
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'",
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+  'x-frame-options': 'DENY',
+  'cross-origin-opener-policy': 'same-origin',
+};
+
+/** A run's page on the server: the link `rgate run --upload` prints and a CI comment can cite. */
+export function runUrl(project: string, runId: string): string {
+  return `/p/${project}/runs/${encodeURIComponent(runId)}`;
+}
+
+class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly path?: string,
+  ) {
+    super(message);
+  }
+}
+
+function refuse(access: Access): asserts access is Extract<Access, { ok: true }> {
+  if (!access.ok) throw new HttpError(access.status, access.message);
+}
+
+/** A connection-level failure of the database (restarting, unreachable): the client should retry. */
+function unavailable(e: unknown): boolean {
+  const code = String((e as { code?: unknown }).code ?? '');
+  return (
+    /^(ECONNREFUSED|ECONNRESET|ENOENT|ETIMEDOUT|EPIPE|SQLITE_BUSY)$/.test(code) ||
+    /^(57P0[123]|08\d\d\d|53\d\d\d)$/.test(code) ||
+    /Connection terminated|terminating connection|the database system is (starting up|shutting down)/i.test(
+      (e as Error).message ?? '',
+    )
+  );
+}
+
+function publicRow(row: RunRow): Omit<RunRow, 'owner'> {
+  const { owner: _owner, ...rest } = row;
+  return rest;
+}
+
+/**
+ * The HTTP server over its stores: the JSON API under /api, pages from registerPages. Logging is off:
+ * nothing a request carries (tokens in headers) reaches a log.
+ */
+export async function buildServer(stores: ServerStores, opts: ServerOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: false,
+    bodyLimit: opts.bodyLimit ?? DEFAULT_BODY_LIMIT,
+    // a slow or stalled client cannot hold a connection open for ever
+    requestTimeout: 120_000,
+    routerOptions: { maxParamLength: 200 },
+  });
+  const access = new AccessControl(stores, opts.adminToken);
+  const limiter = new RateLimiter(opts.rateLimit ?? DEFAULT_RATE_LIMIT);
+
+  app.addHook('onRequest', async (req: FastifyRequest, reply: FastifyReply) => {
+    const token = bearerToken(req.headers.authorization);
+    const wait = limiter.take(token ? `t:${tokenHash(token)}` : `a:${req.ip}`);
+    if (wait > 0) {
+      return reply
+        .code(429)
+        .header('retry-after', String(wait))
+        .send({ error: `too many requests: retry after ${wait} s` });
+    }
+  });
+  app.addHook('onSend', async (_req, reply, payload) => {
+    for (const [k, v] of Object.entries(SECURITY_HEADERS)) if (!reply.hasHeader(k)) reply.header(k, v);
+    return payload;
+  });
+  app.setErrorHandler(async (error: unknown, _req, reply) => {
+    if (error instanceof HttpError) {
+      return reply
+        .code(error.status)
+        .send({ error: error.message, ...(error.path ? { path: error.path } : {}) });
+    }
+    const e = error as { statusCode?: number; code?: string; message?: string };
+    if (e.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+      return reply.code(413).send({
+        error: `the body is larger than this server accepts (${opts.bodyLimit ?? DEFAULT_BODY_LIMIT} bytes; rgate server --body-limit)`,
+      });
+    }
+    if (typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) {
+      return reply
+        .code(e.statusCode)
+        .send({ error: e.message ?? 'bad request', ...(e.statusCode === 400 ? { path: '/' } : {}) });
+    }
+    if (unavailable(error)) {
+      return reply.code(503).header('retry-after', '1').send({ error: 'the database is unavailable; retry' });
+    }
+    // never echo an internal message (it may hold a connection string); the operator has the process
+    return reply.code(500).send({ error: 'internal error' });
+  });
+  app.setNotFoundHandler(async (_req, reply) => reply.code(404).send({ error: 'not found' }));
+
+  app.get('/api/health', async () => ({ ok: true }));
+
+  app.get('/api/projects', async (req) => {
+    const admin = access.admin(req.headers.authorization).ok;
+    const projects = await stores.listProjects();
+    return { projects: projects.filter((p) => admin || p.public_read) };
+  });
+
+  app.post('/api/projects', async (req, reply) => {
+    refuse(access.admin(req.headers.authorization));
+    const body = (req.body ?? {}) as Record<string, unknown>;
+    const slug = body.slug;
+    if (typeof slug !== 'string' || !PROJECT_SLUG.test(slug)) {
+      throw new HttpError(
+        400,
+        '/slug: must match ^[a-z0-9][a-z0-9-]{0,59}$ (lower-case letters, digits, dashes)',
+        '/slug',
+      );
+    }
+    const name = body.name ?? slug;
+    if (typeof name !== 'string' || name.length === 0 || name.length > 200) {
+      throw new HttpError(400, '/name: must be a string of 1 to 200 characters', '/name');
+    }
+    if (body.public_read !== undefined && typeof body.public_read !== 'boolean') {
+      throw new HttpError(400, '/public_read: must be a boolean', '/public_read');
+    }
+    const extra = Object.keys(body).find((k) => !['slug', 'name', 'public_read'].includes(k));
+    if (extra) throw new HttpError(400, `/${extra}: is not a known field`, `/${extra}`);
+    const now = new Date().toISOString();
+    const { id, token } = newToken('upload');
+    const created = await stores.registry.createProject(
+      { slug, name, public_read: body.public_read === true, created_at: now },
+      { id, project: slug, kind: 'upload', sha256: tokenHash(token), created_at: now, revoked_at: null },
+    );
+    if (!created) throw new HttpError(409, `project ${slug} exists`);
+    return reply.code(201).send({ slug, name, public_read: body.public_read === true, token_id: id, token });
+  });
+
+  app.get<{ Params: { project: string } }>('/api/projects/:project/tokens', async (req) => {
+    refuse(access.admin(req.headers.authorization));
+    if (!(await stores.getProject(req.params.project)))
+      throw new HttpError(404, `no project ${JSON.stringify(req.params.project)}`);
+    return { tokens: await stores.registry.listTokens(req.params.project) };
+  });
+
+  app.post<{ Params: { project: string } }>('/api/projects/:project/tokens', async (req, reply) => {
+    refuse(access.admin(req.headers.authorization));
+    const project = req.params.project;
+    if (!(await stores.getProject(project)))
+      throw new HttpError(404, `no project ${JSON.stringify(project)}`);
+    const kind = ((req.body ?? {}) as { kind?: unknown }).kind ?? 'upload';
+    if (kind !== 'upload' && kind !== 'read')
+      throw new HttpError(400, '/kind: must be one of "upload", "read"', '/kind');
+    const { id, token } = newToken(kind as TokenKind);
+    const record: TokenRecord = {
+      id,
+      project,
+      kind: kind as TokenKind,
+      sha256: tokenHash(token),
+      created_at: new Date().toISOString(),
+      revoked_at: null,
+    };
+    await stores.registry.addToken(record);
+    return reply.code(201).send({ id, kind, token });
+  });
+
+  app.delete<{ Params: { project: string; id: string } }>(
+    '/api/projects/:project/tokens/:id',
+    async (req) => {
+      refuse(access.admin(req.headers.authorization));
+      const { project, id } = req.params;
+      if (!(await stores.registry.revokeToken(project, id, new Date().toISOString()))) {
+        throw new HttpError(404, `project ${JSON.stringify(project)} has no token ${JSON.stringify(id)}`);
+      }
+      return { id, revoked: true };
+    },
+  );
+
+  app.post<{ Params: { project: string } }>('/api/projects/:project/runs', async (req, reply) => {
+    const project = req.params.project;
+    refuse(await access.upload(project, req.headers.authorization));
+    const check = checkRunUpload(req.body);
+    if (!check.ok) {
+      const more = check.more > 0 ? ` (and ${check.more} more)` : '';
+      throw new HttpError(400, `${check.path}: ${check.message}${more}`, check.path);
+    }
+    const { meta, observations, result } = check.upload;
+    const { owner: _owner, ...kept } = meta; // the uploading process is the CI runner's business
+    const store = await stores.projectStore(project);
+    if (!store) throw new HttpError(404, `no project ${JSON.stringify(project)}`);
+    let outcome;
+    try {
+      outcome = await store.importRun({ meta: kept, observations, result });
+    } catch (e) {
+      if (e instanceof RgateError && /already stored/.test(e.message)) {
+        throw new HttpError(
+          409,
+          `run ${meta.run_id} is already stored in project ${project} with other content`,
+        );
+      }
+      throw e;
+    }
+    return reply
+      .code(outcome === 'stored' ? 201 : 200)
+      .send({ run_id: meta.run_id, stored: outcome === 'stored', url: runUrl(project, meta.run_id) });
+  });
+
+  app.get<{ Params: { project: string }; Querystring: { suite?: string; limit?: string } }>(
+    '/api/projects/:project/runs',
+    async (req) => {
+      const project = req.params.project;
+      refuse(await access.read(project, req.headers.authorization));
+      const store = (await stores.projectStore(project))!;
+      const limit = req.query.limit === undefined ? 100 : Number(req.query.limit);
+      if (!Number.isInteger(limit) || limit < 1 || limit > 1000) {
+        throw new HttpError(400, 'limit: must be an integer from 1 to 1000', '/limit');
+      }
+      const runs = await store.listRuns({ ...(req.query.suite ? { suite: req.query.suite } : {}), limit });
+      return { runs: runs.map((r) => ({ ...publicRow(r), url: runUrl(project, r.run_id) })) };
+    },
+  );
+
+  app.get<{ Params: { project: string; run: string } }>('/api/projects/:project/runs/:run', async (req) => {
+    const { project, run } = req.params;
+    refuse(await access.read(project, req.headers.authorization));
+    const store = (await stores.projectStore(project))!;
+    const row = await store.getRun(run);
+    if (!row) throw new HttpError(404, `project ${project} has no run ${JSON.stringify(run)}`);
+    return {
+      run: { ...publicRow(row), url: runUrl(project, run) },
+      metrics: await store.getMetrics(run),
+      report: (await store.getReport(run)) ?? null,
+    };
+  });
+
+  registerPages(app, { stores, access });
+  return app;
+}

@@ -1,0 +1,97 @@
+import { join, resolve } from 'node:path';
+import { RgateError } from '../src/core/errors.js';
+import { asAsync, type AsyncRunStore } from '../src/store/async-store.js';
+import { PgRunStore, redactDbUrl } from '../src/store/pg-store.js';
+import { SqliteRunStore } from '../src/store/sqlite-store.js';
+import type { ProjectInfo, Registry } from './registry.js';
+import { PgRegistry } from './registry-pg.js';
+import { SqliteRegistry } from './registry-sqlite.js';
+
+/** A project slug: lower-case words and dashes, short enough for a PostgreSQL schema name (`p_<slug>`). */
+export const PROJECT_SLUG = /^[a-z0-9][a-z0-9-]{0,59}$/;
+
+/**
+ * Everything `rgate server` keeps: the registry (projects, hashed tokens) and one run store per
+ * project, each the unchanged run store contract, so a page or a history view built over an
+ * AsyncRunStore serves a project as it serves a local history. Projects never share a table.
+ */
+export interface ServerStores {
+  /** where, for the start-up line (never a password) */
+  readonly location: string;
+  readonly registry: Registry;
+  listProjects(): Promise<ProjectInfo[]>;
+  getProject(slug: string): Promise<ProjectInfo | undefined>;
+  /** the project's run store, opened on first use and kept; undefined when there is no such project */
+  projectStore(slug: string): Promise<AsyncRunStore | undefined>;
+  close(): Promise<void>;
+}
+
+/** The default data directory of `rgate server` (SQLite). */
+export const DEFAULT_DATA_DIR = join('.rgate', 'server');
+
+export function isPostgresUrl(db: string): boolean {
+  return /^postgres(ql)?:\/\//.test(db);
+}
+
+/**
+ * Open the server's stores: `postgres://...` keeps the registry in schema `rgate_server` and each
+ * project in schema `p_<slug>` (dashes as `_`) of that database; anything else is a data directory
+ * with `server.sqlite` (the registry) and `projects/<slug>.sqlite`.
+ */
+export async function openServerStores(db: string): Promise<ServerStores> {
+  if (isPostgresUrl(db)) {
+    const location = redactDbUrl(db);
+    const registry = await PgRegistry.open(db, location).catch((e: unknown) => {
+      throw new RgateError(
+        'input_invalid',
+        `cannot open the server's PostgreSQL database ${location}: ${(e as Error).message.replace(db, location)}`,
+        'check --db (postgres://user@host:5432/database; the password may come from PGPASSWORD)',
+      );
+    });
+    return withProjects(location, registry, (slug) =>
+      PgRunStore.open(db, { schema: `p_${slug.replace(/-/g, '_')}`, max: 5 }),
+    );
+  }
+  if (/\.(sqlite|db)$/i.test(db)) {
+    throw new RgateError(
+      'usage',
+      `--db ${db}: rgate server keeps a data directory (server.sqlite and one file per project), not one file`,
+      `name a directory, e.g. --db ${db.replace(/\.(sqlite|db)$/i, '')}, or a postgres:// URL`,
+    );
+  }
+  const dir = resolve(db);
+  const registry = new SqliteRegistry(join(dir, 'server.sqlite'));
+  return withProjects(dir, registry, (slug) =>
+    Promise.resolve(asAsync(new SqliteRunStore(join(dir, 'projects', `${slug}.sqlite`)))),
+  );
+}
+
+function withProjects(
+  location: string,
+  registry: Registry,
+  open: (slug: string) => Promise<AsyncRunStore>,
+): ServerStores {
+  const opened = new Map<string, Promise<AsyncRunStore>>();
+  return {
+    location,
+    registry,
+    listProjects: () => registry.listProjects(),
+    getProject: (slug) => registry.getProject(slug),
+    async projectStore(slug) {
+      if (!PROJECT_SLUG.test(slug) || !(await registry.getProject(slug))) return undefined;
+      let store = opened.get(slug);
+      if (!store) {
+        store = open(slug);
+        opened.set(slug, store);
+        // a store that failed to open (the database was restarting) is opened again next time
+        store.catch(() => opened.delete(slug));
+      }
+      return store;
+    },
+    async close() {
+      const stores = await Promise.allSettled([...opened.values()]);
+      for (const s of stores) if (s.status === 'fulfilled') await s.value.close();
+      await registry.close();
+    },
+  };
+}

@@ -1,0 +1,123 @@
+import { relative } from 'node:path';
+import type { Argv } from 'yargs';
+import { EXIT, RgateError } from '../../core/errors.js';
+import { SqliteRunStore } from '../../store/index.js';
+import type { CliIo, RgateCommand } from '../command.js';
+import { OUT_DIR_HELP, outDirOf, storePathOf } from '../out-dir.js';
+import { resolveRunRef } from '../run-ref.js';
+import { dropPending, listPending, sendUpload } from '../upload-client.js';
+import {
+  DEFAULT_TOKEN_ENV,
+  uploadStoredRun,
+  uploadTargetOf,
+  withUploadFlags,
+  type UploadFlags,
+} from '../upload-flags.js';
+
+interface UploadArgs extends UploadFlags {
+  run?: string;
+  server?: string;
+  pending?: boolean;
+  config?: string;
+  'out-dir'?: string;
+  store?: string;
+  json?: boolean;
+}
+
+/** `rgate upload <run>`: a finished run of the local history to `rgate server`; `--pending` sends what could not be sent. */
+export const uploadCommand: RgateCommand<UploadArgs> = {
+  command: 'upload [run]',
+  describe: "Send a finished run (or every pending one) to a team's rgate server, idempotent by run id",
+  builder: (y: Argv) =>
+    withUploadFlags(
+      y
+        .positional('run', { type: 'string', describe: 'run id (or a unique prefix of one), or "latest"' })
+        .option('server', { type: 'string', describe: 'the server URL, e.g. https://rgate.example.org' })
+        .option('pending', {
+          type: 'boolean',
+          describe:
+            'send every upload kept in <out-dir>/pending-uploads/ (to the server and project each was meant for)',
+        })
+        .option('config', {
+          type: 'string',
+          describe: 'path to rgate.config.json (default: found from the cwd upward)',
+        })
+        .option('out-dir', { type: 'string', describe: OUT_DIR_HELP })
+        .option('store', { type: 'string', describe: 'run history file (default <out-dir>/history.sqlite)' })
+        .option('json', { type: 'boolean', describe: 'print what happened as JSON' }),
+    )
+      .example(
+        `${DEFAULT_TOKEN_ENV}=… $0 upload latest --server https://rgate.example.org --project search`,
+        'the newest run',
+      )
+      .example(
+        '$0 upload 20261126T0930 --server http://127.0.0.1:8787 --project search --token-env CI_RGATE_TOKEN',
+        'a run by id prefix, token from another variable',
+      )
+      .example(
+        '$0 upload --pending',
+        'after an outage: send every run kept while the server was unreachable',
+      ),
+  async handler(args, io) {
+    const outDir = outDirOf(io, args['out-dir'], args.config);
+    if (args.pending) {
+      if (args.run) throw new RgateError('usage', '--pending sends every pending upload: name no run');
+      return sendPending(args, io, outDir);
+    }
+    if (!args.run) throw new RgateError('usage', 'name the run to upload (or "latest"), or pass --pending');
+    if (!args.server) throw new RgateError('usage', 'rgate upload needs --server <url>');
+    const target = uploadTargetOf(args.server, args, io, '--server');
+    const store = new SqliteRunStore(storePathOf(io, args));
+    try {
+      const runId =
+        args.run === 'latest' ? store.listRuns({ limit: 1 })[0]?.run_id : resolveRunRef(store, args.run);
+      if (!runId) throw new RgateError('usage', `no runs in ${store.location}`);
+      const outcome = await uploadStoredRun(io, store, runId, target, outDir, {
+        retries: args.retries,
+        json: args.json,
+      });
+      if (args.json) io.out(JSON.stringify(outcome));
+      return outcome.kind === 'stored' || outcome.kind === 'exists'
+        ? EXIT.ok
+        : outcome.kind === 'refused'
+          ? EXIT.usage
+          : EXIT.internal;
+    } finally {
+      store.close();
+    }
+  },
+};
+
+async function sendPending(args: UploadArgs, io: CliIo, outDir: string): Promise<number> {
+  const pending = listPending(outDir);
+  if (pending.length === 0) {
+    io.out(`no pending uploads in ${relative(io.cwd, outDir) || outDir}`);
+    if (args.json) io.out('[]');
+    return EXIT.ok;
+  }
+  let code: number = EXIT.ok;
+  const results: unknown[] = [];
+  for (const { file, pending: p } of pending) {
+    const server = args.server ?? p.server;
+    const project = args.project ?? p.project;
+    const target = uploadTargetOf(server, { ...args, project }, io, '--server');
+    const outcome = await sendUpload(
+      target,
+      p.upload,
+      args.retries === undefined ? {} : { retries: args.retries },
+    );
+    results.push({ run_id: p.upload.meta.run_id, ...outcome });
+    const runId = p.upload.meta.run_id;
+    if (outcome.kind === 'stored' || outcome.kind === 'exists') {
+      dropPending(file);
+      io.err(
+        `${outcome.kind === 'stored' ? 'uploaded' : 'already on the server'}: run ${runId}: ${outcome.url}`,
+      );
+    } else {
+      io.err(`rgate: run ${runId} still pending: ${outcome.reason}`);
+      code = Math.max(code, outcome.kind === 'refused' ? EXIT.usage : EXIT.internal);
+    }
+  }
+  if (args.json) io.out(JSON.stringify(results));
+  return code;
+}

@@ -1,0 +1,213 @@
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { validateReportSchema } from '../contracts/report.js';
+import { RgateError } from '../core/errors.js';
+import { readJsonFile } from '../core/jsonl.js';
+import { UPLOAD_SCHEMA_VERSION, type GitRef, type RunUpload } from '../documents/index.js';
+import type { RunStore } from '../store/types.js';
+
+/** Where `rgate upload` finds the server and its project token. */
+export interface UploadTarget {
+  server: string;
+  project: string;
+  token: string;
+}
+
+export type UploadOutcome =
+  | { kind: 'stored'; runId: string; url: string }
+  | { kind: 'exists'; runId: string; url: string }
+  /** the server could not be reached, or kept failing (5xx, 429) after every retry: try again later */
+  | { kind: 'unreachable'; reason: string }
+  /** the server answered no (4xx): retrying the same request cannot help */
+  | { kind: 'refused'; status: number; reason: string };
+
+/**
+ * The commit and branch a run is made on: CI's own variables first (a CI checkout is often a detached
+ * HEAD), else git in the working directory; whatever is unknown is left out.
+ */
+export function detectGit(cwd: string, env: NodeJS.ProcessEnv): GitRef | undefined {
+  const git = (...args: string[]): string | undefined => {
+    const r = spawnSync('git', args, {
+      cwd,
+      encoding: 'utf8',
+      timeout: 5000,
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
+    const out = r.status === 0 ? r.stdout.trim() : '';
+    return out === '' ? undefined : out;
+  };
+  const commit = env.GITHUB_SHA || env.CI_COMMIT_SHA || git('rev-parse', 'HEAD');
+  // a pull request's GITHUB_REF_NAME is "123/merge"; its branch is GITHUB_HEAD_REF
+  let branch =
+    env.GITHUB_HEAD_REF ||
+    env.GITHUB_REF_NAME ||
+    env.CI_COMMIT_REF_NAME ||
+    git('rev-parse', '--abbrev-ref', 'HEAD');
+  if (branch === 'HEAD') branch = undefined; // detached
+  if (!commit && !branch) return undefined;
+  return {
+    ...(commit ? { commit: commit.slice(0, 200) } : {}),
+    ...(branch ? { branch: branch.slice(0, 500) } : {}),
+  };
+}
+
+/**
+ * A finished run of the local history as the server takes it (the upload document): its stored row,
+ * observations, measures and report. The stored plan keeps `{env.NAME}` templates, never their values,
+ * so no secret can travel; the owner (host, pid) stays local.
+ */
+export function uploadOf(store: RunStore, runId: string, git: GitRef | undefined): RunUpload {
+  const row = store.getRun(runId);
+  if (!row)
+    throw new RgateError(
+      'usage',
+      `no run ${runId} in ${store.location}`,
+      'rgate history lists the stored runs',
+    );
+  if (row.status === 'running' || row.status === 'abandoned' || row.finished_at === null) {
+    throw new RgateError(
+      'usage',
+      `run ${runId} is ${row.status}: only a finished run can be uploaded`,
+      'finish it first (rgate run --resume)',
+    );
+  }
+  const report = store.getReport(runId);
+  if (!validateReportSchema(report)) {
+    throw new RgateError(
+      'input_invalid',
+      `run ${runId} in ${store.location} has no readable report`,
+      'rgate report re-renders a stored run; rerun the suite',
+    );
+  }
+  const kept = row.git ?? git;
+  return {
+    schema: UPLOAD_SCHEMA_VERSION,
+    meta: {
+      run_id: row.run_id,
+      suite: row.suite,
+      started_at: row.started_at,
+      artifacts: row.artifacts,
+      settings: row.settings,
+      ...(row.plan ? { plan: row.plan } : {}),
+      ...(row.content_key ? { content_key: row.content_key } : {}),
+      ...(kept ? { git: kept } : {}),
+    },
+    observations: store.getObservations(runId),
+    result: {
+      status: row.status,
+      finished_at: row.finished_at,
+      ...(row.gate_id ? { gate_id: row.gate_id } : {}),
+      ...(row.verdict ? { verdict: row.verdict } : {}),
+      metrics: store.getMetrics(runId),
+      report,
+    },
+  };
+}
+
+export interface SendOptions {
+  /** further attempts after the first (connection errors, 5xx, 429); default 4 */
+  retries?: number;
+  /** the first wait; it doubles each time (a Retry-After from the server wins, up to 30 s) */
+  backoffMs?: number;
+}
+
+function base(server: string): string {
+  return server.replace(/\/+$/, '');
+}
+
+/**
+ * POST the upload, retrying what a retry can fix. Idempotent on the server by run id, so a retry after
+ * a lost answer stores nothing twice. The token goes in the Authorization header, never in a message.
+ */
+export async function sendUpload(
+  target: UploadTarget,
+  upload: RunUpload,
+  opts: SendOptions = {},
+): Promise<UploadOutcome> {
+  const retries = opts.retries ?? 4;
+  let wait = opts.backoffMs ?? 500;
+  const body = JSON.stringify(upload);
+  const url = `${base(target.server)}/api/projects/${encodeURIComponent(target.project)}/runs`;
+  let last = '';
+  for (let attempt = 0; ; attempt++) {
+    let retryAfter: number | undefined;
+    try {
+      const res = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${target.token}` },
+        body,
+        signal: AbortSignal.timeout(300_000),
+      });
+      const text = await res.text();
+      let answer: { error?: string; url?: string } = {};
+      try {
+        answer = JSON.parse(text) as typeof answer;
+      } catch {
+        // a proxy's HTML error page: its status says enough
+      }
+      if (res.status === 200 || res.status === 201) {
+        const done = { runId: upload.meta.run_id, url: `${base(target.server)}${answer.url ?? ''}` };
+        return res.status === 201 ? { kind: 'stored', ...done } : { kind: 'exists', ...done };
+      }
+      last = `HTTP ${res.status}${answer.error ? `: ${answer.error}` : ''}`;
+      if (res.status !== 429 && res.status < 500)
+        return { kind: 'refused', status: res.status, reason: last };
+      const ra = Number(res.headers.get('retry-after'));
+      if (Number.isFinite(ra) && ra > 0) retryAfter = Math.min(30_000, ra * 1000);
+    } catch (e) {
+      const cause = (e as { cause?: { code?: string; message?: string } }).cause;
+      last = cause?.code ?? cause?.message ?? (e as Error).message;
+    }
+    if (attempt >= retries) return { kind: 'unreachable', reason: last };
+    await sleep(retryAfter ?? wait);
+    wait *= 2;
+  }
+}
+
+/** An upload that could not be sent, kept in `<out dir>/pending-uploads/` until `rgate upload --pending`. */
+export interface PendingUpload {
+  schema: 'rgate-pending-upload/1';
+  server: string;
+  project: string;
+  upload: RunUpload;
+}
+
+export function pendingDir(outDir: string): string {
+  return join(outDir, 'pending-uploads');
+}
+
+/** Keep an upload for later (written whole, then renamed: a kill never leaves half a file). */
+export function savePending(outDir: string, target: Omit<UploadTarget, 'token'>, upload: RunUpload): string {
+  const dir = pendingDir(outDir);
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, `${upload.meta.run_id}--${target.project}.json`);
+  const doc: PendingUpload = {
+    schema: 'rgate-pending-upload/1',
+    server: target.server,
+    project: target.project,
+    upload,
+  };
+  writeFileSync(`${file}.tmp`, JSON.stringify(doc));
+  renameSync(`${file}.tmp`, file);
+  return file;
+}
+
+/** The pending uploads, oldest run first (file names start with the run id, a timestamp). */
+export function listPending(outDir: string): { file: string; pending: PendingUpload }[] {
+  let names: string[];
+  try {
+    names = readdirSync(pendingDir(outDir)).filter((n) => n.endsWith('.json'));
+  } catch {
+    return [];
+  }
+  return names.sort().map((n) => {
+    const file = join(pendingDir(outDir), n);
+    return { file, pending: readJsonFile(file) as PendingUpload };
+  });
+}
+
+export function dropPending(file: string): void {
+  rmSync(file, { force: true });
+}

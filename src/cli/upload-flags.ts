@@ -1,0 +1,106 @@
+import { relative } from 'node:path';
+import type { Argv } from 'yargs';
+import { RgateError } from '../core/errors.js';
+import type { RunStore } from '../store/types.js';
+import type { CliIo } from './command.js';
+import {
+  detectGit,
+  savePending,
+  sendUpload,
+  uploadOf,
+  type UploadOutcome,
+  type UploadTarget,
+} from './upload-client.js';
+
+export const DEFAULT_TOKEN_ENV = 'RGATE_SERVER_TOKEN';
+
+export interface UploadFlags {
+  project?: string;
+  'token-env'?: string;
+  retries?: number;
+}
+
+/** --project, --token-env and --retries: what every command that uploads takes beside the server URL. */
+export function withUploadFlags(y: Argv): Argv {
+  return y
+    .option('project', { type: 'string', describe: 'the server project to upload to (its slug)' })
+    .option('token-env', {
+      type: 'string',
+      describe: `environment variable holding the project's upload token (default ${DEFAULT_TOKEN_ENV}); never pass a token as an argument`,
+    })
+    .option('retries', {
+      type: 'number',
+      describe:
+        'further upload attempts on connection errors, 5xx and 429 (backoff 0.5 s, doubling; default 4)',
+    });
+}
+
+/** The server, project and token of an upload, checked before anything runs. */
+export function uploadTargetOf(server: string, args: UploadFlags, io: CliIo, flag: string): UploadTarget {
+  let url: URL;
+  try {
+    url = new URL(server);
+  } catch {
+    throw new RgateError(
+      'usage',
+      `${flag} ${JSON.stringify(server)}: not a URL`,
+      'e.g. https://rgate.example.org',
+    );
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new RgateError('usage', `${flag} ${server}: must be an http:// or https:// URL`);
+  }
+  if (!args.project)
+    throw new RgateError(
+      'usage',
+      `${flag} needs --project <slug>`,
+      'the project was created with POST /api/projects (docs/server.md)',
+    );
+  const name = args['token-env'] ?? DEFAULT_TOKEN_ENV;
+  const token = io.env[name];
+  if (!token) {
+    throw new RgateError(
+      'usage',
+      `no upload token: environment variable ${name} is not set`,
+      `export ${name}=<the project's upload token>, or name another variable with --token-env`,
+    );
+  }
+  if (args.retries !== undefined && (!Number.isInteger(args.retries) || args.retries < 0)) {
+    throw new RgateError('usage', `--retries ${args.retries}: must be a whole number >= 0`);
+  }
+  return { server, project: args.project, token };
+}
+
+/**
+ * Upload one finished run of the local history and say what happened on stderr (the URL on stdout
+ * unless `json`). Nothing is lost when the server cannot take it: the upload is kept as pending.
+ */
+export async function uploadStoredRun(
+  io: CliIo,
+  store: RunStore,
+  runId: string,
+  target: UploadTarget,
+  outDir: string,
+  opts: { retries?: number | undefined; json?: boolean | undefined },
+): Promise<UploadOutcome> {
+  const upload = uploadOf(store, runId, detectGit(io.cwd, io.env));
+  const outcome = await sendUpload(
+    target,
+    upload,
+    opts.retries === undefined ? {} : { retries: opts.retries },
+  );
+  const say = opts.json ? io.err : io.out;
+  if (outcome.kind === 'stored') say(`uploaded run ${runId}: ${outcome.url}`);
+  else if (outcome.kind === 'exists')
+    say(`run ${runId} is already on the server (nothing new stored): ${outcome.url}`);
+  else {
+    const file = savePending(outDir, target, upload);
+    const where = relative(io.cwd, file) || file;
+    io.err(
+      outcome.kind === 'unreachable'
+        ? `rgate: warning: ${target.server} could not take run ${runId} (${outcome.reason}); kept in ${where}: send it later with rgate upload --pending`
+        : `rgate: warning: ${target.server} refused run ${runId} (${outcome.reason}); kept in ${where}: fix the cause, then rgate upload --pending`,
+    );
+  }
+  return outcome;
+}
