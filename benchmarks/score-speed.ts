@@ -29,7 +29,7 @@ const root = ROOT;
 const MEASURES = ['map', 'recip_rank', 'ndcg_cut.10', 'P.10', 'recall.100'];
 
 /** Write the qrels and run; every qrels query is in the run (trec_eval 10.0 stops on one that is not). */
-function generate(
+export function generate(
   dir: string,
   queries: number,
   depth: number,
