@@ -2,12 +2,14 @@ import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Ajv2020, ErrorObject, Options, ValidateFunction } from 'ajv/dist/2020.js';
+import type formatsPlugin from 'ajv-formats';
 import { RgateError } from '../core/errors.js';
 import { ONE_WORD_PATTERN } from '../documents/index.js';
 
 const requireHere = createRequire(import.meta.url);
 
 type AddFormats = (a: Ajv2020) => unknown;
+type FormatsModule = typeof formatsPlugin & { default?: AddFormats };
 
 /**
  * An ajv instance as rgate validates with (JSON Schema 2020-12, all errors, strict, formats); the
@@ -17,9 +19,9 @@ type AddFormats = (a: Ajv2020) => unknown;
 export function createAjv(extra: Options = {}): Ajv2020 {
   const { Ajv2020: Ajv } = requireHere('ajv/dist/2020') as typeof import('ajv/dist/2020.js');
   // ajv-formats is CommonJS with its plugin as `default` as well as the module itself
-  const formats = requireHere('ajv-formats') as AddFormats & { default?: AddFormats };
+  const formats = requireHere('ajv-formats') as FormatsModule;
   const a = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true, ...extra });
-  (formats.default ?? formats)(a);
+  ((formats.default ?? formats) as AddFormats)(a);
   return a;
 }
 
