@@ -70,3 +70,9 @@ export function median(xs: readonly number[]): number {
 export function machineLoad(): { load_average_1m: number; cpus: number } {
   return { load_average_1m: Number(loadavg()[0]!.toFixed(2)), cpus: cpus().length };
 }
+
+/** The command that produced a result, as the results record it (TREC_EVAL included when set). */
+export function commandLine(name: string): string {
+  const te = process.env.TREC_EVAL;
+  return `${te ? `TREC_EVAL=${te} ` : ''}node dist/benchmarks/${name}.js`;
+}

@@ -9,7 +9,9 @@
  *     command: start, fixture checks, 200 processes, measures, reports, the history file) against a
  *     bash loop calling the same script with the same arguments 200 times and capturing each answer:
  *     wall clock, goal <= 1.5x (CPU recorded too).
- * CPU comes from bash's `times` over a loop of runs (_common.ts costOf).
+ * CPU comes from bash's `times` over a loop of runs (_common.ts costOf). FIXED_BENCH_BEFORE=<another
+ * build's dist/src/cli/bin.cjs> (e.g. the main branch's) measures that build too, in the same
+ * rounds, as `before_*` figures.
  *
  * Run: npm run build && TREC_EVAL=/path/to/trec_eval node dist/benchmarks/fixed-costs.js
  * (FIXED_BENCH_ROUNDS, default 5)
@@ -19,6 +21,7 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
+  commandLine,
   costOf,
   isMain,
   machineLoad,
@@ -103,19 +106,21 @@ function commandProject(dir: string): { loop: string } {
 interface Pair {
   ours: Cost[];
   ref: Cost[];
+  before: Cost[];
 }
 
-/** `rounds` rounds of (reference, ours), or (ours, reference) every other round. */
-function paired(rounds: number, ours: () => Cost, ref: () => Cost): Pair {
-  const p: Pair = { ours: [], ref: [] };
+const BEFORE = process.env.FIXED_BENCH_BEFORE;
+
+/**
+ * `rounds` rounds of (reference, ours[, before]), the order rotated each round. `ours` is given the
+ * CLI to run: this build's, or FIXED_BENCH_BEFORE's.
+ */
+function paired(rounds: number, ours: (bin: string) => Cost, ref: () => Cost): Pair {
+  const p: Pair = { ours: [], ref: [], before: [] };
+  const steps: (() => void)[] = [() => p.ref.push(ref()), () => p.ours.push(ours(BIN))];
+  if (BEFORE) steps.push(() => p.before.push(ours(BEFORE)));
   for (let r = 0; r < rounds; r++) {
-    if (r % 2 === 0) {
-      p.ref.push(ref());
-      p.ours.push(ours());
-    } else {
-      p.ours.push(ours());
-      p.ref.push(ref());
-    }
+    for (let i = 0; i < steps.length; i++) steps[(i + r) % steps.length]!();
   }
   return p;
 }
@@ -137,6 +142,11 @@ function summarize(figures: BenchResult['figures'], key: string, p: Pair, by: 'c
   );
   figures[`samples_${key}_${by}`] = p.ours.map((c) => Math.round(c[by])).join(' ');
   figures[`samples_${key}_ref_${by}`] = p.ref.map((c) => Math.round(c[by])).join(' ');
+  if (p.before.length) {
+    const unit = by === 'cpuMs' ? 'cpu' : 'wall';
+    figures[`before_${key}_${unit}_ms`] = r1(median(p.before.map((c) => c[by])));
+    figures[`before_ratio_${key}_${unit}`] = r3(median(p.before.map((c) => c[by])) / ref);
+  }
   return ours / ref;
 }
 
@@ -149,21 +159,27 @@ export async function run(): Promise<BenchResult> {
     cpus: load0.cpus,
     load_average_1m_start: load0.load_average_1m,
     node: process.version,
+    before: BEFORE ?? null,
+    command: commandLine('fixed-costs'),
   };
   const goals: Record<string, string> = {};
   let ok = true;
   const lines: string[] = [];
+  const was = (key: string): string =>
+    figures[key] === undefined ? '' : `; before: ${String(figures[key])}x`;
   try {
     // 1. rgate --help against a bare node start
     const help = paired(
       rounds,
-      () => costOf([process.execPath, BIN, '--help'], 20),
+      (bin) => costOf([process.execPath, bin, '--help'], 20),
       () => costOf([process.execPath, '-e', '0'], 20),
     );
     const helpRatio = summarize(figures, 'help', help, 'cpuMs');
     goals.ratio_help_cpu = '<= 1.3';
     ok &&= helpRatio <= 1.3;
-    lines.push(`rgate --help: ${r3(helpRatio)}x the CPU of node -e 0 (goal <= 1.3)`);
+    lines.push(
+      `rgate --help: ${r3(helpRatio)}x the CPU of node -e 0 (goal <= 1.3)${was('before_ratio_help_cpu')}`,
+    );
 
     // 2. rgate score, 50 queries, against trec_eval on the same files
     const trecEval = process.env.TREC_EVAL;
@@ -179,7 +195,7 @@ export async function run(): Promise<BenchResult> {
       figures.score_output_identical = same[0]!.status === 0 && same[0]!.stdout === same[1]!.stdout;
       const score = paired(
         rounds,
-        () => costOf([process.execPath, BIN, 'score', ...m, files.qrels, files.run], 10),
+        (bin) => costOf([process.execPath, bin, 'score', ...m, files.qrels, files.run], 10),
         () => costOf([trecEval, ...m, files.qrels, files.run], 10),
       );
       const scoreRatio = summarize(figures, 'score50', score, 'cpuMs');
@@ -187,7 +203,7 @@ export async function run(): Promise<BenchResult> {
       goals.score_output_identical = 'true';
       ok &&= scoreRatio <= 2 && figures.score_output_identical === true;
       lines.push(
-        `rgate score, 50 queries: ${r3(scoreRatio)}x trec_eval's CPU (goal <= 2); same output: ${figures.score_output_identical}`,
+        `rgate score, 50 queries: ${r3(scoreRatio)}x trec_eval's CPU (goal <= 2); same output: ${figures.score_output_identical}${was('before_ratio_score50_cpu')}`,
       );
     } else {
       lines.push('rgate score, 50 queries: skipped (set TREC_EVAL=/path/to/trec_eval)');
@@ -201,7 +217,7 @@ export async function run(): Promise<BenchResult> {
     const out = join(project, 'out');
     const cmd = paired(
       Math.max(3, Math.ceil(rounds / 2)),
-      () => costOf([process.execPath, BIN, 'run', 'c200', '--out-dir', out], 1, { cwd: project }),
+      (bin) => costOf([process.execPath, bin, 'run', 'c200', '--out-dir', out], 1, { cwd: project }),
       () => costOf(['bash', '--norc', '--noprofile', '-c', loop], 1, { cwd: project }),
     );
     const cmdRatio = summarize(figures, 'command200', cmd, 'wallMs');
@@ -209,7 +225,7 @@ export async function run(): Promise<BenchResult> {
     goals.ratio_command200_wall = '<= 1.5';
     ok &&= cmdRatio <= 1.5;
     lines.push(
-      `rgate run, a bash-script system, ${QUERIES} queries: ${r3(cmdRatio)}x the wall of a bash loop calling it (goal <= 1.5; CPU ${figures.ratio_command200_cpu}x)`,
+      `rgate run, a bash-script system, ${QUERIES} queries: ${r3(cmdRatio)}x the wall of a bash loop calling it (goal <= 1.5; CPU ${figures.ratio_command200_cpu}x)${was('before_ratio_command200_wall')}`,
     );
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -25,7 +25,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createPrng } from '../src/core/prng.js';
-import { isMain, ROOT, writeBenchResult, type BenchResult } from './_common.js';
+import { commandLine, isMain, ROOT, writeBenchResult, type BenchResult } from './_common.js';
 
 const root = ROOT;
 const MEASURES = ['map', 'recip_rank', 'ndcg_cut.10', 'P.10', 'recall.100'];
@@ -125,7 +125,7 @@ function timed(cmd: string, args: string[]): Timed {
   else if (!gnuTime) peak = process.resourceUsage().maxRSS / 1024; // children are not included: a lower bound
   const user = /User time \(seconds\): ([\d.]+)/.exec(p.stderr ?? '');
   const sys = /System time \(seconds\): ([\d.]+)/.exec(p.stderr ?? '');
-  const cpuS = user && sys ? Number(user[1]) + Number(sys[1]) : null;
+  const cpuS = user && sys ? Math.round((Number(user[1]) + Number(sys[1])) * 100) / 100 : null;
   return { wallMs, cpuS, peakRssMiB: peak, stdout: p.stdout ?? '', status: p.status, stderr: p.stderr ?? '' };
 }
 
@@ -232,6 +232,7 @@ export async function run(): Promise<BenchResult> {
       line_orders: orders.join(','),
       repeats,
       load_average_1m_start: Number(loadavg()[0]!.toFixed(2)),
+      command: commandLine('score-speed'),
     };
     let ok = true;
     const lines: string[] = [];

@@ -84,9 +84,14 @@ export class SqliteRunStore implements RunStore {
   private timer: NodeJS.Timeout | null = null;
   /** a flush the timer attempted and failed, thrown to the next caller that writes or reads */
   private failure: unknown = null;
+  private readonly batch: number;
+  private readonly batchMs: number;
 
-  constructor(path: string) {
+  /** `opts`: the batch bounds (tests set them; rgate uses the defaults above) */
+  constructor(path: string, opts: { batch?: number; batchMs?: number } = {}) {
     this.location = path;
+    this.batch = opts.batch ?? OBSERVATION_BATCH;
+    this.batchMs = opts.batchMs ?? OBSERVATION_BATCH_MS;
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
     try {
       this.db = new Database(path, { timeout: 15_000 });
@@ -140,7 +145,7 @@ export class SqliteRunStore implements RunStore {
     const row = observationRow(runId, obs);
     if (this.pending.length === 0) {
       this.pendingSince = performance.now();
-      this.timer = setTimeout(() => this.flushFromTimer(), OBSERVATION_BATCH_MS).unref();
+      this.timer = setTimeout(() => this.flushFromTimer(), this.batchMs).unref();
       unflushed.add(this);
       if (!exitHook) {
         exitHook = true;
@@ -148,10 +153,7 @@ export class SqliteRunStore implements RunStore {
       }
     }
     this.pending.push(row);
-    if (
-      this.pending.length >= OBSERVATION_BATCH ||
-      performance.now() - this.pendingSince >= OBSERVATION_BATCH_MS
-    ) {
+    if (this.pending.length >= this.batch || performance.now() - this.pendingSince >= this.batchMs) {
       this.flush();
     }
   }
