@@ -1,3 +1,4 @@
+import Database from 'better-sqlite3';
 import { spawn } from 'node:child_process';
 import {
   existsSync,
@@ -81,6 +82,19 @@ function project(name: string, queries = 12, holdAfter?: number): { dir: string;
   return { dir, log, hold };
 }
 
+/** Observations committed to the history file, as another process reading it sees them. */
+function storedObservations(path: string): number {
+  if (!existsSync(path)) return 0;
+  const db = new Database(path, { readonly: true, timeout: 5_000 });
+  try {
+    return (db.prepare('SELECT COUNT(*) AS n FROM observations').get() as { n: number }).n;
+  } catch {
+    return 0; // not migrated yet
+  } finally {
+    db.close();
+  }
+}
+
 const calls = (log: string): number => readFileSync(log, 'utf8').split('\n').filter(Boolean).length;
 
 /** The report without the sections that may differ between runs of the same inputs. */
@@ -93,7 +107,8 @@ function deterministicPart(file: string): string {
 
 describe('a run killed with SIGKILL', () => {
   it('shows as abandoned, reports as partial (never PASS), and --resume makes only the missing requests', async () => {
-    // 12 requests answered, the 13th held: killed there, the run has stored exactly 12 (one at a time)
+    // 12 requests answered, the 13th held: killed there, the run has stored exactly 12 (observations
+    // are committed in batches: the held request leaves the batch's time bound to commit the 12)
     const { dir, log, hold } = project('killed', 12, 12);
     const child = spawn(process.execPath, [compiledCli(), 'run', 'tiny'], {
       cwd: dir,
@@ -105,6 +120,10 @@ describe('a run killed with SIGKILL', () => {
     await until(
       () => calls(log) === 13,
       () => `the 13th request (${calls(log)} made)`,
+    );
+    await until(
+      () => storedObservations(storePath) === 12,
+      () => `12 observations committed (${storedObservations(storePath)} are)`,
     );
     process.kill(-child.pid!, 'SIGKILL');
     await exited;

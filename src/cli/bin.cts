@@ -2,7 +2,7 @@
 /**
  * The rgate command. CommonJS on purpose: `rgate score` loads one CommonJS bundle synchronously,
  * where the ES module loader would read the entry, its imports and the bundle asynchronously (about
- * 10 ms of a 50-query score). Everything else goes to the ES module program.
+ * 10 ms of a 50-query score). Everything else goes to the program, bundled the same way.
  */
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -10,15 +10,20 @@ import { scoreArgv } from './score-route.cjs';
 
 type ScoreMain = typeof import('./score-main.js');
 type Io = typeof import('./io.js');
+type Program = typeof import('./program.js');
+
+/** A bundle the build wrote, when it is at least as new as the compiled module it was made from. */
+function fresh(bundle: string, compiled: string): boolean {
+  return existsSync(bundle) && statSync(bundle).mtimeMs >= statSync(compiled).mtimeMs;
+}
 
 /**
- * `rgate score` from the one-file bundle the build writes (dist/bundle), when it is at least as new
- * as the compiled modules it was made from; otherwise (tsc alone, a stale bundle) from the modules.
+ * `rgate score` from the one-file bundle the build writes (dist/bundle), when it is fresh; otherwise
+ * (tsc alone, a stale bundle) from the modules.
  */
 async function loadScoreMain(): Promise<ScoreMain & Io> {
   const bundle = join(__dirname, '..', '..', 'bundle', 'score-main.cjs');
-  const compiled = join(__dirname, 'score-main.js');
-  if (existsSync(bundle) && statSync(bundle).mtimeMs >= statSync(compiled).mtimeMs) {
+  if (fresh(bundle, join(__dirname, 'score-main.js'))) {
     // a synchronous load of one file is the point of this entry (see above)
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     return require(bundle) as ScoreMain & Io;
@@ -27,13 +32,26 @@ async function loadScoreMain(): Promise<ScoreMain & Io> {
   return { ...main, ...io };
 }
 
+/**
+ * The program (parsing, help, the command list) from its one-file bundle (scripts/bundle-program.mjs)
+ * when fresh: `rgate --help` then loads no ES module at all; a command's modules load on their own.
+ */
+async function loadProgram(): Promise<Program> {
+  const bundle = join(__dirname, 'program-bundle.cjs');
+  if (fresh(bundle, join(__dirname, 'program.js'))) {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    return require(bundle) as Program;
+  }
+  return import('./program.js');
+}
+
 async function main(argv: string[]): Promise<number> {
   const score = scoreArgv(argv);
   if (score) {
     const m = await loadScoreMain();
     return m.runScoreCli(score, m.defaultIo());
   }
-  return (await import('./program.js')).runCli(argv);
+  return (await loadProgram()).runCli(argv);
 }
 
 void main(process.argv.slice(2)).then((code) => {

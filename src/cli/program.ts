@@ -1,18 +1,10 @@
-import { createRequire } from 'node:module';
-import type YargsFactory from 'yargs';
 import { EXIT } from '../core/errors.js';
 import type { AnyCommand, CliIo } from './command.js';
 import { loadCommands } from './commands/index.js';
 import { reportFailure } from './failure.js';
 import { defaultIo } from './io.js';
 import { scoreArgv } from './score-route.cjs';
-
-/**
- * yargs' ESM build lays help out with cliui's ESM wrap, which cuts at the column edge whatever it
- * hits ("request" / "s", "-" / "-json"); its CommonJS build wraps with wrap-ansi at word boundaries.
- * Same yargs version, same API.
- */
-const yargs = createRequire(import.meta.url)('yargs/yargs') as typeof YargsFactory;
+import yargs from './yargs-cjs.cjs';
 
 /**
  * Help width: the terminal's (or $COLUMNS, as shells export it), 80 when neither says, never wider

@@ -2,7 +2,10 @@ import type { ValidateFunction } from 'ajv/dist/2020.js';
 import { compileSchema } from './ajv.js';
 import { CorpusLineSchema, type CorpusLine } from '../documents/index.js';
 
-export const validateCorpusLine: ValidateFunction<CorpusLine> = compileSchema<CorpusLine>(CorpusLineSchema);
+export const validateCorpusLine: ValidateFunction<CorpusLine> = compileSchema<CorpusLine>(
+  CorpusLineSchema,
+  'corpus-line',
+);
 
 /** The record's id, or the `/path: message` problem when it has none or both of `id` and `_id`. */
 export function corpusLineId(line: CorpusLine): { id: string } | { problem: string } {

@@ -6,4 +6,4 @@
 import { compileSchema } from './ajv.js';
 import { GatePolicySchema, type GatePolicy } from '../documents/index.js';
 
-export const validateGatePolicySchema = compileSchema<GatePolicy>(GatePolicySchema);
+export const validateGatePolicySchema = compileSchema<GatePolicy>(GatePolicySchema, 'gate-policy');

@@ -7,7 +7,12 @@ import {
 } from '../documents/index.js';
 import { compileSchema } from './ajv.js';
 
-export const validateQueryLine: ValidateFunction<QueryRecord> = compileSchema<QueryRecord>(QueryRecordSchema);
+export const validateQueryLine: ValidateFunction<QueryRecord> = compileSchema<QueryRecord>(
+  QueryRecordSchema,
+  'query-record',
+);
 
-export const validateBeirQueryLine: ValidateFunction<BeirQueryLine> =
-  compileSchema<BeirQueryLine>(BeirQueryLineSchema);
+export const validateBeirQueryLine: ValidateFunction<BeirQueryLine> = compileSchema<BeirQueryLine>(
+  BeirQueryLineSchema,
+  'beir-query-line',
+);

@@ -6,4 +6,4 @@
 import { compileSchema } from './ajv.js';
 import { ReportSchema, type Report } from '../documents/index.js';
 
-export const validateReportSchema = compileSchema<Report>(ReportSchema);
+export const validateReportSchema = compileSchema<Report>(ReportSchema, 'report');

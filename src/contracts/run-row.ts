@@ -6,4 +6,4 @@
 import { compileSchema } from './ajv.js';
 import { RunRowSchema, type RunRow } from '../documents/index.js';
 
-export const validateRunRow = compileSchema<RunRow>(RunRowSchema);
+export const validateRunRow = compileSchema<RunRow>(RunRowSchema, 'run-row');

@@ -40,8 +40,18 @@ export class RgateError extends Error {
   }
 }
 
+/**
+ * Marks an RgateError across copies of this module: the CLI's front is bundled (program-bundle.cjs)
+ * with its own copy, while the command modules it loads throw the ES module's class.
+ */
+const BRAND = Symbol.for('rgate.RgateError');
+Object.defineProperty(RgateError.prototype, BRAND, { value: true });
+
 export function isRgateError(e: unknown): e is RgateError {
-  return e instanceof RgateError;
+  return (
+    e instanceof RgateError ||
+    (typeof e === 'object' && e !== null && (e as { [BRAND]?: unknown })[BRAND] === true)
+  );
 }
 
 /**

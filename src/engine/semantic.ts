@@ -438,7 +438,15 @@ export class SemanticIndex {
     );
   }
 
+  private label: string | null = null;
+
+  /** Constant for the index's life; computed once (it scans every record, and ran on every request). */
   private embedderLabel(): string {
+    this.label ??= this.computeEmbedderLabel();
+    return this.label;
+  }
+
+  private computeEmbedderLabel(): string {
     const e = this.config.embedder;
     if (e?.type === 'http') return `snapshot-vectors:${e.api}:${e.model}`;
     const given = this.ic.records.some((r) => r.embedding !== undefined);

@@ -45,14 +45,53 @@ export function migrate(db: Database.Database): number {
   return latest;
 }
 
+/**
+ * Observations are written in batches: one transaction per row cost a WAL commit per request. A batch
+ * commits when it holds OBSERVATION_BATCH rows, when its first row is OBSERVATION_BATCH_MS old (a timer,
+ * and checked on every add while the event loop is busy), before anything reads the store, when the
+ * run finishes, when the store closes and when the process exits (a forced exit included). A kill -9
+ * loses at most the last batch, bounded by both; `rgate run --resume` makes those requests again.
+ */
+export const OBSERVATION_BATCH = 64;
+export const OBSERVATION_BATCH_MS = 250;
+
+type ObservationRow = [string, number, string, number, string, Buffer];
+
+function observationRow(runId: string, obs: Observation): ObservationRow {
+  return [runId, obs.replay, obs.query_id, obs.ok ? 1 : 0, obs.fingerprint, packJson(obs)];
+}
+
+/** Stores with rows waiting, flushed by one 'exit' listener (not one listener per store). */
+const unflushed = new Set<SqliteRunStore>();
+let exitHook = false;
+function flushAllOnExit(): void {
+  for (const s of [...unflushed]) {
+    try {
+      s.flush();
+    } catch {
+      // the process is exiting: an unwritable history cannot be reported any more
+    }
+  }
+}
+
 /** The run history in one SQLite file (WAL, busy timeout), safe for several rgate processes at once. */
 export class SqliteRunStore implements RunStore {
   readonly location: string;
   private readonly db: Database.Database;
   private readonly insertObs: Database.Statement;
+  private pending: ObservationRow[] = [];
+  private pendingSince = 0;
+  private timer: NodeJS.Timeout | null = null;
+  /** a flush the timer attempted and failed, thrown to the next caller that writes or reads */
+  private failure: unknown = null;
+  private readonly batch: number;
+  private readonly batchMs: number;
 
-  constructor(path: string) {
+  /** `opts`: the batch bounds (tests set them; rgate uses the defaults above) */
+  constructor(path: string, opts: { batch?: number; batchMs?: number } = {}) {
     this.location = path;
+    this.batch = opts.batch ?? OBSERVATION_BATCH;
+    this.batchMs = opts.batchMs ?? OBSERVATION_BATCH_MS;
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
     try {
       this.db = new Database(path, { timeout: 15_000 });
@@ -70,6 +109,7 @@ export class SqliteRunStore implements RunStore {
   }
 
   beginRun(meta: RunMeta): void {
+    this.flush();
     this.db
       .prepare(
         `INSERT INTO runs (run_id, suite, started_at, status, artifacts_json, settings_json, plan_json, owner_json, content_key, git_commit, git_branch) VALUES (?, ?, ?, 'running', ?, ?, ?, ?, ?, ?, ?)`,
@@ -89,11 +129,13 @@ export class SqliteRunStore implements RunStore {
   }
 
   findRunByContentKey(key: string): RunRow | undefined {
+    this.flush();
     const r = this.db.prepare(`${RUN_SELECT} WHERE r.content_key = ?`).get(key) as RunRecord | undefined;
     return r && toRow(r, this.location);
   }
 
   resumeRun(runId: string, owner?: RunOwner): void {
+    this.flush();
     const changed = this.db
       .prepare(`UPDATE runs SET status = 'running', finished_at = NULL, owner_json = ? WHERE run_id = ?`)
       .run(owner === undefined ? null : JSON.stringify(owner), runId).changes;
@@ -101,14 +143,75 @@ export class SqliteRunStore implements RunStore {
   }
 
   addObservation(runId: string, obs: Observation): void {
-    this.insertObs.run(runId, obs.replay, obs.query_id, obs.ok ? 1 : 0, obs.fingerprint, packJson(obs));
+    this.rethrow();
+    const row = observationRow(runId, obs);
+    if (this.pending.length === 0) {
+      this.pendingSince = performance.now();
+      this.timer = setTimeout(() => this.flushFromTimer(), this.batchMs).unref();
+      unflushed.add(this);
+      if (!exitHook) {
+        exitHook = true;
+        process.on('exit', flushAllOnExit);
+      }
+    }
+    this.pending.push(row);
+    if (this.pending.length >= this.batch || performance.now() - this.pendingSince >= this.batchMs) {
+      this.flush();
+    }
+  }
+
+  /** Commit the observations waiting, in one transaction (see OBSERVATION_BATCH). */
+  flush(): void {
+    this.rethrow();
+    if (this.pending.length === 0) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    const rows = this.pending;
+    this.db.transaction(() => this.writeRows(rows)).immediate();
+    this.pending = [];
+    unflushed.delete(this);
+  }
+
+  private writeRows(rows: readonly ObservationRow[]): void {
+    for (const r of rows) this.insertObs.run(...r);
+  }
+
+  private flushFromTimer(): void {
+    try {
+      this.flush();
+    } catch (e) {
+      this.failure = e;
+    }
+  }
+
+  private rethrow(): void {
+    if (this.failure === null) return;
+    const e = this.failure;
+    this.failure = null;
+    throw e;
   }
 
   finishRun(runId: string, result: RunResult): void {
-    this.db.transaction(() => this.writeResult(runId, result)).immediate();
+    this.rethrow();
+    const rows = this.pending;
+    this.db
+      .transaction(() => {
+        this.writeRows(rows);
+        this.writeResult(runId, result);
+      })
+      .immediate();
+    this.dropPending();
+  }
+
+  private dropPending(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    this.pending = [];
+    unflushed.delete(this);
   }
 
   importRun(run: RunImport): ImportOutcome {
+    this.flush();
     const digest = importDigest(run);
     return this.db
       .transaction((): ImportOutcome => {
@@ -121,7 +224,7 @@ export class SqliteRunStore implements RunStore {
         }
         this.beginRun(run.meta);
         this.db.prepare('UPDATE runs SET import_sha256 = ? WHERE run_id = ?').run(digest, run.meta.run_id);
-        for (const o of run.observations) this.addObservation(run.meta.run_id, o);
+        this.writeRows(run.observations.map((o) => observationRow(run.meta.run_id, o)));
         this.writeResult(run.meta.run_id, run.result);
         return 'stored';
       })
@@ -153,11 +256,13 @@ export class SqliteRunStore implements RunStore {
   }
 
   getRun(runId: string): RunRow | undefined {
+    this.flush();
     const r = this.db.prepare(`${RUN_SELECT} WHERE r.run_id = ?`).get(runId) as RunRecord | undefined;
     return r && toRow(r, this.location);
   }
 
   listRuns(filter: { suite?: string; limit?: number } = {}): RunRow[] {
+    this.flush();
     const where = filter.suite !== undefined ? 'WHERE r.suite = ?' : '';
     const args: unknown[] = filter.suite !== undefined ? [filter.suite] : [];
     const rows = this.db
@@ -167,6 +272,7 @@ export class SqliteRunStore implements RunStore {
   }
 
   getObservations(runId: string): Observation[] {
+    this.flush();
     const rows = this.db
       .prepare('SELECT json FROM observations WHERE run_id = ? ORDER BY replay, query_id')
       .all(runId) as { json: string | Buffer }[];
@@ -174,6 +280,7 @@ export class SqliteRunStore implements RunStore {
   }
 
   getMetrics(runId: string): MetricEntry[] {
+    this.flush();
     const rows = this.db
       .prepare('SELECT json FROM measures WHERE run_id = ? ORDER BY metric_id')
       .all(runId) as { json: string }[];
@@ -181,12 +288,14 @@ export class SqliteRunStore implements RunStore {
   }
 
   getReport(runId: string): unknown {
+    this.flush();
     const r = this.db.prepare('SELECT report_json FROM runs WHERE run_id = ?').get(runId) as
       { report_json: string | Buffer | null } | undefined;
     return r?.report_json ? unpackJson(r.report_json) : undefined;
   }
 
   setBaseline(suite: string, runId: string, note?: string): void {
+    this.flush();
     this.db
       .prepare('INSERT OR REPLACE INTO baselines (suite, run_id, note) VALUES (?, ?, ?)')
       .run(suite, runId, note ?? null);
@@ -230,7 +339,14 @@ export class SqliteRunStore implements RunStore {
   }
 
   close(): void {
-    if (this.db.open) this.db.close();
+    if (this.db.open) {
+      try {
+        this.flush();
+      } finally {
+        this.dropPending();
+        this.db.close();
+      }
+    }
   }
 }
 

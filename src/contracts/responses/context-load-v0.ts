@@ -9,8 +9,8 @@ import { compileSchema } from '../ajv.js';
 
 /** context-load contract v0 (seed 000), by its letter; the schema and its type are src/documents/responses/context-load-v0.ts. */
 export const validateContextLoadV0: ValidateFunction<ContextLoadV0Response> =
-  compileSchema<ContextLoadV0Response>(ContextLoadV0ResponseSchema);
+  compileSchema<ContextLoadV0Response>(ContextLoadV0ResponseSchema, 'context-load-v0-response');
 
 /** What a measurement of a context-load v0 answer needs (same document). */
 export const validateContextLoadV0Measurable: ValidateFunction<ContextLoadV0Measurable> =
-  compileSchema<ContextLoadV0Measurable>(ContextLoadV0MeasurableSchema);
+  compileSchema<ContextLoadV0Measurable>(ContextLoadV0MeasurableSchema, 'context-load-v0-measurable');

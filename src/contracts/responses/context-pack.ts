@@ -3,5 +3,7 @@ import { ContextPackResponseSchema, type ContextPackResponse } from '../../docum
 import { compileSchema } from '../ajv.js';
 
 /** ContextPack (seed 004); the schema and its type are src/documents/responses/context-pack.ts. */
-export const validateContextPack: ValidateFunction<ContextPackResponse> =
-  compileSchema<ContextPackResponse>(ContextPackResponseSchema);
+export const validateContextPack: ValidateFunction<ContextPackResponse> = compileSchema<ContextPackResponse>(
+  ContextPackResponseSchema,
+  'context-pack-response',
+);

@@ -4,7 +4,7 @@ import { compileSchema } from '../ajv.js';
 
 /** The shared error envelope (seed 004); the schema and its type are src/documents/responses/error-envelope.ts. */
 export const validateErrorEnvelope: ValidateFunction<ErrorEnvelopeResponse> =
-  compileSchema<ErrorEnvelopeResponse>(ErrorEnvelopeResponseSchema);
+  compileSchema<ErrorEnvelopeResponse>(ErrorEnvelopeResponseSchema, 'error-envelope-response');
 
 /** True when a payload looks like an envelope (an object whose `error` is an object); it is then validated as one. */
 export function looksLikeErrorEnvelope(payload: unknown): boolean {

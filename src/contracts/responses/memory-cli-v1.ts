@@ -9,12 +9,14 @@ import {
 import { compileSchema } from '../ajv.js';
 
 /** AthenaMind memory-cli v1 (seed 001); the schema and its type are src/documents/responses/memory-cli-v1.ts. */
-export const validateMemoryCliV1: ValidateFunction<MemoryCliV1Response> =
-  compileSchema<MemoryCliV1Response>(MemoryCliV1ResponseSchema);
+export const validateMemoryCliV1: ValidateFunction<MemoryCliV1Response> = compileSchema<MemoryCliV1Response>(
+  MemoryCliV1ResponseSchema,
+  'memory-cli-v1-response',
+);
 
 /** What a measurement of a memory-cli v1 answer needs (same document). */
 export const validateMemoryCliV1Measurable: ValidateFunction<MemoryCliV1Measurable> =
-  compileSchema<MemoryCliV1Measurable>(MemoryCliV1MeasurableSchema);
+  compileSchema<MemoryCliV1Measurable>(MemoryCliV1MeasurableSchema, 'memory-cli-v1-measurable');
 
 /** A candidate's score: `fused_score`, else `confidence`, else `lexical_score`, else `score`. */
 export function memoryCliScore(c: MemoryCliV1Measurable['candidates'][number]): number {

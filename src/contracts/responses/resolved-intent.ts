@@ -8,5 +8,7 @@ import { compileSchema } from '../ajv.js';
  * a producer's own diagnostics pass, and only what DS012 names (and the unit fields rgate's KU
  * measures read) is required.
  */
-export const validateResolvedIntent: ValidateFunction<ResolvedIntent> =
-  compileSchema<ResolvedIntent>(ResolvedIntentSchema);
+export const validateResolvedIntent: ValidateFunction<ResolvedIntent> = compileSchema<ResolvedIntent>(
+  ResolvedIntentSchema,
+  'resolved-intent',
+);

@@ -3,5 +3,7 @@ import { RgateResponseSchema, type RgateResponse } from '../../documents/index.j
 import { compileSchema } from '../ajv.js';
 
 /** rgate's own response format; the schema and its type are src/documents/responses/rgate.ts. */
-export const validateRgateResponse: ValidateFunction<RgateResponse> =
-  compileSchema<RgateResponse>(RgateResponseSchema);
+export const validateRgateResponse: ValidateFunction<RgateResponse> = compileSchema<RgateResponse>(
+  RgateResponseSchema,
+  'rgate-response',
+);

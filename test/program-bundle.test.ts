@@ -1,0 +1,57 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { compiledCli, REPO } from './helpers/dist.js';
+
+/**
+ * The CLI's front runs from the one-file CommonJS bundle the build writes beside program.js
+ * (scripts/bundle-program.mjs), so `rgate --help` starts no ES module loader. These hold the
+ * bundle's output (help, locales, usage errors, a command's input errors with their exit codes) to
+ * the ES modules it is made from.
+ */
+const program = join(REPO, 'dist', 'src', 'cli', 'program.js');
+const bundle = join(REPO, 'dist', 'src', 'cli', 'program-bundle.cjs');
+
+function outcome(args: string[], env: NodeJS.ProcessEnv): string {
+  const p = spawnSync(process.execPath, args, {
+    cwd: REPO,
+    encoding: 'utf8',
+    env: { ...process.env, ...env },
+  });
+  return `${p.stdout}--- stderr\n${p.stderr}--- exit ${p.status}\n`;
+}
+
+describe('the program bundle', () => {
+  it('is written by the build, and current', () => {
+    compiledCli();
+    expect(existsSync(bundle)).toBe(true);
+    expect(statSync(bundle).mtimeMs).toBeGreaterThanOrEqual(statSync(program).mtimeMs);
+  });
+
+  it('prints, and exits, as the ES modules do', () => {
+    const esm = (argv: string[]): string[] => [
+      '--input-type=module',
+      '-e',
+      `const { runCli } = await import(${JSON.stringify(pathToFileURL(program).href)});` +
+        `process.exitCode = await runCli(${JSON.stringify(argv)});`,
+    ];
+    const cases: { argv: string[]; env?: NodeJS.ProcessEnv }[] = [
+      { argv: ['--help'] },
+      { argv: ['--help'], env: { COLUMNS: '120' } },
+      { argv: ['--help'], env: { LANG: 'de_DE.UTF-8' } },
+      { argv: ['run', '--help'] },
+      { argv: ['label', '--help'], env: { COLUMNS: '60' } },
+      { argv: [] },
+      { argv: ['--version'] },
+      { argv: ['runn'] },
+      { argv: ['run', '--replays', 'abc'] },
+      { argv: ['report', join(REPO, 'no-such-report.json')] },
+    ];
+    for (const c of cases) {
+      const env = { COLUMNS: '80', LANG: 'C', ...c.env };
+      expect(outcome([compiledCli(), ...c.argv], env), c.argv.join(' ')).toBe(outcome(esm(c.argv), env));
+    }
+  });
+});
