@@ -59,7 +59,11 @@ function loadValidator<T>(schema: object, name: string | undefined): ValidateFun
     }
   }
   shared ??= createAjv();
-  return shared.compile<T>(schema);
+  // a document (a schema with a $id) another schema embeds is known to ajv once that one compiled:
+  // compiling it again under the same id is refused, so it is taken from there
+  const id = (schema as { $id?: unknown }).$id;
+  const known = typeof id === 'string' ? shared.getSchema<T>(id) : undefined;
+  return known && known.schema === schema ? known : shared.compile<T>(schema);
 }
 
 /**

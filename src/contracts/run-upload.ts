@@ -2,7 +2,7 @@ import { compileSchema, formatAjvErrors } from './ajv.js';
 import { validateReportSchema } from './report.js';
 import { RunUploadSchema, type Report, type RunUpload } from '../documents/index.js';
 
-const validateEnvelope = compileSchema<RunUpload>(RunUploadSchema);
+const validateEnvelope = compileSchema<RunUpload>(RunUploadSchema, 'run-upload');
 
 /** An upload checked: the document, or its first problem as `/json/path: message` (and how many more). */
 export type UploadCheck =

@@ -46,8 +46,15 @@ function keywordsOf(schema: TSchema): Record<string, unknown> {
   return Object.fromEntries(Object.entries(schema));
 }
 
-/** The same schema that also admits null: `"type": [t, "null"]` or a null in its `enum`, never an `anyOf`. */
+/**
+ * The same schema that also admits null: `"type": [t, "null"]` or a null in its `enum`, never an
+ * `anyOf`, except for a whole document (one with a `$id`): a widened copy would claim the document's
+ * id with other content (ajv, meeting both, refuses the id as ambiguous), so it is kept as it is, in
+ * an `anyOf` with null.
+ */
 export function OrNull<T extends TSchema>(schema: T): TUnsafe<Static<T> | null> {
+  if (typeof schema.$id === 'string')
+    return Type.Unsafe<Static<T> | null>({ anyOf: [schema, { type: 'null' }] });
   const { type, enum: values, ...keywords } = keywordsOf(schema);
   if (typeof type === 'string') return Type.Unsafe<Static<T> | null>({ ...keywords, type: [type, 'null'] });
   if (Array.isArray(values)) return Type.Unsafe<Static<T> | null>({ ...keywords, enum: [...values, null] });
