@@ -91,6 +91,9 @@ export async function buildServer(stores: ServerStores, opts: ServerOptions = {}
   const limiter = new RateLimiter(opts.rateLimit ?? DEFAULT_RATE_LIMIT);
 
   app.addHook('onRequest', async (req: FastifyRequest, reply: FastifyReply) => {
+    // static files touch no store: a page's assets must not eat the readers' budget (behind a
+    // proxy every reader shares one client address)
+    if (req.method === 'GET' && (req.url.startsWith('/assets/') || req.url === '/favicon.ico')) return;
     const token = bearerToken(req.headers.authorization);
     const wait = limiter.take(token ? `t:${tokenHash(token)}` : `a:${req.ip}`);
     if (wait > 0) {

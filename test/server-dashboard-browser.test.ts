@@ -209,6 +209,53 @@ describe('the dashboard through rgate server, in chromium', () => {
   }, 60_000);
 });
 
+describe('hostile uploads through the server, in chromium', () => {
+  it('a suite, branch and commit that are payloads, and a payload in a URL: no dialog, no injected attribute, links stay here', async () => {
+    if (!browser) throw new Error(CHROMIUM_MISSING);
+    const script = '<script>alert(1)</script>';
+    const attribute = '" onmouseover="alert(1)" x="';
+    const doc = withRunId(project.upload, 'hostile-1');
+    doc.meta.suite = script + attribute;
+    (doc.result.report as { suite: string }).suite = script + attribute;
+    doc.meta.git = { branch: attribute + script, commit: 'javascript:alert(1)' };
+    const token = await createProject(srv.base, 'hostile', true);
+    const up = await call(srv.base, 'POST', '/api/projects/hostile/runs', { token, body: doc });
+    expect(up.status, up.text).toBe(201);
+    const paths = [
+      links.project('hostile'),
+      links.suite('hostile', doc.meta.suite),
+      links.runs('hostile', { branch: attribute + script }),
+      links.run('hostile', 'hostile-1'),
+      links.label('hostile', doc.meta.suite),
+    ];
+    const missing = [links.run('hostile', script), links.suite('hostile', attribute)];
+    for (const path of [...paths, ...missing]) {
+      const page = await context.newPage();
+      const dialogs: string[] = [];
+      page.on('dialog', (d) => {
+        dialogs.push(d.message());
+        void d.dismiss();
+      });
+      const res = await page.goto(srv.base + path, { waitUntil: 'load' });
+      expect(res?.status(), path).toBe(missing.includes(path) ? 404 : 200);
+      for (const el of (await page.$$('td, code, a, h1, p')).slice(0, 20))
+        await el.hover({ force: true, timeout: 2000 }).catch(() => undefined);
+      const found = await page.evaluate<{ injected: string[]; hrefs: string[] }>(`(() => {
+        const injected = [];
+        for (const el of document.querySelectorAll('*'))
+          for (const a of el.attributes) if (/^on/i.test(a.name) || a.name === 'x') injected.push(el.tagName + ' ' + a.name);
+        const hrefs = Array.from(document.querySelectorAll('a[href], form[action], link[href], script[src]'))
+          .map((e) => e.href || e.action || e.src);
+        return { injected, hrefs };
+      })()`);
+      expect(dialogs, path).toEqual([]);
+      expect(found.injected, path).toEqual([]);
+      for (const h of found.hrefs) expect(new URL(h).origin, `${path}: ${h}`).toBe(srv.base);
+      await page.close();
+    }
+  }, 60_000);
+});
+
 describe('what the dashboard refuses', () => {
   it('a private project: 401 without a token, 403 with a wrong one, its pages with a read token', async () => {
     for (const path of [links.project('secret'), links.suite('secret', suite), links.runs('secret')]) {
