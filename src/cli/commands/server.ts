@@ -30,7 +30,7 @@ const DEFAULT_ADMIN_ENV = 'RGATE_ADMIN_TOKEN';
 export const serverCommand: RgateCommand<ServerArgs> = {
   command: 'server',
   describe:
-    "Serve a team's run history: upload API for CI, projects and tokens, pages (SQLite or PostgreSQL)",
+    "Serve a team's run history: upload API for CI, projects and tokens, the dashboard (SQLite or PostgreSQL)",
   builder: (y: Argv) =>
     y
       .option('db', {
