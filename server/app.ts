@@ -2,6 +2,8 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import { RgateError } from '../src/core/errors.js';
 import { checkRunUpload } from '../src/contracts/run-upload.js';
 import type { RunRow } from '../src/documents/index.js';
+import type { LoadPinnedSet } from '../history/dashboard-views.js';
+import { dashboardLinks } from '../reports/dashboard/index.js';
 import { AccessControl, type Access } from './access.js';
 import { registerPages } from './pages.js';
 import { RateLimiter } from './rate-limit.js';
@@ -15,6 +17,10 @@ export interface ServerOptions {
   bodyLimit?: number;
   /** requests per minute per token (or per client address without one); 0 = no limit; default 600 */
   rateLimit?: number;
+  /** the path a reverse proxy serves the server under ('/rgate'); the pages' links start with it */
+  basePath?: string;
+  /** the pinned fixture sets the label queue pages show (`--fixtures`, see fixtureLibrary) */
+  loadSet?: LoadPinnedSet | undefined;
 }
 
 export const DEFAULT_BODY_LIMIT = 50 * 1024 * 1024;
@@ -30,9 +36,12 @@ const SECURITY_HEADERS: Record<string, string> = {
   'cross-origin-opener-policy': 'same-origin',
 };
 
-/** A run's page on the server: the link `rgate run --upload` prints and a CI comment can cite. */
+/**
+ * A run's dashboard page, relative to where the server is mounted: the link `rgate run --upload`
+ * prints (after the server URL it was given, which holds a proxy's path) and a CI comment can cite.
+ */
 export function runUrl(project: string, runId: string): string {
-  return `/p/${project}/runs/${encodeURIComponent(runId)}`;
+  return dashboardLinks().run(project, runId);
 }
 
 class HttpError extends Error {
@@ -82,6 +91,9 @@ export async function buildServer(stores: ServerStores, opts: ServerOptions = {}
   const limiter = new RateLimiter(opts.rateLimit ?? DEFAULT_RATE_LIMIT);
 
   app.addHook('onRequest', async (req: FastifyRequest, reply: FastifyReply) => {
+    // static files touch no store: a page's assets must not eat the readers' budget (behind a
+    // proxy every reader shares one client address)
+    if (req.method === 'GET' && (req.url.startsWith('/assets/') || req.url === '/favicon.ico')) return;
     const token = bearerToken(req.headers.authorization);
     const wait = limiter.take(token ? `t:${tokenHash(token)}` : `a:${req.ip}`);
     if (wait > 0) {
@@ -255,6 +267,11 @@ export async function buildServer(stores: ServerStores, opts: ServerOptions = {}
     };
   });
 
-  registerPages(app, { stores, access });
+  registerPages(app, {
+    stores,
+    access,
+    links: dashboardLinks(opts.basePath ?? ''),
+    ...(opts.loadSet ? { loadSet: opts.loadSet } : {}),
+  });
   return app;
 }

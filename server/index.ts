@@ -9,3 +9,4 @@ export {
   PROJECT_SLUG,
   type ServerStores,
 } from './stores.js';
+export { fixtureLibrary, type FixtureLibrary } from './page-fixtures.js';

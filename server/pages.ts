@@ -1,100 +1,149 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
-import { validateReportSchema } from '../src/contracts/report.js';
-import { xmlEscape } from '../reports/escape.js';
-import { renderHtml } from '../reports/run/html.js';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import {
+  compareSessionView,
+  DashboardNotFound,
+  diffView,
+  labelQueueView,
+  projectsIndexView,
+  projectSummary,
+  projectView,
+  runPageView,
+  runsListView,
+  suiteTrendView,
+  type LoadPinnedSet,
+} from '../history/dashboard-views.js';
+import {
+  DASHBOARD_CSP,
+  dashboardLinks,
+  renderComparePage,
+  renderDiffPage,
+  renderLabelQueuePage,
+  renderMessagePage,
+  renderProjectPage,
+  renderProjectsPage,
+  renderRunPage,
+  renderRunsListPage,
+  renderSuiteTrendPage,
+  type DashboardLinks,
+} from '../reports/dashboard/index.js';
+import { RgateError } from '../src/core/errors.js';
+import type { RunsFilter } from '../src/documents/index.js';
+import type { AsyncRunStore } from '../src/store/async-store.js';
 import type { AccessControl } from './access.js';
+import { registerAssets } from './page-assets.js';
 import type { ServerStores } from './stores.js';
 
 /** What a page route is given: the stores, and the one place that decides who may read a project. */
 export interface PageContext {
   stores: ServerStores;
   access: AccessControl;
+  /** the dashboard's links; `dashboardLinks('/rgate')` when a proxy serves it under /rgate */
+  links?: DashboardLinks;
+  /** the pinned fixture sets the label queue pages may show (`rgate server --fixtures`) */
+  loadSet?: LoadPinnedSet;
 }
 
-const h = xmlEscape;
-
-/** A plain page: every interpolated value is escaped by the caller with `h`. */
-function page(title: string, body: string): string {
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${h(title)} · rgate</title></head>
-<body><main>${body}</main></body></html>
-`;
-}
+type Query = Record<string, string | string[] | undefined>;
+/** A page of one project: its store (read access already granted), the route's params and query. */
+type Build = (store: AsyncRunStore, params: Record<string, string>, query: Query) => Promise<string>;
 
 function sendPage(reply: FastifyReply, status: number, html: string): FastifyReply {
-  return reply.code(status).type('text/html; charset=utf-8').send(html);
+  return reply
+    .code(status)
+    .header('content-security-policy', DASHBOARD_CSP)
+    .type('text/html; charset=utf-8')
+    .send(html);
 }
 
-/** The report's own CSP (hashes of its inline chart.js and client script), sent as the page's header. */
-function reportCsp(html: string): string | undefined {
-  const attr = /<meta http-equiv="Content-Security-Policy" content="([^"]+)"/.exec(html)?.[1];
-  // the attribute as handlebars escaped it ('&#x27;', '&#x3D;'); a header must not carry entities
-  return attr
-    ?.replace(/&#x([0-9a-f]+);/gi, (_m, hex: string) => String.fromCodePoint(parseInt(hex, 16)))
-    .replace(/&quot;/g, '"')
-    .replace(/&amp;/g, '&');
+/** A query value as the forms send it: '' (the "all" option) is no filter; repeated, the first. */
+function text(q: Query, name: string): string | undefined {
+  const v = Array.isArray(q[name]) ? q[name][0] : q[name];
+  return v === undefined || v === '' ? undefined : v;
+}
+
+/** `limit` arrives as a string: a whole number, or the client's mistake (400); the builder checks its range. */
+function whole(q: Query, name: string): number | undefined {
+  const v = text(q, name);
+  if (v === undefined) return undefined;
+  if (!/^\d{1,9}$/.test(v)) {
+    throw new RgateError('usage', `${name} ${JSON.stringify(v)}: must be a whole number`);
+  }
+  return Number(v);
 }
 
 /**
- * The server's HTML pages. Today: the projects index, a project's runs and a run page (the run's HTML
- * report, as `rgate report --format html` draws it). The dashboard's pages register here, on the same
- * URL scheme (`/p/:project/...`), and read access is decided by `ctx.access.read` for every one.
+ * The dashboard (docs/dashboard.md): one route per page of `dashboardLinks`, each a view builder of
+ * history/dashboard-views.ts drawn by a renderer of reports/dashboard. Read access is decided by
+ * `ctx.access.read` before anything of a project is read; a subject not in the store is 404, any
+ * other RgateError (a bad `limit`) 400, both as a page saying why.
  */
 export function registerPages(app: FastifyInstance, ctx: PageContext): void {
-  app.get('/', async (_req, reply) => {
-    const projects = (await ctx.stores.listProjects()).filter((p) => p.public_read);
-    const items = projects.map(
-      (p) => `<li><a href="/p/${h(p.slug)}">${h(p.name)}</a> <code>${h(p.slug)}</code></li>`,
-    );
-    return sendPage(
-      reply,
-      200,
-      page(
-        'Projects',
-        `<h1>Projects</h1>${items.length ? `<ul>${items.join('')}</ul>` : '<p>No public projects.</p>'}`,
-      ),
-    );
-  });
+  const links = ctx.links ?? dashboardLinks();
+  const message = (reply: FastifyReply, status: number, heading: string, why: string) =>
+    sendPage(reply, status, renderMessagePage(heading, why, links));
 
-  app.get<{ Params: { project: string } }>('/p/:project', async (req, reply) => {
-    const { project } = req.params;
-    const allowed = await ctx.access.read(project, req.headers.authorization);
-    if (!allowed.ok)
-      return sendPage(reply, allowed.status, page('Not available', `<p>${h(allowed.message)}</p>`));
-    const store = (await ctx.stores.projectStore(project))!;
-    const runs = await store.listRuns({ limit: 100 });
-    const rows = runs.map(
-      (r) =>
-        `<tr><td><a href="/p/${h(project)}/runs/${h(encodeURIComponent(r.run_id))}">${h(r.run_id)}</a></td><td>${h(r.suite)}</td><td>${h(r.verdict ?? r.status)}</td><td>${h(r.git?.branch ?? '')}</td><td>${h(r.git?.commit?.slice(0, 12) ?? '')}</td></tr>`,
-    );
-    return sendPage(
-      reply,
-      200,
-      page(
-        project,
-        `<h1>${h(project)}</h1><table><thead><tr><th>run</th><th>suite</th><th>verdict</th><th>branch</th><th>commit</th></tr></thead><tbody>${rows.join('')}</tbody></table>`,
-      ),
-    );
-  });
+  registerAssets(app);
 
-  app.get<{ Params: { project: string; run: string } }>('/p/:project/runs/:run', async (req, reply) => {
-    const { project, run } = req.params;
-    const allowed = await ctx.access.read(project, req.headers.authorization);
-    if (!allowed.ok)
-      return sendPage(reply, allowed.status, page('Not available', `<p>${h(allowed.message)}</p>`));
-    const store = (await ctx.stores.projectStore(project))!;
-    const report: unknown = await store.getReport(run);
-    if (report === undefined || !validateReportSchema(report)) {
-      return sendPage(
-        reply,
-        404,
-        page('No such run', `<p>project ${h(project)} has no run ${h(run)} with a report</p>`),
-      );
+  // public projects, and the private ones the caller's token may read (the admin token: all)
+  app.get('/', async (req, reply) => {
+    const all = await ctx.stores.listProjects();
+    const readable = [];
+    for (const p of all) {
+      if (!(await ctx.access.read(p.slug, req.headers.authorization)).ok) continue;
+      const store = await ctx.stores.projectStore(p.slug);
+      if (store) readable.push(await projectSummary(store, p.slug, p.name));
     }
-    const html = renderHtml(report);
-    const csp = reportCsp(html);
-    if (csp) reply.header('content-security-policy', `${csp}; frame-ancestors 'none'; object-src 'none'`);
-    return sendPage(reply, 200, html);
+    return sendPage(reply, 200, renderProjectsPage(projectsIndexView(readable), links));
+  });
+
+  function page(path: string, build: Build): void {
+    app.get(path, async (req: FastifyRequest, reply) => {
+      const params = req.params as Record<string, string>;
+      const slug = params.project!;
+      const allowed = await ctx.access.read(slug, req.headers.authorization);
+      if (!allowed.ok) return message(reply, allowed.status, 'Not available', allowed.message);
+      const store = (await ctx.stores.projectStore(slug))!;
+      try {
+        return sendPage(reply, 200, await build(store, params, req.query as Query));
+      } catch (e) {
+        if (!(e instanceof RgateError)) throw e;
+        const why = e.hint ? `${e.message} (${e.hint})` : e.message;
+        return e instanceof DashboardNotFound
+          ? message(reply, 404, 'Not found', why)
+          : message(reply, 400, 'Not a valid request', why);
+      }
+    });
+  }
+
+  page('/p/:project', async (store, { project }) =>
+    renderProjectPage(await projectView(store, project!), links),
+  );
+  page('/p/:project/suites/:suite', async (store, { project, suite }, q) => {
+    const limit = whole(q, 'limit');
+    const view = await suiteTrendView(store, project!, suite!, limit === undefined ? {} : { limit });
+    return renderSuiteTrendPage(view, links);
+  });
+  page('/p/:project/runs', async (store, { project }, q) => {
+    const filter: RunsFilter = {};
+    for (const k of ['suite', 'branch', 'before'] as const) {
+      const v = text(q, k);
+      if (v !== undefined) filter[k] = v;
+    }
+    const limit = whole(q, 'limit');
+    if (limit !== undefined) filter.limit = limit;
+    return renderRunsListPage(await runsListView(store, project!, filter), links);
+  });
+  page('/p/:project/runs/:run', async (store, { project, run }) =>
+    renderRunPage(await runPageView(store, project!, run!), links),
+  );
+  page('/p/:project/diff/:a/:b', async (store, { project, a, b }) =>
+    renderDiffPage(await diffView(store, project!, a!, b!), links),
+  );
+  page('/p/:project/compare/:session', async (store, { project, session }) =>
+    renderComparePage(await compareSessionView(store, project!, session!), links),
+  );
+  page('/p/:project/label/:suite', async (store, { project, suite }) => {
+    const view = await labelQueueView(store, project!, suite!, ctx.loadSet ? { loadSet: ctx.loadSet } : {});
+    return renderLabelQueuePage(view, links);
   });
 }

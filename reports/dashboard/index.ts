@@ -5,6 +5,7 @@ export {
   renderComparePage,
   renderDiffPage,
   renderLabelQueuePage,
+  renderMessagePage,
   renderProjectPage,
   renderProjectsPage,
   renderRunPage,

@@ -432,3 +432,15 @@ export function renderLabelQueuePage(v: LabelQueuePageView, links: DashboardLink
     command: v.source ? `rgate label queue ${v.source.id}` : '',
   });
 }
+
+/**
+ * A page that says why there is nothing to show (no such run, a private project, a bad `limit`), in
+ * the dashboard's look: the server answers it with its 4xx status.
+ */
+export function renderMessagePage(heading: string, message: string, links: DashboardLinks): string {
+  return page('message', links, heading, [{ href: links.projects(), text: 'Projects' }], {
+    heading,
+    lines: [message],
+    command: '',
+  });
+}

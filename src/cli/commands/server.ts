@@ -5,9 +5,11 @@ import {
   DEFAULT_BODY_LIMIT,
   DEFAULT_DATA_DIR,
   DEFAULT_RATE_LIMIT,
+  fixtureLibrary,
   isPostgresUrl,
   openServerStores,
 } from '../../../server/index.js';
+import { dashboardLinks } from '../../../reports/dashboard/index.js';
 import type { RgateCommand } from '../command.js';
 import { resolve } from 'node:path';
 
@@ -18,6 +20,8 @@ interface ServerArgs {
   'admin-token-env'?: string;
   'body-limit-mb'?: number;
   'rate-limit'?: number;
+  fixtures?: string;
+  'base-path'?: string;
 }
 
 const DEFAULT_ADMIN_ENV = 'RGATE_ADMIN_TOKEN';
@@ -26,7 +30,7 @@ const DEFAULT_ADMIN_ENV = 'RGATE_ADMIN_TOKEN';
 export const serverCommand: RgateCommand<ServerArgs> = {
   command: 'server',
   describe:
-    "Serve a team's run history: upload API for CI, projects and tokens, pages (SQLite or PostgreSQL)",
+    "Serve a team's run history: upload API for CI, projects and tokens, the dashboard (SQLite or PostgreSQL)",
   builder: (y: Argv) =>
     y
       .option('db', {
@@ -50,6 +54,15 @@ export const serverCommand: RgateCommand<ServerArgs> = {
         type: 'number',
         describe: `requests per minute per token or client (default ${DEFAULT_RATE_LIMIT}; 0: none)`,
       })
+      .option('fixtures', {
+        type: 'string',
+        describe:
+          "a folder of pinned fixture sets (e.g. a checkout's fixtures/): label queue pages show the set whose corpus a run was made on",
+      })
+      .option('base-path', {
+        type: 'string',
+        describe: 'the path a reverse proxy serves the server under (e.g. /rgate): the pages link with it',
+      })
       .example(
         `${DEFAULT_ADMIN_ENV}=$(openssl rand -hex 32) $0 server`,
         'SQLite in .rgate/server/, on 127.0.0.1:8787',
@@ -58,6 +71,7 @@ export const serverCommand: RgateCommand<ServerArgs> = {
         '$0 server --db postgres://rgate@db:5432/rgate --host 0.0.0.0 --port 8080',
         'PostgreSQL, behind a reverse proxy',
       )
+      .example('$0 server --fixtures fixtures', 'label queue pages with the texts and qrels of ./fixtures/*')
       .example(
         `curl -H "Authorization: Bearer $${DEFAULT_ADMIN_ENV}" -H 'content-type: application/json' -d '{"slug":"search","name":"Search"}' http://127.0.0.1:8787/api/projects`,
         'create a project; the answer holds its first upload token (shown once)',
@@ -80,12 +94,18 @@ export const serverCommand: RgateCommand<ServerArgs> = {
         'use e.g. openssl rand -hex 32',
       );
     }
+    // before the stores open: a broken fixture set or base path is a usage error, nothing to close
+    const fixtures = args.fixtures === undefined ? undefined : fixtureLibrary(args.fixtures, io.cwd);
+    const basePath = args['base-path'] ?? '';
+    dashboardLinks(basePath);
     const db = args.db ?? DEFAULT_DATA_DIR;
     const stores = await openServerStores(isPostgresUrl(db) ? db : resolve(io.cwd, db));
     const app = await buildServer(stores, {
       adminToken,
       bodyLimit: Math.round(mb * 1024 * 1024),
       rateLimit: rate,
+      basePath,
+      loadSet: fixtures?.loadSet,
     });
     const host = args.host ?? '127.0.0.1';
     try {
@@ -108,6 +128,10 @@ export const serverCommand: RgateCommand<ServerArgs> = {
         ? `http://${addr.family === 'IPv6' ? `[${addr.address}]` : addr.address}:${addr.port}`
         : String(addr);
     io.out(`rgate server listening on ${shown} (store: ${stores.location})`);
+    if (fixtures)
+      io.out(
+        `label queues from ${fixtures.names.length} fixture set(s) in ${fixtures.dir}: ${fixtures.names.join(', ')}`,
+      );
     if (!adminToken)
       io.err(
         `rgate: warning: ${adminEnv} is not set: projects and tokens cannot be created (admin routes answer 403)`,

@@ -59,6 +59,6 @@ export const COMMAND_SUMMARIES: Readonly<Record<string, readonly [command: strin
   ],
   server: [
     'server',
-    "Serve a team's run history: upload API for CI, projects and tokens, pages (SQLite or PostgreSQL)",
+    "Serve a team's run history: upload API for CI, projects and tokens, the dashboard (SQLite or PostgreSQL)",
   ],
 };
