@@ -3,6 +3,7 @@
  * small Cranfield cut (test/label-helpers.ts), a run and a comparison stored in a real SQLite history
  * in a temp project, the queue pooled from both, and grades merged into the frozen set.
  */
+import { spawnSync } from 'node:child_process';
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,6 +11,7 @@ import type { CompareSession, LabelQueueItem, Observation, QueryRecord } from '.
 import { SqliteRunStore } from '../src/store/index.js';
 import { runCli } from '../src/cli/program.js';
 import { captureIo } from './helpers/cli-io.js';
+import { compiledCli } from './helpers/dist.js';
 import { tempDir } from './history-helpers.js';
 import { makeMiniProject, miniSession, rgate } from './label-helpers.js';
 
@@ -119,8 +121,13 @@ describe('rgate label queue', () => {
       expect(io.stderr.join('\n')).toMatch(/error|Invalid|Not enough/);
       expect(io.stderr.join('\n')).not.toMatch(/\n\s+at /);
     }
-    const help = await rgate(['label', '--help'], t.dir);
-    expect(help.code).toBe(0);
+    // help is the binary's to print (yargs writes it to the process's stdout): a real process
+    const help = spawnSync(process.execPath, [compiledCli(), 'label', '--help'], {
+      cwd: t.dir,
+      encoding: 'utf8',
+      env: { ...process.env, NO_COLOR: '1' },
+    });
+    expect(help.status).toBe(0);
     expect(help.stdout).toContain('Examples:');
     expect(help.stdout).toContain('rgate label merge');
   });

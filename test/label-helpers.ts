@@ -1,12 +1,13 @@
 /**
  * A small real project for the labeling-queue tests: `fixtures/mini` cut from the bundled Cranfield
  * set (its first 300 documents, the first 6 queries that keep a judgment among them, qrels limited to
- * those documents), a BM25 suite on it, and the compiled CLI run as a child process.
+ * those documents), a BM25 suite on it, and the CLI run in this process.
  */
-import { execFile } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { compiledCli, REPO } from './helpers/dist.js';
+import { runCli } from '../src/cli/program.js';
+import { captureIo } from './helpers/cli-io.js';
+import { REPO } from './helpers/dist.js';
 
 export function makeMiniProject(dir: string): void {
   const src = join(REPO, 'fixtures', 'cranfield');
@@ -45,19 +46,16 @@ export interface CliResult {
   stderr: string;
 }
 
-/** The compiled CLI in `cwd`, colour off. */
-export function rgate(args: readonly string[], cwd: string): Promise<CliResult> {
-  return new Promise((done) => {
-    execFile(
-      process.execPath,
-      [compiledCli(), ...args],
-      { cwd, env: { ...process.env, NO_COLOR: '1' }, maxBuffer: 64 << 20 },
-      (err, stdout, stderr) => {
-        const code = err ? (typeof err.code === 'number' ? err.code : 99) : 0;
-        done({ code, stdout, stderr });
-      },
-    );
-  });
+/**
+ * The CLI in this process, in `cwd`, colour off: what the labeling tests check is what the commands
+ * print and write, not a process's life (the real-process tests do that), and a child process per
+ * call cost the label tests about half their CPU.
+ */
+export async function rgate(args: readonly string[], cwd: string): Promise<CliResult> {
+  const io = captureIo(cwd, { ...process.env, NO_COLOR: '1' });
+  const code = await runCli([...args], io);
+  const text = (lines: string[]) => (lines.length ? lines.join('\n') + '\n' : '');
+  return { code, stdout: text(io.stdout), stderr: text(io.stderr) };
 }
 
 /** Freeze the mini set and compare two BM25 settings on it; the session id. */
