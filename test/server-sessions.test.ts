@@ -5,7 +5,10 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../src/cli/program.js';
 import type { CompareSession } from '../src/documents/index.js';
+import { uploadOf } from '../src/cli/upload-client.js';
+import { SqliteRunStore } from '../src/store/sqlite-store.js';
 import { captureIo } from './helpers/cli-io.js';
+import { postgresUnavailable, startPgCluster } from './helpers/postgres.js';
 import { ADMIN, call, createProject, startServer, type RunningServer } from './helpers/server.js';
 
 /**
@@ -180,5 +183,34 @@ describe('rgate compare --upload', () => {
     expect(readdirSync(pendingDir)).toEqual([]);
     expect((await serverSessions()).sort()).toEqual([sessionId, id].sort());
     expect((await call(srv.base, 'GET', `/p/ci/compare/${id}`, { token })).status).toBe(200);
+  });
+});
+
+const pgSkip = postgresUnavailable();
+describe.skipIf(pgSkip !== undefined)(`over PostgreSQL${pgSkip ? ` (skipped: ${pgSkip})` : ''}`, () => {
+  it('runs first, then the session; the same session again is 200', async () => {
+    const runs = new SqliteRunStore(join(dir, 'server', 'projects', 'ci.sqlite'));
+    const uploads = [1, 2].map((i) => uploadOf(runs, `${sessionId}-v${i}`, undefined));
+    runs.close();
+    const cluster = await startPgCluster();
+    const pg = await startServer(await cluster.createDatabase(), { rateLimit: 0 });
+    try {
+      const t = await createProject(pg.base, 'ci');
+      const post = (what: string, body: unknown) =>
+        call(pg.base, 'POST', `/api/projects/ci/${what}`, { token: t, body });
+      const doc = storedSession(sessionId);
+      expect((await post('sessions', doc)).status).toBe(409); // its runs first
+      for (const u of uploads) expect((await post('runs', u)).status).toBe(201);
+      expect((await post('sessions', doc)).status).toBe(201);
+      expect((await post('sessions', doc)).body).toEqual({
+        session_id: sessionId,
+        stored: false,
+        url: `/p/ci/compare/${sessionId}`,
+      });
+      expect((await call(pg.base, 'GET', `/p/ci/compare/${sessionId}`, { token: t })).status).toBe(200);
+    } finally {
+      await pg.stop();
+      await cluster.stop();
+    }
   });
 });
