@@ -23,7 +23,7 @@ import {
   type SweepSpec,
 } from '../src/documents/index.js';
 import { MemoryRunStore } from '../src/store/memory-store.js';
-import type { RunStore } from '../src/store/types.js';
+import type { CompareSessionRow, RunStore } from '../src/store/types.js';
 import { runSuite } from '../harness/run-suite.js';
 import type { Progress } from '../harness/progress.js';
 import {
@@ -260,19 +260,21 @@ function interruptedAt(i: number, count: number, spec: VariantSpec): RgateError 
   );
 }
 
+/** The listing row of a session (what `rgate compare --list` and a project page show). */
+export function sessionRow(s: CompareSession): CompareSessionRow {
+  return {
+    session_id: s.environment.session_id,
+    suite: s.suite,
+    created_at: s.environment.created_at,
+    kind: s.kind,
+    variant_count: s.variants.length,
+    summary: s.variants.map((v) => `${v.id} ${v.label}`).join(' | '),
+  };
+}
+
 /** Keep a session in the run store so `rgate compare --list` / `--show` find it. */
 export function saveSession(store: RunStore, s: CompareSession): void {
-  store.saveCompareSession(
-    {
-      session_id: s.environment.session_id,
-      suite: s.suite,
-      created_at: s.environment.created_at,
-      kind: s.kind,
-      variant_count: s.variants.length,
-      summary: s.variants.map((v) => `${v.id} ${v.label}`).join(' | '),
-    },
-    s,
-  );
+  store.saveCompareSession(sessionRow(s), s);
 }
 
 /** A stored session back, checked to be one. */

@@ -1,5 +1,6 @@
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { RgateError } from '../src/core/errors.js';
+import { checkSessionUpload } from '../src/contracts/compare-session-upload.js';
 import { checkRunUpload } from '../src/contracts/run-upload.js';
 import type { RunRow } from '../src/documents/index.js';
 import type { LoadPinnedSet } from '../history/dashboard-views.js';
@@ -7,6 +8,7 @@ import { dashboardLinks } from '../reports/dashboard/index.js';
 import { AccessControl, type Access } from './access.js';
 import { registerPages } from './pages.js';
 import { RateLimiter } from './rate-limit.js';
+import { KeyedQueue, storeUploadedSession } from './session-upload.js';
 import { PROJECT_SLUG, type ServerStores } from './stores.js';
 import { bearerToken, newToken, tokenHash, type TokenKind, type TokenRecord } from './tokens.js';
 
@@ -42,6 +44,11 @@ const SECURITY_HEADERS: Record<string, string> = {
  */
 export function runUrl(project: string, runId: string): string {
   return dashboardLinks().run(project, runId);
+}
+
+/** A comparison session's dashboard page, relative to where the server is mounted (see runUrl). */
+function sessionUrl(project: string, sessionId: string): string {
+  return dashboardLinks().compare(project, sessionId);
 }
 
 class HttpError extends Error {
@@ -237,6 +244,26 @@ export async function buildServer(stores: ServerStores, opts: ServerOptions = {}
     return reply
       .code(outcome === 'stored' ? 201 : 200)
       .send({ run_id: meta.run_id, stored: outcome === 'stored', url: runUrl(project, meta.run_id) });
+  });
+
+  const sessionUploads = new KeyedQueue();
+  app.post<{ Params: { project: string } }>('/api/projects/:project/sessions', async (req, reply) => {
+    const project = req.params.project;
+    refuse(await access.upload(project, req.headers.authorization));
+    const check = checkSessionUpload(req.body);
+    if (!check.ok) {
+      const more = check.more > 0 ? ` (and ${check.more} more)` : '';
+      throw new HttpError(400, `${check.path}: ${check.message}${more}`, check.path);
+    }
+    const session = check.session;
+    const store = await stores.projectStore(project);
+    if (!store) throw new HttpError(404, `no project ${JSON.stringify(project)}`);
+    const outcome = await sessionUploads.run(project, () => storeUploadedSession(store, project, session));
+    if (outcome.kind === 'conflict') throw new HttpError(409, outcome.message, outcome.path);
+    const id = session.environment.session_id;
+    return reply
+      .code(outcome.kind === 'stored' ? 201 : 200)
+      .send({ session_id: id, stored: outcome.kind === 'stored', url: sessionUrl(project, id) });
   });
 
   app.get<{ Params: { project: string }; Querystring: { suite?: string; limit?: string } }>(

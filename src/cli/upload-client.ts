@@ -5,7 +5,13 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { validateReportSchema } from '../contracts/report.js';
 import { RgateError } from '../core/errors.js';
 import { readJsonFile } from '../core/jsonl.js';
-import { UPLOAD_SCHEMA_VERSION, type GitRef, type RunUpload } from '../documents/index.js';
+import { compareCodeUnits } from '../core/canonical-json.js';
+import {
+  UPLOAD_SCHEMA_VERSION,
+  type CompareSession,
+  type GitRef,
+  type RunUpload,
+} from '../documents/index.js';
 import type { RunStore } from '../store/types.js';
 
 /** Where `rgate upload` finds the server and its project token. */
@@ -117,19 +123,28 @@ function base(server: string): string {
   return server.replace(/\/+$/, '');
 }
 
+/** What a POST to the server came to: its answer's page URL, or why not. */
+type PostOutcome =
+  | { kind: 'stored'; url: string }
+  | { kind: 'exists'; url: string }
+  | { kind: 'unreachable'; reason: string }
+  | { kind: 'refused'; status: number; reason: string };
+
 /**
- * POST the upload, retrying what a retry can fix. Idempotent on the server by run id, so a retry after
- * a lost answer stores nothing twice. The token goes in the Authorization header, never in a message.
+ * POST a document to a project's collection, retrying what a retry can fix. The server stores both
+ * kinds idempotently by id, so a retry after a lost answer stores nothing twice. The token goes in the
+ * Authorization header, never in a message.
  */
-export async function sendUpload(
+async function postDocument(
   target: UploadTarget,
-  upload: RunUpload,
-  opts: SendOptions = {},
-): Promise<UploadOutcome> {
+  collection: 'runs' | 'sessions',
+  document: unknown,
+  opts: SendOptions,
+): Promise<PostOutcome> {
   const retries = opts.retries ?? 4;
   let wait = opts.backoffMs ?? 500;
-  const body = JSON.stringify(upload);
-  const url = `${base(target.server)}/api/projects/${encodeURIComponent(target.project)}/runs`;
+  const body = JSON.stringify(document);
+  const url = `${base(target.server)}/api/projects/${encodeURIComponent(target.project)}/${collection}`;
   let last = '';
   for (let attempt = 0; ; attempt++) {
     let retryAfter: number | undefined;
@@ -148,8 +163,8 @@ export async function sendUpload(
         // a proxy's HTML error page: its status says enough
       }
       if (res.status === 200 || res.status === 201) {
-        const done = { runId: upload.meta.run_id, url: `${base(target.server)}${answer.url ?? ''}` };
-        return res.status === 201 ? { kind: 'stored', ...done } : { kind: 'exists', ...done };
+        const page = `${base(target.server)}${answer.url ?? ''}`;
+        return res.status === 201 ? { kind: 'stored', url: page } : { kind: 'exists', url: page };
       }
       last = `HTTP ${res.status}${answer.error ? `: ${answer.error}` : ''}`;
       if (res.status !== 429 && res.status < 500)
@@ -166,35 +181,81 @@ export async function sendUpload(
   }
 }
 
-/** An upload that could not be sent, kept in `<out dir>/pending-uploads/` until `rgate upload --pending`. */
-export interface PendingUpload {
-  schema: 'rgate-pending-upload/1';
-  server: string;
-  project: string;
-  upload: RunUpload;
+/** POST a run's upload (see postDocument). */
+export async function sendUpload(
+  target: UploadTarget,
+  upload: RunUpload,
+  opts: SendOptions = {},
+): Promise<UploadOutcome> {
+  const o = await postDocument(target, 'runs', upload, opts);
+  return o.kind === 'stored' || o.kind === 'exists' ? { ...o, runId: upload.meta.run_id } : o;
 }
+
+export type SessionUploadOutcome =
+  | { kind: 'stored'; sessionId: string; url: string }
+  | { kind: 'exists'; sessionId: string; url: string }
+  | { kind: 'unreachable'; reason: string }
+  | { kind: 'refused'; status: number; reason: string };
+
+/** POST a comparison session (its runs must be on the server already: upload them first). */
+export async function sendSession(
+  target: UploadTarget,
+  session: CompareSession,
+  opts: SendOptions = {},
+): Promise<SessionUploadOutcome> {
+  const o = await postDocument(target, 'sessions', session, opts);
+  return o.kind === 'stored' || o.kind === 'exists' ? { ...o, sessionId: session.environment.session_id } : o;
+}
+
+/**
+ * An upload that could not be sent, kept in `<out dir>/pending-uploads/` until `rgate upload
+ * --pending`: a run (`upload`) or a comparison session (`session`, sent after every run).
+ */
+export type PendingUpload =
+  | { schema: 'rgate-pending-upload/1'; server: string; project: string; upload: RunUpload }
+  | { schema: 'rgate-pending-session/1'; server: string; project: string; session: CompareSession };
 
 export function pendingDir(outDir: string): string {
   return join(outDir, 'pending-uploads');
 }
 
-/** Keep an upload for later (written whole, then renamed: a kill never leaves half a file). */
-export function savePending(outDir: string, target: Omit<UploadTarget, 'token'>, upload: RunUpload): string {
+function writePending(outDir: string, name: string, doc: PendingUpload): string {
   const dir = pendingDir(outDir);
   mkdirSync(dir, { recursive: true });
-  const file = join(dir, `${upload.meta.run_id}--${target.project}.json`);
-  const doc: PendingUpload = {
-    schema: 'rgate-pending-upload/1',
-    server: target.server,
-    project: target.project,
-    upload,
-  };
+  const file = join(dir, name);
   writeFileSync(`${file}.tmp`, JSON.stringify(doc));
   renameSync(`${file}.tmp`, file);
   return file;
 }
 
-/** The pending uploads, oldest run first (file names start with the run id, a timestamp). */
+/** Keep an upload for later (written whole, then renamed: a kill never leaves half a file). */
+export function savePending(outDir: string, target: Omit<UploadTarget, 'token'>, upload: RunUpload): string {
+  return writePending(outDir, `${upload.meta.run_id}--${target.project}.json`, {
+    schema: 'rgate-pending-upload/1',
+    server: target.server,
+    project: target.project,
+    upload,
+  });
+}
+
+/** Keep a comparison session for later, as savePending keeps a run. */
+export function savePendingSession(
+  outDir: string,
+  target: Omit<UploadTarget, 'token'>,
+  session: CompareSession,
+): string {
+  return writePending(outDir, `session--${session.environment.session_id}--${target.project}.json`, {
+    schema: 'rgate-pending-session/1',
+    server: target.server,
+    project: target.project,
+    session,
+  });
+}
+
+/**
+ * The pending uploads: runs first, oldest first (their file names start with the run id, a
+ * timestamp), then sessions, whose runs must reach the server before them.
+ */
 export function listPending(outDir: string): { file: string; pending: PendingUpload }[] {
   let names: string[];
   try {
@@ -202,10 +263,13 @@ export function listPending(outDir: string): { file: string; pending: PendingUpl
   } catch {
     return [];
   }
-  return names.sort().map((n) => {
-    const file = join(pendingDir(outDir), n);
-    return { file, pending: readJsonFile(file) as PendingUpload };
-  });
+  const isSession = (n: string): number => (n.startsWith('session--') ? 1 : 0);
+  return names
+    .sort((a, b) => isSession(a) - isSession(b) || compareCodeUnits(a, b))
+    .map((n) => {
+      const file = join(pendingDir(outDir), n);
+      return { file, pending: readJsonFile(file) as PendingUpload };
+    });
 }
 
 export function dropPending(file: string): void {

@@ -1,11 +1,14 @@
 import { relative } from 'node:path';
 import type { Argv } from 'yargs';
 import { RgateError } from '../core/errors.js';
+import type { CompareSession } from '../documents/index.js';
 import type { RunStore } from '../store/types.js';
 import type { CliIo } from './command.js';
 import {
   detectGit,
   savePending,
+  savePendingSession,
+  sendSession,
   sendUpload,
   uploadOf,
   type UploadOutcome,
@@ -103,4 +106,63 @@ export async function uploadStoredRun(
     );
   }
   return outcome;
+}
+
+/**
+ * Upload a comparison session: its variants' runs first (from `runs`, where `rgate compare` ran
+ * them), then the session, whose page links each variant to its run. Progress goes to stderr, the
+ * session's URL to stdout unless `json`. Nothing is lost: once the server cannot be reached, every
+ * run not yet sent and the session are kept as pending (without waiting out the retries of each), and
+ * `rgate upload --pending` sends the runs, then the session.
+ */
+export async function uploadCompareSession(
+  io: CliIo,
+  runs: RunStore,
+  session: CompareSession,
+  target: UploadTarget,
+  outDir: string,
+  opts: { retries?: number | undefined; json?: boolean | undefined },
+): Promise<'uploaded' | 'pending'> {
+  const git = detectGit(io.cwd, io.env);
+  const id = session.environment.session_id;
+  let down: string | undefined;
+  for (const v of session.variants) {
+    if (down !== undefined) {
+      savePending(outDir, target, uploadOf(runs, v.run_id, git));
+      continue;
+    }
+    const outcome = await uploadStoredRun(io, runs, v.run_id, target, outDir, {
+      retries: opts.retries,
+      json: true,
+    });
+    if (outcome.kind === 'unreachable' || outcome.kind === 'refused') down = outcome.reason;
+  }
+  const keep = (why: string): 'pending' => {
+    const file = savePendingSession(outDir, target, session);
+    io.err(
+      `rgate: warning: ${why}; session ${id} kept in ${relative(io.cwd, file) || file}: ${
+        why.includes('refused') ? 'fix the cause, then' : 'send it later with'
+      } rgate upload --pending`,
+    );
+    return 'pending';
+  };
+  if (down !== undefined) return keep(`not every run of the session reached ${target.server} (${down})`);
+  const outcome = await sendSession(
+    target,
+    session,
+    opts.retries === undefined ? {} : { retries: opts.retries },
+  );
+  if (outcome.kind === 'stored' || outcome.kind === 'exists') {
+    (opts.json ? io.err : io.out)(
+      outcome.kind === 'stored'
+        ? `uploaded session ${id}: ${outcome.url}`
+        : `session ${id} is already on the server (nothing new stored): ${outcome.url}`,
+    );
+    return 'uploaded';
+  }
+  return keep(
+    outcome.kind === 'unreachable'
+      ? `${target.server} could not take session ${id} (${outcome.reason})`
+      : `${target.server} refused session ${id} (${outcome.reason})`,
+  );
 }

@@ -9,7 +9,11 @@ export type UploadCheck =
   | { ok: true; upload: RunUpload & { result: { report: Report } } }
   | { ok: false; path: string; message: string; more: number };
 
-function problem(lines: string[], prefix = ''): UploadCheck {
+/** The first of ajv's formatted errors as a check's failure (`prefix` roots a nested document's paths). */
+export function firstProblem(
+  lines: string[],
+  prefix = '',
+): { ok: false; path: string; message: string; more: number } {
   const first = lines[0] ?? '/: is invalid';
   const cut = first.indexOf(': ');
   const path = `${prefix}${first.slice(0, cut)}`.replace(/(.)\/$/, '$1');
@@ -22,10 +26,10 @@ function problem(lines: string[], prefix = ''): UploadCheck {
  * and every history command can read.
  */
 export function checkRunUpload(value: unknown): UploadCheck {
-  if (!validateEnvelope(value)) return problem(formatAjvErrors(validateEnvelope.errors));
+  if (!validateEnvelope(value)) return firstProblem(formatAjvErrors(validateEnvelope.errors));
   const report: unknown = value.result.report;
   if (!validateReportSchema(report))
-    return problem(formatAjvErrors(validateReportSchema.errors), '/result/report');
+    return firstProblem(formatAjvErrors(validateReportSchema.errors), '/result/report');
   const mismatch = (path: string, message: string): UploadCheck => ({ ok: false, path, message, more: 0 });
   if (report.environment.run_id !== value.meta.run_id) {
     return mismatch(

@@ -25,8 +25,11 @@ import { checkVariantEffects } from '../variant-effects.js';
 import { loadSuiteSpec, openStore, withStoreOptions, type StoreArgs } from './history.js';
 import { outDirOf } from '../out-dir.js';
 import { interruptGraceMs, watchInterrupts } from '../interrupt.js';
+import { MemoryRunStore } from '../../store/index.js';
+import { uploadCompareSession, uploadTargetOf, withUploadFlags, type UploadFlags } from '../upload-flags.js';
 
-interface CompareArgs extends StoreArgs {
+interface CompareArgs extends StoreArgs, UploadFlags {
+  upload?: string;
   suite?: string;
   set?: string[];
   sweep?: string;
@@ -87,7 +90,7 @@ export const compareCommand: RgateCommand<CompareArgs> = {
   command: 'compare [suite]',
   describe: 'Compare config variants on the same pinned snapshot with paired per-query statistics',
   builder: (y: Argv) =>
-    withStoreOptions(y)
+    withUploadFlags(withStoreOptions(y))
       .positional('suite', { type: 'string', describe: 'suite name from rgate.config.json' })
       .option('set', {
         type: 'string',
@@ -146,11 +149,26 @@ export const compareCommand: RgateCommand<CompareArgs> = {
         '$0 compare memory --set system.params.mode=classic --set system.params.mode=hybrid',
         "the system's own setting (its argv reads {params.mode})",
       )
+      .option('upload', {
+        type: 'string',
+        describe:
+          "then upload the variants' runs and the session to this rgate server (with --project; token from --token-env); prints the session's URL",
+      })
+      .example(
+        '$0 compare context-load --set k=8 --set k=12 --upload https://rgate.example.org --project search',
+        "CI: compare, then share the session page (token in RGATE_SERVER_TOKEN); the exit code stays the comparison's",
+      )
       .example('$0 compare --list', 'stored sessions')
       .example('$0 compare --show cmp-20261122T071500Z-a1b2c3 --format md', 're-render one'),
   handler: async (args, io) => {
     const format = args.json ? 'json' : (args.format ?? 'terminal');
     if (args.list || args.show) {
+      if (args.upload !== undefined)
+        throw new RgateError(
+          'usage',
+          '--upload sends a comparison as it is run: not with --list or --show',
+          'run the comparison with --upload',
+        );
       const store = openStore(io, args);
       try {
         if (args.show) {
@@ -178,6 +196,10 @@ export const compareCommand: RgateCommand<CompareArgs> = {
       throw new RgateError('usage', `--alpha ${args.alpha}: must be in (0, 1)`);
     if (args.resamples < 100 || args.permutations < 100)
       throw new RgateError('usage', '--resamples and --permutations need at least 100');
+    const uploadTarget =
+      args.upload !== undefined ? uploadTargetOf(args.upload, args, io, '--upload') : undefined;
+    // the variants' runs, kept for the upload (a comparison stores only its session locally)
+    const runs = uploadTarget ? new MemoryRunStore() : undefined;
     const graceMs = interruptGraceMs(io.env);
     const { variants, kind } = variantsFromFlags(args.set ?? [], args.sweep);
     const { spec, root } = loadSuiteSpec(io, args.suite, args.config);
@@ -195,6 +217,7 @@ export const compareCommand: RgateCommand<CompareArgs> = {
         kind,
         ...(kind === 'sweep' && args.sweep ? { sweep: parseSweep(args.sweep) } : {}),
         sessionId,
+        ...(runs ? { store: runs } : {}),
         createdAt: created.toISOString(),
         alpha: args.alpha,
         resamples: args.resamples,
@@ -242,6 +265,20 @@ export const compareCommand: RgateCommand<CompareArgs> = {
       );
     }
     io.out(render(session, format, io).replace(/\n$/, ''));
+    if (uploadTarget && runs) {
+      // the exit code stays the comparison's: a session the server could not take waits as pending
+      await uploadCompareSession(
+        io,
+        runs,
+        session,
+        uploadTarget,
+        outDirOf(io, args['out-dir'], args.config),
+        {
+          retries: args.retries,
+          json: format === 'json',
+        },
+      );
+    }
     // every variant ran before the signal was seen: the session stands, the exit code says it came
     return interrupt.exitCode ?? EXIT.ok;
   },

@@ -5,7 +5,7 @@ import { SqliteRunStore } from '../../store/index.js';
 import type { CliIo, RgateCommand } from '../command.js';
 import { OUT_DIR_HELP, outDirOf, storePathOf } from '../out-dir.js';
 import { resolveRunRef } from '../run-ref.js';
-import { dropPending, listPending, sendUpload } from '../upload-client.js';
+import { dropPending, listPending, sendSession, sendUpload } from '../upload-client.js';
 import {
   DEFAULT_TOKEN_ENV,
   uploadStoredRun,
@@ -27,7 +27,8 @@ interface UploadArgs extends UploadFlags {
 /** `rgate upload <run>`: a finished run of the local history to `rgate server`; `--pending` sends what could not be sent. */
 export const uploadCommand: RgateCommand<UploadArgs> = {
   command: 'upload [run]',
-  describe: "Send a finished run (or every pending one) to a team's rgate server, idempotent by run id",
+  describe:
+    "Send a finished run (or every pending run and comparison session) to a team's rgate server, idempotent by id",
   builder: (y: Argv) =>
     withUploadFlags(
       y
@@ -56,7 +57,7 @@ export const uploadCommand: RgateCommand<UploadArgs> = {
       )
       .example(
         '$0 upload --pending',
-        'after an outage: send every run kept while the server was unreachable',
+        'after an outage: send every run (then every compare session) kept while the server was unreachable',
       ),
   async handler(args, io) {
     const outDir = outDirOf(io, args['out-dir'], args.config);
@@ -101,20 +102,24 @@ async function sendPending(args: UploadArgs, io: CliIo, outDir: string): Promise
     const server = args.server ?? p.server;
     const project = args.project ?? p.project;
     const target = uploadTargetOf(server, { ...args, project }, io, '--server');
-    const outcome = await sendUpload(
-      target,
-      p.upload,
-      args.retries === undefined ? {} : { retries: args.retries },
+    const retries = args.retries === undefined ? {} : { retries: args.retries };
+    const { what, outcome } =
+      p.schema === 'rgate-pending-session/1'
+        ? {
+            what: `session ${p.session.environment.session_id}`,
+            outcome: await sendSession(target, p.session, retries),
+          }
+        : { what: `run ${p.upload.meta.run_id}`, outcome: await sendUpload(target, p.upload, retries) };
+    results.push(
+      p.schema === 'rgate-pending-session/1'
+        ? { session_id: p.session.environment.session_id, ...outcome }
+        : { run_id: p.upload.meta.run_id, ...outcome },
     );
-    results.push({ run_id: p.upload.meta.run_id, ...outcome });
-    const runId = p.upload.meta.run_id;
     if (outcome.kind === 'stored' || outcome.kind === 'exists') {
       dropPending(file);
-      io.err(
-        `${outcome.kind === 'stored' ? 'uploaded' : 'already on the server'}: run ${runId}: ${outcome.url}`,
-      );
+      io.err(`${outcome.kind === 'stored' ? 'uploaded' : 'already on the server'}: ${what}: ${outcome.url}`);
     } else {
-      io.err(`rgate: run ${runId} still pending: ${outcome.reason}`);
+      io.err(`rgate: ${what} still pending: ${outcome.reason}`);
       code = Math.max(code, outcome.kind === 'refused' ? EXIT.usage : EXIT.internal);
     }
   }
