@@ -55,7 +55,7 @@ export const COMMAND_SUMMARIES: Readonly<Record<string, readonly [command: strin
   ],
   upload: [
     'upload [run]',
-    "Send a finished run (or every pending one) to a team's rgate server, idempotent by run id",
+    "Send a finished run (or every pending run and comparison session) to a team's rgate server, idempotent by id",
   ],
   server: [
     'server',
