@@ -1,35 +1,56 @@
 import { defineConfig } from 'vitest/config';
 
-export default defineConfig({
-  // bin.cts and score-route.cts are CommonJS TypeScript (the rgate entry loads the score bundle
-  // synchronously); vite transforms .ts/.mts by default, not .cts
-  oxc: { include: /\.(c|m)?tsx?$/ },
-  test: {
-    include: [
-      'src/**/*.test.ts',
-      'harness/**/*.test.ts',
-      'history/**/*.test.ts',
-      'server/**/*.test.ts',
-      'gates/**/*.test.ts',
-      'reports/**/*.test.ts',
-      'test/**/*.test.ts',
-    ],
-    // A hang guard, not a margin: no test bets on how long anything takes (each waits for the event
-    // it needs, and a timeout it must see fire runs on a clock it moves: test/helpers/clock.ts). On
-    // a busy 2-core machine (`npm run test:loaded`, other builds beside it) the heaviest tests (two
-    // `rgate run`s of CACM at once, a comparison, a browser session) take 5-10x their idle time, over
-    // a minute (65 s seen). One bound for every test and hook, no per-test overrides.
-    testTimeout: 300_000,
-    hookTimeout: 300_000,
-    // Integration tests spawn real processes and servers; two forks match the 2-core machines (more
-    // would only share the same two cores among more heavy tests, each then slower).
-    pool: 'forks',
-    maxWorkers: 2,
-    // Each of the two forks runs its test files one after another in the same process instead of a
-    // fresh one per file: importing the sources again for each of ~140 files was a third of the
-    // suite's CPU (282 s -> 182 s measured, 897 tests alike). The price is discipline, which the
-    // suite keeps: a file that changes process state (env, cwd, a module switch such as
-    // useRunScanner) restores it in its own afterEach/afterAll.
-    isolate: false,
-  },
+/**
+ * The end-to-end tests: through a real browser (Chromium), a packed and installed package, or real
+ * signals to a real process tree. They are `npm run test:e2e` (vitest.e2e.config.ts), not `npm test`:
+ * together about 100 s of CPU, they alone would put `npm test` past its two minutes. CI runs both and
+ * counts both in its `tests:` line; so does `npm run test:all`.
+ */
+export const E2E_TESTS = [
+  'test/**/*-browser.test.ts',
+  'test/init-package.test.ts',
+  'test/run-sigint.test.ts',
+];
+
+/** The suite's settings, and which files it runs (`npm test` and `npm run test:e2e` differ only there). */
+export function suiteConfig(files: { include: string[]; exclude: string[] }) {
+  return defineConfig({
+    // bin.cts and score-route.cts are CommonJS TypeScript (the rgate entry loads the score bundle
+    // synchronously); vite transforms .ts/.mts by default, not .cts
+    oxc: { include: /\.(c|m)?tsx?$/ },
+    test: {
+      include: files.include,
+      exclude: ['**/node_modules/**', ...files.exclude],
+      // A hang guard, not a margin: no test bets on how long anything takes (each waits for the event
+      // it needs, and a timeout it must see fire runs on a clock it moves: test/helpers/clock.ts). On
+      // a busy 2-core machine (`npm run test:loaded`, other builds beside it) the heaviest tests (two
+      // `rgate run`s of CACM at once, a comparison, a browser session) take 5-10x their idle time, over
+      // a minute (65 s seen). One bound for every test and hook, no per-test overrides.
+      testTimeout: 300_000,
+      hookTimeout: 300_000,
+      // Integration tests spawn real processes and servers; two forks match the 2-core machines (more
+      // would only share the same two cores among more heavy tests, each then slower).
+      pool: 'forks',
+      maxWorkers: 2,
+      // Each of the two forks runs its test files one after another in the same process instead of a
+      // fresh one per file: importing the sources again for each of ~140 files was a third of the
+      // suite's CPU (282 s -> 182 s measured, 897 tests alike). The price is discipline, which the
+      // suite keeps: a file that changes process state (env, cwd, a module switch such as
+      // useRunScanner) restores it in its own afterEach/afterAll.
+      isolate: false,
+    },
+  });
+}
+
+export default suiteConfig({
+  include: [
+    'src/**/*.test.ts',
+    'harness/**/*.test.ts',
+    'history/**/*.test.ts',
+    'server/**/*.test.ts',
+    'gates/**/*.test.ts',
+    'reports/**/*.test.ts',
+    'test/**/*.test.ts',
+  ],
+  exclude: E2E_TESTS,
 });
