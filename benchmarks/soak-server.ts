@@ -18,11 +18,12 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { sendUpload, type UploadTarget } from '../src/cli/upload-client.js';
-import type { Observation, RunUpload } from '../src/documents/index.js';
+import type { RunUpload } from '../src/documents/index.js';
 import { asAsync, PgRunStore, SqliteRunStore, type AsyncRunStore } from '../src/store/index.js';
 import { postgresUnavailable, startPgCluster } from '../test/helpers/postgres.js';
 import { localProject, withRunId } from '../test/helpers/server.js';
 import { isMain, ROOT, writeBenchResult } from './_common.js';
+import { syntheticObservations } from './store-import.js';
 
 const ADMIN = 'soak-admin-token-0123456789abcdef';
 const UPLOADERS = 20;
@@ -249,28 +250,10 @@ const QUERIES = 10_000;
 /** A 10,000-query run, one replay, ten ranked items each, its report's query outcomes to match. */
 function bigRun(seed: RunUpload, runId: string): RunUpload {
   const doc = withRunId(seed, runId);
-  const observations: Observation[] = [];
   const template = (doc.result.report as { queries: { query_id: string }[] }).queries[0]!;
   const queries: unknown[] = [];
-  for (let q = 0; q < QUERIES; q++) {
-    const query_id = `q-${String(q).padStart(5, '0')}`;
-    observations.push({
-      query_id,
-      replay: 1,
-      ok: true,
-      ranked: Array.from({ length: 10 }, (_, i) => ({
-        id: `doc-${(q * 7 + i * 13) % 50_000}`,
-        source_path: `docs/${i}/doc-${(q * 7 + i * 13) % 50_000}.md`,
-        score: 10 - i / 10,
-      })),
-      fallback: { triggered: false },
-      usage: { files: 10, chars: 4000, tokens: 1000 },
-      latency_ms: 3.125,
-      contract: { name: 'rgate', valid: true, errors: [] },
-      fingerprint: `sha256:${q.toString(16).padStart(64, '0')}`,
-    });
-    queries.push({ ...structuredClone(template), query_id });
-  }
+  const observations = syntheticObservations(QUERIES);
+  for (const { query_id } of observations) queries.push({ ...structuredClone(template), query_id });
   doc.observations = observations;
   const report = doc.result.report as Record<string, unknown>;
   report.queries = queries;

@@ -25,9 +25,13 @@ import { isMain, writeBenchResult, type BenchResult } from './_common.js';
 
 const QUERIES = 10_000;
 
-function generatedRun(runId: string): RunImport {
+/**
+ * `n` answered observations of one replay, ten ranked items each, as a 10k-query upload carries
+ * them (the store-import and soak-server benchmarks' run).
+ */
+export function syntheticObservations(n: number): Observation[] {
   const observations: Observation[] = [];
-  for (let q = 0; q < QUERIES; q++) {
+  for (let q = 0; q < n; q++) {
     const query_id = `q-${String(q).padStart(5, '0')}`;
     observations.push({
       query_id,
@@ -45,6 +49,11 @@ function generatedRun(runId: string): RunImport {
       fingerprint: `sha256:${q.toString(16).padStart(64, '0')}`,
     });
   }
+  return observations;
+}
+
+function generatedRun(runId: string): RunImport {
+  const observations = syntheticObservations(QUERIES);
   return {
     meta: {
       run_id: runId,
