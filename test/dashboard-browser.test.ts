@@ -11,10 +11,9 @@
  *   script, attribute and URL payloads): no dialog ever opens, no element carries an injected
  *   attribute or a script of its own, and every link resolves to the same origin.
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DASHBOARD_CSP, dashboardAssets, dashboardLinks } from '../reports/dashboard/index.js';
@@ -23,7 +22,7 @@ import { loadFixtureSet } from '../src/snapshot/index.js';
 import { A11Y_CHECKS } from './helpers/a11y.js';
 import { axeViolations } from './helpers/axe.js';
 import { CHROMIUM_MISSING, launchChromium } from './helpers/chromium.js';
-import { comparePixels, decodePng, encodePng } from './helpers/png.js';
+import { expectScreenshot } from './helpers/screenshot.js';
 import {
   fillHostileProject,
   fillProject,
@@ -34,9 +33,6 @@ import {
   type Project,
 } from './dashboard-helpers.js';
 
-const STORED = join(root, 'test', '__screenshots__');
-const OUT = join(root, '.rgate', 'screenshots');
-const UPDATE = process.env.RGATE_UPDATE_SCREENSHOTS === '1';
 const links = dashboardLinks();
 
 const pages = new Map<string, string>();
@@ -229,26 +225,7 @@ describe('dashboard pages in chromium: screenshots and accessibility', () => {
       );
       const shot = await page.screenshot({ fullPage: full, animations: 'disabled', caret: 'hide' });
       await page.close();
-      const stored = join(STORED, `${name}.png`);
-      if (UPDATE || !existsSync(stored)) {
-        mkdirSync(STORED, { recursive: true });
-        writeFileSync(stored, shot);
-        if (!UPDATE) throw new Error(`no stored screenshot ${stored}: written now, check it and commit it`);
-        return;
-      }
-      const actual = decodePng(shot);
-      const expected = decodePng(readFileSync(stored));
-      const sized = actual.width === expected.width && actual.height === expected.height;
-      const d = sized ? comparePixels(expected, actual) : undefined;
-      if (!d || d.ratio > 0.002) {
-        mkdirSync(OUT, { recursive: true });
-        writeFileSync(join(OUT, `${name}.actual.png`), shot);
-        if (d) writeFileSync(join(OUT, `${name}.diff.png`), encodePng(d.diff));
-      }
-      expect(`${actual.width}x${actual.height}`, `${name}: page size changed`).toBe(
-        `${expected.width}x${expected.height}`,
-      );
-      expect(d!.ratio, `${name}: ${d!.differing} pixels differ`).toBeLessThanOrEqual(0.002);
+      expectScreenshot(name, shot);
     });
   }
 });

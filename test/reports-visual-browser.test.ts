@@ -10,9 +10,9 @@
  * - the accessibility checks of test/helpers/a11y.ts (contrast, labels, alt text, chart names,
  *   landmark and heading order), since axe-core is not a dependency.
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -25,17 +25,13 @@ import type { Report } from '../src/documents/index.js';
 import { A11Y_CHECKS } from './helpers/a11y.js';
 import { axeViolations } from './helpers/axe.js';
 import { CHROMIUM_MISSING, launchChromium } from './helpers/chromium.js';
-import { comparePixels, decodePng, encodePng } from './helpers/png.js';
+import { expectScreenshot } from './helpers/screenshot.js';
 import { hostileCloseout, hostileSession } from './compare-helpers.js';
 import { sampleFindingsReport, sampleReport } from './fixtures/sample-report.js';
 import { artifacts, mean, rate } from './history-helpers.js';
 import { SETTINGS } from './helpers/run-rows.js';
 import { upgradeReport } from '../harness/failure-reasons.js';
 
-const root = resolve(import.meta.dirname, '..');
-const STORED = join(root, 'test', '__screenshots__');
-const OUT = join(root, '.rgate', 'screenshots');
-const UPDATE = process.env.RGATE_UPDATE_SCREENSHOTS === '1';
 const dir = mkdtempSync(join(tmpdir(), 'rgate-visual-'));
 
 /** A BM25-style suite: no gate policy, no selection step (what `cacm` and `cranfield` are). */
@@ -140,29 +136,7 @@ describe('HTML pages in chromium: screenshots and accessibility', () => {
 
       const shot = await page.screenshot({ fullPage: true, animations: 'disabled', caret: 'hide' });
       await page.close();
-      const stored = join(STORED, `${name}.png`);
-      if (UPDATE || !existsSync(stored)) {
-        mkdirSync(STORED, { recursive: true });
-        writeFileSync(stored, shot);
-        if (!UPDATE) throw new Error(`no stored screenshot ${stored}: written now, check it and commit it`);
-        return;
-      }
-      const actual = decodePng(shot);
-      const expected = decodePng(readFileSync(stored));
-      const sized = actual.width === expected.width && actual.height === expected.height;
-      const d = sized ? comparePixels(expected, actual) : undefined;
-      if (!d || d.ratio > 0.002) {
-        mkdirSync(OUT, { recursive: true });
-        writeFileSync(join(OUT, `${name}.actual.png`), shot);
-        if (d) writeFileSync(join(OUT, `${name}.diff.png`), encodePng(d.diff));
-      }
-      expect(`${actual.width}x${actual.height}`, `${name}: page size changed`).toBe(
-        `${expected.width}x${expected.height}`,
-      );
-      expect(
-        d!.ratio,
-        `${name}: ${d!.differing} pixels differ (see .rgate/screenshots/${name}.diff.png)`,
-      ).toBeLessThanOrEqual(0.002);
+      expectScreenshot(name, shot);
     });
   }
 });
