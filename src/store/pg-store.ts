@@ -4,7 +4,7 @@ import type { MetricEntry, Observation, RunMeta, RunOwner, RunRow } from '../doc
 import type { AsyncRunStore } from './async-store.js';
 import { packJson, unpackJson } from './packed-json.js';
 import { PG_MIGRATIONS } from './pg-migrations.js';
-import { measureColumns, toRow, type RunRecord } from './run-record.js';
+import { measureColumns, runInsert, toRow, type RunRecord } from './run-record.js';
 import { importConflict, importDigest } from './run-import.js';
 import type { CompareSessionRow, ImportOutcome, RunImport, RunResult } from './types.js';
 
@@ -22,6 +22,11 @@ const MIGRATION_LOCK = 0x72676174;
 
 const PG_HINT =
   'it was written by another rgate version or edited by hand; use another --db, or delete the run with psql';
+
+/** `$1, $2, ... $n`: the placeholders of an n-value statement. */
+function placeholders(n: number): string {
+  return Array.from({ length: n }, (_, i) => `$${i + 1}`).join(', ');
+}
 
 /** The connection string without its password: what messages and `location` show. */
 export function redactDbUrl(url: string): string {
@@ -183,21 +188,10 @@ export class PgRunStore implements AsyncRunStore {
   }
 
   async beginRun(meta: RunMeta): Promise<void> {
+    const { columns, values } = runInsert(meta);
     await this.pool.query(
-      `INSERT INTO runs (run_id, suite, started_at, status, artifacts_json, settings_json, plan_json, owner_json, content_key, git_commit, git_branch)
-       VALUES ($1, $2, $3, 'running', $4, $5, $6, $7, $8, $9, $10)`,
-      [
-        meta.run_id,
-        meta.suite,
-        meta.started_at,
-        JSON.stringify(meta.artifacts),
-        JSON.stringify(meta.settings),
-        meta.plan === undefined ? null : JSON.stringify(meta.plan),
-        meta.owner === undefined ? null : JSON.stringify(meta.owner),
-        meta.content_key ?? null,
-        meta.git?.commit ?? null,
-        meta.git?.branch ?? null,
-      ],
+      `INSERT INTO runs (status, ${columns}) VALUES ('running', ${placeholders(values.length)})`,
+      values,
     );
   }
 
@@ -231,24 +225,12 @@ export class PgRunStore implements AsyncRunStore {
     const id = run.meta.run_id;
     let outcome: ImportOutcome = 'stored';
     await this.inTransaction(async (c) => {
-      const meta = run.meta;
+      const { columns, values } = runInsert(run.meta);
       // a concurrent import of the same id waits here for the other's commit, then finds its row
       const inserted = await c.query(
-        `INSERT INTO runs (run_id, suite, started_at, status, artifacts_json, settings_json, plan_json, owner_json, content_key, import_sha256, git_commit, git_branch)
-         VALUES ($1, $2, $3, 'running', $4, $5, $6, $7, $8, $9, $10, $11) ON CONFLICT (run_id) DO NOTHING`,
-        [
-          id,
-          meta.suite,
-          meta.started_at,
-          JSON.stringify(meta.artifacts),
-          JSON.stringify(meta.settings),
-          meta.plan === undefined ? null : JSON.stringify(meta.plan),
-          meta.owner === undefined ? null : JSON.stringify(meta.owner),
-          meta.content_key ?? null,
-          digest,
-          meta.git?.commit ?? null,
-          meta.git?.branch ?? null,
-        ],
+        `INSERT INTO runs (status, ${columns}, import_sha256) VALUES ('running', ${placeholders(values.length + 1)})
+         ON CONFLICT (run_id) DO NOTHING`,
+        [...values, digest],
       );
       if (inserted.rowCount === 0) {
         const [stored] = (

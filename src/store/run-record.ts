@@ -1,7 +1,7 @@
 import { RgateError } from '../core/errors.js';
 import { formatAjvErrors } from '../contracts/ajv.js';
 import { validateRunRow } from '../contracts/run-row.js';
-import type { MetricEntry, RunRow, RunStatus, Verdict } from '../documents/index.js';
+import type { MetricEntry, RunMeta, RunRow, RunStatus, Verdict } from '../documents/index.js';
 import { liveStatus } from './run-owner.js';
 
 /** A `runs` row joined with its verdict and observation count, as the SQL stores select it. */
@@ -73,5 +73,28 @@ export function measureColumns(m: MetricEntry): { num: number | null; den: numbe
     num: v.kind === 'rate' ? v.numerator : null,
     den: v.kind === 'rate' ? v.denominator : v.n,
     value: v.kind === 'rate' ? v.rate : v.kind === 'mean' ? v.mean : v.p95,
+  };
+}
+
+/**
+ * A new run's `runs` columns and their values, in one order, for the SQLite and PostgreSQL stores'
+ * INSERT (each adds its own placeholders, `status` and, on import, `import_sha256`).
+ */
+export function runInsert(meta: RunMeta): { columns: string; values: (string | null)[] } {
+  return {
+    columns:
+      'run_id, suite, started_at, artifacts_json, settings_json, plan_json, owner_json, content_key, git_commit, git_branch',
+    values: [
+      meta.run_id,
+      meta.suite,
+      meta.started_at,
+      JSON.stringify(meta.artifacts),
+      JSON.stringify(meta.settings),
+      meta.plan === undefined ? null : JSON.stringify(meta.plan),
+      meta.owner === undefined ? null : JSON.stringify(meta.owner),
+      meta.content_key ?? null,
+      meta.git?.commit ?? null,
+      meta.git?.branch ?? null,
+    ],
   };
 }

@@ -5,7 +5,7 @@ import { RgateError } from '../core/errors.js';
 import type { MetricEntry, Observation, RunMeta, RunOwner, RunRow } from '../documents/index.js';
 import { MIGRATIONS } from './migrations.js';
 import { packJson, unpackJson } from './packed-json.js';
-import { measureColumns, toRow, type RunRecord } from './run-record.js';
+import { measureColumns, runInsert, toRow, type RunRecord } from './run-record.js';
 import { importConflict, importDigest } from './run-import.js';
 import type { CompareSessionRow, ImportOutcome, RunImport, RunResult, RunStore } from './types.js';
 
@@ -110,22 +110,12 @@ export class SqliteRunStore implements RunStore {
 
   beginRun(meta: RunMeta): void {
     this.flush();
+    const { columns, values } = runInsert(meta);
     this.db
       .prepare(
-        `INSERT INTO runs (run_id, suite, started_at, status, artifacts_json, settings_json, plan_json, owner_json, content_key, git_commit, git_branch) VALUES (?, ?, ?, 'running', ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO runs (status, ${columns}) VALUES ('running', ${values.map(() => '?').join(', ')})`,
       )
-      .run(
-        meta.run_id,
-        meta.suite,
-        meta.started_at,
-        JSON.stringify(meta.artifacts),
-        JSON.stringify(meta.settings),
-        meta.plan === undefined ? null : JSON.stringify(meta.plan),
-        meta.owner === undefined ? null : JSON.stringify(meta.owner),
-        meta.content_key ?? null,
-        meta.git?.commit ?? null,
-        meta.git?.branch ?? null,
-      );
+      .run(...values);
   }
 
   findRunByContentKey(key: string): RunRow | undefined {
