@@ -24,9 +24,8 @@ import { axeViolations } from './helpers/axe.js';
 import { CHROMIUM_MISSING, launchChromium } from './helpers/chromium.js';
 import { expectScreenshot } from './helpers/screenshot.js';
 import {
-  fillHostileProject,
   fillProject,
-  PAYLOADS,
+  hostileProjectPages,
   projectPages,
   projectStore,
   root,
@@ -114,27 +113,7 @@ beforeAll(async () => {
   realPages = [...real.keys()].map((path, i) => [`dashboard-${names[i]}`, path]);
   for (const [path, html] of real) pages.set(path, html);
 
-  const { suite, runs, session, loadSet } = fillHostileProject(hostile);
-  const bad = await projectPages(hostile.store, PAYLOADS.url, links, {
-    suite,
-    diff: [runs[0]!, runs[3]!],
-    run: runs[1]!,
-    session,
-    labelSuite: 'ctx',
-    loadSet,
-    projects: [
-      {
-        slug: PAYLOADS.url,
-        name: PAYLOADS.script + PAYLOADS.attribute,
-        run_count: 4,
-        newest: { run_id: PAYLOADS.attribute, suite, started_at: PAYLOADS.script, verdict: 'FAIL' },
-      },
-    ],
-    edit: (r) => {
-      r.branch = PAYLOADS.attribute + PAYLOADS.script;
-      r.commit = PAYLOADS.url;
-    },
-  });
+  const { pages: bad } = await hostileProjectPages(hostile, links);
   // the projects index of the hostile project lives under its own path
   const [indexPath, indexHtml] = [...bad.entries()][0]!;
   bad.delete(indexPath);

@@ -288,3 +288,32 @@ export async function projectPages(
   pages.set(links.label(project, o.labelSuite), renderLabelQueuePage(lv, links));
   return pages;
 }
+
+/** The hostile project filled (fillHostileProject) and every page of it, its uploads' branch and commit payloads too. */
+export async function hostileProjectPages(
+  p: Project,
+  links: DashboardLinks,
+): Promise<{ pages: Map<string, string>; suite: string; session: string }> {
+  const { suite, runs, session, loadSet } = fillHostileProject(p);
+  const pages = await projectPages(p.store, PAYLOADS.url, links, {
+    suite,
+    diff: [runs[0]!, runs[3]!],
+    run: runs[1]!,
+    session,
+    labelSuite: 'ctx',
+    loadSet,
+    projects: [
+      {
+        slug: PAYLOADS.url,
+        name: PAYLOADS.script + PAYLOADS.attribute,
+        run_count: 4,
+        newest: { run_id: PAYLOADS.attribute, suite, started_at: PAYLOADS.script, verdict: 'FAIL' },
+      },
+    ],
+    edit: (r) => {
+      r.branch = PAYLOADS.attribute + PAYLOADS.script;
+      r.commit = PAYLOADS.url;
+    },
+  });
+  return { pages, suite, session };
+}

@@ -14,8 +14,8 @@ import { runsListView, suiteTrendView } from '../history/dashboard-views.js';
 import type { RunRow } from '../src/documents/index.js';
 import { loadFixtureSet } from '../src/snapshot/index.js';
 import {
-  fillHostileProject,
   fillProject,
+  hostileProjectPages,
   PAYLOADS,
   projectPages,
   projectStore,
@@ -158,27 +158,7 @@ describe('dashboard pages', () => {
   });
 
   it('keep every hostile upload inert: ids, suite names, branches, commits, query and system text', async () => {
-    const { suite, runs, session, loadSet } = fillHostileProject(hostile);
-    const pages = await projectPages(hostile.store, PAYLOADS.url, links, {
-      suite,
-      diff: [runs[0]!, runs[3]!],
-      run: runs[1]!,
-      session,
-      labelSuite: 'ctx',
-      loadSet,
-      projects: [
-        {
-          slug: PAYLOADS.url,
-          name: PAYLOADS.script + PAYLOADS.attribute,
-          run_count: 4,
-          newest: { run_id: PAYLOADS.attribute, suite, started_at: PAYLOADS.script, verdict: 'FAIL' },
-        },
-      ],
-      edit: (r) => {
-        r.branch = PAYLOADS.attribute + PAYLOADS.script;
-        r.commit = PAYLOADS.url;
-      },
-    });
+    const { pages, suite, session } = await hostileProjectPages(hostile, links);
     for (const [path, html] of pages) checkPage(path, html);
     expect(pages.size).toBe(8);
     // filter values from the query string come back in the form and the summary, escaped
