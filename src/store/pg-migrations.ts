@@ -1,14 +1,14 @@
+import { MIGRATIONS } from './migrations.js';
+
 /**
- * The PostgreSQL schema, migration for migration the SQLite one (src/store/migrations.ts: same numbers,
- * same names, same meaning; a test keeps them in step). Only the dialect differs: DOUBLE PRECISION where
- * SQLite's REAL is already 8 bytes (PostgreSQL's REAL is 4, it would round a numerator), BOOLEAN for ok,
- * BYTEA for the deflated observation and report documents. Never edit a shipped migration: add one.
+ * PostgreSQL's dialect of the steps that need one, by version; every other step is SQLite's own SQL
+ * (src/store/migrations.ts), which PostgreSQL runs as it is. Version 1 differs: DOUBLE PRECISION
+ * where SQLite's REAL is already 8 bytes (PostgreSQL's REAL is 4, it would round a numerator), BOOLEAN
+ * for ok, BYTEA for the deflated observation and report documents. Never edit a shipped migration:
+ * add one (and its dialect here if SQLite's SQL is not portable).
  */
-export const PG_MIGRATIONS: readonly { version: number; name: string; sql: string }[] = [
-  {
-    version: 1,
-    name: 'runs, observations, measures, verdicts, baselines',
-    sql: `
+const DIALECT: Readonly<Record<number, string>> = {
+  1: `
       CREATE TABLE runs (
         run_id TEXT PRIMARY KEY,
         suite TEXT NOT NULL,
@@ -51,52 +51,12 @@ export const PG_MIGRATIONS: readonly { version: number; name: string; sql: strin
         note TEXT
       );
     `,
-  },
-  {
-    version: 2,
-    name: 'compare sessions',
-    sql: `
-      CREATE TABLE compare_sessions (
-        session_id TEXT PRIMARY KEY,
-        suite TEXT NOT NULL,
-        created_at TEXT NOT NULL,
-        kind TEXT NOT NULL,
-        variant_count INTEGER NOT NULL,
-        summary TEXT NOT NULL,
-        json TEXT NOT NULL
-      );
-      CREATE INDEX compare_sessions_suite ON compare_sessions (suite, created_at);
-    `,
-  },
-  {
-    version: 3,
-    name: 'run plan and owner (resume, abandoned runs)',
-    sql: `
-      ALTER TABLE runs ADD COLUMN plan_json TEXT;
-      ALTER TABLE runs ADD COLUMN owner_json TEXT;
-    `,
-  },
-  {
-    version: 4,
-    name: 'content key (a merge of the same shards is one run)',
-    sql: `
-      ALTER TABLE runs ADD COLUMN content_key TEXT;
-      CREATE UNIQUE INDEX runs_content_key ON runs (content_key) WHERE content_key IS NOT NULL;
-    `,
-  },
-  {
-    version: 5,
-    name: 'imported runs (an upload stored whole, idempotent by run id)',
-    sql: `
-      ALTER TABLE runs ADD COLUMN import_sha256 TEXT;
-    `,
-  },
-  {
-    version: 6,
-    name: 'git commit and branch of a run (uploads from CI)',
-    sql: `
-      ALTER TABLE runs ADD COLUMN git_commit TEXT;
-      ALTER TABLE runs ADD COLUMN git_branch TEXT;
-    `,
-  },
-];
+};
+
+/** The PostgreSQL schema: the SQLite migrations, step for step (same numbers and names), in this dialect. */
+export const PG_MIGRATIONS: readonly { version: number; name: string; sql: string }[] = MIGRATIONS.map(
+  (m) => ({
+    ...m,
+    sql: DIALECT[m.version] ?? m.sql,
+  }),
+);
