@@ -11,8 +11,8 @@ import {
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { CliIo } from '../command.js';
 import { runCli } from '../program.js';
+import { captureIo } from '../../../test/helpers/cli-io.js';
 
 const beirMini = resolve(import.meta.dirname, '../../../test/data/beir-mini');
 const cacmMini = resolve(import.meta.dirname, '../../../test/data/cacm-mini');
@@ -25,18 +25,10 @@ beforeEach(() => {
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 async function cli(argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const io: CliIo = {
-    out: (t) => (out += t + '\n'),
-    err: (t) => (err += t + '\n'),
-    color: false,
-    isTty: false,
-    cwd: dir,
-    env: {},
-  };
+  const io = captureIo(dir);
   const code = await runCli(argv, io);
-  return { code, out, err };
+  const text = (lines: string[]) => lines.map((t) => t + '\n').join('');
+  return { code, out: text(io.stdout), err: text(io.stderr) };
 }
 
 describe('rgate init: flags only, one-line mistakes', () => {

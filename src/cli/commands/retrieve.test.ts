@@ -1,23 +1,15 @@
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { CliIo } from '../command.js';
 import { runCli } from '../program.js';
+import { captureIo } from '../../../test/helpers/cli-io.js';
 
 const root = resolve(import.meta.dirname, '../../..');
 
 async function cli(argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const io: CliIo = {
-    out: (t) => (out += t + '\n'),
-    err: (t) => (err += t + '\n'),
-    color: false,
-    isTty: false,
-    cwd: root,
-    env: {},
-  };
+  const io = captureIo(root);
   const code = await runCli(argv, io);
-  return { code, out, err };
+  const text = (lines: string[]) => lines.map((t) => t + '\n').join('');
+  return { code, out: text(io.stdout), err: text(io.stderr) };
 }
 
 describe('rgate retrieve (bundled fixture sets)', () => {
