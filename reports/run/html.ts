@@ -24,9 +24,6 @@ import {
   selectionModeRows,
   whyFailing,
   errorView,
-  warningView,
-  violationView,
-  peerFigureViews,
   countsAgainst,
   unmetExpectations,
   unmetTitle,
@@ -36,6 +33,7 @@ import {
   displayGate,
   top1SplitText,
 } from './view.js';
+import { warningView, violationView, peerFigureViews } from './view-findings.js';
 
 export interface HtmlOptions {
   /** override where chart.js is read from (tests) */

@@ -8,7 +8,8 @@
  */
 import type { Report } from '../../src/documents/index.js';
 import { xmlEscape } from '../escape.js';
-import { displayGate, ruleRow, warningView } from './view.js';
+import { displayGate, ruleRow } from './view.js';
+import { warningView } from './view-findings.js';
 
 export function renderJunit(reports: Report | readonly Report[]): string {
   const list = Array.isArray(reports) ? (reports as readonly Report[]) : [reports as Report];

@@ -20,16 +20,14 @@ import {
   shortHash,
   displayGate,
   errorView,
-  violationView,
-  peerFigureViews,
   semanticWinText,
   rankedEntriesText,
   top1SplitText,
-  warningView,
   unmetExpectations,
   unmetTitle,
   notApplicableRows,
 } from './view.js';
+import { violationView, peerFigureViews, warningView } from './view-findings.js';
 
 export interface MarkdownOptions {
   /** most failing queries listed (GitHub caps a step summary at 1 MiB) */

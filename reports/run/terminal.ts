@@ -23,17 +23,15 @@ import {
   displayGate,
   type MetricRow,
   errorView,
-  violationView,
-  peerFigureViews,
   semanticWinText,
   rankedEntriesText,
   top1SplitText,
-  warningView,
   failingDetail,
   unmetExpectations,
   unmetTitle,
   notApplicableRows,
 } from './view.js';
+import { violationView, peerFigureViews, warningView } from './view-findings.js';
 
 export interface TerminalOptions {
   color?: boolean;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { sampleFindingsReport } from '../../test/fixtures/sample-report.js';
-import { peerFigureViews, violationView } from './view.js';
+import { peerFigureViews, violationView } from './view-findings.js';
 
 describe('violationView', () => {
   it('groups rules by JSON path; a cut group spans only its rows shown', () => {
