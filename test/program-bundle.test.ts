@@ -1,8 +1,9 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { topHelp } from '../src/cli/program.js';
 import { compiledCli, REPO } from './helpers/dist.js';
 
 /**
@@ -30,6 +31,21 @@ describe('the program bundle', () => {
     expect(statSync(bundle).mtimeMs).toBeGreaterThanOrEqual(statSync(program).mtimeMs);
   });
 
+  it('has the top-level help laid out at every width the build serves', async () => {
+    compiledCli();
+    const was = process.env.LC_ALL;
+    process.env.LC_ALL = 'C';
+    try {
+      for (const width of [40, 80, 101, 120]) {
+        const file = join(REPO, 'dist', 'src', 'cli', 'help', `${width}.txt`);
+        expect(readFileSync(file, 'utf8'), `width ${width}`).toBe(`${await topHelp(width)}\n`);
+      }
+    } finally {
+      if (was === undefined) delete process.env.LC_ALL;
+      else process.env.LC_ALL = was;
+    }
+  });
+
   it('prints, and exits, as the ES modules do', () => {
     const esm = (argv: string[]): string[] => [
       '--input-type=module',
@@ -41,6 +57,15 @@ describe('the program bundle', () => {
       { argv: ['--help'] },
       { argv: ['--help'], env: { COLUMNS: '120' } },
       { argv: ['--help'], env: { LANG: 'de_DE.UTF-8' } },
+      // `--help` alone is printed from the files the build wrote (help-cache.cts): every width,
+      // locale and fallback must print what yargs prints
+      { argv: ['-h'], env: { COLUMNS: '40' } },
+      { argv: ['--help'], env: { COLUMNS: '97' } },
+      { argv: ['--help'], env: { COLUMNS: '200' } },
+      { argv: ['--help'], env: { COLUMNS: '30' } },
+      { argv: ['--help'], env: { LANG: 'pt_BR.UTF-8' } },
+      { argv: ['--help'], env: { LANG: 'de_AT' } },
+      { argv: ['--help'], env: { LANG: 'en_GB.UTF-8', LC_ALL: 'xx_YY' } },
       { argv: ['run', '--help'] },
       { argv: ['label', '--help'], env: { COLUMNS: '60' } },
       { argv: [] },

@@ -2,10 +2,12 @@
 /**
  * The rgate command. CommonJS on purpose: `rgate score` loads one CommonJS bundle synchronously,
  * where the ES module loader would read the entry, its imports and the bundle asynchronously (about
- * 10 ms of a 50-query score). Everything else goes to the program, bundled the same way.
+ * 10 ms of a 50-query score). `rgate --help` prints what the build laid out (help-cache.cts).
+ * Everything else goes to the program, bundled the same way.
  */
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { cachedTopHelp, isTopHelp } from './help-cache.cjs';
 import { scoreArgv } from './score-route.cjs';
 
 type ScoreMain = typeof import('./score-main.js');
@@ -46,6 +48,15 @@ async function loadProgram(): Promise<Program> {
 }
 
 async function main(argv: string[]): Promise<number> {
+  if (isTopHelp(argv)) {
+    const help = cachedTopHelp(__dirname, process.stdout.columns, process.env);
+    if (help !== undefined) {
+      // as yargs's console.log does, a reader that has gone (`rgate --help | head -1`) is no error
+      process.stdout.on('error', () => {});
+      process.stdout.write(help);
+      return 0;
+    }
+  }
   const score = scoreArgv(argv);
   if (score) {
     const m = await loadScoreMain();

@@ -29,6 +29,42 @@ export async function runCli(
   const available = commands ?? (await loadCommands(argv));
   let exitCode: number = EXIT.ok;
   const debug = argv.includes('--debug');
+  const y = parser(argv, available, helpWidth(), io, (code) => {
+    exitCode = code;
+  });
+  try {
+    await y.parseAsync();
+    return exitCode;
+  } catch (e) {
+    if (e instanceof UsageError) {
+      // bare `rgate`: the message points at the list of commands, so print it
+      if (!argv.some((a) => !a.startsWith('-'))) io.err(await y.getHelp());
+      io.err(`rgate: ${e.message}`);
+      io.err('Run `rgate --help` or `rgate <command> --help` for usage.');
+      return EXIT.usage;
+    }
+    return reportFailure(e, io, debug);
+  }
+}
+
+/**
+ * What `rgate --help` prints (without its final line feed) at a help width, in the locale yargs
+ * finds in the environment. The build writes it for every width bin.cts may be asked for
+ * (scripts/write-help.mjs), so the commonest request loads neither yargs nor the program.
+ */
+export async function topHelp(width: number): Promise<string> {
+  const noIo: CliIo = { out: () => {}, err: () => {}, color: false, isTty: false, cwd: '.', env: {} };
+  return parser(['--help'], await loadCommands([]), width, noIo, () => {}).getHelp();
+}
+
+/** The yargs program: every command of `available`, help laid out `width` columns wide. */
+function parser(
+  argv: string[],
+  available: AnyCommand[],
+  width: number,
+  io: CliIo,
+  done: (code: number) => void,
+): ReturnType<typeof yargs> {
   let y = yargs(argv)
     .scriptName('rgate')
     .usage(
@@ -49,7 +85,7 @@ export async function runCli(
     .help()
     .alias('h', 'help')
     .version()
-    .wrap(helpWidth())
+    .wrap(width)
     .epilogue(
       'Exit codes: 0 PASS/WATCH, 1 FAIL, 2 usage or input error, 3 system-under-test or internal error.',
     )
@@ -59,22 +95,10 @@ export async function runCli(
     });
   for (const c of available) {
     y = y.command(c.command, c.describe, c.builder, async (args) => {
-      exitCode = await c.handler(args, io);
+      done(await c.handler(args, io));
     });
   }
-  try {
-    await y.parseAsync();
-    return exitCode;
-  } catch (e) {
-    if (e instanceof UsageError) {
-      // bare `rgate`: the message points at the list of commands, so print it
-      if (!argv.some((a) => !a.startsWith('-'))) io.err(await y.getHelp());
-      io.err(`rgate: ${e.message}`);
-      io.err('Run `rgate --help` or `rgate <command> --help` for usage.');
-      return EXIT.usage;
-    }
-    return reportFailure(e, io, debug);
-  }
+  return y;
 }
 
 class UsageError extends Error {}
