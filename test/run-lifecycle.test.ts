@@ -1,23 +1,15 @@
 import Database from 'better-sqlite3';
 import { spawn } from 'node:child_process';
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { captureIo } from './helpers/cli-io.js';
 import { runCli } from '../src/cli/program.js';
-import { writeFreeze } from '../src/snapshot/index.js';
 import { SqliteRunStore } from '../src/store/index.js';
 import { until } from './helpers/clock.js';
 import { compiledCli, REPO } from './helpers/dist.js';
+import { writeTinySet } from './helpers/tiny-set.js';
 
 /**
  * A run's life at its edges, through the real CLI: killed with SIGKILL part-way (shown as abandoned,
@@ -34,28 +26,11 @@ const SUT = join(REPO, 'test', 'sut', 'runner', 'logged.mjs');
  */
 function project(name: string, queries = 12, holdAfter?: number): { dir: string; log: string; hold: string } {
   const dir = join(tmp, name);
-  const set = join(dir, 'fixtures', 'tiny');
-  mkdirSync(set, { recursive: true });
-  const docs = ['a', 'b'].map((x) =>
-    JSON.stringify({
-      id: `doc-${x}`,
-      source_path: `docs/${x}.md`,
-      text: `${x} document`,
-      kind: 'canonical',
-      captured_at: '2026-01-01T00:00:00Z',
-    }),
-  );
-  writeFileSync(join(set, 'corpus.jsonl'), docs.join('\n') + '\n');
-  const qs = Array.from({ length: queries }, (_, i) =>
-    JSON.stringify({
-      query_id: `q${String(i + 1).padStart(2, '0')}`,
-      text: `question ${'x'.repeat(i)}`,
-      qrels: { 'doc-a': 1 },
-    }),
-  );
-  writeFileSync(join(set, 'queries.jsonl'), qs.join('\n') + '\n');
-  writeFileSync(join(set, 'config.json'), JSON.stringify({ mode: 'semantic' }));
-  writeFreeze(set, { frozenOn: '2026-11-23' });
+  writeTinySet(join(dir, 'fixtures', 'tiny'), {
+    queries,
+    queryId: (i) => `q${String(i + 1).padStart(2, '0')}`,
+    frozenOn: '2026-11-23',
+  });
   const log = join(dir, 'calls.log');
   const hold = join(dir, 'hold');
   const held = holdAfter === undefined ? {} : { SUT_HOLD: hold, SUT_HOLD_AFTER: String(holdAfter) };

@@ -1,24 +1,16 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { runCli } from '../src/cli/program.js';
-import { writeFreeze } from '../src/snapshot/index.js';
 import { SqliteRunStore } from '../src/store/index.js';
 import { captureIo } from './helpers/cli-io.js';
 import { compiledCli, REPO } from './helpers/dist.js';
 import { until as waitUntil } from './helpers/clock.js';
+import { writeTinySet } from './helpers/tiny-set.js';
 import { pidAlive } from './systems-contract-suite.js';
 
 /**
@@ -72,24 +64,7 @@ const PLANNED = QUERIES * REPLAYS;
 /** A project of its own: one frozen set (8 queries, 2 docs), suites of 3 replays at concurrency 1. */
 function project(name: string, suites: Record<string, SuiteSystem>): Project {
   const dir = join(tmp, name);
-  const set = join(dir, 'fixtures', 'tiny');
-  mkdirSync(set, { recursive: true });
-  const docs = ['a', 'b'].map((x) =>
-    JSON.stringify({
-      id: `doc-${x}`,
-      source_path: `docs/${x}.md`,
-      text: `${x} document`,
-      kind: 'canonical',
-      captured_at: '2026-01-01T00:00:00Z',
-    }),
-  );
-  writeFileSync(join(set, 'corpus.jsonl'), docs.join('\n') + '\n');
-  const qs = Array.from({ length: QUERIES }, (_, i) =>
-    JSON.stringify({ query_id: `q${i + 1}`, text: `question ${'x'.repeat(i)}`, qrels: { 'doc-a': 1 } }),
-  );
-  writeFileSync(join(set, 'queries.jsonl'), qs.join('\n') + '\n');
-  writeFileSync(join(set, 'config.json'), JSON.stringify({ mode: 'semantic' }));
-  writeFreeze(set, { frozenOn: '2026-11-26' });
+  writeTinySet(join(dir, 'fixtures', 'tiny'), { queries: QUERIES, frozenOn: '2026-11-26' });
   const p: Project = {
     dir,
     store: join(dir, '.rgate', 'history.sqlite'),
