@@ -22,6 +22,7 @@ import { loadFixtureSet } from '../src/snapshot/index.js';
 import { A11Y_CHECKS } from './helpers/a11y.js';
 import { axeViolations } from './helpers/axe.js';
 import { CHROMIUM_MISSING, launchChromium } from './helpers/chromium.js';
+import { probePayloads } from './helpers/payload-probe.js';
 import { expectScreenshot } from './helpers/screenshot.js';
 import {
   fillProject,
@@ -216,23 +217,7 @@ describe('hostile uploads in chromium', () => {
     const followed = new Set<string>();
     for (const path of hostilePages) {
       const { page, errors, dialogs } = await open(path);
-      // every element a payload could hang on gets the events a handler would wait for (dispatched in
-      // the page: hovering each one through the mouse took 24 s for the same effect)
-      await page.evaluate(`(() => {
-        for (const el of document.querySelectorAll('td, code, a, span, li, h1, h2, p'))
-          for (const type of ['mouseover', 'mouseenter', 'focus'])
-            el.dispatchEvent(new Event(type, { bubbles: true }));
-      })()`);
-      // in-page code as a string: the project compiles without the DOM lib
-      const found = await page.evaluate<{ injected: string[]; scripts: string[]; hrefs: string[] }>(`(() => {
-        const injected = [];
-        for (const el of document.querySelectorAll('*'))
-          for (const a of el.attributes) if (/^on/i.test(a.name) || a.name === 'x') injected.push(el.tagName + ' ' + a.name);
-        const scripts = Array.from(document.scripts).filter((s) => s.type !== 'application/json').map((s) => s.src || '(inline)');
-        const hrefs = Array.from(document.querySelectorAll('a[href], form[action], link[href]'))
-          .map((e) => (e.tagName === 'FORM' ? e.action : e.href));
-        return { injected, scripts, hrefs };
-      })()`);
+      const found = await probePayloads(page);
       expect(dialogs, path).toEqual([]);
       expect(found.injected, path).toEqual([]);
       for (const s of found.scripts) expect(new URL(s).pathname, path).toMatch(/^\/assets\/[a-z.-]+\.js$/);
