@@ -8,7 +8,7 @@ import { dashboardLinks } from '../reports/dashboard/index.js';
 import { AccessControl, type Access } from './access.js';
 import { registerPages } from './pages.js';
 import { RateLimiter } from './rate-limit.js';
-import { KeyedQueue, storeUploadedSession } from './session-upload.js';
+import { storeUploadedSession } from './session-upload.js';
 import { PROJECT_SLUG, type ServerStores } from './stores.js';
 import { bearerToken, newToken, tokenHash, type TokenKind, type TokenRecord } from './tokens.js';
 
@@ -246,7 +246,6 @@ export async function buildServer(stores: ServerStores, opts: ServerOptions = {}
       .send({ run_id: meta.run_id, stored: outcome === 'stored', url: runUrl(project, meta.run_id) });
   });
 
-  const sessionUploads = new KeyedQueue();
   app.post<{ Params: { project: string } }>('/api/projects/:project/sessions', async (req, reply) => {
     const project = req.params.project;
     refuse(await access.upload(project, req.headers.authorization));
@@ -258,7 +257,7 @@ export async function buildServer(stores: ServerStores, opts: ServerOptions = {}
     const session = check.session;
     const store = await stores.projectStore(project);
     if (!store) throw new HttpError(404, `no project ${JSON.stringify(project)}`);
-    const outcome = await sessionUploads.run(project, () => storeUploadedSession(store, project, session));
+    const outcome = await storeUploadedSession(store, project, session);
     if (outcome.kind === 'conflict') throw new HttpError(409, outcome.message, outcome.path);
     const id = session.environment.session_id;
     return reply

@@ -39,35 +39,14 @@ export async function storeUploadedSession(
     }
   }
   const id = session.environment.session_id;
-  const stored = await store.getCompareSession(id);
-  if (stored !== undefined) {
-    if (canonicalJson(stored) === canonicalJson(session)) return { kind: 'exists' };
-    return {
-      kind: 'conflict',
-      path: '/environment/session_id',
-      message: `session ${id} is already stored in project ${project} with other content`,
-    };
-  }
-  await store.saveCompareSession(sessionRow(session), session);
-  return { kind: 'stored' };
-}
-
-/**
- * Run `task` after every earlier task of the same key has settled. The store's saveCompareSession
- * replaces a session of the same id, so the check-then-save above must not interleave with another
- * upload of that project in this process (one `rgate server` process serves a database).
- */
-export class KeyedQueue {
-  private readonly tails = new Map<string, Promise<unknown>>();
-
-  run<T>(key: string, task: () => Promise<T>): Promise<T> {
-    const next = (this.tails.get(key) ?? Promise.resolve()).catch(() => undefined).then(task);
-    this.tails.set(key, next);
-    void next
-      .catch(() => undefined)
-      .then(() => {
-        if (this.tails.get(key) === next) this.tails.delete(key);
-      });
-    return next;
-  }
+  // kept only if the id is new, in one statement: two server processes on one database uploading the
+  // same id cannot both store it
+  const stored = await store.saveCompareSession(sessionRow(session), session);
+  if (stored === undefined) return { kind: 'stored' };
+  if (canonicalJson(stored) === canonicalJson(session)) return { kind: 'exists' };
+  return {
+    kind: 'conflict',
+    path: '/environment/session_id',
+    message: `session ${id} is already stored in project ${project} with other content`,
+  };
 }

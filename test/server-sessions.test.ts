@@ -208,6 +208,29 @@ describe.skipIf(pgSkip !== undefined)(`over PostgreSQL${pgSkip ? ` (skipped: ${p
         url: `/p/ci/compare/${sessionId}`,
       });
       expect((await call(pg.base, 'GET', `/p/ci/compare/${sessionId}`, { token: t })).status).toBe(200);
+
+      // two server processes on one database (two apps, two connection pools), each sent another
+      // document under one new id at once: one stores it, the other is refused, whichever wins
+      const other = await startServer(pg.db, { rateLimit: 0 });
+      try {
+        for (let k = 0; k < 6; k++) {
+          const id = `${sessionId}-race${k}`;
+          const docs = ['2026-11-26T00:00:00Z', '2026-11-27T00:00:00Z'].map((created_at) => ({
+            ...doc,
+            environment: { session_id: id, created_at },
+          }));
+          const [a, b] = await Promise.all(
+            [pg.base, other.base].map((base, i) =>
+              call(base, 'POST', '/api/projects/ci/sessions', { token: t, body: docs[i] }),
+            ),
+          );
+          expect([a!.status, b!.status].sort(), `${a!.text} ${b!.text}`).toEqual([201, 409]);
+          const kept = (await (await pg.stores.projectStore('ci'))!.getCompareSession(id)) as CompareSession;
+          expect(kept).toEqual(docs[a!.status === 201 ? 0 : 1]);
+        }
+      } finally {
+        await other.stop();
+      }
     } finally {
       await pg.stop();
       await cluster.stop();

@@ -125,8 +125,11 @@ export class MemoryRunStore implements RunStore {
     return b && { ...b };
   }
 
-  saveCompareSession(row: CompareSessionRow, document: unknown): void {
+  saveCompareSession(row: CompareSessionRow, document: unknown): unknown {
+    const stored = this.sessions.get(row.session_id);
+    if (stored) return clone(stored.document);
     this.sessions.set(row.session_id, { row: clone(row), document: clone(document) });
+    return undefined;
   }
 
   listCompareSessions(filter: { suite?: string; limit?: number } = {}): CompareSessionRow[] {

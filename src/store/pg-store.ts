@@ -320,12 +320,14 @@ export class PgRunStore implements AsyncRunStore {
     return r && { run_id: r.run_id, note: r.note };
   }
 
-  async saveCompareSession(row: CompareSessionRow, document: unknown): Promise<void> {
-    await this.pool.query(
+  async saveCompareSession(row: CompareSessionRow, document: unknown): Promise<unknown> {
+    // a row that was there already is not changed: the no-op update only makes RETURNING hand it back
+    // (xmax is 0 for a row this statement inserted)
+    const [r] = await this.rows<{ json: string; inserted: boolean }>(
       `INSERT INTO compare_sessions (session_id, suite, created_at, kind, variant_count, summary, json)
        VALUES ($1, $2, $3, $4, $5, $6, $7)
-       ON CONFLICT (session_id) DO UPDATE SET suite = EXCLUDED.suite, created_at = EXCLUDED.created_at,
-         kind = EXCLUDED.kind, variant_count = EXCLUDED.variant_count, summary = EXCLUDED.summary, json = EXCLUDED.json`,
+       ON CONFLICT (session_id) DO UPDATE SET session_id = compare_sessions.session_id
+       RETURNING compare_sessions.json, (xmax = 0) AS inserted`,
       [
         row.session_id,
         row.suite,
@@ -336,6 +338,7 @@ export class PgRunStore implements AsyncRunStore {
         JSON.stringify(document),
       ],
     );
+    return r!.inserted ? undefined : JSON.parse(r!.json);
   }
 
   async listCompareSessions(filter: { suite?: string; limit?: number } = {}): Promise<CompareSessionRow[]> {

@@ -296,10 +296,10 @@ export class SqliteRunStore implements RunStore {
       { run_id: string; note: string | null } | undefined;
   }
 
-  saveCompareSession(row: CompareSessionRow, document: unknown): void {
-    this.db
+  saveCompareSession(row: CompareSessionRow, document: unknown): unknown {
+    const kept = this.db
       .prepare(
-        'INSERT OR REPLACE INTO compare_sessions (session_id, suite, created_at, kind, variant_count, summary, json) VALUES (?, ?, ?, ?, ?, ?, ?)',
+        'INSERT INTO compare_sessions (session_id, suite, created_at, kind, variant_count, summary, json) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (session_id) DO NOTHING',
       )
       .run(
         row.session_id,
@@ -310,6 +310,7 @@ export class SqliteRunStore implements RunStore {
         row.summary,
         JSON.stringify(document),
       );
+    return kept.changes === 1 ? undefined : this.getCompareSession(row.session_id);
   }
 
   listCompareSessions(filter: { suite?: string; limit?: number } = {}): CompareSessionRow[] {

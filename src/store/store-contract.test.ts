@@ -196,8 +196,14 @@ describe.each(factories)('RunStore contract: %s', (name, make) => {
       row('c3', 'x', '2026-01-02T00:00:00Z'),
     ]);
     expect(await s.getCompareSession('c1')).toEqual({ schema: 'rgate-compare/1', n: 1 });
-    await s.saveCompareSession(row('c1', 'x', '2026-01-01T00:00:00Z'), { n: 'replaced' });
-    expect(await s.getCompareSession('c1')).toEqual({ n: 'replaced' });
+    // an id is kept once: another document under it changes nothing and gets the stored one back
+    expect(await s.saveCompareSession(row('c4', 'x', '2026-01-03T00:00:00Z'), { n: 4 })).toBeUndefined();
+    expect(await s.saveCompareSession(row('c1', 'z', '2026-01-09T00:00:00Z'), { n: 'other' })).toEqual({
+      schema: 'rgate-compare/1',
+      n: 1,
+    });
+    expect(await s.getCompareSession('c1')).toEqual({ schema: 'rgate-compare/1', n: 1 });
+    expect((await s.listCompareSessions({ suite: 'z' })).length).toBe(0);
     await s.close();
   });
 

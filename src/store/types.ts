@@ -67,8 +67,12 @@ export interface RunStore {
   getReport(runId: string): unknown;
   setBaseline(suite: string, runId: string, note?: string): void;
   getBaseline(suite: string): { run_id: string; note: string | null } | undefined;
-  /** keep a comparison session (its full JSON document); the same id again replaces it */
-  saveCompareSession(row: CompareSessionRow, document: unknown): void;
+  /**
+   * Keep a comparison session (its full JSON document) under its id, once: when the id is stored
+   * already nothing changes and the stored document is returned (undefined when this one was kept).
+   * One statement, so two writers of one id (two server processes on a database) cannot both win.
+   */
+  saveCompareSession(row: CompareSessionRow, document: unknown): unknown;
   /** newest first (created_at desc, session_id desc) */
   listCompareSessions(filter?: { suite?: string; limit?: number }): CompareSessionRow[];
   getCompareSession(sessionId: string): unknown;
