@@ -7,11 +7,12 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { isatty } from 'node:tty';
+import { fdIo, writeAll } from './fd-io.cjs';
 import { cachedTopHelp, isTopHelp } from './help-cache.cjs';
 import { scoreArgv } from './score-route.cjs';
 
 type ScoreMain = typeof import('./score-main.js');
-type Io = typeof import('./io.js');
 type Program = typeof import('./program.js');
 
 /** A bundle the build wrote, when it is at least as new as the compiled module it was made from. */
@@ -23,15 +24,14 @@ function fresh(bundle: string, compiled: string): boolean {
  * `rgate score` from the one-file bundle the build writes (dist/bundle), when it is fresh; otherwise
  * (tsc alone, a stale bundle) from the modules.
  */
-async function loadScoreMain(): Promise<ScoreMain & Io> {
+async function loadScoreMain(): Promise<ScoreMain> {
   const bundle = join(__dirname, '..', '..', 'bundle', 'score-main.cjs');
   if (fresh(bundle, join(__dirname, 'score-main.js'))) {
     // a synchronous load of one file is the point of this entry (see above)
     // eslint-disable-next-line @typescript-eslint/no-require-imports
-    return require(bundle) as ScoreMain & Io;
+    return require(bundle) as ScoreMain;
   }
-  const [main, io] = await Promise.all([import('./score-main.js'), import('./io.js')]);
-  return { ...main, ...io };
+  return import('./score-main.js');
 }
 
 /**
@@ -49,18 +49,19 @@ async function loadProgram(): Promise<Program> {
 
 async function main(argv: string[]): Promise<number> {
   if (isTopHelp(argv)) {
-    const help = cachedTopHelp(__dirname, process.stdout.columns, process.env);
+    // the terminal's width when there is one; otherwise stdout's stream is not worth making
+    const columns = isatty(1) ? process.stdout.columns : undefined;
+    const help = cachedTopHelp(__dirname, columns, process.env);
     if (help !== undefined) {
       // as yargs's console.log does, a reader that has gone (`rgate --help | head -1`) is no error
-      process.stdout.on('error', () => {});
-      process.stdout.write(help);
+      writeAll(1, help);
       return 0;
     }
   }
   const score = scoreArgv(argv);
   if (score) {
     const m = await loadScoreMain();
-    return m.runScoreCli(score, m.defaultIo());
+    return m.runScoreCli(score, fdIo());
   }
   return (await loadProgram()).runCli(argv);
 }
