@@ -5,6 +5,9 @@
  * 1,000). Beside it, the reference measured in the same run: what `rgate history --html` does over
  * the same SQLite file (historyFromStore + renderHistoryHtml, synchronous) for the same windows. On
  * PostgreSQL too when Debian's postgresql is installed (a throwaway cluster, test/helpers/postgres.ts).
+ * Also the projects index (`/`) over the same store: projectSummary + renderProjectsPage, beside the
+ * way it read the store before summarizeRuns (every run listed to count them and take the first),
+ * measured in the same run; both must draw the same bytes.
  * Each figure is the median of 9 after 2 warm-ups.
  * Run: npm run build && node dist/benchmarks/dashboard-trend.js
  */
@@ -12,9 +15,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { suiteTrendView } from '../history/dashboard-views.js';
+import { projectsIndexView, projectSummary, suiteTrendView } from '../history/dashboard-views.js';
 import { historyFromStore } from '../history/trends.js';
-import { dashboardLinks, renderSuiteTrendPage } from '../reports/dashboard/index.js';
+import { dashboardLinks, renderProjectsPage, renderSuiteTrendPage } from '../reports/dashboard/index.js';
 import { renderHistoryHtml } from '../reports/history/trends.js';
 import type { MetricEntry, Observation } from '../src/documents/index.js';
 import {
@@ -26,7 +29,7 @@ import {
 } from '../src/store/index.js';
 import { mean, outcome, rate, report, rule } from '../test/history-helpers.js';
 import { postgresUnavailable, startPgCluster } from '../test/helpers/postgres.js';
-import { isMain, writeBenchResult, type BenchResult } from './_common.js';
+import { commandLine, isMain, writeBenchResult, type BenchResult } from './_common.js';
 
 const RUNS = 1000;
 const QUERIES = 100;
@@ -132,6 +135,39 @@ async function dashboardPage(store: AsyncRunStore, limit: number): Promise<strin
   return html;
 }
 
+/** The projects index of a server holding this one project, as `/` builds it. */
+async function indexPage(store: AsyncRunStore): Promise<string> {
+  const summary = await projectSummary(store, 'bench', 'Bench');
+  return renderProjectsPage(projectsIndexView([summary]), links);
+}
+
+/** The same page as the index read the store before summarizeRuns: every run, to count and take the newest. */
+async function indexPageListingRuns(store: AsyncRunStore): Promise<string> {
+  const rows = await store.listRuns();
+  const newest = rows[0];
+  const summary = {
+    slug: 'bench',
+    name: 'Bench',
+    run_count: rows.length,
+    newest: newest
+      ? { run_id: newest.run_id, suite: newest.suite, started_at: newest.started_at, verdict: newest.verdict }
+      : null,
+  };
+  return renderProjectsPage(projectsIndexView([summary]), links);
+}
+
+/** The index page time now and as it read the store before, over `prefix`'s store; the bytes must agree. */
+async function indexFigures(
+  store: AsyncRunStore,
+  prefix: string,
+  figures: BenchResult['figures'],
+): Promise<void> {
+  if ((await indexPage(store)) !== (await indexPageListingRuns(store)))
+    throw new Error(`${prefix}: the projects index differs from the one listing every run`);
+  figures[`${prefix}_projects_index_ms`] = await median(() => indexPage(store));
+  figures[`${prefix}_projects_index_listing_runs_ms`] = await median(() => indexPageListingRuns(store));
+}
+
 export async function run(): Promise<BenchResult> {
   const dir = mkdtempSync(join(tmpdir(), 'rgate-dash-bench-'));
   const sync = new SqliteRunStore(join(dir, 'history.sqlite'));
@@ -141,6 +177,7 @@ export async function run(): Promise<BenchResult> {
     await fill(store);
     const fill_s = Math.round(performance.now() - t0) / 1000;
     const figures: BenchResult['figures'] = {
+      command: `npm run build && ${commandLine('dashboard-trend')}`,
       load_average_1m: Math.round(loadavg()[0]! * 10) / 10,
       runs: RUNS,
       queries_per_run: QUERIES,
@@ -153,6 +190,7 @@ export async function run(): Promise<BenchResult> {
       figures[`sqlite_cli_history_html_${limit}_ms`] = cli;
       figures[`sqlite_page_over_cli_${limit}`] = Math.round((dash / cli) * 100) / 100;
     }
+    await indexFigures(store, 'sqlite', figures);
     const skip = postgresUnavailable();
     if (skip) {
       figures.postgres = `not measured: ${skip}`;
@@ -165,6 +203,7 @@ export async function run(): Promise<BenchResult> {
         figures.postgres_fill_s = Math.round(performance.now() - t1) / 1000;
         for (const limit of [100, RUNS])
           figures[`postgres_trend_page_${limit}_ms`] = await median(() => dashboardPage(pg, limit));
+        await indexFigures(pg, 'postgres', figures);
         await pg.close();
       } finally {
         await cluster.stop();
@@ -182,6 +221,8 @@ export async function run(): Promise<BenchResult> {
       goals: {
         trend_page_100_ms: `< ${GOAL_MS} on every store (view + render of the default window, item 6)`,
         trend_page_1000_ms: 'reported: the largest window (?limit=1000) reads every run',
+        projects_index_ms:
+          'reported: the projects index (summarizeRuns), beside the same page listing every run as it did before',
       },
     };
     writeBenchResult('dashboard-trend', result);

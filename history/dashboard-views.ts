@@ -91,19 +91,19 @@ export function projectsIndexView(projects: readonly ProjectSummary[]): Projects
 
 /**
  * One project's line on the projects page, from its store (the registry knows the slug and name):
- * how many runs it holds and its newest run.
+ * how many runs it holds and its newest run. The page is read on every visit and lists every
+ * project, so it asks the store for just these (summarizeRuns), never for the runs themselves.
  */
 export async function projectSummary(
   store: AsyncRunStore,
   slug: string,
   name: string,
 ): Promise<ProjectSummary> {
-  const rows = await store.listRuns();
-  const newest = rows[0];
+  const { run_count, newest } = await store.summarizeRuns();
   return {
     slug,
     name,
-    run_count: rows.length,
+    run_count,
     newest: newest
       ? { run_id: newest.run_id, suite: newest.suite, started_at: newest.started_at, verdict: newest.verdict }
       : null,

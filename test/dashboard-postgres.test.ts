@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   compareSessionView,
   diffView,
+  projectSummary,
   projectView,
   runPageView,
   runsListView,
@@ -60,6 +61,9 @@ describe.skipIf(skip)(`dashboard views over PostgreSQL${skip ? ` (skipped: ${ski
 
   it('builds the same documents as over SQLite', async () => {
     const sqlite = p.store;
+    expect(await projectSummary(pgStore, 'search', 'Search')).toEqual(
+      await projectSummary(sqlite, 'search', 'Search'),
+    );
     expect(await projectView(pgStore, 'search')).toEqual(await projectView(sqlite, 'search'));
     expect(await suiteTrendView(pgStore, 'search', 'nightly')).toEqual(
       await suiteTrendView(sqlite, 'search', 'nightly'),

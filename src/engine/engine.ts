@@ -51,7 +51,6 @@ export function createEngine(
     },
     contextLoad: (req) => contextLoad(ic, cfg, req),
     select: (req) => semantic.select(req),
-    selectMany: (reqs) => semantic.selectMany(reqs),
     retrievalResult: (req) => semantic.retrievalResult(req),
     resolveIntent: (req) => resolveIntent(ic, cfg, req),
   };

@@ -1,35 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { createPrng } from '../core/prng.js';
 import { validateMemoryCliV1 } from '../contracts/responses/memory-cli-v1.js';
-import { validateRetrievalResultV1 } from '../contracts/responses/retrieval-result-v1.js';
-import type { CorpusRecord } from '../documents/index.js';
 import { createEngine } from './engine.js';
 import { createHashedEmbedder } from './hashed-embedder.js';
-import { clampK, mentions } from './semantic.js';
-import { cfg, rec } from './test-helpers.js';
+import { clampK } from './semantic.js';
+import { cfg, rec, semanticCorpus } from './test-helpers.js';
 import type { Embedder, ErrorEnvelope, RetrievalResultV1, SelectResult } from './types.js';
 
-const corpus: CorpusRecord[] = [
-  rec('freeze', 'Fixture freeze rules: bump the version and write a baseline reset note.', {
-    key: 'FREEZE-RULES',
-    source_path: 'docs/governance/freeze-rules.md',
-    path_priority: 1,
-  }),
-  rec('deploy', 'Deploy windows are Tuesday and Thursday mornings; no deploys during holiday freeze.', {
-    key: 'DEC-2026-011',
-    source_path: 'docs/decisions/deploy-windows.md',
-    path_priority: 2,
-  }),
-  rec('oncall', 'The on-call rotation hands over on Mondays at 10:00.', {
-    source_path: 'runbooks/oncall.md',
-    path_priority: 5,
-  }),
-  ...Array.from({ length: 12 }, (_, i) =>
-    rec(`filler-${String(i).padStart(2, '0')}`, `Filler note number ${i} about lunch menus and parking.`, {
-      source_path: `notes/filler-${i}.md`,
-    }),
-  ),
-];
+const corpus = semanticCorpus();
 
 function ok(out: SelectResult | ErrorEnvelope): SelectResult {
   if ('error' in out) throw new Error(`unexpected envelope ${JSON.stringify(out)}`);
@@ -161,34 +138,6 @@ describe('semantic selection v1, cosine method', () => {
       /tiny produces 8/,
     );
   });
-
-  it('gives the retrieval-result-v1 view with ranks 1..k and cosine scores', () => {
-    const out = engine.retrievalResult({ query: 'deploy windows freeze', k: 12 }) as RetrievalResultV1;
-    expect(validateRetrievalResultV1(out), JSON.stringify(validateRetrievalResultV1.errors)).toBe(true);
-    expect(out.query_embedding_dimensions).toBe(768);
-    expect(out.k_requested).toBe(12);
-    expect(out.k_returned).toBe(12);
-    expect(out.score_semantics).toBe('cosine_similarity');
-    expect(out.results.map((r) => r.rank)).toEqual(Array.from({ length: 12 }, (_, i) => i + 1));
-    expect(out.results[0]!.chunk_id).toBe('deploy');
-    for (let i = 1; i < out.results.length; i++) {
-      const a = out.results[i - 1]!;
-      const b = out.results[i]!;
-      expect(a.score > b.score || (a.score === b.score && a.chunk_id < b.chunk_id)).toBe(true);
-    }
-    const empty = createEngine([], cfg()).retrievalResult({ query: 'x' }) as RetrievalResultV1;
-    expect(empty.k_returned).toBe(0);
-    expect(empty.results).toEqual([]);
-    const dims = createEngine([], cfg({ embedding: { dimensions: 32 } })).retrievalResult({ query: 'x' });
-    expect((dims as ErrorEnvelope).error.code).toBe('embedding_dimension_mismatch');
-  });
-
-  it('matches mentioned keys only as whole words', () => {
-    expect(mentions('see ADR-0008 now', 'ADR-0008')).toBe(true);
-    expect(mentions('see ADR-00081', 'ADR-0008')).toBe(false);
-    expect(mentions('xFREEZE', 'FREEZE')).toBe(false);
-    expect(mentions('(FREEZE)', 'FREEZE')).toBe(true);
-  });
 });
 
 describe('semantic selection v1, hybrid_rrf method (the default)', () => {
@@ -245,41 +194,5 @@ describe('semantic selection v1, hybrid_rrf method (the default)', () => {
     const qa = ok(a.select({ query: 'holiday freeze for deploys password' }));
     expect(qa.candidates.map((c) => c.id)).not.toContain('secret');
     expect(qa).toEqual(ok(b.select({ query: 'holiday freeze for deploys password' })));
-  });
-});
-
-describe('selectMany (the batched vector pass)', () => {
-  // a seeded corpus of pseudo-words large enough for several tiles of queries and chunks of records
-  const rnd = createPrng(2511);
-  const words = Array.from({ length: 300 }, (_, i) => `w${i.toString(36)}x${'abcdefgh'[i % 8]}`);
-  const text = (n: number): string => Array.from({ length: n }, () => words[rnd.int(words.length)]).join(' ');
-  const big: CorpusRecord[] = Array.from({ length: 1100 }, (_, d) =>
-    rec(`r${String(d).padStart(4, '0')}`, text(5 + rnd.int(30)), {
-      source_path: `notes/${d % 17}/r${d}.md`,
-      ...(d % 50 === 3 ? { tags: ['secret'] } : {}),
-      ...(d % 97 === 5 ? { key: `KEY-${d}` } : {}),
-    }),
-  );
-  const reqs = Array.from({ length: 45 }, (_, i) => ({
-    query: i % 9 === 4 ? `KEY-${97 * (i % 5) + 5} ${text(2)}` : text(1 + rnd.int(6)),
-    ...(i % 4 === 1 ? { k: 10 + (i % 7) } : {}),
-  }));
-
-  for (const method of ['hybrid_rrf', 'cosine'] as const) {
-    it(`answers as select() does, request by request (${method})`, () => {
-      const engine = createEngine(big, cfg({ semantic: { method } }));
-      const many = engine.selectMany(reqs);
-      expect(many).toEqual(reqs.map((r) => engine.select(r)));
-      expect(many.filter((r) => 'error' in r)).toEqual([]);
-      expect(new Set(many.map((r) => ('error' in r ? null : r.selection_mode))).size).toBeGreaterThan(1);
-    });
-  }
-
-  it('returns the error envelope of a bad request in its place', () => {
-    const engine = createEngine(corpus, cfg(COSINE), { embedder: createHashedEmbedder(768) });
-    const batch = [{ query: 'deploy windows' }, { query: 'x', query_embedding: [1, 0] }, { query: 'freeze' }];
-    const many = engine.selectMany(batch);
-    expect(many).toEqual(batch.map((r) => engine.select(r)));
-    expect(many[1]).toMatchObject({ error: { code: 'embedding_dimension_mismatch' } });
   });
 });

@@ -258,8 +258,6 @@ export interface Engine {
   contextLoad(req: ContextLoadRequest): ContextLoadResult;
   /** semantic selection v1 with deterministic fallback (seed 001): memory-cli-v1 answer or the error envelope */
   select(req: SelectRequest): SelectResult | ErrorEnvelope;
-  /** select() of each request, the same answers, the vector rankings computed in one batched pass */
-  selectMany(reqs: readonly SelectRequest[]): (SelectResult | ErrorEnvelope)[];
   /** seed 003 retrieval-result-v1 view */
   retrievalResult(req: SelectRequest): RetrievalResultV1 | ErrorEnvelope;
   /** DS012 KU context matching: one intent resolved over the hierarchical corpus (ku-context.ts) */

@@ -33,6 +33,7 @@ export function asAsync(store: RunStore): AsyncRunStore {
     getRun: lift(store.getRun),
     findRunByContentKey: lift(store.findRunByContentKey),
     listRuns: lift(store.listRuns),
+    summarizeRuns: lift(store.summarizeRuns),
     getObservations: lift(store.getObservations),
     getMetrics: lift(store.getMetrics),
     getReport: lift(store.getReport),

@@ -2,7 +2,14 @@ import type { MetricEntry, Observation, RunMeta, RunOwner, RunRow } from '../doc
 import { liveStatus } from './run-owner.js';
 import { compareCodeUnits } from '../core/canonical-json.js';
 import { importConflict, importDigest } from './run-import.js';
-import type { CompareSessionRow, ImportOutcome, RunImport, RunResult, RunStore } from './types.js';
+import type {
+  CompareSessionRow,
+  ImportOutcome,
+  RunImport,
+  RunResult,
+  RunsSummary,
+  RunStore,
+} from './types.js';
 
 interface MemRun {
   row: RunRow;
@@ -96,6 +103,29 @@ export class MemoryRunStore implements RunStore {
       .filter((r) => filter.suite === undefined || r.suite === filter.suite)
       .sort((a, b) => compareCodeUnits(b.started_at, a.started_at) || compareCodeUnits(b.run_id, a.run_id));
     return (filter.limit !== undefined && filter.limit >= 0 ? rows.slice(0, filter.limit) : rows).map(live);
+  }
+
+  summarizeRuns(): RunsSummary {
+    let newest: RunRow | undefined;
+    for (const { row } of this.runs.values()) {
+      if (
+        !newest ||
+        compareCodeUnits(row.started_at, newest.started_at) > 0 ||
+        (row.started_at === newest.started_at && compareCodeUnits(row.run_id, newest.run_id) > 0)
+      )
+        newest = row;
+    }
+    return {
+      run_count: this.runs.size,
+      newest: newest
+        ? {
+            run_id: newest.run_id,
+            suite: newest.suite,
+            started_at: newest.started_at,
+            verdict: newest.verdict,
+          }
+        : null,
+    };
   }
 
   getObservations(runId: string): Observation[] {

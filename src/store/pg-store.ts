@@ -6,7 +6,7 @@ import { packJson, unpackJson } from './packed-json.js';
 import { PG_MIGRATIONS } from './pg-migrations.js';
 import { measureColumns, runInsert, toRow, type RunRecord } from './run-record.js';
 import { importConflict, importDigest } from './run-import.js';
-import type { CompareSessionRow, ImportOutcome, RunImport, RunResult } from './types.js';
+import type { CompareSessionRow, ImportOutcome, RunImport, RunResult, RunsSummary } from './types.js';
 
 // Every ORDER BY on text names the "C" collation: byte order, the order SQLite's BINARY gives and the
 // same whatever locale the cluster was created with (en_US would sort "b" before "B-1" differently).
@@ -278,6 +278,15 @@ export class PgRunStore implements AsyncRunStore {
       [filter.suite ?? null, limit],
     );
     return rows.map((r) => toRow(r, this.location, PG_HINT));
+  }
+
+  async summarizeRuns(): Promise<RunsSummary> {
+    const [count] = await this.rows<{ n: number }>('SELECT COUNT(*)::int AS n FROM runs');
+    const [newest] = await this.rows<NonNullable<RunsSummary['newest']>>(
+      `SELECT r.run_id, r.suite, r.started_at, v.verdict FROM runs r LEFT JOIN verdicts v ON v.run_id = r.run_id
+       ORDER BY r.started_at COLLATE "C" DESC, r.run_id COLLATE "C" DESC LIMIT 1`,
+    );
+    return { run_count: count?.n ?? 0, newest: newest ?? null };
   }
 
   async getObservations(runId: string): Promise<Observation[]> {

@@ -7,7 +7,14 @@ import { MIGRATIONS } from './migrations.js';
 import { packJson, unpackJson } from './packed-json.js';
 import { measureColumns, runInsert, toRow, type RunRecord } from './run-record.js';
 import { importConflict, importDigest } from './run-import.js';
-import type { CompareSessionRow, ImportOutcome, RunImport, RunResult, RunStore } from './types.js';
+import type {
+  CompareSessionRow,
+  ImportOutcome,
+  RunImport,
+  RunResult,
+  RunsSummary,
+  RunStore,
+} from './types.js';
 
 const RUN_SELECT = `
   SELECT r.run_id, r.suite, r.started_at, r.finished_at, r.status, r.artifacts_json, r.settings_json,
@@ -259,6 +266,18 @@ export class SqliteRunStore implements RunStore {
       .prepare(`${RUN_SELECT} ${where} ORDER BY r.started_at DESC, r.run_id DESC LIMIT ?`)
       .all(...args, filter.limit ?? -1) as RunRecord[];
     return rows.map((r) => toRow(r, this.location));
+  }
+
+  summarizeRuns(): RunsSummary {
+    this.flush();
+    const { n } = this.db.prepare('SELECT COUNT(*) AS n FROM runs').get() as { n: number };
+    const newest = this.db
+      .prepare(
+        `SELECT r.run_id, r.suite, r.started_at, v.verdict FROM runs r LEFT JOIN verdicts v ON v.run_id = r.run_id
+         ORDER BY r.started_at DESC, r.run_id DESC LIMIT 1`,
+      )
+      .get() as RunsSummary['newest'] | undefined;
+    return { run_count: n, newest: newest ?? null };
   }
 
   getObservations(runId: string): Observation[] {

@@ -167,6 +167,57 @@ describe.each(factories)('RunStore contract: %s', (name, make) => {
     await s.close();
   });
 
+  itOn(name, 'summarizes its runs as listRuns would: the count and the newest with its verdict', async () => {
+    const s = await make();
+    expect(await s.summarizeRuns()).toEqual({ run_count: 0, newest: null });
+    for (const [id, suite, t] of [
+      ['b', 'y', '2026-01-03T00:00:00Z'],
+      ['B-1', 'x', '2026-01-03T00:00:00Z'],
+      ['a', 'x', '2026-01-01T00:00:00Z'],
+    ] as const) {
+      await s.beginRun({ run_id: id, suite, started_at: t, artifacts: ARTIFACTS, settings: SETTINGS });
+    }
+    const summary = async () => {
+      const rows = await s.listRuns();
+      const first = rows[0]!;
+      const expected = {
+        run_count: rows.length,
+        newest: {
+          run_id: first.run_id,
+          suite: first.suite,
+          started_at: first.started_at,
+          verdict: first.verdict,
+        },
+      };
+      expect(await s.summarizeRuns()).toEqual(expected);
+      return expected;
+    };
+    // a running run counts, without a verdict; byte order breaks the started_at tie ('b' after 'B-1')
+    expect(await summary()).toEqual({
+      run_count: 3,
+      newest: { run_id: 'b', suite: 'y', started_at: '2026-01-03T00:00:00Z', verdict: null },
+    });
+    await s.finishRun('b', {
+      status: 'complete',
+      finished_at: '2026-01-03T00:01:00Z',
+      gate_id: 'g',
+      verdict: 'FAIL',
+      metrics: [metric],
+    });
+    const older = uploaded('u1');
+    await s.importRun({ ...older, meta: { ...older.meta, started_at: '2026-01-02T00:00:00Z' } });
+    expect((await summary()).newest).toMatchObject({ run_id: 'b', verdict: 'FAIL' });
+    await s.importRun({
+      ...uploaded('u2'),
+      meta: { ...uploaded('u2').meta, started_at: '2026-02-01T00:00:00Z' },
+    });
+    expect(await summary()).toEqual({
+      run_count: 5,
+      newest: { run_id: 'u2', suite: 'semantic', started_at: '2026-02-01T00:00:00Z', verdict: 'PASS' },
+    });
+    await s.close();
+  });
+
   itOn(name, 'records a baseline per suite', async () => {
     const s = await make();
     await s.beginRun({ run_id: 'r1', suite: 'x', started_at: 't', artifacts: ARTIFACTS, settings: SETTINGS });

@@ -30,6 +30,15 @@ export interface RunResult {
   report?: unknown;
 }
 
+/**
+ * A store's runs in brief, what a listing of projects shows: how many runs it holds and its newest
+ * (the first of listRuns: started_at desc, run_id desc), read without reading every run.
+ */
+export interface RunsSummary {
+  run_count: number;
+  newest: { run_id: string; suite: string; started_at: string; verdict: Verdict | null } | null;
+}
+
 /** A finished run sent whole (an upload): stored in one transaction, or not at all. */
 export interface RunImport {
   meta: RunMeta;
@@ -61,6 +70,8 @@ export interface RunStore {
   findRunByContentKey(key: string): RunRow | undefined;
   /** newest first (started_at desc, run_id desc) */
   listRuns(filter?: { suite?: string; limit?: number }): RunRow[];
+  /** the run count and the newest run, without reading the runs (listRuns reads and checks each) */
+  summarizeRuns(): RunsSummary;
   /** ordered by replay, then query_id */
   getObservations(runId: string): Observation[];
   getMetrics(runId: string): MetricEntry[];
