@@ -17,13 +17,14 @@ import { compiledCli, REPO } from './helpers/dist.js';
 
 /**
  * `rgate run` loads from the one-file bundle the build writes beside run.js
- * (scripts/bundle-run.mjs). These hold a run through the bundle (the CLI) to the same run through
+ * (scripts/bundle-run.mjs), compiled with the V8 code cache the build writes beside it. These hold a run through the bundle (the CLI) to the same run through
  * the ES modules it is made from: its output, exit code and every report file, a per-query command
  * system's failures included, and a config error's exit code (RgateError crosses from the bundle
  * to the program's error report).
  */
 const commands = join(REPO, 'dist', 'src', 'cli', 'commands');
 const bundle = join(commands, 'run-bundle.cjs');
+type RunEntry = typeof import('../src/cli/commands/run-entry.js');
 
 /** What differs between two runs of the same suite whatever loads them: ids, clocks, latencies. */
 function masked(text: string): string {
@@ -124,8 +125,16 @@ describe('the run bundle', () => {
     return { out: masked(`${p.stdout}--- stderr\n${p.stderr}--- exit ${p.status}\n`), files };
   }
 
-  it('is written by the build, and current', () => {
+  it('is written by the build, and current, with a code cache this node accepts', async () => {
     expect(statSync(bundle).mtimeMs).toBeGreaterThanOrEqual(statSync(join(commands, 'run.js')).mtimeMs);
+    const entry = (await import(pathToFileURL(join(commands, 'run-entry.js')).href)) as RunEntry;
+    const loaded = entry.loadWithCodeCache(bundle, readFileSync(join(commands, 'run-bundle.v8cache')));
+    expect(loaded.cacheRejected).toBe(false);
+    expect(loaded.exports.runCommand.command).toBe('run [suites..]');
+    // a cache of another source is refused, and the bundle still loads (compiled in full)
+    const other = entry.loadWithCodeCache(bundle, Buffer.from('not a code cache'));
+    expect(other.cacheRejected).toBe(true);
+    expect(other.exports.runCommand.command).toBe('run [suites..]');
   });
 
   it('runs a suite as the ES modules do: output, exit code, every report file', () => {
