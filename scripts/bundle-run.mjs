@@ -1,10 +1,10 @@
 /**
  * Bundles `rgate run` (dist/src/cli/commands/run.js and the ~290 modules it imports) into one
  * CommonJS file beside it, dist/src/cli/commands/run-bundle.cjs, that run-entry.ts loads
- * synchronously: resolving, reading and linking each ES module was ~0.2 s of a run's start on this
- * 2-core machine (docs/DECISIONS.md, "Fixed costs of a run"). Runs after tsc, on its output, so the
- * bundle is the same code the tests import; run-entry.ts uses it only when it is at least as new as
- * run.js. Every module keeps its own location: `import.meta.url` is rewritten to the URL of the
+ * synchronously: resolving, reading and linking each ES module was ~0.3 s of CPU of a run's start
+ * on this 2-core machine (docs/DECISIONS.md, "the fixed costs of a per-query command system").
+ * Runs after tsc, on its output, so the bundle is the same code the tests import; run-entry.ts uses
+ * it only when it is at least as new as run.js. Every module keeps its own location: `import.meta.url` is rewritten to the URL of the
  * module's compiled file, so templates, precompiled validators and the run-reading worker are found
  * where the unbundled module finds them. Beside it, run-bundle.v8cache: V8's code cache of the
  * bundle as run-entry.ts compiles it (node's CommonJS wrapper around it), which spares parsing the
