@@ -70,6 +70,7 @@ function templateDirs(group: TemplateGroup): string[] {
   return [join(here, group, 'templates'), join(here, '..', '..', 'reports', group, 'templates')];
 }
 
+/** reports/<group>/templates/<file>, wherever the package has it. */
 export function templateFile(group: TemplateGroup, file: string): string {
   for (const dir of templateDirs(group)) {
     if (existsSync(join(dir, file))) return join(dir, file);
@@ -118,8 +119,8 @@ let templating: Templating | undefined;
 
 /**
  * Precompiled, a report loads handlebars' runtime only (no parser, no code generator) and compiles
- * nothing: the full handlebars and the compile of the run report's templates were ~0.1 s of a run.
- * Either way a template is the same code: compile() is precompile() and template() in one step.
+ * nothing; either way a template is the same code: compile() is precompile() and template() in one
+ * step.
  */
 function templatingNow(): Templating {
   if (templating) return templating;
@@ -132,7 +133,11 @@ function templatingNow(): Templating {
         // every .hbs on disk was precompiled (precompiledAreFresh)
         const spec = Object.hasOwn(specs, name) ? specs[name] : undefined;
         if (!spec)
-          throw new RgateError('internal', `report template ${group}/templates/${name}.hbs not found`);
+          throw new RgateError(
+            'internal',
+            `report template ${group}/templates/${name}.hbs not found`,
+            'reinstall rgate',
+          );
         return hb.template(spec);
       },
     };
