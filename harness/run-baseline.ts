@@ -4,7 +4,7 @@
  */
 import { RgateError } from '../src/core/errors.js';
 import type { ArtifactRefs, Freeze, GatePolicy, MetricEntry, RunRow } from '../src/documents/index.js';
-import { checkSnapshotChange } from '../src/snapshot/index.js';
+import { checkSnapshotChange } from '../src/snapshot/snapshot-change.js';
 import type { RunStore } from '../src/store/types.js';
 
 /** What `runSuite({baseline})` takes, read from the store. */

@@ -12,7 +12,10 @@ import type {
   RetrievalConfig,
   SuiteSpec,
 } from '../src/documents/index.js';
-import { checkSnapshotChange, loadFixtureSet, type PinnedSuite } from '../src/snapshot/index.js';
+// snapshot's own modules, not its index: that one loads the importers (and tar), which a run never uses
+import { checkSnapshotChange } from '../src/snapshot/snapshot-change.js';
+import { loadFixtureSet } from '../src/snapshot/fixture-set.js';
+import type { PinnedSuite } from '../src/snapshot/types.js';
 import type { RunStore } from '../src/store/types.js';
 import { loadGatePolicy } from '../gates/index.js';
 import { storedBaselineFor } from './run-baseline.js';

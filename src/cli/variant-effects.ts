@@ -9,7 +9,9 @@ import { canonicalJson } from '../core/canonical-json.js';
 import { RgateError } from '../core/errors.js';
 import { resolveConfig } from '../core/resolve-config.js';
 import type { SuiteSpec } from '../documents/index.js';
-import { FIXTURE_FILES, readConfigFile, resolveFixtureDir } from '../snapshot/index.js';
+import { FIXTURE_FILES } from '../snapshot/types.js';
+import { readConfigFile } from '../snapshot/read-artifacts.js';
+import { resolveFixtureDir } from '../snapshot/fixture-set.js';
 import { withSystemParams } from '../../harness/run-plan.js';
 import type { VariantSpec } from '../../history/compare-variants.js';
 

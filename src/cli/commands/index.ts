@@ -12,7 +12,7 @@ interface CommandEntry {
  */
 export const commandEntries: readonly CommandEntry[] = [
   { name: 'init', load: async () => (await import('./init.js')).initCommand },
-  { name: 'run', load: async () => (await import('./run.js')).runCommand },
+  { name: 'run', load: async () => (await import('./run-entry.js')).loadRunCommand() },
   { name: 'merge', load: async () => (await import('./merge.js')).mergeCommand },
   { name: 'import', load: async () => (await import('./import.js')).importCommand },
   { name: 'probes', load: async () => (await import('./probes.js')).probesCommand },

@@ -5,7 +5,10 @@ import { dirname, join, relative, resolve } from 'node:path';
 import type { Argv } from 'yargs';
 import { EXIT, RgateError } from '../../core/errors.js';
 import type { Report, Verdict } from '../../documents/index.js';
-import { MemoryRunStore, SqliteRunStore, type RunStore } from '../../store/index.js';
+// the stores' own modules, not store/index.js: that one loads pg (and with it undici), which a run never uses
+import { MemoryRunStore } from '../../store/memory-store.js';
+import { SqliteRunStore } from '../../store/sqlite-store.js';
+import type { RunStore } from '../../store/types.js';
 import { loadRgateConfig, locateSuiteError } from '../../systems/rgate-config.js';
 import { preflightSuite, runSuite, type RunSuiteOptions } from '../../../harness/run-suite.js';
 import type { RunPlan } from '../../../harness/run-plan.js';
