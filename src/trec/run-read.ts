@@ -7,15 +7,8 @@ import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from '
 import { NL, textToByteString } from './bytes.js';
 import { closeInput, emptyInputError, inputError, openInput } from './input.js';
 import type { TrecRun } from './run.js';
-import {
-  estimateRun,
-  feedRange,
-  READ_CHUNK_BYTES,
-  RegionFull,
-  RunBuilder,
-  type RegionResult,
-  type RunStorage,
-} from './run-parse.js';
+import { estimateRun, feedRange, READ_CHUNK_BYTES } from './run-chunks.js';
+import { RegionFull, RunBuilder, type RegionResult, type RunStorage } from './run-parse.js';
 
 /** Parse a whole run held in memory. */
 export function parseRun(buf: Uint8Array, label: string): TrecRun {
