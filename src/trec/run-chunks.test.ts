@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { estimateRun, feedRange } from './run-chunks.js';
+import { RunBuilder } from './run-parse.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'rgate-run-chunks-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -36,28 +37,45 @@ function chunks(text: string, start: number, end: number, chunkBytes: number): s
 describe('feedRange', () => {
   const text = ['a 1', 'bb 22', 'ccc 333', 'dddd 4444', 'e 5'].join('\n') + '\n';
 
-  it('hands over whole lines only, each chunk ending before a newline, and all of them', () => {
+  it('hands over whole lines only, each chunk ending just after a newline, and all of them', () => {
     for (const size of [4, 8, 13, 64]) {
       const got = chunks(text, 0, text.length, size);
       // the chunks are the file's lines, in order, none split
-      expect(got.join('\n') + '\n').toBe(text);
-      for (const c of got) expect(c.endsWith('\n')).toBe(false);
+      expect(got.join('')).toBe(text);
+      for (const c of got) expect(c.endsWith('\n')).toBe(true);
     }
     expect(chunks(text, 0, text.length, 8).length).toBeGreaterThan(1);
   });
 
   it('grows its buffer for a line longer than a chunk', () => {
     const long = `${'x'.repeat(50)} Q0 d 1 2 r\nshort\n`;
-    expect(chunks(long, 0, long.length, 8)).toEqual([long.slice(0, long.indexOf('\n')), 'short']);
+    const first = long.slice(0, long.indexOf('\n') + 1);
+    expect(chunks(long, 0, long.length, 8)).toEqual([first, 'short\n']);
   });
 
   it('reads only its byte range, and hands a last line without a newline over whole', () => {
     const from = text.indexOf('ccc');
     const to = text.indexOf('e 5');
-    expect(chunks(text, from, to, 64)).toEqual(['ccc 333\ndddd 4444']);
+    expect(chunks(text, from, to, 64)).toEqual(['ccc 333\ndddd 4444\n']);
     const open = 'a 1\nb 2';
-    expect(chunks(open, 0, open.length, 64)).toEqual(['a 1', 'b 2']);
+    expect(chunks(open, 0, open.length, 64)).toEqual(['a 1\n', 'b 2']);
     expect(chunks('', 0, 0, 64)).toEqual([]);
+  });
+
+  it('counts a blank line just before a chunk boundary: later line numbers are the same at any chunk size', () => {
+    // a chunk of 16 bytes ends right after the blank line (line 2)
+    const run = 'q1 Q0 d1 1 1 r\n\nq1 Q0 d2 1 x r\n';
+    for (const size of [15, 16, 17, 64]) {
+      const message = withFile(`blank${size}.txt`, run, (fd, n) => {
+        try {
+          feedRange(new RunBuilder('run.txt', 0, 0), fd, 0, n, size);
+        } catch (e) {
+          return (e as Error).message;
+        }
+        return 'no error';
+      });
+      expect(message).toBe('run.txt:3: score "x" is not a number');
+    }
   });
 });
 

@@ -1,19 +1,24 @@
 /**
- * A run file read in chunks of whole lines: each chunk handed to a parser ends at a newline (or at the
- * end of the range), so no line is split between two calls; and a sample of the file's first MiB to
- * size a parser's storage before it starts.
+ * A run file read in chunks of whole lines: each chunk handed to a parser ends just after a newline
+ * (or at the end of the range), so no line is split between two calls and a blank line before a
+ * chunk's end is counted like any other; and a sample of the file's first MiB to size a parser's
+ * storage before it starts.
  */
 import { readSync } from 'node:fs';
 import { CR, NL, SP, TAB } from './bytes.js';
 
 /** What feedRange hands the lines to (RunBuilder). */
 export interface ChunkSink {
-  /** Parse every line of buf[0, end); end is at a newline or at the end of the range. */
+  /** Parse every line of buf[0, end); end follows a newline or is the end of the range. */
   feed(buf: Uint8Array, end: number): void;
 }
 
-/** Regular files are read and parsed in chunks of this many bytes. */
-export const READ_CHUNK_BYTES = 8 << 20;
+/**
+ * Regular files are read and parsed in chunks of this many bytes: the WebAssembly scanner (run-scan.ts)
+ * needs about 7 times a chunk in memory, and at 2 MiB that is small enough to keep between chunks
+ * (8 MiB chunks made a fresh instance, and fresh pages, for each one).
+ */
+export const READ_CHUNK_BYTES = 2 << 20;
 
 /**
  * Feed the lines of file bytes [start, end) to a sink, `chunkBytes` at a time (a line longer than a
@@ -48,7 +53,9 @@ export function feedRange(
       have = total;
       continue;
     }
-    sink.feed(buf, lastNl);
+    // through the newline: ending at it would leave out a blank line just before it (feed() counts
+    // the lines that start before its end), and every later line number would be one short
+    sink.feed(buf, lastNl + 1);
     have = total - (lastNl + 1);
     buf.copy(buf, 0, lastNl + 1, total);
   }

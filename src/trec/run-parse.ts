@@ -128,12 +128,12 @@ export class RunBuilder {
   }
 
   /**
-   * Parse every line of buf[0, end); end must be at a newline or the end of the file. One function
+   * Parse every line of buf[0, end); end must follow a newline or be the end of the file. One function
    * with the arrays in locals: this loop is the whole cost of reading a large run.
    */
   feed(buf: Uint8Array, end: number): void {
-    // the WebAssembly scanner first (see run-scan.ts); a shared region (two threads) stays here
-    if (!this.fixed && end >= SCAN_MIN_BYTES && end <= SCAN_MAX_BYTES && this.feedScanned(buf, end)) return;
+    // the WebAssembly scanner first (see run-scan.ts), on either thread of a split file
+    if (end >= SCAN_MIN_BYTES && end <= SCAN_MAX_BYTES && this.feedScanned(buf, end)) return;
     let i = 0;
     let c = 0;
     let arena = this.arena;
