@@ -10,7 +10,7 @@ import { evaluateTrec, refuseUnansweredQueries } from '../metrics/_evaluate.js';
 import { renderTrecEval, trecEvalJson } from '../metrics/_format.js';
 import { parseMeasureArgs } from '../metrics/_spec.js';
 import { MEASURE_BUNDLES, RANKING_MEASURES } from '../metrics/registry.js';
-import { DocTable, inputLabel, judgedOnly, readQrelsFile, readRunFile, STDIN } from '../trec/index.js';
+import { DocTable, inputLabel, judgedOnly, readQrelsFile, startRunRead, STDIN } from '../trec/index.js';
 import type { CliIo } from './command.js';
 import { reportFailure } from './failure.js';
 import { parseScoreArgv, type ScoreArgs } from './score-argv.js';
@@ -72,8 +72,16 @@ function score(args: ScoreArgs, io: CliIo): number {
   const docs = new DocTable();
   // relative paths are the user's, from the cwd the command runs in (as for every command)
   const at = (p: string): string => (p === STDIN ? p : resolve(io.cwd, p));
-  const qrels = readQrelsFile(at(qrelsPath), docs);
-  const read = readRunFile(at(runPath));
+  // a large run's second half is parsed on another thread while this one reads the qrels
+  const reading = startRunRead(at(runPath));
+  let qrels;
+  try {
+    qrels = readQrelsFile(at(qrelsPath), docs);
+  } catch (e) {
+    reading.cancel();
+    throw e;
+  }
+  const read = reading.result();
   // trec_eval 10 stops at a judged query the run does not answer, unless -c scores it 0
   if (!args.complete)
     refuseUnansweredQueries(qrels, read, { qrels: inputLabel(qrelsPath), run: inputLabel(runPath) });

@@ -43,16 +43,21 @@ describe('Judge: ranks only the judged results, as a full sort would place them'
   };
 
   it.each([
-    ['a few judged (insertion path)', 12],
-    ['most judged (merge path)', 1500],
-  ])('a shuffled 2,000-line query with ties, %s, at every depth', (_, judgedCount) => {
+    ['a few judged (insertion path)', 12, false],
+    ['most judged (merge path)', 1500, false],
+    ['a few judged, listed by score', 12, true],
+    ['most judged, listed by score', 1500, true],
+  ])('a 2,000-line query with ties, %s, at every depth', (_, judgedCount, byScore) => {
     const rng = createPrng(11);
     const docs = shuffled(
       Array.from({ length: 2000 }, (_, i) => i),
       rng,
     );
+    // listed by score: descending, as most runs are (ties in random docno order), else in random order
+    const scores = Array.from({ length: 2000 }, () => rng.int(30) / 4);
+    if (byScore) scores.sort((a, b) => b - a);
     let text = '';
-    for (let i = 0; i < 2000; i++) text += `q1 Q0 D${docs[i]} ${i + 1} ${rng.int(30) / 4} r\n`;
+    for (let i = 0; i < 2000; i++) text += `q1 Q0 D${docs[i]} ${i + 1} ${scores[i]} r\n`;
     let qrelsText = '';
     // judged: some retrieved (grades -1..3), a few never retrieved
     const picks = shuffled(docs, rng).slice(0, judgedCount);

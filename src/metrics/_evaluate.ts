@@ -153,8 +153,10 @@ export class Judge {
   judge(q: QrelsQuery, run: TrecRun, rq: RunQuery | undefined, opts: TrecEvalOptions): JudgedRanking {
     const docs = this.docs;
     const nq = q.docs.length;
+    // a sixteenth full at most: nearly every result is not judged, and its lookup then mostly ends
+    // at an empty first slot instead of comparing hashes (a branch the CPU cannot predict)
     let size = 16;
-    while (size < nq * 4) size <<= 1;
+    while (size < nq * 16) size <<= 1;
     if (this.table.length < size) this.table = new Int32Array(size);
     const table = this.table;
     table.fill(0, 0, size);
@@ -273,6 +275,7 @@ export class Judge {
         matchedRel[j + 1] = gx;
       }
     }
+    if (this.rankListed(run, rq, k)) return k;
     const ms = this.matchedScore;
     for (let i = 0; i < k; i++) ms[i] = scores[matched[i] as number] as number;
     // above[p]: unmatched entries ranked after exactly p matched entries
@@ -299,6 +302,39 @@ export class Judge {
       above[i] = i + before;
     }
     return k;
+  }
+
+  /**
+   * Ranks of the k matched entries of a query listed by descending score: the results scoring above
+   * a matched entry come before it in the list (a binary search finds how many), and of those tied
+   * with it, the ones with a larger docno rank above it. O(k log n) instead of a pass over every
+   * result; false (nothing ranked) when the results are not in that order (a shuffled query stops at
+   * its first rise) or the tied results to compare outnumber the query's results.
+   */
+  private rankListed(run: TrecRun, rq: RunQuery, k: number): boolean {
+    const { scores } = run;
+    const { matched, rankOf } = this;
+    for (let e = rq.start + 1; e < rq.end; e++)
+      if ((scores[e] as number) > (scores[e - 1] as number)) return false;
+    let budget = rq.end - rq.start;
+    for (let i = 0; i < k; i++) {
+      const m = matched[i] as number;
+      const sm = scores[m] as number;
+      let lo = rq.start;
+      let hi = rq.end;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if ((scores[mid] as number) > sm) lo = mid + 1;
+        else hi = mid;
+      }
+      let rank = lo - rq.start;
+      for (let p = lo; p < rq.end && scores[p] === sm; p++) {
+        if (p !== m && compareRunDocnos(run, p, m) > 0) rank++;
+        if (--budget < 0) return false;
+      }
+      rankOf[i] = rank;
+    }
+    return true;
   }
 
   private growMatched(): void {

@@ -98,7 +98,9 @@ export class DocTable {
       next.set(this.arena.subarray(0, this.arenaUsed));
       this.arena = next;
     }
-    this.arena.set(buf.subarray(start, end), this.arenaUsed);
+    // a byte loop: docnos are short, and a Buffer's subarray() makes a Buffer object per docno
+    const arena = this.arena;
+    for (let k = 0, o = this.arenaUsed; k < len; k++) arena[o + k] = buf[start + k] as number;
     this.offsets[id] = this.arenaUsed;
     this.lengths[id] = len;
     this.hashes[id] = h;

@@ -2,9 +2,10 @@
 import { readSync } from 'node:fs';
 import { RgateError } from '../core/errors.js';
 import * as bytes from './bytes.js';
-import { byteOrder, byteStringToText, latin1, parseInteger, sameBytes } from './bytes.js';
+import { byteOrder, byteStringToText, hashBytes, latin1, parseInteger } from './bytes.js';
 import { DocTable } from './doc-table.js';
 import { closeInput, emptyInputError, inputError, openInput } from './input.js';
+import { QidTable } from './qid-table.js';
 
 // module-local copies: splitFields reads them per byte (run-parse.ts says why that matters)
 const { SP, TAB, NL, CR } = bytes;
@@ -60,20 +61,28 @@ function splitFields(buf: Uint8Array, start: number, end: number, max: number): 
  * twice for one query is an error (trec_eval refuses it too).
  */
 export function parseQrels(buf: Uint8Array, label: string, docs: DocTable = new DocTable()): Qrels {
-  const perQid = new Map<string, { docs: number[]; rels: number[]; lines: number[] }>();
+  // one pass into flat arrays (a line's query, document, grade and number), grouped by query after:
+  // no array or string per line
+  const table = new QidTable();
+  // a judgment line has four fields, blanks between them and a newline: at least 8 bytes (7 the last),
+  // so this many always fit (no growth path, which would cost the compiled loop a deoptimisation)
+  const cap = Math.floor(buf.length / 7) + 1;
+  const qOf = new Int32Array(cap);
+  const docOf = new Int32Array(cap);
+  const relOf = new Int32Array(cap);
+  const lineOf = new Int32Array(cap);
+  let n = 0;
   let lineNo = 0;
   let pos = 0;
-  let prevQid = '';
-  let prev: { docs: number[]; rels: number[]; lines: number[] } | undefined;
   const len = buf.length;
   while (pos < len) {
     let end = buf.indexOf(NL, pos);
     if (end < 0) end = len;
     lineNo++;
-    const n = splitFields(buf, pos, end, 4);
-    if (n > 0 && buf[fieldStart[0] as number] !== 35 /* # */) {
-      if (n !== 4) {
-        throw inputError(label, lineNo, `expected 4 fields, found ${n > 4 ? 'more' : n}`, QRELS_HINT);
+    const nf = splitFields(buf, pos, end, 4);
+    if (nf > 0 && buf[fieldStart[0] as number] !== 35 /* # */) {
+      if (nf !== 4) {
+        throw inputError(label, lineNo, `expected 4 fields, found ${nf > 4 ? 'more' : nf}`, QRELS_HINT);
       }
       const rel = parseInteger(buf, fieldStart[3] as number, fieldEnd[3] as number);
       if (!(rel >= -0x80000000 && rel <= 0x7fffffff)) {
@@ -89,29 +98,46 @@ export function parseQrels(buf: Uint8Array, label: string, docs: DocTable = new 
       }
       const qs = fieldStart[0] as number;
       const qe = fieldEnd[0] as number;
-      if (!prev || !sameBytes(buf, qs, qe, prevQid)) {
-        prevQid = latin1(buf, qs, qe);
-        prev = perQid.get(prevQid);
-        if (!prev) {
-          prev = { docs: [], rels: [], lines: [] };
-          perQid.set(prevQid, prev);
-        }
-      }
-      prev.docs.push(docs.intern(buf, fieldStart[2] as number, fieldEnd[2] as number));
-      prev.rels.push(rel);
-      prev.lines.push(lineNo);
+      qOf[n] = table.indexOfBytes(buf, qs, qe, hashBytes(buf, qs, qe));
+      docOf[n] = docs.intern(buf, fieldStart[2] as number, fieldEnd[2] as number);
+      relOf[n] = rel;
+      lineOf[n] = lineNo;
+      n++;
     }
     pos = end + 1;
   }
-  const qids = [...perQid.keys()].sort(byteOrder);
+  // group by query (stable: file order inside a query)
+  const nq = table.size;
+  const first = new Int32Array(nq + 1);
+  for (let i = 0; i < n; i++) first[(qOf[i] as number) + 1]!++;
+  for (let q = 0; q < nq; q++) first[q + 1]! += first[q] as number;
+  const next = first.slice(0, nq);
+  const docsByQ = new Int32Array(n);
+  const relsByQ = new Int32Array(n);
+  const linesByQ = new Int32Array(n);
+  for (let i = 0; i < n; i++) {
+    const at = next[qOf[i] as number]!++;
+    docsByQ[at] = docOf[i] as number;
+    relsByQ[at] = relOf[i] as number;
+    linesByQ[at] = lineOf[i] as number;
+  }
+  const order = Array.from({ length: nq }, (_, q) => q).sort((a, b) =>
+    byteOrder(table.qids[a]!, table.qids[b]!),
+  );
+  const qids = order.map((q) => table.qids[q]!);
   const byQid = new Map<string, QrelsQuery>();
-  // duplicate check with a stamp per doc id (lookups are by hash, so qrels need no docno order)
+  // duplicate check with a stamp per doc id, queries in trec_eval's order (lookups are by hash, so
+  // qrels need no docno order)
   const stamp = new Int32Array(docs.size).fill(-1);
   const firstLine = new Int32Array(docs.size);
-  qids.forEach((qid, qi) => {
-    const q = perQid.get(qid)!;
-    q.docs.forEach((d, k) => {
-      const line = q.lines[k] as number;
+  for (let qi = 0; qi < nq; qi++) {
+    const q = order[qi]!;
+    const qid = table.qids[q]!;
+    const from = first[q] as number;
+    const to = first[q + 1] as number;
+    for (let k = from; k < to; k++) {
+      const d = docsByQ[k] as number;
+      const line = linesByQ[k] as number;
       if (stamp[d] === qi) {
         throw inputError(
           label,
@@ -122,9 +148,9 @@ export function parseQrels(buf: Uint8Array, label: string, docs: DocTable = new 
       }
       stamp[d] = qi;
       firstLine[d] = line;
-    });
-    byQid.set(qid, { qid, docs: Int32Array.from(q.docs), rels: Int32Array.from(q.rels) });
-  });
+    }
+    byQid.set(qid, { qid, docs: docsByQ.subarray(from, to), rels: relsByQ.subarray(from, to) });
+  }
   return { qids, byQid, docs };
 }
 

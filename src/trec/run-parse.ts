@@ -2,14 +2,15 @@
  * The run parser: each line's bytes are scanned once, the docno hashed and copied into an arena while
  * scanning (no string is made for it), the score parsed from its digits (index.ts says why). A
  * RunBuilder fills growable arrays, or a fixed region of storage it shares with a worker thread
- * (run-read.ts splits large files in two).
+ * (run-read.ts splits large files in two); run-chunks.ts hands it a file's lines a chunk at a time,
+ * qid-table.ts numbers its queries.
  */
-import { readSync } from 'node:fs';
 import { RgateError } from '../core/errors.js';
 import { FNV1A_BASIS, fnv1aStep } from '../core/fnv1a.js';
 import * as bytes from './bytes.js';
 import { byteStringToText, hashBytes, latin1, parseDecimal, sameBytes } from './bytes.js';
 import { inputError } from './input.js';
+import { QidTable } from './qid-table.js';
 import { compareRunDocnos, runDocno, type RunQuery, type TrecRun } from './run.js';
 import { groupRun, scanRun, type Grouped } from './run-scan.js';
 
@@ -71,13 +72,7 @@ export class RunBuilder {
   private entryLimit: number;
   private arenaLimit: number;
   private readonly fixed: boolean;
-  private qids: string[] = [];
-  /** qids interned by their bytes (a shuffled run changes query every line: no string per line) */
-  private qidSlots = new Int32Array(1 << 10);
-  private qidHash: Int32Array = new Int32Array(1 << 9);
-  private qidOff: Int32Array = new Int32Array(1 << 9);
-  private qidArena = new Uint8Array(1 << 12);
-  private qidArenaUsed = 0;
+  private readonly qidTable = new QidTable();
   runId = '';
   lineNo = 0;
 
@@ -133,12 +128,12 @@ export class RunBuilder {
   }
 
   /**
-   * Parse every line of buf[0, end); end must be at a newline or the end of the file. One function
+   * Parse every line of buf[0, end); end must follow a newline or be the end of the file. One function
    * with the arrays in locals: this loop is the whole cost of reading a large run.
    */
   feed(buf: Uint8Array, end: number): void {
-    // the WebAssembly scanner first (see run-scan.ts); a shared region (two threads) stays here
-    if (!this.fixed && end >= SCAN_MIN_BYTES && end <= SCAN_MAX_BYTES && this.feedScanned(buf, end)) return;
+    // the WebAssembly scanner first (see run-scan.ts), on either thread of a split file
+    if (end >= SCAN_MIN_BYTES && end <= SCAN_MAX_BYTES && this.feedScanned(buf, end)) return;
     let i = 0;
     let c = 0;
     let arena = this.arena;
@@ -258,7 +253,7 @@ export class RunBuilder {
         this.grow();
         ({ hashes, docOff, docLen, scores, lineOf, qidIdx, entryLimit } = this);
       }
-      qidIdx[n] = this.qidOfBytes(buf, qs, qe, qh);
+      qidIdx[n] = this.qidTable.indexOfBytes(buf, qs, qe, qh);
       hashes[n] = h;
       docOff[n] = dOff;
       docLen[n] = de - ds;
@@ -295,7 +290,7 @@ export class RunBuilder {
     const { qids } = r;
     const map = new Int32Array(qids.length / 3);
     for (let l = 0; l < map.length; l++) {
-      map[l] = this.qidOfBytes(
+      map[l] = this.qidTable.indexOfBytes(
         buf,
         qids[3 * l] as number,
         qids[3 * l + 1] as number,
@@ -323,7 +318,7 @@ export class RunBuilder {
     if (this.count + 1 > this.scores.length) this.grow();
     if (this.arenaUsed + docno.length > this.arena.length)
       this.reserveArena(this.arena.length * 2 + docno.length);
-    const q = this.qidIndex(qid);
+    const q = this.qidTable.indexOf(qid);
     const n = this.count++;
     this.lineNo++;
     this.qidIdx[n] = q;
@@ -334,68 +329,6 @@ export class RunBuilder {
     this.lineOf[n] = this.lineNo;
     this.arena.set(docno, this.arenaUsed);
     this.arenaUsed += docno.length;
-  }
-
-  private qidIndex(qid: string): number {
-    const b = Buffer.from(qid, 'latin1');
-    return this.qidOfBytes(b, 0, b.length, hashBytes(b, 0, b.length));
-  }
-
-  /** Index of the qid with bytes buf[s, e) (FNV-1a hash h), added in first-appearance order if new. */
-  private qidOfBytes(buf: Uint8Array, s: number, e: number, h: number): number {
-    const slots = this.qidSlots;
-    const mask = slots.length - 1;
-    const len = e - s;
-    let slot = h & mask;
-    for (let j = slots[slot] as number; j !== 0; j = slots[(slot = (slot + 1) & mask)] as number) {
-      const q = j - 1;
-      if (this.qidHash[q] !== h) continue;
-      const off = this.qidOff[q] as number;
-      if ((this.qidOff[q + 1] as number) - off !== len) continue;
-      const a = this.qidArena;
-      let k = 0;
-      while (k < len && a[off + k] === buf[s + k]) k++;
-      if (k === len) return q;
-    }
-    return this.addQid(buf, s, e, h, slot);
-  }
-
-  private addQid(buf: Uint8Array, s: number, e: number, h: number, slot: number): number {
-    const q = this.qids.length;
-    const len = e - s;
-    if (q + 2 > this.qidOff.length) {
-      const grow = (a: Int32Array): Int32Array => {
-        const b = new Int32Array(a.length * 2);
-        b.set(a);
-        return b;
-      };
-      this.qidOff = grow(this.qidOff);
-      this.qidHash = grow(this.qidHash);
-    }
-    if (this.qidArenaUsed + len > this.qidArena.length) {
-      const b = new Uint8Array(Math.max(this.qidArena.length * 2, this.qidArenaUsed + len));
-      b.set(this.qidArena.subarray(0, this.qidArenaUsed));
-      this.qidArena = b;
-    }
-    this.qidArena.set(buf.subarray(s, e), this.qidArenaUsed);
-    this.qidOff[q] = this.qidArenaUsed;
-    this.qidArenaUsed += len;
-    this.qidOff[q + 1] = this.qidArenaUsed;
-    this.qidHash[q] = h;
-    this.qids.push(latin1(buf, s, e));
-    this.qidSlots[slot] = q + 1;
-    // load factor under 1/2
-    if (this.qids.length * 2 > this.qidSlots.length) {
-      const size = this.qidSlots.length * 2;
-      const slots = new Int32Array(size);
-      for (let k = 0; k < this.qids.length; k++) {
-        let t = (this.qidHash[k] as number) & (size - 1);
-        while (slots[t] !== 0) t = (t + 1) & (size - 1);
-        slots[t] = k + 1;
-      }
-      this.qidSlots = slots;
-    }
-    return q;
   }
 
   private fail(what: string, hint = RUN_HINT): never {
@@ -445,7 +378,7 @@ export class RunBuilder {
     return {
       end: this.count,
       arenaEnd: this.arenaUsed,
-      qids: this.qids.slice(),
+      qids: this.qidTable.qids.slice(),
       runId: this.runId,
       lines: this.lineNo,
     };
@@ -458,7 +391,7 @@ export class RunBuilder {
    * reads both ranges (and moves them only when the run was already grouped by query).
    */
   absorb(base: number, r: RegionResult): void {
-    const remap = Int32Array.from(r.qids, (q) => this.qidIndex(q));
+    const remap = Int32Array.from(r.qids, (q) => this.qidTable.indexOf(q));
     const shift = this.lineNo;
     for (let i = base; i < r.end; i++) {
       this.qidIdx[i] = remap[this.qidIdx[i] as number] as number;
@@ -478,7 +411,7 @@ export class RunBuilder {
   private tailEnd = 0;
 
   finish(): TrecRun {
-    const nq = this.qids.length;
+    const nq = this.qidTable.size;
     const head = this.count;
     const { tailBase, tailEnd, qidIdx } = this;
     const total = head + (tailEnd - tailBase);
@@ -544,7 +477,7 @@ export class RunBuilder {
     }
     const run: TrecRun = {
       runId: this.runId,
-      qids: this.qids.slice(),
+      qids: this.qidTable.qids.slice(),
       byQid: new Map(),
       lines: this.lineNo,
       scores: scores.subarray(0, total),
@@ -555,7 +488,11 @@ export class RunBuilder {
       arena: this.arena.subarray(0, this.arenaUsed),
     };
     for (let q = 0; q < nq; q++) {
-      const rq: RunQuery = { qid: this.qids[q]!, start: counts[q] as number, end: counts[q + 1] as number };
+      const rq: RunQuery = {
+        qid: this.qidTable.qids[q]!,
+        start: counts[q] as number,
+        end: counts[q + 1] as number,
+      };
       checkDuplicates(run, rq, this.label);
       run.byQid.set(rq.qid, rq);
     }
@@ -572,7 +509,7 @@ export class RunBuilder {
     const a = g.arrays ?? this.entryArrays();
     const run: TrecRun = {
       runId: this.runId,
-      qids: this.qids.slice(),
+      qids: this.qidTable.qids.slice(),
       byQid: new Map(),
       lines: this.lineNo,
       scores: a.scores.subarray(0, total),
@@ -583,8 +520,12 @@ export class RunBuilder {
       arena: this.arena.subarray(0, this.arenaUsed),
     };
     const { counts } = g;
-    for (let q = 0; q < this.qids.length; q++) {
-      const rq: RunQuery = { qid: this.qids[q]!, start: counts[q] as number, end: counts[q + 1] as number };
+    for (let q = 0; q < this.qidTable.size; q++) {
+      const rq: RunQuery = {
+        qid: this.qidTable.qids[q]!,
+        start: counts[q] as number,
+        end: counts[q + 1] as number,
+      };
       if (g.duplicate && g.duplicate[0] >= rq.start && g.duplicate[0] < rq.end) {
         throw duplicateError(run, rq, g.duplicate[0], g.duplicate[1], this.label);
       }
@@ -607,21 +548,25 @@ function duplicateError(run: TrecRun, q: RunQuery, later: number, first: number,
 
 function checkDuplicates(run: TrecRun, q: RunQuery, label: string): void {
   const n = q.end - q.start;
+  // a quarter full at most: at half full, every other insert probed a second slot, and those
+  // unpredictable branches made this check twice as slow (7M results: ~85 -> ~45 ms)
   let size = 16;
-  while (size < n * 2) size <<= 1;
+  while (size < n * 4) size <<= 1;
   if (dupSlots.length < size) dupSlots = new Int32Array(size);
   const slots = dupSlots;
   slots.fill(0, 0, size);
   const mask = size - 1;
+  const { hashes } = run;
   for (let i = q.start; i < q.end; i++) {
-    let s = (run.hashes[i] as number) & mask;
+    const h = hashes[i] as number;
+    let s = h & mask;
     for (;;) {
       const j = (slots[s] as number) - 1;
       if (j < 0) {
         slots[s] = i + 1;
         break;
       }
-      if (run.hashes[j] === run.hashes[i] && compareRunDocnos(run, i, j) === 0) {
+      if (hashes[j] === h && compareRunDocnos(run, i, j) === 0) {
         throw duplicateError(run, q, i, j, label);
       }
       s = (s + 1) & mask;
@@ -655,63 +600,4 @@ export class RegionFull extends Error {
   constructor() {
     super('run region full');
   }
-}
-
-/** Regular files are read and parsed in chunks of this many bytes. */
-export const READ_CHUNK_BYTES = 8 << 20;
-const CHUNK = READ_CHUNK_BYTES;
-
-/** Feed the lines of file bytes [start, end) to a builder, 8 MiB at a time; end must follow a newline or be EOF. */
-export function feedRange(b: RunBuilder, fd: number, start: number, end: number): void {
-  let buf = Buffer.allocUnsafe(Math.min(CHUNK, Math.max(end - start, 1)));
-  let have = 0;
-  let pos = start;
-  for (;;) {
-    if (have === buf.length) {
-      const bigger = Buffer.allocUnsafe(buf.length * 2); // a line longer than a chunk
-      buf.copy(bigger, 0, 0, have);
-      buf = bigger;
-    }
-    const want = Math.min(buf.length - have, end - pos);
-    const got = want > 0 ? readSync(fd, buf, have, want, pos) : 0;
-    pos += got;
-    const total = have + got;
-    if (got === 0) {
-      if (total > 0) b.feed(buf, total);
-      return;
-    }
-    const lastNl = buf.lastIndexOf(NL, total - 1);
-    if (lastNl < 0) {
-      have = total;
-      continue;
-    }
-    b.feed(buf, lastNl);
-    have = total - (lastNl + 1);
-    buf.copy(buf, 0, lastNl + 1, total);
-  }
-}
-
-/** Bytes per line and docno bytes per file byte, from the file's first MiB. */
-export function estimateRun(fd: number, size: number): { bytesPerLine: number; docBytesPerByte: number } {
-  const sample = Buffer.allocUnsafe(Math.max(1, Math.min(1 << 20, size)));
-  const got = readSync(fd, sample, 0, sample.length, 0);
-  let lines = 0;
-  let docBytes = 0;
-  let i = 0;
-  while (i < got) {
-    let field = 0;
-    while (i < got && sample[i] !== NL) {
-      while (i < got && BLANK[sample[i] as number] === 1) i++;
-      const f = i;
-      while (i < got && BLANK[sample[i] as number] === 0) i++;
-      if (i > f && field++ === 2) docBytes += i - f;
-    }
-    if (i < got) lines++;
-    i++;
-  }
-  const used = Math.max(1, Math.min(got, i));
-  return {
-    bytesPerLine: lines > 0 ? used / lines : 40,
-    docBytesPerByte: Math.min(1, (docBytes + 1) / used),
-  };
 }

@@ -5,7 +5,8 @@
  */
 import { closeSync, openSync } from 'node:fs';
 import { workerData } from 'node:worker_threads';
-import { feedRange, RegionFull, RunBuilder } from './run-parse.js';
+import { feedRange } from './run-chunks.js';
+import { RegionFull, RunBuilder } from './run-parse.js';
 import type { WorkerJob, WorkerReply } from './run-read.js';
 
 const job = workerData as WorkerJob;

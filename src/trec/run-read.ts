@@ -1,21 +1,14 @@
 /**
  * Reading a TREC run: from memory, from a file (large files on two threads), or from rows in memory.
  */
-import { existsSync, readSync } from 'node:fs';
+import { existsSync, readSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import { NL, textToByteString } from './bytes.js';
-import { closeInput, emptyInputError, inputError, openInput } from './input.js';
+import { closeInput, emptyInputError, inputError, openInput, STDIN, type TrecInput } from './input.js';
 import type { TrecRun } from './run.js';
-import {
-  estimateRun,
-  feedRange,
-  READ_CHUNK_BYTES,
-  RegionFull,
-  RunBuilder,
-  type RegionResult,
-  type RunStorage,
-} from './run-parse.js';
+import { estimateRun, feedRange, READ_CHUNK_BYTES } from './run-chunks.js';
+import { RegionFull, RunBuilder, type RegionResult, type RunStorage } from './run-parse.js';
 
 /** Parse a whole run held in memory. */
 export function parseRun(buf: Uint8Array, label: string): TrecRun {
@@ -31,6 +24,76 @@ const PARALLEL_MIN_BYTES = 32 << 20;
  * Read and parse a run file, `-` (stdin) or a pipe; a run without results is an error naming it.
  */
 export function readRunFile(path: string, opts: { threads?: 1 | 2 } = {}): TrecRun {
+  return startRunRead(path, opts).result();
+}
+
+/** A run being read: result() parses what is left and returns the run; cancel() lets it go. */
+export interface RunReading {
+  result(): TrecRun;
+  cancel(): void;
+}
+
+/**
+ * Start reading a run: a large regular file's worker thread starts parsing its second half now, so
+ * whatever the caller does before result() (rgate score reads the qrels) overlaps it. Anything else,
+ * and any error opening the file, waits for result(), which reads (or fails) as readRunFile would:
+ * a caller that reads another file in between reports that file's errors first.
+ */
+export function startRunRead(path: string, opts: { threads?: 1 | 2 } = {}): RunReading {
+  const later: RunReading = { result: () => readRunNow(path), cancel: () => {} };
+  if (path === STDIN) return later;
+  let size: number;
+  try {
+    const st = statSync(path);
+    if (!st.isFile()) return later;
+    size = st.size;
+  } catch {
+    return later;
+  }
+  if ((opts.threads ?? (size >= PARALLEL_MIN_BYTES ? 2 : 1)) !== 2) return later;
+  const url = new URL('./run-read-worker.js', import.meta.url);
+  if (!existsSync(fileURLToPath(url))) return later;
+  let input: TrecInput;
+  try {
+    input = openInput(path);
+  } catch {
+    return later;
+  }
+  if (input.kind !== 'file') {
+    closeInput(input);
+    return later;
+  }
+  const { fd, label } = input;
+  let split: RunSplit | undefined;
+  let open = true;
+  const close = (): void => {
+    if (open) closeInput(input);
+    open = false;
+  };
+  try {
+    split = startRunSplit(path, fd, input.size, label, url);
+  } catch (e) {
+    close();
+    throw e;
+  }
+  return {
+    result() {
+      try {
+        const run = split?.finish() ?? readRegularRun(fd, input.size, label);
+        if (run.qids.length === 0) throw emptyInputError(label, input.size, 'results');
+        return run;
+      } finally {
+        close();
+      }
+    },
+    cancel() {
+      split?.abandon();
+      close();
+    },
+  };
+}
+
+function readRunNow(path: string): TrecRun {
   const input = openInput(path);
   let run: TrecRun;
   let bytes: number;
@@ -39,7 +102,8 @@ export function readRunFile(path: string, opts: { threads?: 1 | 2 } = {}): TrecR
     bytes = input.buf.length;
   } else {
     try {
-      run = readRegularRun(path, input.fd, input.size, input.label, opts);
+      // startRunRead split every file it could: this one is read on one thread
+      run = readRegularRun(input.fd, input.size, input.label);
     } finally {
       closeInput(input);
     }
@@ -49,26 +113,8 @@ export function readRunFile(path: string, opts: { threads?: 1 | 2 } = {}): TrecR
   return run;
 }
 
-/**
- * Large files are split at a line boundary near the middle and the second half is parsed by a worker
- * thread into the same shared arrays; anything unusual (no worker script, an estimate too small, a
- * worker failure) falls back to one thread, which gives the same result.
- */
-function readRegularRun(
-  path: string,
-  fd: number,
-  size: number,
-  label: string,
-  opts: { threads?: 1 | 2 },
-): TrecRun {
-  const threads = opts.threads ?? (size >= PARALLEL_MIN_BYTES ? 2 : 1);
-  if (threads === 2) {
-    const url = new URL('./run-read-worker.js', import.meta.url);
-    if (existsSync(fileURLToPath(url))) {
-      const run = readRunSplit(path, fd, size, label, url);
-      if (run) return run;
-    }
-  }
+/** A file read on one thread (small, or when the split gave up: it gives the same result). */
+function readRegularRun(fd: number, size: number, label: string): TrecRun {
   // a file read in one chunk is sized by the scanner, which counts its entries before they are
   // stored; a larger small file goes straight to growable arrays (sampling it costs more than a
   // regrowth)
@@ -105,7 +151,25 @@ export interface WorkerJob {
   port: MessagePort;
 }
 
-function readRunSplit(path: string, fd: number, size: number, label: string, url: URL): TrecRun | undefined {
+/** A split file: the worker is parsing the second half; finish() parses the first and merges. */
+interface RunSplit {
+  /** the run, or undefined when the split gave up (read it on one thread: the same result) */
+  finish(): TrecRun | undefined;
+  abandon(): void;
+}
+
+/**
+ * Large files are split at a line boundary near the middle and the second half is parsed by a worker
+ * thread into the same shared arrays; anything unusual (an estimate too small, a worker failure)
+ * makes finish() give up, and the file is read on one thread instead.
+ */
+function startRunSplit(
+  path: string,
+  fd: number,
+  size: number,
+  label: string,
+  url: URL,
+): RunSplit | undefined {
   // split at the first newline after the middle
   const probe = Buffer.allocUnsafe(1 << 16);
   let mid = -1;
@@ -155,35 +219,43 @@ function readRunSplit(path: string, fd: number, size: number, label: string, url
   // execArgv: [] so flags like `-e` or `--input-type` of the parent never reach the worker
   const worker = new Worker(url, { workerData: job, transferList: [port2], execArgv: [] });
   worker.unref();
-  const main = new RunBuilder(label, 0, 0, {
-    storage,
-    entryBase: 0,
-    entryLimit: l1,
-    arenaBase: 0,
-    arenaLimit: a1,
-  });
-  let mainError: unknown;
-  try {
-    feedRange(main, fd, 0, mid);
-  } catch (e) {
-    mainError = e;
-  }
-  // flag: 0 = not started, 1 = running, 2 = reply posted. A worker that has not started within 10 s
-  // (or does not finish within 2 min) is abandoned and the run is parsed on one thread instead.
-  if (Atomics.load(flag, 0) === 0) Atomics.wait(flag, 0, 0, 10_000);
-  if (Atomics.load(flag, 0) === 1) Atomics.wait(flag, 0, 1, 120_000);
-  const reply =
-    Atomics.load(flag, 0) === 2
-      ? (receiveMessageOnPort(port1)?.message as WorkerReply | undefined)
-      : undefined;
-  port1.close();
-  void worker.terminate();
-  if (mainError instanceof RegionFull) return undefined;
-  if (mainError) throw mainError; // earlier lines: this is the file's first error
-  if (!reply || reply.kind === 'full' || reply.kind === 'crash') return undefined;
-  if (reply.kind === 'input') throw inputError(label, main.lineNo + reply.line, reply.what, reply.hint);
-  main.absorb(l1, reply.result);
-  return main.finish();
+  const abandon = (): void => {
+    port1.close();
+    void worker.terminate();
+  };
+  return {
+    abandon,
+    finish() {
+      const main = new RunBuilder(label, 0, 0, {
+        storage,
+        entryBase: 0,
+        entryLimit: l1,
+        arenaBase: 0,
+        arenaLimit: a1,
+      });
+      let mainError: unknown;
+      try {
+        feedRange(main, fd, 0, mid);
+      } catch (e) {
+        mainError = e;
+      }
+      // flag: 0 = not started, 1 = running, 2 = reply posted. A worker that has not started within 10 s
+      // (or does not finish within 2 min) is abandoned and the run is parsed on one thread instead.
+      if (Atomics.load(flag, 0) === 0) Atomics.wait(flag, 0, 0, 10_000);
+      if (Atomics.load(flag, 0) === 1) Atomics.wait(flag, 0, 1, 120_000);
+      const reply =
+        Atomics.load(flag, 0) === 2
+          ? (receiveMessageOnPort(port1)?.message as WorkerReply | undefined)
+          : undefined;
+      abandon();
+      if (mainError instanceof RegionFull) return undefined;
+      if (mainError) throw mainError; // earlier lines: this is the file's first error
+      if (!reply || reply.kind === 'full' || reply.kind === 'crash') return undefined;
+      if (reply.kind === 'input') throw inputError(label, main.lineNo + reply.line, reply.what, reply.hint);
+      main.absorb(l1, reply.result);
+      return main.finish();
+    },
+  };
 }
 
 /**

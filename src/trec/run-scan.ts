@@ -121,12 +121,18 @@ export function scanRun(buf: Uint8Array, end: number, tables: ScanTables): Scann
   if (!w) return undefined;
   // a data line is at least 11 bytes ("a b c d 1 f"), so this many entries always fit
   const cap = Math.floor(end / 11) + 2;
-  // the qid table: small (a fresh page costs a fault), four times larger while a chunk overflows it
-  for (let qtab = 1 << 12; ; qtab <<= 2) {
+  // the qid table: small (a fresh page costs a fault), four times larger while a chunk overflows it,
+  // and from then on as large as the last chunk needed (a shuffled run's every chunk holds most of
+  // its queries: each would be scanned twice)
+  for (let qtab = qidTableSize; ; qtab <<= 2) {
     const r = scanWith(w, buf, end, cap, qtab);
-    if (r !== 'more qids') return r;
+    if (r === 'more qids') continue;
+    qidTableSize = qtab;
+    return r;
   }
 }
+
+let qidTableSize = 1 << 12;
 
 function scanWith(
   w: ScanExports,

@@ -325,6 +325,29 @@ describe('readRunFile on two threads (the compiled worker in dist/)', () => {
     },
   );
 
+  it.skipIf(!built)(
+    'startRunRead: the worker starts first, result() gives the same run; errors wait for result()',
+    async () => {
+      const m = await load();
+      let text = '';
+      for (let i = 0; i < 20_000; i++) text += `q${Math.floor(i / 3000)} Q0 d${i} ${i} ${i % 7} r\n`;
+      const path = join(dir, 'started.run');
+      writeFileSync(path, text);
+      const reading = m.startRunRead(path, { threads: 2 });
+      const one = m.readRunFile(path, { threads: 1 });
+      const two = reading.result();
+      expect(two.qids).toEqual(one.qids);
+      expect(Array.from(two.scores)).toEqual(Array.from(one.scores));
+      expect(Array.from(two.lineOf)).toEqual(Array.from(one.lineOf));
+      // cancelled before result(): nothing is read, nothing thrown
+      m.startRunRead(path, { threads: 2 }).cancel();
+      const missing = m.startRunRead(join(dir, 'no-such.run'), { threads: 2 });
+      expect(() => missing.result()).toThrow(/no-such\.run/);
+      writeFileSync(path, '# only a comment\n');
+      expect(() => m.startRunRead(path, { threads: 2 }).result()).toThrow('started.run: no results');
+    },
+  );
+
   it.skipIf(!built)('reports an error in the second half with its true line number', async () => {
     const m = await load();
     let text = '';
