@@ -3,15 +3,15 @@
  * scanning (no string is made for it), the score parsed from its digits (index.ts says why). A
  * RunBuilder fills growable arrays, or a fixed region of storage it shares with a worker thread
  * (run-read.ts splits large files in two); run-chunks.ts hands it a file's lines a chunk at a time,
- * qid-table.ts numbers its queries.
+ * qid-table.ts numbers its queries, run-duplicates.ts refuses a docno retrieved twice.
  */
-import { RgateError } from '../core/errors.js';
 import { FNV1A_BASIS, fnv1aStep } from '../core/fnv1a.js';
 import * as bytes from './bytes.js';
-import { byteStringToText, hashBytes, latin1, parseDecimal, sameBytes } from './bytes.js';
+import { hashBytes, latin1, parseDecimal, sameBytes } from './bytes.js';
 import { inputError } from './input.js';
 import { QidTable } from './qid-table.js';
-import { compareRunDocnos, runDocno, type RunQuery, type TrecRun } from './run.js';
+import type { RunQuery, TrecRun } from './run.js';
+import { checkDuplicates, duplicateError } from './run-duplicates.js';
 import { groupRun, scanRun, type Grouped } from './run-scan.js';
 
 // feed() reads these per byte. A binding that is imported, or exported, is read through a module
@@ -532,45 +532,6 @@ export class RunBuilder {
       run.byQid.set(rq.qid, rq);
     }
     return run;
-  }
-}
-
-let dupSlots = new Int32Array(1024);
-
-/** trec_eval refuses a docno retrieved twice for one query; so do we, naming both lines. */
-function duplicateError(run: TrecRun, q: RunQuery, later: number, first: number, label: string): RgateError {
-  return new RgateError(
-    'input_invalid',
-    `${label}:${run.lineOf[later]}: document ${byteStringToText(runDocno(run, later))} retrieved twice for query ${byteStringToText(q.qid)} (first at line ${run.lineOf[first]})`,
-    'each (query, document) pair may appear once in a run',
-  );
-}
-
-function checkDuplicates(run: TrecRun, q: RunQuery, label: string): void {
-  const n = q.end - q.start;
-  // a quarter full at most: at half full, every other insert probed a second slot, and those
-  // unpredictable branches made this check twice as slow (7M results: ~85 -> ~45 ms)
-  let size = 16;
-  while (size < n * 4) size <<= 1;
-  if (dupSlots.length < size) dupSlots = new Int32Array(size);
-  const slots = dupSlots;
-  slots.fill(0, 0, size);
-  const mask = size - 1;
-  const { hashes } = run;
-  for (let i = q.start; i < q.end; i++) {
-    const h = hashes[i] as number;
-    let s = h & mask;
-    for (;;) {
-      const j = (slots[s] as number) - 1;
-      if (j < 0) {
-        slots[s] = i + 1;
-        break;
-      }
-      if (hashes[j] === h && compareRunDocnos(run, i, j) === 0) {
-        throw duplicateError(run, q, i, j, label);
-      }
-      s = (s + 1) & mask;
-    }
   }
 }
 
