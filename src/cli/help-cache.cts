@@ -4,7 +4,7 @@
  * prints the file that matches this process's width and locale. Node's own start is most of what the
  * help costs then (benchmarks/fixed-costs.ts). Only node: modules here: nothing else is loaded yet.
  */
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** The widths the build writes; any other width goes to yargs. */
@@ -50,10 +50,12 @@ export function cachedTopHelp(
   const index = join(dir, 'locales.json');
   const file = join(dir, `${width}.txt`);
   const bundle = join(cliDir, 'program-bundle.cjs');
-  if (!existsSync(index) || !existsSync(file) || !existsSync(bundle)) return undefined;
-  const made = Math.min(statSync(index).mtimeMs, statSync(file).mtimeMs);
-  const bundled = statSync(bundle).mtimeMs;
-  if (bundled < statSync(join(cliDir, 'program.js')).mtimeMs || made < bundled) return undefined;
+  // a missing file is never fresh: NaN fails every comparison
+  const mtime = (p: string): number => statSync(p, { throwIfNoEntry: false })?.mtimeMs ?? NaN;
+  const bundled = mtime(bundle);
+  const fresh =
+    bundled >= mtime(join(cliDir, 'program.js')) && mtime(index) >= bundled && mtime(file) >= bundled;
+  if (!fresh) return undefined;
   const translated = JSON.parse(readFileSync(index, 'utf8')) as string[];
   if (!yargsSpeaksEnglish(env, translated)) return undefined;
   return readFileSync(file, 'utf8');
