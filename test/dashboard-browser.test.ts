@@ -17,19 +17,17 @@ import type { AddressInfo } from 'node:net';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DASHBOARD_CSP, dashboardAssets, dashboardLinks } from '../reports/dashboard/index.js';
-import type { RunRow } from '../src/documents/index.js';
-import { loadFixtureSet } from '../src/snapshot/index.js';
 import { A11Y_CHECKS } from './helpers/a11y.js';
 import { axeViolations } from './helpers/axe.js';
 import { CHROMIUM_MISSING, launchChromium } from './helpers/chromium.js';
 import { probePayloads } from './helpers/payload-probe.js';
-import { expectScreenshot } from './helpers/screenshot.js';
+import { expectScreenshot, SCREENSHOT_CONTEXT } from './helpers/screenshot.js';
 import {
+  filledProjectViews,
   fillProject,
   hostileProjectPages,
   projectPages,
   projectStore,
-  root,
   type Project,
 } from './dashboard-helpers.js';
 
@@ -80,15 +78,8 @@ beforeAll(async () => {
   p = projectStore();
   hostile = projectStore();
   await fillProject(p);
-  const set = loadFixtureSet('context-load', { root });
   const real = await projectPages(p.store, 'search', links, {
-    suite: 'nightly',
-    diff: ['ctx-1', 'ctx-2'],
-    run: 'ctx-2',
-    session: 'cmp-nightly',
-    labelSuite: 'context-load',
-    loadSet: async (a: RunRow['artifacts']) =>
-      a.corpus_sha256 === set.artifacts.corpus_sha256 ? set : undefined,
+    ...filledProjectViews(),
     projects: [
       {
         slug: 'search',
@@ -126,14 +117,7 @@ beforeAll(async () => {
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   browser = await launchChromium();
   if (!browser) return;
-  context = await browser.newContext({
-    viewport: { width: 1280, height: 900 },
-    deviceScaleFactor: 1,
-    colorScheme: 'light',
-    reducedMotion: 'reduce',
-    timezoneId: 'UTC',
-    locale: 'en-US',
-  });
+  context = await browser.newContext(SCREENSHOT_CONTEXT);
 }, 180_000);
 
 afterAll(async () => {

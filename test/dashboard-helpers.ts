@@ -38,7 +38,7 @@ import type {
   Report,
   SuiteSpec,
 } from '../src/documents/index.js';
-import type { PinnedSuite } from '../src/snapshot/index.js';
+import { loadFixtureSet, type PinnedSuite } from '../src/snapshot/index.js';
 import { hostileSession } from './compare-helpers.js';
 import { asAsync, type AsyncRunStore } from '../src/store/async-store.js';
 import { SqliteRunStore } from '../src/store/index.js';
@@ -239,6 +239,26 @@ export function fillHostileProject(p: Project): {
     artifacts: session.artifacts,
   } as unknown as PinnedSuite;
   return { suite, runs, session: PAYLOADS.attribute, loadSet: () => Promise.resolve(set) };
+}
+
+/**
+ * What fillProject's project shows, as projectPages takes it: the nightly suite's trend, the two
+ * context-load runs diffed, the second as the run page, the stored comparison, and the label queue of
+ * context-load read from its fixture set.
+ */
+export function filledProjectViews(): Pick<
+  Parameters<typeof projectPages>[3],
+  'suite' | 'diff' | 'run' | 'session' | 'labelSuite' | 'loadSet'
+> {
+  const set = loadFixtureSet('context-load', { root });
+  return {
+    suite: 'nightly',
+    diff: ['ctx-1', 'ctx-2'],
+    run: 'ctx-2',
+    session: 'cmp-nightly',
+    labelSuite: 'context-load',
+    loadSet: async (a) => (a.corpus_sha256 === set.artifacts.corpus_sha256 ? set : undefined),
+  };
 }
 
 /** Every page of a project, keyed by the path the dashboard serves it at. */

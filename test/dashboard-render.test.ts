@@ -11,15 +11,13 @@ import {
 import { trendCharts } from '../reports/dashboard/pages.js';
 import { FRAMED_PAGE_CSP } from '../reports/templates.js';
 import { runsListView, suiteTrendView } from '../history/dashboard-views.js';
-import type { RunRow } from '../src/documents/index.js';
-import { loadFixtureSet } from '../src/snapshot/index.js';
 import {
+  filledProjectViews,
   fillProject,
   hostileProjectPages,
   PAYLOADS,
   projectPages,
   projectStore,
-  root,
   type Project,
 } from './dashboard-helpers.js';
 
@@ -127,15 +125,8 @@ describe('dashboard pages', () => {
   });
 
   it('draw every page of a real project with links on this origin and no inline script', async () => {
-    const set = loadFixtureSet('context-load', { root });
     const pages = await projectPages(p.store, 'search', links, {
-      suite: 'nightly',
-      diff: ['ctx-1', 'ctx-2'],
-      run: 'ctx-2',
-      session: 'cmp-nightly',
-      labelSuite: 'context-load',
-      loadSet: async (a: RunRow['artifacts']) =>
-        a.corpus_sha256 === set.artifacts.corpus_sha256 ? set : undefined,
+      ...filledProjectViews(),
       projects: [{ slug: 'search', name: 'Search', run_count: 8, newest: null }],
     });
     expect(pages.size).toBe(8);

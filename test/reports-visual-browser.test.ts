@@ -25,7 +25,7 @@ import type { Report } from '../src/documents/index.js';
 import { A11Y_CHECKS } from './helpers/a11y.js';
 import { axeViolations } from './helpers/axe.js';
 import { CHROMIUM_MISSING, launchChromium } from './helpers/chromium.js';
-import { expectScreenshot } from './helpers/screenshot.js';
+import { expectScreenshot, SCREENSHOT_CONTEXT } from './helpers/screenshot.js';
 import { hostileCloseout, hostileSession } from './compare-helpers.js';
 import { sampleFindingsReport, sampleReport } from './fixtures/sample-report.js';
 import { artifacts, mean, rate } from './history-helpers.js';
@@ -106,14 +106,7 @@ let context: BrowserContext;
 beforeAll(async () => {
   browser = await launchChromium();
   if (!browser) return;
-  context = await browser.newContext({
-    viewport: { width: 1280, height: 900 },
-    deviceScaleFactor: 1,
-    colorScheme: 'light',
-    reducedMotion: 'reduce',
-    timezoneId: 'UTC',
-    locale: 'en-US',
-  });
+  context = await browser.newContext(SCREENSHOT_CONTEXT);
 });
 afterAll(async () => {
   await browser?.close();

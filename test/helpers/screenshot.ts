@@ -5,6 +5,19 @@ import { REPO } from './dist.js';
 import { comparePixels, decodePng, encodePng } from './png.js';
 
 const STORED = join(REPO, 'test', '__screenshots__');
+
+/**
+ * The browser context every stored screenshot was taken in (Chromium's newContext options): a page
+ * held to its PNG must be drawn the same way.
+ */
+export const SCREENSHOT_CONTEXT = {
+  viewport: { width: 1280, height: 900 },
+  deviceScaleFactor: 1,
+  colorScheme: 'light',
+  reducedMotion: 'reduce',
+  timezoneId: 'UTC',
+  locale: 'en-US',
+} as const;
 const OUT = join(REPO, '.rgate', 'screenshots');
 
 /**
