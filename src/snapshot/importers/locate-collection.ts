@@ -52,23 +52,30 @@ function entries(dir: string, kind: string): Entry[] {
     });
 }
 
-/** The one entry `match` picks, or none; two or more is a question only the user can answer. */
-function one(found: Entry[], dir: string, kind: string, what: string, flag: string): string | undefined {
-  if (found.length > 1)
-    throw new RgateError(
-      'usage',
-      `--from ${kind} ${dir}: ${found.length} files could be the ${what} (${found.map((f) => f.name).join(', ')})`,
-      `name the one to use with --${flag}`,
-    );
-  return found[0]?.path;
-}
-
-function missing(kind: string, dir: string, what: string, flag: string, looked: string): RgateError {
-  return new RgateError(
-    'usage',
-    `--from ${kind} ${dir}: no ${what} found (looked for ${looked})`,
-    `name it with --${flag} <file>`,
-  );
+/**
+ * Choosing a collection's parts in `dir` for `--from kind`: `one` takes the single candidate found
+ * (none is undefined; two or more is a question only the user can answer), `missing` is the error for
+ * a part with no candidate.
+ */
+function picker(kind: 'trec' | 'smart', dir: string) {
+  return {
+    one(found: Entry[], what: string, flag: string): string | undefined {
+      if (found.length > 1)
+        throw new RgateError(
+          'usage',
+          `--from ${kind} ${dir}: ${found.length} files could be the ${what} (${found.map((f) => f.name).join(', ')})`,
+          `name the one to use with --${flag}`,
+        );
+      return found[0]?.path;
+    },
+    missing(what: string, flag: string, looked: string): RgateError {
+      return new RgateError(
+        'usage',
+        `--from ${kind} ${dir}: no ${what} found (looked for ${looked})`,
+        `name it with --${flag} <file>`,
+      );
+    },
+  };
 }
 
 /**
@@ -80,54 +87,45 @@ function missing(kind: string, dir: string, what: string, flag: string, looked: 
  */
 export function locateTrecFiles(dir: string, given: Partial<TrecFiles> = {}): TrecFiles {
   const all = entries(dir, 'trec');
+  const pick = picker('trec', dir);
   const files = all.filter((e) => !e.dir && !NOT_DATA.test(e.name));
   const topics =
     given.topics ??
-    one(
+    pick.one(
       files.filter((e) => /topic/i.test(e.name)),
-      dir,
-      'trec',
       'topics',
       'topics',
     );
-  if (!topics) throw missing('trec', dir, 'topics file', 'topics', 'a file named *topic*');
+  if (!topics) throw pick.missing('topics file', 'topics', 'a file named *topic*');
   const qrels =
     given.qrels && given.qrels.length > 0
       ? given.qrels
       : files.filter((e) => /qrel/i.test(e.name)).map((e) => e.path);
-  if (qrels.length === 0) throw missing('trec', dir, 'qrels file', 'qrels', 'a file named *qrel*');
+  if (qrels.length === 0) throw pick.missing('qrels file', 'qrels', 'a file named *qrel*');
   const docs =
     given.docs ??
-    one(
+    pick.one(
       all.filter((e) => !e.dir && isTarGz(e.name)),
-      dir,
-      'trec',
       'documents',
       'docs',
     ) ??
-    one(
+    pick.one(
       all.filter((e) => e.dir && DOC_FOLDERS.includes(e.name.toLowerCase())),
-      dir,
-      'trec',
       'documents',
       'docs',
     ) ??
-    one(
+    pick.one(
       files.filter(
         (e) =>
           !/(topic|qrel)/i.test(e.name) &&
           (/\.(sgml?|trec)$/i.test(e.name) ||
             DOC_FOLDERS.some((f) => e.name.toLowerCase().startsWith(`${f}.`))),
       ),
-      dir,
-      'trec',
       'documents',
       'docs',
     );
   if (!docs)
-    throw missing(
-      'trec',
-      dir,
+    throw pick.missing(
       'documents',
       'docs',
       `a .tar.gz, a folder named ${DOC_FOLDERS.join(', ')}, or a file of <DOC> blocks (*.sgml, *.trec, docs.*)`,
@@ -142,36 +140,31 @@ export function locateTrecFiles(dir: string, given: Partial<TrecFiles> = {}): Tr
  * Example: locateSmartFiles('data/cranfield', {}) -> { docs: '.../cran.all.1400', queries: '.../cran.qry', qrels: '.../cranqrel' }
  */
 export function locateSmartFiles(dir: string, given: Partial<SmartFiles> = {}): SmartFiles {
+  const pick = picker('smart', dir);
   const files = entries(dir, 'smart').filter((e) => !e.dir && !NOT_DATA.test(e.name) && !isTarGz(e.name));
   const docs =
     given.docs ??
-    one(
+    pick.one(
       files.filter((e) => /\.all(\.|$)/i.test(e.name)),
-      dir,
-      'smart',
       'documents',
       'docs',
     );
-  if (!docs) throw missing('smart', dir, 'documents', 'docs', 'a file named *.all*');
+  if (!docs) throw pick.missing('documents', 'docs', 'a file named *.all*');
   const queries =
     given.queries ??
-    one(
+    pick.one(
       files.filter((e) => /(\.qry$|^quer)/i.test(e.name)),
-      dir,
-      'smart',
       'queries',
       'queries',
     );
-  if (!queries) throw missing('smart', dir, 'query file', 'queries', 'a file named *.qry or query*');
+  if (!queries) throw pick.missing('query file', 'queries', 'a file named *.qry or query*');
   const qrels =
     given.qrels ??
-    one(
+    pick.one(
       files.filter((e) => /(qrel|\.rel$)/i.test(e.name)),
-      dir,
-      'smart',
       'qrels',
       'qrels',
     );
-  if (!qrels) throw missing('smart', dir, 'qrels file', 'qrels', 'a file named *qrel* or *.rel');
+  if (!qrels) throw pick.missing('qrels file', 'qrels', 'a file named *qrel* or *.rel');
   return { docs, queries, qrels };
 }
