@@ -30,19 +30,28 @@ export function writeAll(fd: number, text: string): boolean {
   return true;
 }
 
-/** defaultIo's behaviour (io.ts) without the streams: each text ends with one line feed. */
+/** A text as the CLI prints it: ending with one line feed. */
+export function asLine(t: string): string {
+  return t.endsWith('\n') ? t : t + '\n';
+}
+
+/** Colour on a terminal, unless NO_COLOR is set or the terminal is dumb. */
+export function colorWanted(isTty: boolean, env: NodeJS.ProcessEnv): boolean {
+  return isTty && !('NO_COLOR' in env) && env.TERM !== 'dumb';
+}
+
+/** defaultIo's behaviour (io.ts) without the streams. */
 export function fdIo(): CliIo {
   const isTty = isatty(1);
   let stdoutGone = false;
-  const line = (t: string): string => (t.endsWith('\n') ? t : t + '\n');
   return {
     out: (t) => {
-      if (!stdoutGone) stdoutGone = !writeAll(1, line(t));
+      if (!stdoutGone) stdoutGone = !writeAll(1, asLine(t));
     },
     err: (t) => {
-      writeAll(2, line(t));
+      writeAll(2, asLine(t));
     },
-    color: isTty && !('NO_COLOR' in process.env) && process.env.TERM !== 'dumb',
+    color: colorWanted(isTty, process.env),
     isTty,
     cwd: process.cwd(),
     env: process.env,

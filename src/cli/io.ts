@@ -1,4 +1,5 @@
 import type { CliIo } from './command.js';
+import { asLine, colorWanted } from './fd-io.cjs';
 
 /** The process's own streams, as every command talks to the user through them. */
 export function defaultIo(): CliIo {
@@ -12,10 +13,10 @@ export function defaultIo(): CliIo {
   });
   return {
     out: (t) => {
-      if (!stdoutGone) process.stdout.write(t.endsWith('\n') ? t : t + '\n');
+      if (!stdoutGone) process.stdout.write(asLine(t));
     },
-    err: (t) => process.stderr.write(t.endsWith('\n') ? t : t + '\n'),
-    color: isTty && !('NO_COLOR' in process.env) && process.env.TERM !== 'dumb',
+    err: (t) => process.stderr.write(asLine(t)),
+    color: colorWanted(isTty, process.env),
     isTty,
     cwd: process.cwd(),
     env: process.env,
