@@ -7,8 +7,7 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { isatty } from 'node:tty';
-import { fdIo, writeAll } from './fd-io.cjs';
+import { fdIo, isTerminal, writeAll } from './fd-io.cjs';
 import { cachedTopHelp, isTopHelp } from './help-cache.cjs';
 import { scoreArgv } from './score-route.cjs';
 
@@ -50,7 +49,7 @@ async function loadProgram(): Promise<Program> {
 async function main(argv: string[]): Promise<number> {
   if (isTopHelp(argv)) {
     // the terminal's width when there is one; otherwise stdout's stream is not worth making
-    const columns = isatty(1) ? process.stdout.columns : undefined;
+    const columns = isTerminal(1) ? process.stdout.columns : undefined;
     const help = cachedTopHelp(__dirname, columns, process.env);
     if (help !== undefined) {
       // as yargs's console.log does, a reader that has gone (`rgate --help | head -1`) is no error

@@ -2,8 +2,9 @@
  * Reading a TREC run: from memory, from a file (large files on two threads), or from rows in memory.
  */
 import { existsSync, readSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
+import type { MessagePort } from 'node:worker_threads';
 import { NL, textToByteString } from './bytes.js';
 import { closeInput, emptyInputError, inputError, openInput, STDIN, type TrecInput } from './input.js';
 import type { TrecRun } from './run.js';
@@ -19,6 +20,17 @@ export function parseRun(buf: Uint8Array, label: string): TrecRun {
 
 /** Runs at least this large are split in two and parsed on two threads. */
 const PARALLEL_MIN_BYTES = 32 << 20;
+
+type WorkerThreads = typeof import('node:worker_threads');
+let workerThreads: WorkerThreads | undefined;
+
+/**
+ * node:worker_threads on the first split: loading it loads node's streams (~6 ms of a 50-query
+ * `rgate score`), and a run under PARALLEL_MIN_BYTES never starts a worker.
+ */
+function threads(): WorkerThreads {
+  return (workerThreads ??= createRequire(import.meta.url)('node:worker_threads') as WorkerThreads);
+}
 
 /**
  * Read and parse a run file, `-` (stdin) or a pipe; a run without results is an error naming it.
@@ -202,6 +214,7 @@ function startRunSplit(
     arena: new Uint8Array(new SharedArrayBuffer(a1 + a2)),
   };
   const flag = new Int32Array(new SharedArrayBuffer(4));
+  const { MessageChannel, receiveMessageOnPort, Worker } = threads();
   const { port1, port2 } = new MessageChannel();
   const job: WorkerJob = {
     path,
