@@ -56,10 +56,35 @@ const rate = (r: Report, id: string): string => {
 };
 
 interface Recorded {
-  files: { path: string; selected_by: string }[];
+  files: { path: string; selected_by: string; combined_score: number }[];
 }
 const recorded = (queryId: string): Recorded =>
   JSON.parse(readFileSync(resolve(RESPONSES, `${queryId}.evidence_outcome_bias.json`), 'utf8')) as Recorded;
+
+/**
+ * trec_eval's ndcg_cut.5 on the recorded answers, computed here from the set's v2 qrels
+ * (fixtures/cortex-phase2/JUDGING.md) without rgate's code: the task: entries by combined_score,
+ * ties by docno descending as trec_eval sorts them, linear gain, log2 discount, the ideal from every
+ * judged document of the query, the mean over the nine queries (a query with no useful file is 0).
+ */
+function expectedNdcg5(): number {
+  const queries = readFileSync(resolve(ROOT, 'fixtures', 'cortex-phase2', 'queries.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as { query_id: string; qrels: Record<string, number> });
+  const dcg = (gains: number[]) => gains.slice(0, 5).reduce((s, g, i) => s + g / Math.log2(i + 2), 0);
+  let sum = 0;
+  for (const q of queries) {
+    const ranked = recorded(q.query_id)
+      .files.filter((f) => f.selected_by.startsWith('task:'))
+      .sort(
+        (a, b) => b.combined_score - a.combined_score || (a.path < b.path ? 1 : a.path > b.path ? -1 : 0),
+      );
+    const ideal = dcg(Object.values(q.qrels).sort((a, b) => b - a));
+    sum += ideal ? dcg(ranked.map((f) => q.qrels[f.path] ?? 0)) / ideal : 0;
+  }
+  return sum / queries.length;
+}
 
 let auto: RunOutcome;
 let all: RunOutcome;
@@ -122,13 +147,20 @@ describe('cortex-coach context-load through rgate, on the recorded outputs', () 
 
   it("shows the cortex Phase 2 harness's own figure beside ndcg_cut.5, with why they differ", () => {
     // 0.495506: the harness's median nDCG@5 on these answers (src/metrics/peer/cortex-phase2.test.ts
-    // pins every per-query value from the harness's own functions)
+    // pins every per-query value from the harness's own functions); it judges by rule, so the v2
+    // judgments leave it as it was, and ndcg_cut.5 is measured beside it
     const [p] = auto.report.peer_figures!;
+    const ndcg = expectedNdcg5();
+    expect(ndcg.toFixed(6)).toBe('0.457461');
     expect(p).toMatchObject({
       id: 'cortex_phase2.median_ndcg_5',
       value: 0.495506,
-      beside: { metric: 'ndcg_cut.5', value: null },
+      beside: { metric: 'ndcg_cut.5' },
     });
+    expect(p!.beside.value).toBeCloseTo(ndcg, 12);
+    expect(renderTerminal(auto.report, {}).replace(/\s+/g, ' ')).toContain(
+      "cortex_phase2.median_ndcg_5 = 0.495506; rgate's ndcg_cut.5 = 0.457461.",
+    );
     expect(p!.per_query).toHaveLength(9);
     expect(p!.why).toContain('ideal from the returned list');
     expect(renderTerminal(auto.report, {})).toContain('cortex_phase2.median_ndcg_5 = 0.495506');
@@ -137,7 +169,7 @@ describe('cortex-coach context-load through rgate, on the recorded outputs', () 
     const html = renderHtml(auto.report, {});
     expect(html).toContain('<h2 id="peer-figures">');
     expect(html).toMatch(
-      /<td>cortex Phase 2 harness<\/td><td><code>cortex_phase2\.median_ndcg_5<\/code><\/td><td class="num">0\.495506<\/td><td><code>ndcg_cut\.5<\/code><\/td><td class="num">not measured/,
+      /<td>cortex Phase 2 harness<\/td><td><code>cortex_phase2\.median_ndcg_5<\/code><\/td><td class="num">0\.495506<\/td><td><code>ndcg_cut\.5<\/code><\/td><td class="num">0\.457461/,
     );
     expect(html).toContain('<li>q_small_recent_gate_failure: 0.63093</li>');
   });
