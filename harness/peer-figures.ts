@@ -10,8 +10,23 @@ const MEMORY_CLI_WHY: Record<string, string> = {
   fallback_determinism:
     'The CLI compares five asks of each query that fell back; rgate compares every replay of those queries.',
 };
-const BY_DEFAULT_WHY =
-  'Nothing fell back, and the CLI then reports 1/1 by default; rgate reports 0/0, insufficient evidence, because nothing was measured.';
+/**
+ * Why the CLI's 1/1 by default differs from rgate's figure: what is true depends on rgate's own value.
+ * rgate also counts a query with a failed request (the CLI stops its whole evaluation there), so it can
+ * measure queries where the CLI saw no fallback.
+ */
+function byDefaultWhy(ours: MetricEntry['value'] | undefined): string {
+  const cli = "Nothing fell back in the CLI's one ask of each query, and it then reports 1/1 by default";
+  if (ours?.kind !== 'rate' || ours.denominator === 0)
+    return `${cli}; rgate reports 0/0, insufficient evidence, because nothing was measured.`;
+  const d = ours.denominator;
+  const queries = d === 1 ? '1 query' : `${d} queries`;
+  return (
+    `${cli}; rgate's ${ours.numerator}/${d} counts the ${queries} that took a fallback or had a failed ` +
+    `request in some replay (a failed request stops the CLI's evaluation; rgate counts it as not ` +
+    `deterministic), ${ours.numerator} of them with the same outcome in every replay.`
+  );
+}
 
 /** memory-cli evaluate's four rates where they differ from rgate's, each with why. */
 function memoryCliFigures(
@@ -48,7 +63,7 @@ function memoryCliFigures(
       denominator: peer.denominator,
       per_query: [],
       beside: { metric: id, value: ours?.kind === 'rate' ? ours.rate : null },
-      why: peer.by_default ? BY_DEFAULT_WHY : MEMORY_CLI_WHY[id]!,
+      why: peer.by_default ? byDefaultWhy(ours) : MEMORY_CLI_WHY[id]!,
     });
   }
   return out;

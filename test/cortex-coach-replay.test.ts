@@ -16,6 +16,9 @@ import { MemoryRunStore } from '../src/store/memory-store.js';
 import { renderMarkdown } from '../reports/run/markdown.js';
 import { renderTerminal } from '../reports/run/terminal.js';
 import { renderHtml } from '../reports/run/html.js';
+import { renderJson } from '../reports/run/json.js';
+import { renderJunit } from '../reports/run/junit.js';
+import { mdEscape } from '../reports/escape.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const SUT = resolve(import.meta.dirname, 'sut', 'cortex-coach-replay.mjs');
@@ -222,11 +225,50 @@ describe('cortex-coach context-load through rgate, on the recorded outputs', () 
       renderMarkdown(all.report),
       renderHtml(all.report, {}),
     ])
-      expect(text.replace(/\s+/g, ' ')).toContain(
-        'ranked entries: all (every entry; the others are listed as unranked)',
-      );
+      expect(text.replace(/\s+/g, ' ')).toContain('ranked entries: all (every entry)');
+    // `all` leaves nothing out: no "others", no unranked entries anywhere
+    expect(renderTerminal(all.report, {})).not.toContain('unranked');
+    expect(renderMarkdown(all.report)).not.toContain('unranked');
+    expect(all.report.queries.every((q) => q.actual.unranked_ids === undefined)).toBe(true);
     expect(renderHtml(auto.report, {})).toContain(
-      '<p class="meta" id="ranked-entries">ranked entries: auto (default: the task: entries when the answer has any, else all; the others are listed as unranked)</p>',
+      '<p class="meta" id="ranked-entries">ranked entries: auto (default: the task: entries when the answer has any, else all; the others are listed as unranked, per query)</p>',
     );
+  });
+
+  it('lists the unranked entries per query: report.json, Markdown and HTML by id (capped), the terminal by count', () => {
+    let total = 0;
+    for (const q of auto.report.queries) {
+      const files = recorded(q.query_id).files;
+      const control = files.filter((f) => !f.selected_by.startsWith('task:')).map((f) => f.path);
+      expect(q.actual.unranked_ids ?? [], q.query_id).toEqual(control);
+      total += control.length;
+    }
+    expect(total).toBeGreaterThan(0);
+    const withAny = auto.report.queries.filter((q) => q.actual.unranked_ids?.length);
+    // the JSON report keeps the field through its schema check
+    const json = JSON.parse(renderJson(auto.report)) as typeof auto.report;
+    expect(json.queries.map((q) => q.actual.unranked_ids)).toEqual(
+      auto.report.queries.map((q) => q.actual.unranked_ids),
+    );
+    expect(renderTerminal(auto.report, {}).replace(/\s+/g, ' ')).toContain(
+      `unranked entries: ${total} in ${withAny.length} of ${auto.report.queries.length} queries (replay 1;`,
+    );
+    const md = renderMarkdown(auto.report);
+    expect(md).toContain(
+      `<details><summary>Unranked entries (${withAny.length} queries, replay 1)</summary>`,
+    );
+    const html = renderHtml(auto.report, {});
+    expect(html).toContain('<th>unranked</th>');
+    for (const q of withAny) {
+      const ids = q.actual.unranked_ids!;
+      const shown = ids.slice(0, 5).join(', ');
+      const more = ids.length > 5 ? ` and ${ids.length - 5} more` : '';
+      const cell = `${ids.length}: ${shown}${more}`;
+      expect(md).toContain(`| \`${q.query_id}\` | ${mdEscape(cell)} |`);
+      expect(html).toContain(`<td class="mono">${cell}</td>`);
+    }
+    expect(renderHtml(all.report, {})).not.toContain('<th>unranked</th>');
+    expect(renderJunit(auto.report)).toContain(`unranked entries: ${total} in ${withAny.length} of`);
+    expect(renderJunit(all.report)).not.toContain('unranked');
   });
 });

@@ -4,7 +4,7 @@
  * in a temp project, the queue pooled from both, and grades merged into the frozen set.
  */
 import { spawnSync } from 'node:child_process';
-import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CompareSession, LabelQueueItem, Observation, QueryRecord } from '../src/documents/index.js';
@@ -188,6 +188,36 @@ describe('rgate label pool', () => {
     const flag = await rgate(['label', 'queue', runId, '--modes', 'bm25'], t.dir);
     expect(flag.code).toBe(2);
     expect(flag.stderr).toContain('--modes belongs to rgate label pool');
+
+    // a suite on another fixture is refused before any request: its system (which would leave a
+    // marker file) never runs
+    const configPath = join(t.dir, 'rgate.config.json');
+    const config = readFileSync(configPath, 'utf8');
+    cpSync(join(t.dir, 'fixtures', 'mini'), join(t.dir, 'fixtures', 'other'), { recursive: true });
+    const marker = join(t.dir, 'other-system-ran');
+    const parsed = JSON.parse(config) as { suites: Record<string, unknown> };
+    parsed.suites.other = {
+      fixture: 'other',
+      system: {
+        type: 'command',
+        argv: [process.execPath, '-e', `require('fs').writeFileSync(${JSON.stringify(marker)}, '')`],
+        contract: 'memory-cli-v1',
+      },
+    };
+    writeFileSync(configPath, JSON.stringify(parsed, null, 2));
+    try {
+      const foreign = await rgate(['label', 'pool', 'mini', '--systems', 'other'], t.dir);
+      expect(foreign.code).toBe(2);
+      expect(foreign.stderr).toContain(
+        'label pool mini: suite other runs on fixture other, suite mini on fixture mini; a pool needs systems on the same fixture',
+      );
+      expect(foreign.stderr).toContain('--systems takes suites whose "fixture" is mini');
+      expect(foreign.stderr).not.toContain('    at ');
+      expect(existsSync(marker)).toBe(false);
+    } finally {
+      writeFileSync(configPath, config);
+      rmSync(join(t.dir, 'fixtures', 'other'), { recursive: true, force: true });
+    }
   }, 60_000);
 });
 

@@ -103,6 +103,7 @@ const rate = (r: Report, id: string) => {
 let classic: RunOutcome;
 let hybrid: RunOutcome;
 let hybridStrict: RunOutcome;
+let hybridCrash: RunOutcome;
 let noWarnings: RunOutcome;
 let probesPlain: RunOutcome;
 let probesKeyed: RunOutcome;
@@ -116,6 +117,12 @@ beforeAll(async () => {
     { query_id: 'q-locked', text: LOCKED, useful_ids: ['cli-readme-ea1491fd'] },
   ]);
   fixtureSet('mcli-hybrid', [{ query_id: 'q-review', text: REVIEW, useful_ids: ['cli-commands-4a43d031'] }]);
+  // hybrid with two queries the CLI fails on (no recording; locked) in both replays
+  fixtureSet('mcli-hybrid-crash', [
+    { query_id: 'q-review', text: REVIEW, useful_ids: ['cli-commands-4a43d031'] },
+    { query_id: 'q-key', text: 'cli-commands-4a43d031', useful_ids: ['cli-commands-4a43d031'] },
+    { query_id: 'q-locked', text: LOCKED, useful_ids: ['cli-readme-ea1491fd'] },
+  ]);
   // memory-cli has no exact-key input: an exact-key probe reaches it only as query text
   const probes = [
     { query_id: 'q-review', text: REVIEW, useful_ids: ['cli-commands-4a43d031'] },
@@ -145,6 +152,7 @@ beforeAll(async () => {
   classic = await run('classic', spec('mcli', []));
   hybrid = await run('hybrid', spec('mcli-hybrid', ['--mode', 'hybrid']));
   hybridStrict = await run('hybrid-strict', spec('mcli-hybrid', ['--mode', 'hybrid'], ['semantic']));
+  hybridCrash = await run('hybrid-crash', spec('mcli-hybrid-crash', ['--mode', 'hybrid']));
   noWarnings = await run('no-warnings', { ...spec('mcli', []), gate: 'no-warnings' });
   probesPlain = await run('probes-plain', spec('mcli-probes', []));
   probesKeyed = await run('probes-keyed', spec('mcli-probes', ['--exact-key', '{exact_key}']));
@@ -202,6 +210,18 @@ describe('memory-cli-v1 through the command adapter, on the recorded outputs', (
       }),
     ]);
     expect(renderTerminal(hybrid.report)).toContain('memory_cli_evaluate.fallback_determinism = 1');
+    // hybrid with failed requests: rgate measured 0/2 (both failing queries), and the why says so, not 0/0
+    expect(rate(hybridCrash.report, 'fallback_determinism')).toBe('0/2');
+    const crashWhy = hybridCrash.report.peer_figures!.find(
+      (p) => p.id === 'memory_cli_evaluate.fallback_determinism',
+    )!;
+    expect(crashWhy.source).toBe('memory-cli evaluate (internal/retrieval/eval.go): 1/1 by default');
+    expect(crashWhy.beside).toEqual({ metric: 'fallback_determinism', value: 0 });
+    expect(crashWhy.why).toContain(
+      "rgate's 0/2 counts the 2 queries that took a fallback or had a failed request",
+    );
+    expect(crashWhy.why).toContain('0 of them with the same outcome in every replay');
+    expect(crashWhy.why).not.toContain('0/0');
     expect(renderMarkdown(hybrid.report)).toContain('1/1 by default');
     // numerator/denominator on both sides, under the peer's name, in every format
     expect(peers[0]).toMatchObject({ peer: 'memory-cli evaluate', numerator: 1, denominator: 4 });

@@ -30,6 +30,7 @@ import {
   notApplicableRows,
   semanticWinText,
   rankedEntriesText,
+  unrankedText,
   displayGate,
   top1SplitText,
 } from './view.js';
@@ -108,6 +109,7 @@ export function htmlView(report: Report, history?: HistoryViewModel) {
       status_class: status.replace(' ', '-'),
       why: q.not_applicable ? `not applicable: ${q.not_applicable}` : whyFailing(q),
       deterministic: q.deterministic,
+      unranked: unrankedText(q),
     }));
 
   const charted = rows.filter((r) => r.chart);
@@ -175,6 +177,8 @@ export function htmlView(report: Report, history?: HistoryViewModel) {
     reasons: g.reasons,
     semantic_wins: semanticWinText(report),
     ranked_entries: rankedEntriesText(report),
+    // the unranked column only where some answer carried entries the suite does not rank
+    has_unranked: queries.some((q) => q.unranked !== ''),
     rows,
     checklist: g.checklist,
     charts: { metrics: Boolean(data.metrics), modes: Boolean(data.modes), latency: Boolean(data.latency) },

@@ -8,7 +8,7 @@
  */
 import type { Report } from '../../src/documents/index.js';
 import { xmlEscape } from '../escape.js';
-import { displayGate, ruleRow } from './view.js';
+import { displayGate, ruleRow, unrankedCountText } from './view.js';
 import { warningView } from './view-findings.js';
 
 export function renderJunit(reports: Report | readonly Report[]): string {
@@ -78,7 +78,7 @@ export function renderJunit(reports: Report | readonly Report[]): string {
       `  <testsuite name="${x(g.gate_id)}" tests="${cases.length}" failures="${suiteFailures}" errors="${suiteErrors}" skipped="0">\n` +
         `    <properties>\n${props}\n    </properties>\n` +
         cases.join('\n') +
-        `\n    <system-out>${x(`${g.verdict}: ${g.reasons.join(' | ')}`)}</system-out>${err}\n  </testsuite>`,
+        `\n    <system-out>${x([`${g.verdict}: ${g.reasons.join(' | ')}`, unrankedCountText(report)].filter(Boolean).join('\n'))}</system-out>${err}\n  </testsuite>`,
     );
   }
   return (

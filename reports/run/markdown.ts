@@ -22,6 +22,7 @@ import {
   errorView,
   semanticWinText,
   rankedEntriesText,
+  unrankedRows,
   top1SplitText,
   unmetExpectations,
   unmetTitle,
@@ -117,6 +118,15 @@ export function renderMarkdown(report: Report, opts: MarkdownOptions = {}): stri
     for (const u of unmet.slice(0, max))
       out.push(`| ${mdCode(u.query_id)} | ${e(u.expected)} | ${e(u.answered)} |`);
     if (unmet.length > max) out.push('', `… and ${unmet.length - max} more in the JSON and HTML reports.`);
+    out.push('', '</details>', '');
+  }
+  const unranked = unrankedRows(report);
+  if (unranked.length) {
+    out.push(`<details><summary>Unranked entries (${unranked.length} queries, replay 1)</summary>`, '');
+    out.push('| query | unranked entries |', '| --- | --- |');
+    for (const u of unranked.slice(0, max)) out.push(`| ${mdCode(u.query_id)} | ${e(u.unranked)} |`);
+    if (unranked.length > max)
+      out.push('', `… and ${unranked.length - max} more in the JSON and HTML reports.`);
     out.push('', '</details>', '');
   }
   const na = notApplicableRows(report);

@@ -25,6 +25,7 @@ import {
   errorView,
   semanticWinText,
   rankedEntriesText,
+  unrankedCountText,
   top1SplitText,
   failingDetail,
   unmetExpectations,
@@ -71,6 +72,7 @@ export function renderTerminal(report: Report, opts: TerminalOptions = {}): stri
   );
   if (semanticWinText(report)) out.push(...wrap(safe(semanticWinText(report)), TERMINAL_WIDTH, '  '));
   if (rankedEntriesText(report)) out.push(...wrap(safe(rankedEntriesText(report)), TERMINAL_WIDTH, '  '));
+  if (unrankedCountText(report)) out.push(...wrap(unrankedCountText(report), TERMINAL_WIDTH, '  '));
   const w = report.warnings;
   // a degraded system that still answers says so only on stderr: the verdict's reader sees it here
   if (w && w.warned > 0)

@@ -420,7 +420,39 @@ export function rankedEntriesText(report: Report): string {
         : r === 'rank'
           ? 'the entries with an integer rank, in rank order'
           : `the entries whose selected_by starts with ${r.slice('selected_by:'.length)}`;
-  return `ranked entries: ${r} (${what}; the others are listed as unranked)`;
+  // `all` leaves nothing out: there are no others to list
+  return r === 'all'
+    ? `ranked entries: ${r} (${what})`
+    : `ranked entries: ${r} (${what}; the others are listed as unranked, per query)`;
+}
+
+/** most unranked ids a Markdown or HTML row names; report.json keeps every one */
+const UNRANKED_SHOWN = 5;
+
+/** "3: .cortex/a.md, .cortex/b.md, specs/c.md" (capped: "... and 2 more"): a query's unranked entries, compactly. */
+export function unrankedText(q: QueryOutcome): string {
+  const ids = q.actual.unranked_ids ?? [];
+  if (!ids.length) return '';
+  const more = ids.length > UNRANKED_SHOWN ? ` and ${ids.length - UNRANKED_SHOWN} more` : '';
+  return `${ids.length}: ${ids.slice(0, UNRANKED_SHOWN).join(', ')}${more}`;
+}
+
+/** The queries whose replay-1 answer carried entries that were not ranked, in report order. */
+export function unrankedRows(report: Report): { query_id: string; unranked: string }[] {
+  return report.queries
+    .filter((q) => q.actual.unranked_ids?.length)
+    .map((q) => ({ query_id: q.query_id, unranked: unrankedText(q) }));
+}
+
+/** "unranked entries: 27 in 9 of 9 queries (replay 1; ...)": the terminal's count line; "" when none. */
+export function unrankedCountText(report: Report): string {
+  const withAny = report.queries.filter((q) => q.actual.unranked_ids?.length);
+  if (!withAny.length) return '';
+  const n = withAny.reduce((sum, q) => sum + q.actual.unranked_ids!.length, 0);
+  return (
+    `unranked entries: ${n} in ${withAny.length} of ${report.queries.length} queries ` +
+    '(replay 1; listed per query in the Markdown, HTML and JSON reports)'
+  );
 }
 
 /** One error on one line: its message, then what the system wrote on stderr (lines joined by " | "). */

@@ -49,4 +49,19 @@ describe('--set validation against the config schema', () => {
     expect(refusal(['as_of=yesterday'])).toContain('expects an ISO-8601 date-time string');
     expect(refusal(['system.params=3'])).toContain('system.params expects an object');
   });
+
+  it('a string the schema constrains by pattern or enum names the values it takes, and a valid example', () => {
+    expect(refusal(['system.ranked_entries=bogus'])).toBe(
+      '--set system.ranked_entries=bogus: system.ranked_entries expects "auto", "all", "rank" or "selected_by:<prefix>" (e.g. selected_by:task:), got the string "bogus" | for example --set system.ranked_entries=all',
+    );
+    expect(parseSetFlags(['system.ranked_entries=all'])).toEqual({ system: { ranked_entries: 'all' } });
+    expect(parseSetFlags(['system.ranked_entries=selected_by:task:'])).toEqual({
+      system: { ranked_entries: 'selected_by:task:' },
+    });
+    expect(refusal(['bm25.formula=okapi'])).toContain(
+      'bm25.formula expects one of "lucene", "fts5", got the string "okapi" | for example --set bm25.formula=lucene',
+    );
+    // a union of objects says what each takes, not "any JSON value"
+    expect(refusal(['embedder=3'])).toContain('embedder expects an object with type, or an object with api');
+  });
 });

@@ -49,7 +49,12 @@ interface SchemaNode {
   exclusiveMinimum?: number;
   minLength?: number;
   format?: string;
+  /** a pattern-constrained string says what it matches in words here (RankedEntriesSchema) */
+  pattern?: string;
+  description?: string;
+  examples?: unknown[];
   items?: SchemaNode;
+  anyOf?: SchemaNode[];
 }
 
 const ROOT = PartialConfigSchema as unknown as SchemaNode;
@@ -120,6 +125,9 @@ export function closestConfigKey(key: string): string {
 /** "a number >= 0", "one of "uniform", "evidence_outcome_bias"", "an ISO-8601 date-time string"... */
 function expectedText(node: SchemaNode): string {
   if (node.enum) return `one of ${node.enum.map((v) => JSON.stringify(v)).join(', ')}`;
+  // "a string" would not say what is wrong with the string given: the pattern's meaning does
+  if (node.pattern !== undefined) return node.description ?? `a string matching /${node.pattern}/`;
+  if (node.anyOf) return [...new Set(node.anyOf.map(expectedText))].join(', or ');
   const types = Array.isArray(node.type) ? node.type : node.type ? [node.type] : [];
   const bounds: string[] = [];
   if (node.minimum !== undefined) bounds.push(`>= ${node.minimum}`);
@@ -182,6 +190,8 @@ export function checkSetting(key: string, value: unknown, flag: string): void {
 
 function exampleOf(node: SchemaNode): string {
   if (node.enum) return String(node.enum[0]);
+  if (node.examples?.length) return String(node.examples[0]);
+  if (node.anyOf?.[0]) return exampleOf(node.anyOf[0]);
   const t = Array.isArray(node.type) ? node.type[0] : node.type;
   if (t === 'boolean') return 'true';
   if (t === 'integer') return String(Math.max(1, node.minimum ?? 1));

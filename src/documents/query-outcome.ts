@@ -31,6 +31,11 @@ export const QueryOutcomeSchema = Closed({
     selected_id: Type.Optional(Type.String()),
     source_path: Type.Optional(Type.String()),
     top_ids: strings,
+    /**
+     * the entries the answer carried that the suite's `ranked_entries` left out of the ranking (a
+     * context-load answer's control-plane files), every one, in answer order; absent when none
+     */
+    unranked_ids: Type.Optional(strings),
     fallback_stage: Type.Optional(Type.String()),
   }),
   top1: Top1JudgmentSchema,

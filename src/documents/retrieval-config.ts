@@ -26,7 +26,12 @@ export const SystemParamsSchema = AnyObject();
  * context-load answers: which entries are ranked (`auto`, `all`, `rank`, `selected_by:<prefix>`; see
  * NormalizeOptions in src/systems/normalize/types.ts); the others are reported apart. Default `auto`.
  */
-export const RankedEntriesSchema = Type.String({ pattern: '^(auto|all|rank|selected_by:\\S+)$' });
+export const RankedEntriesSchema = Type.String({
+  pattern: '^(auto|all|rank|selected_by:\\S+)$',
+  // what a refused --set value is told (src/cli/set-flags.ts) and what an editor shows
+  description: '"auto", "all", "rank" or "selected_by:<prefix>" (e.g. selected_by:task:)',
+  examples: ['all'],
+});
 const unit = Type.Number({ minimum: 0, maximum: 1 });
 
 export const AnalyzerConfigSchema = Closed({
@@ -56,7 +61,11 @@ export const EmbedderConfigSchema = Type.Union([
     type: Type.Literal('http'),
     api: StringEnum(['ollama', 'openai']),
     /** the server's base URL, e.g. http://127.0.0.1:11434 */
-    url: Type.String({ pattern: '^https?://' }),
+    url: Type.String({
+      pattern: '^https?://',
+      description: 'a URL starting with http:// or https://',
+      examples: ['http://127.0.0.1:11434'],
+    }),
     model: Type.String({ minLength: 1 }),
     /** per request, at freeze time; default in src/core/defaults.ts (EMBEDDER_DEFAULTS) */
     timeout_ms: Type.Optional(posInt),

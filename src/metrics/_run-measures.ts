@@ -190,6 +190,7 @@ function queryOutcome(
     ok: o?.ok ?? false,
     top_ids: (o?.ranked ?? []).slice(0, 10).map((r) => r.id),
   };
+  if (o?.unranked?.length) actual.unranked_ids = o.unranked.map((u) => u.id);
   if (!o) actual.error = 'not observed';
   else if (!o.ok) actual.error = o.error ? `${o.error.kind}: ${o.error.message}` : 'error';
   if (o?.selection_mode) actual.selection_mode = o.selection_mode;

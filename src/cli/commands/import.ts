@@ -19,7 +19,7 @@ import type { RgateCommand } from '../command.js';
 
 type Kind = 'beir' | 'trec' | 'smart' | 'dir' | 'memory-cli';
 
-interface ImportArgs {
+export interface ImportArgs {
   kind: Kind;
   path?: string;
   out: string;
@@ -50,8 +50,18 @@ interface ImportArgs {
 
 const PATH_OPTIONS = ['corpus', 'docs', 'queries', 'topics', 'qrels', 'config'] as const;
 
-/** The command line as the user could retype it, for PROVENANCE.md (paths as given). */
-function commandLine(a: ImportArgs): string {
+/** A word as a POSIX shell reads it back: quoted only when it holds something the shell would split or expand. */
+function shellWord(w: string): string {
+  return /^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`;
+}
+
+/**
+ * The command line as the user could retype it, for PROVENANCE.md (paths as given): every option that
+ * changes the set written, so running it again writes the same set (import.test.ts holds each one to
+ * that). Options that only decide whether or how it is written (--force, --freeze and its --date,
+ * --version, --reset-note, --json) are left out.
+ */
+export function commandLine(a: ImportArgs): string {
   const parts = ['rgate', 'import', a.kind];
   if (a.path) parts.push(a.path);
   const opt = (name: string, v: unknown): void => {
@@ -68,9 +78,12 @@ function commandLine(a: ImportArgs): string {
   if (a.negative && a.negative !== 'drop') opt('negative', a.negative);
   if (a['record-kind'] && a['record-kind'] !== 'canonical') opt('record-kind', a['record-kind']);
   opt('ext', a.ext);
+  opt('dot-dir', a['dot-dir']);
+  opt('follow-symlinks', a['follow-symlinks']);
+  opt('keep-unknown-judgments', a['keep-unknown-judgments']);
   opt('domain', a.domain);
   opt('out', a.out);
-  return parts.join(' ');
+  return parts.map(shellWord).join(' ');
 }
 
 function need(a: ImportArgs, name: keyof ImportArgs): string {

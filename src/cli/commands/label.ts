@@ -82,6 +82,13 @@ async function pool(args: LabelArgs, io: CliIo): Promise<number> {
     if (seen.has(`suite ${name}`)) continue;
     seen.add(`suite ${name}`);
     const s = loadSuiteSpec(io, name, args.config);
+    // a pool judges one frozen set: a system run on another fixture answers with another corpus's ids
+    if (resolveFixtureDir(s.spec.fixture, s.root) !== resolveFixtureDir(spec.fixture, root))
+      throw new RgateError(
+        'usage',
+        `label pool ${args.target}: suite ${name} runs on fixture ${s.spec.fixture}, suite ${args.target} on fixture ${spec.fixture}; a pool needs systems on the same fixture`,
+        `--systems takes suites whose "fixture" is ${spec.fixture}; for another set, pool it with its own suite (rgate label pool ${name} ...)`,
+      );
     systems.push({ id: `s${systems.length + 1}`, label: `suite ${name}`, suite: name, spec: s.spec });
   }
   for (const m of modes) {
