@@ -122,6 +122,22 @@ describe('importDir (project_dir snapshot)', () => {
     expect(r.counts.judgments).toBe(3);
   });
 
+  it('refuses useful_ids and useful_paths the corpus lacks as it refuses qrels', async () => {
+    const q = join(dir, 'queries-useful.jsonl');
+    writeFileSync(
+      q,
+      [
+        JSON.stringify({ query_id: 'q1', text: 'rules', useful_ids: ['README.md', 'nope.md'] }),
+        JSON.stringify({ query_id: 'q2', text: 'rules', useful_paths: ['docs/gone.md'] }),
+      ].join('\n') + '\n',
+    );
+    await expect(importDir({ path: tree, out: join(dir, 'out-u'), queries: q })).rejects.toMatchObject({
+      code: 'input_invalid',
+      message:
+        'queries-useful.jsonl: 2 judgment(s) on 1 id(s) and 1 source path(s) not in the corpus (e.g. nope.md, docs/gone.md)',
+    });
+  });
+
   describe('symlinks: the import stays inside its root', () => {
     const base = join(dir, 'links');
     const root = join(base, 'tree');

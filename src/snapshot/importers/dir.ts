@@ -44,9 +44,18 @@ export async function importDir(o: DirImportOptions): Promise<ImportResult> {
   let queries: QueryRecord[] = [];
   if (o.queries) {
     queries = readQueryLines(o.queries, sources);
-    const unknown = unknownJudgments(queries, new Set(corpus.map((r) => r.id!)));
+    const unknown = unknownJudgments(
+      queries,
+      new Set(corpus.map((r) => r.id!)),
+      new Set(corpus.map((r) => r.source_path)),
+    );
     if (unknown.count > 0) {
-      const what = `${basename(o.queries)}: ${unknown.count} judgment(s) on ${unknown.ids.length} id(s) not in the corpus (e.g. ${unknown.ids.slice(0, 3).join(', ')})`;
+      const on = [
+        ...(unknown.ids.length ? [`${unknown.ids.length} id(s)`] : []),
+        ...(unknown.paths.length ? [`${unknown.paths.length} source path(s)`] : []),
+      ].join(' and ');
+      const examples = [...unknown.ids, ...unknown.paths].slice(0, 3).join(', ');
+      const what = `${basename(o.queries)}: ${unknown.count} judgment(s) on ${on} not in the corpus (e.g. ${examples})`;
       if (!o.keepUnknownJudgments)
         throw new RgateError(
           'input_invalid',
@@ -68,18 +77,29 @@ export async function importDir(o: DirImportOptions): Promise<ImportResult> {
   return { dir: o.out, ...r };
 }
 
-/** Judgments (qrels entries) on ids the corpus lacks: their count and the ids, sorted. */
+/**
+ * Judgments on what the corpus lacks: qrels entries and useful_ids naming no record id, useful_paths
+ * naming no record's source_path. Their count, and the ids and paths, each sorted.
+ */
 function unknownJudgments(
   queries: readonly QueryRecord[],
   ids: ReadonlySet<string>,
-): { count: number; ids: string[] } {
+  paths: ReadonlySet<string | undefined>,
+): { count: number; ids: string[]; paths: string[] } {
   let count = 0;
-  const missing = new Set<string>();
-  for (const q of queries)
-    for (const id of Object.keys(q.qrels ?? {}))
+  const missingIds = new Set<string>();
+  const missingPaths = new Set<string>();
+  for (const q of queries) {
+    for (const id of [...Object.keys(q.qrels ?? {}), ...(q.useful_ids ?? [])])
       if (!ids.has(id)) {
         count++;
-        missing.add(id);
+        missingIds.add(id);
       }
-  return { count, ids: [...missing].sort() };
+    for (const path of q.useful_paths ?? [])
+      if (!paths.has(path)) {
+        count++;
+        missingPaths.add(path);
+      }
+  }
+  return { count, ids: [...missingIds].sort(), paths: [...missingPaths].sort() };
 }
