@@ -31,7 +31,7 @@ import {
 import { mdCode, mdEscape } from '../escape.js';
 import { wrap } from '../run/terminal.js';
 import { holesMarkdown, holesTerminal, holesView } from './compare-holes.js';
-import { labelEffects } from './compare-labels.js';
+import { labelEffectTexts } from './compare-labels.js';
 import type { PageFrame } from '../templates.js';
 
 export interface SessionRenderOpts {
@@ -179,10 +179,10 @@ export function renderSessionTerminal(s: CompareSessionModel, opts: SessionRende
     ]);
   }
   out.push(tt.toString(), ...nNotes(tests).flatMap((l) => wrap(safe(l), WIDTH, '      ', '  ')), '');
-  const labels = labelEffects(s);
+  const labels = labelEffectTexts(s);
   if (labels.length) {
     out.push(p('bold', 'Label effects (a gate metric moved, the rankings did not)'));
-    for (const l of labels) out.push(...wrap(safe(l.text), WIDTH, '    ', '  ').map((x) => p('yellow', x)));
+    for (const l of labels) out.push(...wrap(safe(l), WIDTH, '    ', '  ').map((x) => p('yellow', x)));
     out.push('');
   }
 
@@ -238,10 +238,10 @@ export function renderSessionMarkdown(s: CompareSessionModel): string {
       `| ${v.id}${v.id === s.reference ? ' (reference)' : ''} | ${mdEscape(v.label)} | ${v.verdict} | ${mdEscape(gateValues(s, v).join('; ') || '-')} | ${mdEscape(modeRates(v).join('; ') || '-')} |`,
     );
   out.push(...holesMarkdown(s));
-  const labels = labelEffects(s);
+  const labels = labelEffectTexts(s);
   if (labels.length) {
     out.push('', '### Label effects (a gate metric moved, the rankings did not)', '');
-    for (const l of labels) out.push(`- ⚠️ ${mdEscape(l.text)}`);
+    for (const l of labels) out.push(`- ⚠️ ${mdEscape(l)}`);
   }
   out.push('', '### Winners', '');
   for (const w of s.winners)
@@ -321,7 +321,7 @@ function sessionHtmlView(s: CompareSessionModel) {
     corpus_id: s.artifacts.corpus_id,
     winner_count: s.winners.filter((w) => w.winner).length,
     holes: holesView(s),
-    label_effects: labelEffects(s).map((l) => l.text),
+    label_effects: labelEffectTexts(s),
     variants: s.variants.map((v) => ({
       id: v.id,
       reference: v.id === s.reference,
