@@ -7,7 +7,6 @@ import { describe, expect, it } from 'vitest';
 import { checkSession } from '../history/compare.js';
 import { labelEffects } from '../history/compare-labels.js';
 import {
-  breakName,
   renderSessionHtml,
   renderSessionJson,
   renderSessionMarkdown,
@@ -83,13 +82,5 @@ describe('label effects of a session stored before they were part of it', () => 
     expect(renderSessionMarkdown(read)).toContain('### Label effects');
     // a session that has them keeps them as stored
     expect(checkSession(built, 'cmp-labels', 'test store')).toBe(built);
-  });
-});
-
-describe('breakName', () => {
-  it('breaks a long name at its separators, and hard only inside a longer part', () => {
-    expect(breakName('selection_mode_reporting', 17)).toBe('selection_mode_\nreporting');
-    expect(breakName('ndcg_cut.5', 17)).toBe('ndcg_cut.5');
-    expect(breakName('abcdefghij', 4)).toBe('abcd\nefgh\nij');
   });
 });
