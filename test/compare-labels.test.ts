@@ -4,7 +4,8 @@
  * answer hybrid_rrf). Every format says so; a real ranking change is never called one.
  */
 import { describe, expect, it } from 'vitest';
-import { checkSession } from '../history/compare.js';
+import { join } from 'node:path';
+import { checkSession, saveSession } from '../history/compare.js';
 import { labelEffects } from '../history/compare-labels.js';
 import {
   renderSessionHtml,
@@ -12,7 +13,11 @@ import {
   renderSessionMarkdown,
   renderSessionTerminal,
 } from '../reports/history/compare.js';
+import { runCli } from '../src/cli/program.js';
+import { SqliteRunStore } from '../src/store/index.js';
 import { labelEffectSession } from './compare-helpers.js';
+import { captureIo } from './helpers/cli-io.js';
+import { tempDir } from './history-helpers.js';
 
 const session = labelEffectSession;
 
@@ -82,5 +87,21 @@ describe('label effects of a session stored before they were part of it', () => 
     expect(renderSessionMarkdown(read)).toContain('### Label effects');
     // a session that has them keeps them as stored
     expect(checkSession(built, 'cmp-labels', 'test store')).toBe(built);
+  });
+
+  it('rgate compare --show <id> --json prints them for a session stored without them', async () => {
+    const t = tempDir('rgate-labels-');
+    try {
+      const { label_effects, ...old } = labelEffectSession((i) => `doc-${i}`);
+      const store = new SqliteRunStore(join(t.dir, 'history.sqlite'));
+      saveSession(store, old);
+      store.close();
+      const io = captureIo(t.dir);
+      const args = ['compare', '--show', 'cmp-labels', '--json', '--store', join(t.dir, 'history.sqlite')];
+      expect(await runCli(args, io)).toBe(0);
+      expect(JSON.parse(io.stdout.join('\n')).label_effects).toEqual(label_effects);
+    } finally {
+      t.cleanup();
+    }
   });
 });
