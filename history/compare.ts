@@ -39,6 +39,7 @@ import { checkVariants, type VariantSpec } from './compare-variants.js';
 import { frozenConfigId } from '../src/snapshot/index.js';
 import { betterOf, headline } from './trends.js';
 import { judgmentHoles } from './label-holes.js';
+import { labelEffects } from './compare-labels.js';
 
 /** Gate measures first (in DESIGN.md order), then ranking measures by id. */
 const METRIC_ORDER = [
@@ -135,6 +136,12 @@ export function analyzeCompare(input: AnalyzeInput): CompareSession {
   tests = applyHolm(tests, input.settings.alpha);
   const ids = variants.map((v) => v.id);
   const ref = variants[0]!;
+  const flips = input.variants.slice(1).map((v, i) => ({
+    a: ref.id,
+    b: variants[i + 1]!.id,
+    queries: topFlips(input.variants[0]!.report.queries, v.report.queries),
+  }));
+  const gate_metrics = [...opOf.keys()];
   return {
     schema: COMPARE_SCHEMA_VERSION,
     suite: input.suite,
@@ -143,16 +150,13 @@ export function analyzeCompare(input: AnalyzeInput): CompareSession {
     artifacts: { ...first.artifacts, config_id: frozenConfigId(first.artifacts.config_id) },
     settings: { ...input.settings, replays: first.settings.replays, pairs: 'all' },
     reference: ref.id,
-    gate_metrics: [...opOf.keys()],
+    gate_metrics,
     metrics: metricIds.map((id) => ({ id, better: better(id) })),
     variants,
     tests,
     winners: nameWinners(metricIds, ids, tests, better),
-    flips: input.variants.slice(1).map((v, i) => ({
-      a: ref.id,
-      b: variants[i + 1]!.id,
-      queries: topFlips(input.variants[0]!.report.queries, v.report.queries),
-    })),
+    flips,
+    label_effects: labelEffects({ gate_metrics, tests, flips }),
     environment: input.environment,
   };
 }
@@ -297,5 +301,7 @@ export function checkSession(stored: unknown, sessionId: string, location: strin
       `session ${sessionId} has schema ${String(doc.schema)}, expected ${COMPARE_SCHEMA_VERSION}`,
     );
   }
-  return doc as CompareSession;
+  const session = doc as CompareSession;
+  // a session stored before label effects were part of it: the same computation, on read
+  return session.label_effects ? session : { ...session, label_effects: labelEffects(session) };
 }

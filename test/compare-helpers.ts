@@ -1,5 +1,5 @@
 /** Hostile documents for the comparison and closeout renderer tests (shared with the browser test). */
-import type { CloseoutDoc, CompareSession } from '../src/documents/index.js';
+import type { CloseoutDoc, CompareSession, SelectionMode } from '../src/documents/index.js';
 import { analyzeCompare } from '../history/compare.js';
 import { artifacts, outcome, rate, report, rule } from './history-helpers.js';
 
@@ -37,6 +37,54 @@ export function hostileSession(): CompareSession {
     ],
     settings: { seed: 3, alpha: 0.05, resamples: 500, permutations: 2000 },
     environment: { session_id: 'cmp-test', created_at: '2026-11-22T00:00:00Z' },
+  });
+}
+
+const labelIds = Array.from({ length: 18 }, (_, i) => `q${String(i).padStart(2, '0')}`);
+
+/**
+ * memory-cli's classic vs hybrid on 18 queries as issue 24 recorded it: a third of classic's answers
+ * fall back, hybrid labels every answer hybrid_rrf; `hybridSelected` picks hybrid's top-1 per query
+ * (the classic one: a pure label effect).
+ */
+export function labelEffectSession(hybridSelected: (i: number) => string): CompareSession {
+  const mk = (runId: string, mode: (i: number) => SelectionMode, selected: (i: number) => string) => {
+    const queries = labelIds.map((id, i) =>
+      outcome(id, {
+        top1: 'useful',
+        selected: selected(i),
+        mode: mode(i),
+        measures: { 'ndcg_cut.5': i % 3 ? 0.5 : 1 },
+      }),
+    );
+    const semantic = queries.filter((q) => q.actual.selection_mode !== 'fallback_path_priority').length;
+    return report({
+      runId,
+      rules: [rule('top1_useful_rate', 'min', 0.5)],
+      metrics: [rate('top1_useful_rate', semantic, labelIds.length)],
+      queries,
+    });
+  };
+  return analyzeCompare({
+    suite: 'memory-cli',
+    kind: 'variants',
+    variants: [
+      {
+        spec: { label: 'mode=classic', overrides: {} },
+        // classic: a third of the answers come from the path-priority fallback
+        report: mk(
+          'classic',
+          (i) => (i % 3 === 0 ? 'fallback_path_priority' : 'semantic'),
+          (i) => `doc-${i}`,
+        ),
+      },
+      {
+        spec: { label: 'mode=hybrid', overrides: {} },
+        report: mk('hybrid', () => 'hybrid_rrf', hybridSelected),
+      },
+    ],
+    settings: { seed: 3, alpha: 0.05, resamples: 500, permutations: 2000 },
+    environment: { session_id: 'cmp-labels', created_at: '2026-11-26T00:00:00Z' },
   });
 }
 

@@ -4,73 +4,44 @@
  * answer hybrid_rrf). Every format says so; a real ranking change is never called one.
  */
 import { describe, expect, it } from 'vitest';
-import { analyzeCompare } from '../history/compare.js';
-import { labelEffects } from '../reports/history/compare-labels.js';
+import { join } from 'node:path';
+import { checkSession, saveSession } from '../history/compare.js';
+import { labelEffects } from '../history/compare-labels.js';
 import {
-  breakName,
   renderSessionHtml,
+  renderSessionJson,
   renderSessionMarkdown,
   renderSessionTerminal,
 } from '../reports/history/compare.js';
-import type { SelectionMode } from '../src/documents/index.js';
-import { outcome, rate, report, rule } from './history-helpers.js';
+import { runCli } from '../src/cli/program.js';
+import { SqliteRunStore } from '../src/store/index.js';
+import { labelEffectSession } from './compare-helpers.js';
+import { captureIo } from './helpers/cli-io.js';
+import { tempDir } from './history-helpers.js';
 
-const ids = Array.from({ length: 18 }, (_, i) => `q${String(i).padStart(2, '0')}`);
-
-function session(hybridSelected: (i: number) => string) {
-  const mk = (runId: string, mode: (i: number) => SelectionMode, selected: (i: number) => string) => {
-    const queries = ids.map((id, i) =>
-      outcome(id, {
-        top1: 'useful',
-        selected: selected(i),
-        mode: mode(i),
-        measures: { 'ndcg_cut.5': i % 3 ? 0.5 : 1 },
-      }),
-    );
-    const semantic = queries.filter((q) => q.actual.selection_mode !== 'fallback_path_priority').length;
-    return report({
-      runId,
-      rules: [rule('top1_useful_rate', 'min', 0.5)],
-      metrics: [rate('top1_useful_rate', semantic, ids.length)],
-      queries,
-    });
-  };
-  return analyzeCompare({
-    suite: 'memory-cli',
-    kind: 'variants',
-    variants: [
-      {
-        spec: { label: 'mode=classic', overrides: {} },
-        // classic: a third of the answers come from the path-priority fallback
-        report: mk(
-          'classic',
-          (i) => (i % 3 === 0 ? 'fallback_path_priority' : 'semantic'),
-          (i) => `doc-${i}`,
-        ),
-      },
-      {
-        spec: { label: 'mode=hybrid', overrides: {} },
-        report: mk('hybrid', () => 'hybrid_rrf', hybridSelected),
-      },
-    ],
-    settings: { seed: 3, alpha: 0.05, resamples: 500, permutations: 2000 },
-    environment: { session_id: 'cmp-labels', created_at: '2026-11-26T00:00:00Z' },
-  });
-}
+const session = labelEffectSession;
 
 describe('label effects in rgate compare', () => {
   it('names a gate metric that moved with 0 top-1 flips and every ranking measure tied', () => {
     const s = session((i) => `doc-${i}`);
     expect(s.flips[0]!.queries).toEqual([]);
-    const effects = labelEffects(s);
-    expect(effects.map((e) => [e.metric, e.a, e.b])).toEqual([['top1_useful_rate', s.reference, 'v2']]);
-    // the report's semantic-win modes here are semantic only: hybrid_rrf answers are not wins
-    expect(effects[0]!.text).toContain('top1_useful_rate moved -0.6667 (v1 -> v2)');
-    expect(effects[0]!.text).toContain(
-      '0 top-1 flips, every other measure tied on every query (top1_useful_any_mode, replay_determinism, ndcg_cut.5)',
-    );
+    // part of the session's data, as built: the JSON carries them
+    expect(s.label_effects).toEqual([
+      {
+        metric: 'top1_useful_rate',
+        a: s.reference,
+        b: 'v2',
+        mean_delta: -2 / 3,
+        tied_measures: ['top1_useful_any_mode', 'replay_determinism', 'ndcg_cut.5'],
+      },
+    ]);
+    expect(JSON.parse(renderSessionJson(s)).label_effects).toEqual(s.label_effects);
     const t = renderSessionTerminal(s);
     expect(t).toContain('Label effects (a gate metric moved, the rankings did not)');
+    // the report's semantic-win modes here are semantic only: hybrid_rrf answers are not wins
+    expect(t.replace(/\n +/g, ' ')).toContain(
+      'top1_useful_rate moved -0.6667 (v1 -> v2) with no ranking change: 0 top-1 flips, every other measure tied on every query (top1_useful_any_mode, replay_determinism, ndcg_cut.5)',
+    );
     for (const line of t.split('\n')) expect([...line].length).toBeLessThanOrEqual(80);
     // per-variant values and selection-mode rates, in every format
     expect(s.variants.map((v) => v.selection_modes)).toEqual([
@@ -93,7 +64,7 @@ describe('label effects in rgate compare', () => {
   it('is silent when the rankings changed', () => {
     const s = session((i) => (i === 4 ? 'other-doc' : `doc-${i}`));
     expect(s.flips[0]!.queries).toHaveLength(1);
-    expect(labelEffects(s)).toEqual([]);
+    expect(s.label_effects).toEqual([]);
     expect(renderSessionTerminal(s)).not.toContain('Label effects');
   });
 
@@ -106,10 +77,31 @@ describe('label effects in rgate compare', () => {
   });
 });
 
-describe('breakName', () => {
-  it('breaks a long name at its separators, and hard only inside a longer part', () => {
-    expect(breakName('selection_mode_reporting', 17)).toBe('selection_mode_\nreporting');
-    expect(breakName('ndcg_cut.5', 17)).toBe('ndcg_cut.5');
-    expect(breakName('abcdefghij', 4)).toBe('abcd\nefgh\nij');
+describe('label effects of a session stored before they were part of it', () => {
+  it('are computed when it is read back, and every format shows them', () => {
+    const built = session((i) => `doc-${i}`);
+    const { label_effects, ...old } = built;
+    const read = checkSession(JSON.parse(JSON.stringify(old)), 'cmp-labels', 'test store');
+    expect(read.label_effects).toEqual(label_effects);
+    expect(labelEffects(old)).toEqual(label_effects);
+    expect(renderSessionMarkdown(read)).toContain('### Label effects');
+    // a session that has them keeps them as stored
+    expect(checkSession(built, 'cmp-labels', 'test store')).toBe(built);
+  });
+
+  it('rgate compare --show <id> --json prints them for a session stored without them', async () => {
+    const t = tempDir('rgate-labels-');
+    try {
+      const { label_effects, ...old } = labelEffectSession((i) => `doc-${i}`);
+      const store = new SqliteRunStore(join(t.dir, 'history.sqlite'));
+      saveSession(store, old);
+      store.close();
+      const io = captureIo(t.dir);
+      const args = ['compare', '--show', 'cmp-labels', '--json', '--store', join(t.dir, 'history.sqlite')];
+      expect(await runCli(args, io)).toBe(0);
+      expect(JSON.parse(io.stdout.join('\n')).label_effects).toEqual(label_effects);
+    } finally {
+      t.cleanup();
+    }
   });
 });

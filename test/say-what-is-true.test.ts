@@ -70,7 +70,8 @@ describe('history states the verdict beside any alarm', () => {
     expect(row).toMatch(/FAIL\s*$/);
     expect(text).not.toMatch(/\bok\b/);
     expect(text).toContain('Newest run r2: FAIL (gate test-gate).');
-    expect(text).toContain(
+    // wrapped to 80 columns: read as one line
+    expect(text.replace(/\n +/g, ' ')).toContain(
       'No regression alarm: nothing got worse than in the run before (the gate verdict above still stands).',
     );
     // a metric with nothing to count has no trend row, and the reader is told why

@@ -6,7 +6,9 @@
  */
 import type { CompareSession, JudgmentHoles } from '../../src/documents/index.js';
 import { mdEscape } from '../escape.js';
-import { fit, safe, table, WIDTH, type Paint } from './shared.js';
+import { safe, type Paint } from './shared.js';
+import { fittedTable } from '../fitted-table.js';
+import { wrap } from '../run/terminal.js';
 
 interface HoleRow {
   id: string;
@@ -39,15 +41,21 @@ function hint(s: CompareSession): string {
   return `grade them: rgate label queue ${s.environment.session_id}`;
 }
 
-/** Terminal lines (empty when the session has no hole counts). */
-export function holesTerminal(s: CompareSession, p: Paint): string[] {
+/** Terminal lines of at most `width` (empty when the session has no hole counts). */
+export function holesTerminal(s: CompareSession, p: Paint, width: number): string[] {
   const r = rows(s);
   if (!r.length) return [];
-  const ks = cutoffs(s);
-  const t = table(['id', 'variant', ...ks.map((k) => `unjudged @${k}`)], [4, 26, ...ks.map(() => 22)]);
-  for (const row of r) t.push([row.id, fit(safe(row.label), 26), ...row.cells.map((c) => c.text)]);
-  const out = [p('bold', 'Judgment holes'), fit(`  ${EXPLAIN}`, WIDTH), t.toString()];
-  if (r.some((row) => row.cells.some((c) => c.any))) out.push(fit(`  ${safe(hint(s))}`, WIDTH));
+  const t = fittedTable(
+    [
+      { head: 'id' },
+      { head: 'variant', kind: 'text' },
+      ...cutoffs(s).map((k) => ({ head: `unjudged @${k}`, kind: 'text' as const })),
+    ],
+    r.map((row) => [row.id, safe(row.label), ...row.cells.map((c) => c.text)]),
+    width,
+  );
+  const out = [p('bold', 'Judgment holes'), ...wrap(EXPLAIN, width, '    ', '  '), ...t];
+  if (r.some((row) => row.cells.some((c) => c.any))) out.push(...wrap(safe(hint(s)), width, '    ', '  '));
   return [...out, ''];
 }
 

@@ -13,8 +13,8 @@ import {
 import {
   barChart,
   barChartSize,
+  DEFAULT_WIDTH,
   finish,
-  fit,
   interval,
   jsonDoc,
   lineChart,
@@ -24,20 +24,21 @@ import {
   renderPage,
   safe,
   signed,
-  table,
-  WIDTH,
   type ChartSpec,
 } from './shared.js';
 import { mdCode, mdEscape } from '../escape.js';
 import { wrap } from '../run/terminal.js';
 import { holesMarkdown, holesTerminal, holesView } from './compare-holes.js';
-import { labelEffects } from './compare-labels.js';
+import { labelEffectTexts } from './compare-labels.js';
+import { fittedTable } from '../fitted-table.js';
 import type { PageFrame } from '../templates.js';
 
 export interface SessionRenderOpts {
   color?: boolean;
   /** most flipped queries listed per pair in the terminal */
   maxFlips?: number;
+  /** the terminal's columns: no line is longer (default 80) */
+  width?: number;
 }
 
 function labelOf(s: CompareSessionModel, id: string): string {
@@ -97,102 +98,93 @@ function modeRates(v: CompareVariant): string[] {
   return keys.map((k) => `${k} ${counts[k]}/${total} (${((100 * counts[k]!) / total).toFixed(1)}%)`);
 }
 
-/**
- * A name broken into lines of at most `width` (after "_", ".", "-" or "/" where it can, else hard),
- * so a narrow column shows it whole instead of cutting it ("selection_mode_reporting").
- */
-export function breakName(name: string, width: number): string {
-  const parts = name.match(/[^_./-]*[_./-]?/g)!.filter(Boolean);
-  const lines: string[] = [];
-  let line = '';
-  for (let part of parts) {
-    if (line.length + part.length > width && line) {
-      lines.push(line);
-      line = '';
-    }
-    while (part.length > width) {
-      lines.push(part.slice(0, width));
-      part = part.slice(width);
-    }
-    line += part;
-  }
-  if (line) lines.push(line);
-  return lines.join('\n');
-}
-
 function vsReference(s: CompareSessionModel): PairedTestView[] {
   return s.tests.filter((t) => t.a === s.reference);
 }
 
 export function renderSessionTerminal(s: CompareSessionModel, opts: SessionRenderOpts = {}): string {
   const p = painter(opts.color ?? false);
+  const width = opts.width ?? DEFAULT_WIDTH;
   const out: string[] = [];
-  out.push(p('bold', fit(`Comparison ${safe(s.environment.session_id)} · suite ${safe(s.suite)}`, WIDTH)));
+  const text = (t: string, indent = '    ', first = '') => wrap(safe(t), width, indent, first);
+  out.push(...text(`Comparison ${s.environment.session_id} · suite ${s.suite}`).map((l) => p('bold', l)));
   out.push(
-    fit(
-      `  ${s.variants.length} ${s.kind === 'sweep' ? `grid points of ${safe(s.sweep?.key ?? '?')}` : 'variants'} · same snapshot, seed ${s.settings.seed}, ${s.settings.replays} replays`,
-      WIDTH,
+    ...text(
+      `${s.variants.length} ${s.kind === 'sweep' ? `grid points of ${s.sweep?.key ?? '?'}` : 'variants'} · same snapshot, seed ${s.settings.seed}, ${s.settings.replays} replays`,
+      '    ',
+      '  ',
     ),
+    ...text(`${s.artifacts.query_set_id} · ${s.artifacts.corpus_id}`, '    ', '  '),
+    '',
   );
-  out.push(fit(`  ${safe(s.artifacts.query_set_id)} · ${safe(s.artifacts.corpus_id)}`, WIDTH), '');
 
   // one block per variant, wrapped (never cut) to the width: its label, every gate value, its modes
-  out.push(p('bold', 'Variants (* reference): gate values and selection modes (benchmark, replay 1)'));
+  out.push(
+    ...text('Variants (* reference): gate values and selection modes (benchmark, replay 1)', '  ').map((l) =>
+      p('bold', l),
+    ),
+  );
   for (const v of s.variants) {
     const verdict = p(v.verdict === 'PASS' ? 'green' : v.verdict === 'WATCH' ? 'yellow' : 'red', v.verdict);
     const id = v.id + (v.id === s.reference ? '*' : '');
-    const [first = '', ...rest] = wrap(`${id} ${v.verdict} ${safe(v.label)}`, WIDTH, '      ');
-    out.push(first.replace(` ${v.verdict} `, ` ${verdict} `), ...rest);
+    const [first = '', ...rest] = text(`${id} ${v.verdict} ${v.label}`, '      ');
+    out.push(first.replace(` ${v.verdict}`, ` ${verdict}`), ...rest);
     const values = gateValues(s, v);
-    if (values.length) out.push(...wrap(safe(values.join(' · ')), WIDTH, '      ', '    '));
+    if (values.length) out.push(...text(values.join(' · '), '      ', '    '));
     const modes = modeRates(v);
-    if (modes.length) out.push(...wrap(`modes: ${safe(modes.join(', '))}`, WIDTH, '      ', '    '));
+    if (modes.length) out.push(...text(`modes: ${modes.join(', ')}`, '      ', '    '));
   }
   out.push('');
-  out.push(...holesTerminal(s, p));
+  out.push(...holesTerminal(s, p, width));
 
   const tests = vsReference(s);
   out.push(
-    p(
-      'bold',
-      fit(
-        `Paired per-query tests vs ${s.reference} (Δ = variant - ${s.reference}; Holm over ${s.tests.length} tests)`,
-        WIDTH,
-      ),
+    ...text(
+      `Paired per-query tests vs ${s.reference} (Δ = variant - ${s.reference}; Holm over ${s.tests.length} tests)`,
+      '  ',
+    ).map((l) => p('bold', l)),
+  );
+  out.push(
+    ...fittedTable(
+      [
+        { head: 'metric' },
+        { head: 'vs' },
+        { head: 'n' },
+        { head: 'Δ mean' },
+        { head: '95% CI', kind: 'text' },
+        { head: 'p' },
+        { head: 'Holm p' },
+        { head: 'W/T/L' },
+      ],
+      tests.map((t) => [
+        safe(t.metric),
+        t.b,
+        String(t.n),
+        signed(t.mean_delta),
+        interval(t.ci95),
+        pValue(t.p_value),
+        t.significant ? p('green', pValue(t.p_holm)) : pValue(t.p_holm),
+        `${t.wins}/${t.ties}/${t.losses}`,
+      ]),
+      width,
     ),
+    ...nNotes(tests).flatMap((l) => text(l, '      ', '  ')),
+    '',
   );
-  const tt = table(
-    ['metric', 'vs', 'n', 'Δ mean', '95% CI', 'p', 'Holm p', 'W/T/L'],
-    [17, 4, 3, 8, 18, 7, 7, 9],
-  );
-  for (const t of tests) {
-    const holm = t.significant ? p('green', pValue(t.p_holm)) : pValue(t.p_holm);
-    tt.push([
-      breakName(safe(t.metric), 17),
-      `${t.b}`,
-      String(t.n),
-      signed(t.mean_delta),
-      interval(t.ci95),
-      pValue(t.p_value),
-      holm,
-      `${t.wins}/${t.ties}/${t.losses}`,
-    ]);
-  }
-  out.push(tt.toString(), ...nNotes(tests).flatMap((l) => wrap(safe(l), WIDTH, '      ', '  ')), '');
-  const labels = labelEffects(s);
+  const labels = labelEffectTexts(s);
   if (labels.length) {
-    out.push(p('bold', 'Label effects (a gate metric moved, the rankings did not)'));
-    for (const l of labels) out.push(...wrap(safe(l.text), WIDTH, '    ', '  ').map((x) => p('yellow', x)));
+    out.push(
+      ...text('Label effects (a gate metric moved, the rankings did not)', '  ').map((l) => p('bold', l)),
+    );
+    for (const l of labels) out.push(...text(l, '    ', '  ').map((x) => p('yellow', x)));
     out.push('');
   }
 
   out.push(p('bold', `Winners (alpha ${s.settings.alpha}, Holm-corrected)`));
   for (const w of s.winners) {
-    const head = w.winner
-      ? p('green', `${w.winner} ${labelOf(s, w.winner)}`)
-      : p('yellow', 'no distinguishable winner');
-    out.push(fit(`  ${safe(w.metric)}: ${safe(head)}`, WIDTH + (opts.color ? 9 : 0)));
-    out.push(p('dim', fit(`    ${safe(w.reason)}`, WIDTH)));
+    const head = w.winner ? `${w.winner} ${labelOf(s, w.winner)}` : 'no distinguishable winner';
+    out.push(...text(`${w.metric}: ${head}`, '      ', '  ').map((l) => p(w.winner ? 'green' : 'yellow', l)));
+    out.push(...text(w.reason, '      ', '    ').map((l) => p('dim', l)));
   }
   out.push('');
 
@@ -203,17 +195,26 @@ export function renderSessionTerminal(s: CompareSessionModel, opts: SessionRende
       out.push('  none', '');
       continue;
     }
-    const ft = table(['query', `${f.a} top-1`, `${f.b} top-1`, 'dir'], [16, 27, 27, 6]);
-    for (const q of f.queries.slice(0, max)) {
-      ft.push([
-        breakName(safe(q.query_id), 16),
-        `${breakName(safe(q.a.selected ?? '(none)'), 27)}\n${q.a.top1}`,
-        `${breakName(safe(q.b.selected ?? '(none)'), 27)}\n${q.b.top1}`,
-        q.direction === 'better' ? p('green', 'better') : q.direction === 'worse' ? p('red', 'worse') : '',
-      ]);
-    }
-    out.push(ft.toString());
-    if (f.queries.length > max) out.push(`  … and ${f.queries.length - max} more (JSON / HTML have all)`);
+    out.push(
+      ...fittedTable(
+        [{ head: 'query' }, { head: `${f.a} top-1` }, { head: `${f.b} top-1` }, { head: 'dir' }],
+        f.queries
+          .slice(0, max)
+          .map((q) => [
+            safe(q.query_id),
+            `${safe(q.a.selected ?? '(none)')}\n${q.a.top1}`,
+            `${safe(q.b.selected ?? '(none)')}\n${q.b.top1}`,
+            q.direction === 'better'
+              ? p('green', 'better')
+              : q.direction === 'worse'
+                ? p('red', 'worse')
+                : '',
+          ]),
+        width,
+      ),
+    );
+    if (f.queries.length > max)
+      out.push(...text(`… and ${f.queries.length - max} more (JSON / HTML have all)`, '    ', '  '));
     out.push('');
   }
   return finish(out);
@@ -238,10 +239,10 @@ export function renderSessionMarkdown(s: CompareSessionModel): string {
       `| ${v.id}${v.id === s.reference ? ' (reference)' : ''} | ${mdEscape(v.label)} | ${v.verdict} | ${mdEscape(gateValues(s, v).join('; ') || '-')} | ${mdEscape(modeRates(v).join('; ') || '-')} |`,
     );
   out.push(...holesMarkdown(s));
-  const labels = labelEffects(s);
+  const labels = labelEffectTexts(s);
   if (labels.length) {
     out.push('', '### Label effects (a gate metric moved, the rankings did not)', '');
-    for (const l of labels) out.push(`- ⚠️ ${mdEscape(l.text)}`);
+    for (const l of labels) out.push(`- ⚠️ ${mdEscape(l)}`);
   }
   out.push('', '### Winners', '');
   for (const w of s.winners)
@@ -321,7 +322,7 @@ function sessionHtmlView(s: CompareSessionModel) {
     corpus_id: s.artifacts.corpus_id,
     winner_count: s.winners.filter((w) => w.winner).length,
     holes: holesView(s),
-    label_effects: labelEffects(s).map((l) => l.text),
+    label_effects: labelEffectTexts(s),
     variants: s.variants.map((v) => ({
       id: v.id,
       reference: v.id === s.reference,

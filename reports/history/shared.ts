@@ -1,18 +1,18 @@
 /**
- * Pieces shared by the history, diff, comparison and closeout renderers: a borderless cli-table3,
+ * Pieces shared by the history, diff, comparison and closeout renderers: the default width,
  * ANSI paint that is a no-op without colour, and the HTML page: a handlebars template from
  * reports/history/templates inside shell.hbs, chart.js inlined under a Content-Security-Policy that
  * allows exactly its inline scripts (by hash). Every value reaches the HTML through `{{ }}`, which
  * escapes it, so hostile query text cannot become markup.
  */
 import { jsonForScript, terminalSafe } from '../escape.js';
-import { borderlessTable } from '../borderless-table.js';
 import { chartJs, cspHash, FRAMED_PAGE_CSP, template, type PageFrame } from '../templates.js';
 
-/** A borderless table with fixed widths, one space between columns. */
-export const table = borderlessTable;
-
-export const WIDTH = 80;
+/**
+ * The width a terminal rendering is laid out for when the caller gives none (output to a file or a
+ * pipe); the CLI passes the terminal's own.
+ */
+export const DEFAULT_WIDTH = 80;
 
 const ANSI = { red: 31, green: 32, yellow: 33, bold: 1, dim: 2 } as const;
 export type Paint = (code: keyof typeof ANSI, s: string) => string;
@@ -23,18 +23,16 @@ export function painter(color: boolean): Paint {
 
 export const safe = terminalSafe;
 
-/** Lines joined, trailing blanks stripped (tables pad every cell), one final newline. */
+/** Lines joined, every line's trailing blanks stripped (tables pad every cell), one final newline. */
 export function finish(lines: string[]): string {
   return (
     lines
+      .join('\n')
+      .split('\n')
       .map((l) => l.replace(/[ ]+$/, ''))
       .join('\n')
       .replace(/\n*$/, '') + '\n'
   );
-}
-
-export function fit(s: string, width: number): string {
-  return s.length > width ? s.slice(0, width - 1) + '…' : s;
 }
 
 /** A plain number: 0.6300 -> "0.63"; null -> "n/a". */

@@ -1,5 +1,5 @@
 /**
- * `rgate history` and `rgate diff` renderings: terminal (80 columns), JSON, Markdown, and an HTML
+ * `rgate history`, `rgate diff` and `rgate baseline` renderings: terminal (fitted to a width), JSON, Markdown, and an HTML
  * page with one trend chart per gate metric. Renderers return strings; the CLI prints or writes.
  */
 import type {
@@ -9,8 +9,8 @@ import type {
   RunDiff as RunDiffModel,
 } from '../../src/documents/index.js';
 import {
+  DEFAULT_WIDTH,
   finish,
-  fit,
   jsonDoc,
   lineChart,
   PALETTE,
@@ -19,10 +19,9 @@ import {
   renderPage,
   safe,
   signed,
-  table,
-  WIDTH,
   type ChartSpec,
 } from './shared.js';
+import { fittedTable } from '../fitted-table.js';
 import { mdCode, mdEscape } from '../escape.js';
 import { wrap } from '../run/terminal.js';
 import { hiddenText } from '../run/view.js';
@@ -30,6 +29,8 @@ import { measureSummary } from '../../gates/format.js';
 
 export interface TerminalOpts {
   color?: boolean;
+  /** the terminal's columns: no line is longer (default 80) */
+  width?: number;
 }
 
 function verdictPaint(p: ReturnType<typeof painter>, v: string | null): string {
@@ -44,38 +45,50 @@ export function pointText(v: number | null, kind: string): string {
 
 export function renderHistoryTerminal(h: HistoryViewModel, opts: TerminalOpts = {}): string {
   const p = painter(opts.color ?? false);
+  const width = opts.width ?? DEFAULT_WIDTH;
   const out: string[] = [];
   out.push(
-    p(
-      'bold',
-      fit(`History of suite ${safe(h.suite)}: ${h.runs.length} complete run(s), oldest -> newest`, WIDTH),
-    ),
+    ...wrap(
+      `History of suite ${safe(h.suite)}: ${h.runs.length} complete run(s), oldest -> newest`,
+      width,
+      '  ',
+    ).map((l) => p('bold', l)),
   );
   if (h.skipped.length)
     out.push(
-      p(
-        'dim',
-        fit(`  not in the trend: ${h.skipped.map((r) => `${r.run_id} (${r.status})`).join(', ')}`, WIDTH),
-      ),
+      ...wrap(
+        `not in the trend: ${h.skipped.map((r) => `${safe(r.run_id)} (${r.status})`).join(', ')}`,
+        width,
+        '    ',
+        '  ',
+      ).map((l) => p('dim', l)),
     );
   out.push('');
-  const runs = table(['#', 'run', 'started (UTC)', 'fixture', 'verdict'], [3, 26, 17, 19, 9]);
-  h.runs.forEach((r, i) =>
-    runs.push([
-      String(i + 1),
-      safe(r.run_id),
-      safe(r.started_at.slice(0, 16).replace('T', ' ')),
-      safe(r.version ?? '-'),
-      verdictPaint(p, r.verdict),
-    ]),
+  out.push(
+    ...fittedTable(
+      [
+        { head: '#' },
+        { head: 'run' },
+        { head: 'started (UTC)', kind: 'text' },
+        { head: 'fixture' },
+        { head: 'verdict' },
+      ],
+      h.runs.map((r, i) => [
+        String(i + 1),
+        safe(r.run_id),
+        safe(r.started_at.slice(0, 16).replace('T', ' ')),
+        safe(r.version ?? '-'),
+        verdictPaint(p, r.verdict),
+      ]),
+      width,
+    ),
   );
-  out.push(runs.toString());
   h.runs.forEach((r, i) => {
     if (r.change)
       out.push(
         ...wrap(
           `#${i + 1} changed inputs: ${safe(r.change)}; not comparable with the run before`,
-          WIDTH,
+          width,
           '    ',
           '  ',
         ),
@@ -85,49 +98,70 @@ export function renderHistoryTerminal(h: HistoryViewModel, opts: TerminalOpts = 
 
   const single = h.trends.length === 1 ? h.trends[0] : undefined;
   if (single) {
-    out.push(p('bold', `${safe(single.metric)} per run (${single.better} is better)`));
-    const t = table(['run', 'value', 'num/den', '95% interval', 'Δ prev', 'note'], [25, 9, 11, 17, 9, 4]);
+    out.push(
+      ...wrap(`${safe(single.metric)} per run (${single.better} is better)`, width, '  ').map((l) =>
+        p('bold', l),
+      ),
+    );
     let prev: number | null = null;
-    for (const pt of single.points) {
+    const rows = single.points.map((pt) => {
       const delta = pt.value !== null && prev !== null ? pt.value - prev : null;
-      t.push([
+      prev = pt.value;
+      return [
         safe(pt.run_id),
         pointText(pt.value, single.kind),
         pt.numerator !== undefined ? `${pt.numerator}/${pt.denominator}` : '',
         pt.interval ? `[${n4(pt.interval[0])}, ${n4(pt.interval[1])}]` : '',
         pt.snapshot_changed ? 'new' : signed(delta),
         pt.snapshot_changed ? 'snap' : '',
-      ]);
-      prev = pt.value;
-    }
-    out.push(t.toString(), `  trend ${single.sparkline}`, '');
+      ];
+    });
+    out.push(
+      ...fittedTable(
+        [
+          { head: 'run' },
+          { head: 'value' },
+          { head: 'num/den' },
+          { head: '95% interval', kind: 'text' },
+          { head: 'Δ prev' },
+          { head: 'note' },
+        ],
+        rows,
+        width,
+      ),
+      ...wrap(`trend ${single.sparkline}`, width, '    ', '  '),
+      '',
+    );
   } else {
-    const t = table(['metric', 'trend', 'latest', 'Δ prev', 'status'], [26, 20, 9, 9, 10]);
-    for (const m of measuredTrends(h)) {
-      t.push([
-        safe(m.metric) + (m.gate_metric ? ' *' : ''),
-        m.sparkline.slice(-20),
-        pointText(m.latest, m.kind),
-        signed(m.delta),
-        statusCell(p, m),
-      ]);
-    }
-    out.push(p('bold', 'Trends (* gate metric)'), t.toString());
+    out.push(p('bold', 'Trends (* gate metric)'));
+    out.push(
+      ...fittedTable(
+        [{ head: 'metric' }, { head: 'trend' }, { head: 'latest' }, { head: 'Δ prev' }, { head: 'status' }],
+        measuredTrends(h).map((m) => [
+          safe(m.metric) + (m.gate_metric ? ' *' : ''),
+          m.sparkline.slice(-20),
+          pointText(m.latest, m.kind),
+          signed(m.delta),
+          statusCell(p, m),
+        ]),
+        width,
+      ),
+    );
     if (h.not_applicable.length)
       out.push(
-        ...wrap(`not applicable: ${safe(hiddenText(h.not_applicable))}`, WIDTH, '    ', '  ').map((l) =>
+        ...wrap(`not applicable: ${safe(hiddenText(h.not_applicable))}`, width, '    ', '  ').map((l) =>
           p('dim', l),
         ),
       );
     out.push('');
   }
   const newest = newestRunLine(h);
-  if (newest) out.push(...wrap(verdictPaintIn(p, newest, h), WIDTH, '  ', ''));
+  if (newest) out.push(...wrap(newest, width, '  ', '').map((l) => verdictPaintIn(p, l, h)));
   if (h.alarms.length) {
     out.push(p('red', p('bold', `Regression alarms (${h.alarms.length})`)));
-    for (const a of h.alarms) out.push(...wrap(`- ${safe(a)}`, WIDTH, '    ', '  '));
+    for (const a of h.alarms) out.push(...wrap(`- ${safe(a)}`, width, '    ', '  '));
   } else {
-    out.push(noAlarmLine(h));
+    out.push(...wrap(noAlarmLine(h), width, '  '));
   }
   return finish(out);
 }
@@ -290,33 +324,46 @@ function changeLines(c: QueryChangeView): string {
 
 export function renderDiffTerminal(d: RunDiffModel, opts: TerminalOpts = {}): string {
   const p = painter(opts.color ?? false);
+  const width = opts.width ?? DEFAULT_WIDTH;
   const out: string[] = [];
-  out.push(p('bold', fit(`Diff ${safe(d.a.run_id)} -> ${safe(d.b.run_id)}`, WIDTH)));
+  out.push(...wrap(`Diff ${safe(d.a.run_id)} -> ${safe(d.b.run_id)}`, width, '  ').map((l) => p('bold', l)));
   out.push(`  verdict ${verdictPaint(p, d.a.verdict)} -> ${verdictPaint(p, d.b.verdict)}`);
   if (!d.same_snapshot) {
     out.push(
-      p('yellow', '  the runs used different snapshots or configs; per-query changes may come from that:'),
+      ...wrap(
+        'the runs used different snapshots or configs; per-query changes may come from that:',
+        width,
+        '    ',
+        '  ',
+      ).map((l) => p('yellow', l)),
     );
-    for (const line of snapshotDifferences(d)) out.push(p('yellow', fit(`    ${safe(line)}`, WIDTH)));
+    for (const line of snapshotDifferences(d))
+      out.push(...wrap(safe(line), width, '      ', '    ').map((l) => p('yellow', l)));
   }
   out.push('');
-  const mt = table(['metric', 'A', 'B', 'Δ'], [34, 14, 14, 14]);
   const moved = d.metrics.filter((m) => m.delta !== 0 && !(m.a === null && m.b === null));
-  for (const m of moved) {
-    mt.push([
+  const mt = fittedTable(
+    [{ head: 'metric' }, { head: 'A' }, { head: 'B' }, { head: 'Δ' }],
+    moved.map((m) => [
       safe(m.measure),
       n4(m.a),
       n4(m.b),
       m.delta !== null && m.delta < 0 ? p('red', signed(m.delta)) : signed(m.delta),
-    ]);
-  }
-  out.push(p('bold', 'Metrics that moved'), moved.length ? mt.toString() : '  none', '');
+    ]),
+    width,
+  );
+  out.push(p('bold', 'Metrics that moved'), ...(moved.length ? mt : ['  none']), '');
   const section = (title: string, list: QueryChangeView[], color: 'red' | 'green' | 'yellow') => {
     out.push(p('bold', p(color, `${title} (${list.length})`)));
     if (!list.length) out.push('  none');
-    const t = table(['query', 'change'], [20, 59]);
-    for (const c of list) t.push([safe(c.query_id), safe(changeLines(c))]);
-    if (list.length) out.push(t.toString());
+    else
+      out.push(
+        ...fittedTable(
+          [{ head: 'query' }, { head: 'change', kind: 'text' }],
+          list.map((c) => [safe(c.query_id), safe(changeLines(c))]),
+          width,
+        ),
+      );
     out.push('');
   };
   section('Regressions', d.regressions, 'red');
@@ -324,8 +371,8 @@ export function renderDiffTerminal(d: RunDiffModel, opts: TerminalOpts = {}): st
   section('Changed top-1', d.changed_top1, 'yellow');
   section('Changed selection mode', d.changed_selection_mode, 'yellow');
   if (d.other_changes.length) section('Other changes', d.other_changes, 'yellow');
-  if (d.only_in_a.length) out.push(fit(`only in A: ${d.only_in_a.map(safe).join(', ')}`, WIDTH));
-  if (d.only_in_b.length) out.push(fit(`only in B: ${d.only_in_b.map(safe).join(', ')}`, WIDTH));
+  if (d.only_in_a.length) out.push(...wrap(`only in A: ${d.only_in_a.map(safe).join(', ')}`, width, '  '));
+  if (d.only_in_b.length) out.push(...wrap(`only in B: ${d.only_in_b.map(safe).join(', ')}`, width, '  '));
   out.push(`${d.unchanged} queries unchanged.`);
   return finish(out);
 }
@@ -365,23 +412,31 @@ export function renderDiffMarkdown(d: RunDiffModel): string {
 
 export function renderBaselineTerminal(b: BaselineInfoModel, opts: TerminalOpts = {}): string {
   const p = painter(opts.color ?? false);
+  const width = opts.width ?? DEFAULT_WIDTH;
   const a = b.run.artifacts;
+  const line = (t: string) => wrap(t, width, '      ', '  ');
   const out = [
-    p('bold', `Baseline of suite ${safe(b.suite)}: run ${safe(b.run.run_id)}`),
-    `  started ${safe(b.run.started_at)} · ${safe(b.run.gate_id ?? 'no gate')} ${verdictPaint(p, b.run.verdict)}`,
-    `  note: ${b.note ? safe(b.note) : '(none)'}`,
-    `  fixture ${safe(`${a.artifact_id}@${a.version}`)}`,
-    `  corpus_id ${safe(a.corpus_id)}`,
-    `  query_set_id ${safe(a.query_set_id)}`,
-    `  config_id ${safe(a.config_id)}`,
+    ...wrap(`Baseline of suite ${safe(b.suite)}: run ${safe(b.run.run_id)}`, width, '  ').map((l) =>
+      p('bold', l),
+    ),
+    ...line(
+      `started ${safe(b.run.started_at)} · ${safe(b.run.gate_id ?? 'no gate')} ${b.run.verdict ?? '-'}`,
+    ).map((l) => (b.run.verdict ? l.replace(` ${b.run.verdict}`, ` ${verdictPaint(p, b.run.verdict)}`) : l)),
+    ...line(`note: ${b.note ? safe(b.note) : '(none)'}`),
+    ...line(`fixture ${safe(`${a.artifact_id}@${a.version}`)}`),
+    ...line(`corpus_id ${safe(a.corpus_id)}`),
+    ...line(`query_set_id ${safe(a.query_set_id)}`),
+    ...line(`config_id ${safe(a.config_id)}`),
     '',
+    ...fittedTable(
+      [{ head: 'metric' }, { head: 'value', kind: 'text' }],
+      b.metrics.map((m) => [safe(m.id), measureSummary(m.value)]),
+      width,
+    ),
   ];
-  const t = table(['metric', 'value'], [30, 49]);
-  for (const m of b.metrics) t.push([safe(m.id), measureSummary(m.value)]);
-  out.push(t.toString());
   if (b.not_applicable.length)
     out.push(
-      ...wrap(`not applicable: ${safe(hiddenText(b.not_applicable))}`, WIDTH, '    ', '  ').map((l) =>
+      ...wrap(`not applicable: ${safe(hiddenText(b.not_applicable))}`, width, '    ', '  ').map((l) =>
         p('dim', l),
       ),
     );

@@ -7,6 +7,8 @@ export interface CliIo {
   /** true when stdout is a TTY and NO_COLOR is unset */
   color: boolean;
   isTty: boolean;
+  /** the terminal's columns when stdout is one (unset for a file or a pipe) */
+  columns?: number;
   cwd: string;
   env: NodeJS.ProcessEnv;
 }

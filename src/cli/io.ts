@@ -18,7 +18,17 @@ export function defaultIo(): CliIo {
     err: (t) => process.stderr.write(asLine(t)),
     color: colorWanted(isTty, process.env),
     isTty,
+    ...(isTty && process.stdout.columns ? { columns: process.stdout.columns } : {}),
     cwd: process.cwd(),
     env: process.env,
   };
+}
+
+/**
+ * The width a terminal rendering is laid out for: the terminal's columns, 80 when stdout is not a
+ * terminal; at least 40 (a table below that is mostly broken lines) and at most 120 (as help: long
+ * lines read badly).
+ */
+export function terminalWidth(io: CliIo): number {
+  return io.columns ? Math.min(120, Math.max(40, io.columns)) : 80;
 }

@@ -82,6 +82,23 @@ export const CompareFlipsSchema = Closed({
 });
 export type CompareFlips = Static<typeof CompareFlipsSchema>;
 
+/**
+ * A gate metric that moved between two variants while their rankings did not: no top-1 flip and
+ * every other measure tied on every query. The move comes from how answers are labelled (a selection
+ * mode such as hybrid_rrf counted as a semantic win), not from what was retrieved.
+ */
+export const LabelEffectSchema = Closed({
+  metric: Type.String(),
+  /** the pair, as in `tests[]` (a is the reference) */
+  a: Type.String(),
+  b: Type.String(),
+  /** the gate metric's mean per-query delta b - a */
+  mean_delta: Type.Number(),
+  /** the measures compared for the pair that tied on every query (the ranking did not change) */
+  tied_measures: Type.Array(Type.String()),
+});
+export type LabelEffect = Static<typeof LabelEffectSchema>;
+
 export const CompareSessionSchema = Closed({
   schema: Const(COMPARE_SCHEMA_VERSION),
   suite: Type.String(),
@@ -101,6 +118,11 @@ export const CompareSessionSchema = Closed({
   winners: Type.Array(MetricWinnerSchema),
   /** top-1 flips of every variant against the reference */
   flips: Type.Array(CompareFlipsSchema),
+  /**
+   * gate metrics that moved with no ranking change (label effects). Sessions written before it
+   * existed lack it; reading one back (checkSession) computes it.
+   */
+  label_effects: Type.Optional(Type.Array(LabelEffectSchema)),
   /** the only fields that differ between two sessions of the same inputs */
   environment: Closed({ session_id: Type.String(), created_at: Type.String() }),
 });

@@ -4,6 +4,7 @@ import { EXIT, RgateError } from '../../core/errors.js';
 import { setSuiteBaseline, showBaseline } from '../../../history/baseline.js';
 import { renderBaselineTerminal } from '../../../reports/history/trends.js';
 import type { RgateCommand } from '../command.js';
+import { terminalWidth } from '../io.js';
 import { openStore, withStoreOptions, type StoreArgs } from './history.js';
 
 interface BaselineArgs extends StoreArgs {
@@ -65,7 +66,7 @@ export const baselineCommand: RgateCommand<BaselineArgs> = {
       io.out(
         args.json
           ? JSON.stringify(info, null, 2)
-          : renderBaselineTerminal(info, { color: io.color }).replace(/\n$/, ''),
+          : renderBaselineTerminal(info, { color: io.color, width: terminalWidth(io) }).replace(/\n$/, ''),
       );
       return EXIT.ok;
     } finally {

@@ -19,6 +19,7 @@ import {
 } from '../../../reports/history/compare.js';
 import { painter, safe } from '../../../reports/history/shared.js';
 import type { CliIo, RgateCommand } from '../command.js';
+import { terminalWidth } from '../io.js';
 import { newRunId, rgateVersion } from '../run-context.js';
 import { checkSetting, parseSetFlags } from '../set-flags.js';
 import { checkVariantEffects } from '../variant-effects.js';
@@ -82,7 +83,7 @@ function render(s: CompareSession, format: string, io: CliIo): string {
     case 'html':
       return renderSessionHtml(s);
     default:
-      return renderSessionTerminal(s, { color: io.color });
+      return renderSessionTerminal(s, { color: io.color, width: terminalWidth(io) });
   }
 }
 

@@ -10,6 +10,7 @@ import { asReport } from '../../../history/trends.js';
 import { diffReports } from '../../../history/diff.js';
 import { renderDiffJson, renderDiffMarkdown, renderDiffTerminal } from '../../../reports/history/trends.js';
 import type { CliIo, RgateCommand } from '../command.js';
+import { terminalWidth } from '../io.js';
 import { openStore, withStoreOptions, type StoreArgs } from './history.js';
 
 interface DiffArgs extends StoreArgs {
@@ -77,7 +78,7 @@ export const diffCommand: RgateCommand<DiffArgs> = {
           ? renderDiffJson(d)
           : format === 'md'
             ? renderDiffMarkdown(d)
-            : renderDiffTerminal(d, { color: io.color });
+            : renderDiffTerminal(d, { color: io.color, width: terminalWidth(io) });
       io.out(text.replace(/\n$/, ''));
       return EXIT.ok;
     } finally {

@@ -13,6 +13,7 @@ import {
   renderHistoryTerminal,
 } from '../../../reports/history/trends.js';
 import type { CliIo, RgateCommand } from '../command.js';
+import { terminalWidth } from '../io.js';
 import { readFreeze, resolveFixtureDir } from '../../snapshot/index.js';
 import { OUT_DIR_HELP, outDirOf, storePathOf } from '../out-dir.js';
 
@@ -132,7 +133,9 @@ export const historyCommand: RgateCommand<HistoryArgs> = {
             ? views.map(renderHistoryMarkdown).join('\n')
             : format === 'html'
               ? renderHistoryHtml(views[0]!)
-              : views.map((v) => renderHistoryTerminal(v, { color: io.color })).join('\n');
+              : views
+                  .map((v) => renderHistoryTerminal(v, { color: io.color, width: terminalWidth(io) }))
+                  .join('\n');
       const out =
         args.output ??
         (format === 'html'
