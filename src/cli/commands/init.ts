@@ -7,9 +7,12 @@ import { validateRgateConfig } from '../../contracts/rgate-config.js';
 import { formatAjvErrors } from '../../contracts/ajv.js';
 import { PACKAGE_ROOT } from '../../core/package-root.js';
 import { EXIT, RgateError } from '../../core/errors.js';
+import { loadRgateConfig } from '../../systems/index.js';
 import { locateSmartFiles, locateTrecFiles, resolveFixtureDir } from '../../snapshot/index.js';
 import type { CliIo, RgateCommand } from '../command.js';
 import { importCommand } from './import.js';
+
+const CONFIG = 'rgate.config.json';
 
 type FromKind = 'beir' | 'trec' | 'smart' | 'dir' | 'memory-cli';
 const FROM_KINDS: readonly string[] = ['beir', 'trec', 'smart', 'dir', 'memory-cli'];
@@ -96,7 +99,8 @@ export const initCommand: RgateCommand<InitArgs> = {
       })
       .option('queries', {
         type: 'string',
-        describe: '--from smart: the query file (default: *.qry or query* in the folder)',
+        describe:
+          "--from smart: the query file (default: *.qry or query* in the folder); --from dir|memory-cli: your judged queries, an rgate queries.jsonl (default: none); --from beir: instead of the folder's queries.jsonl",
       })
       .option('qrels', {
         type: 'string',
@@ -182,11 +186,23 @@ async function initHandler(args: InitArgs, io: CliIo): Promise<number> {
   const fixture = args.fixture ?? suiteName;
   const gateId = args.gate ?? suiteName;
 
-  const writes: { path: string; what: string }[] = [{ path: 'rgate.config.json', what: 'the suite' }];
+  // a repository already gating other suites keeps them: this suite is added beside them
+  const existing = existsSync(join(root, CONFIG))
+    ? loadRgateConfig(root, join(root, CONFIG))!.config
+    : undefined;
+  if (existing && Object.hasOwn(existing.suites, suiteName) && !args.force)
+    throw new RgateError(
+      'usage',
+      `rgate init: ${CONFIG} already has a suite named ${suiteName}`,
+      `--suite <another name> adds one beside it (suites: ${Object.keys(existing.suites).sort().join(', ')}); --force replaces it`,
+    );
+  const writes: { path: string; what: string }[] = [
+    { path: CONFIG, what: existing ? `suite ${suiteName} added` : 'the suite' },
+  ];
   if (from) writes.push({ path: `fixtures/${fixture}/`, what: `your ${from.kind} data, frozen` });
   if (!args.gate) writes.push({ path: `gates/${gateId}.gate.json`, what: 'the starter gate' });
   if (args.ci) writes.push({ path: CI_FILES[args.ci].path, what: `the ${args.ci} CI file` });
-  const taken = writes.filter((w) => existsSync(join(root, w.path)));
+  const taken = writes.filter((w) => w.path !== CONFIG && existsSync(join(root, w.path)));
   if (taken.length > 0 && !args.force)
     throw new RgateError(
       'usage',
@@ -203,11 +219,20 @@ async function initHandler(args: InitArgs, io: CliIo): Promise<number> {
     relevance_level: 1,
     ranking_measures: ['ndcg_cut.10', 'recall.10', 'recip_rank'],
   };
-  const config: RgateConfigFile = {
-    $schema: './node_modules/rgate/dist/schemas/rgate.config.schema.json',
-    suites: { [suiteName]: suite },
-    default_suites: [suiteName],
-  };
+  const config: RgateConfigFile = existing
+    ? {
+        ...existing,
+        suites: { ...existing.suites, [suiteName]: suite },
+        // no default_suites means every suite runs: the new one with them
+        ...(existing.default_suites
+          ? { default_suites: [...new Set([...existing.default_suites, suiteName])] }
+          : {}),
+      }
+    : {
+        $schema: './node_modules/rgate/dist/schemas/rgate.config.schema.json',
+        suites: { [suiteName]: suite },
+        default_suites: [suiteName],
+      };
   if (!validateRgateConfig(config))
     throw new RgateError(
       'usage',
@@ -232,11 +257,16 @@ async function initHandler(args: InitArgs, io: CliIo): Promise<number> {
     );
     if (code !== EXIT.ok) return code;
   }
+  // a set named by --fixture with a gate named by --gate is used as it is, unread
+  const queryCount =
+    from || !args.gate
+      ? readFileSync(join(resolveFixtureDir(fixture, root), 'queries.jsonl'), 'utf8')
+          .split('\n')
+          .filter((l) => l.trim() !== '').length
+      : undefined;
   if (!args.gate) {
-    const queries = readFileSync(join(resolveFixtureDir(fixture, root), 'queries.jsonl'), 'utf8')
-      .split('\n')
-      .filter((l) => l.trim() !== '').length;
-    const gate = starterGate(gateId, args['min-ndcg'] ?? 0.3, queries);
+    // a set with no queries yet (a docs tree) gates at least one once they are added
+    const gate = starterGate(gateId, args['min-ndcg'] ?? 0.3, Math.max(queryCount ?? 0, 1));
     parseGatePolicy(gate, `gates/${gateId}.gate.json`);
     writeFile(root, `gates/${gateId}.gate.json`, `${JSON.stringify(gate, null, 2)}\n`);
   }
@@ -244,9 +274,10 @@ async function initHandler(args: InitArgs, io: CliIo): Promise<number> {
     const ci = CI_FILES[args.ci];
     writeFile(root, ci.path, readFileSync(templateFile(root, ci.template), 'utf8'));
   }
-  writeFile(root, 'rgate.config.json', `${JSON.stringify(config, null, 2)}\n`);
+  writeFile(root, CONFIG, `${JSON.stringify(config, null, 2)}\n`);
 
   const next = [
+    ...(from && queryCount === 0 ? addQueriesSteps(from, fixture) : []),
     `npx rgate run              # replay ${suiteName}, print the verdict, write .rgate/runs/<run-id>/`,
     `npx rgate history ${suiteName}   # trends and regression alarms once you have runs`,
     `npx rgate baseline set ${suiteName} --note "first baseline"`,
@@ -261,6 +292,24 @@ async function initHandler(args: InitArgs, io: CliIo): Promise<number> {
     for (const n of next) io.out(`  ${n}`);
   }
   return EXIT.ok;
+}
+
+/**
+ * The steps before a first run when the set has no queries (a docs tree, a memory root with none
+ * given): `rgate run` would have no evidence to gate on. The import is the one init ran, with the
+ * queries, onto the frozen set (hence the version and the reset note).
+ */
+function addQueriesSteps(from: { kind: FromKind; path: string }, fixture: string): string[] {
+  return [
+    `# no queries yet: write queries.jsonl, one judged query a line, qrels on ids in fixtures/${fixture}/corpus.jsonl:`,
+    `#   {"query_id":"q1","text":"how do we rotate the api keys","qrels":{"<corpus id>":1}}`,
+    `npx rgate import ${from.kind} ${shellWord(from.path)} --queries queries.jsonl --out fixtures/${fixture} --freeze --force --version v2 --reset-note "judged queries added"`,
+  ];
+}
+
+/** A path as the user would type it into a shell: quoted only when it must be. */
+function shellWord(p: string): string {
+  return /^[\w./~@:+-]+$/.test(p) ? p : `'${p.replace(/'/g, "'\\''")}'`;
 }
 
 function systemSpec(args: InitArgs): SuiteSpec['system'] {
@@ -326,7 +375,9 @@ function fromSpec(args: InitArgs): { kind: FromKind; path: string } | undefined 
   };
   if (kind !== 'trec' && kind !== 'smart') onlyFor(['qrels', 'docs'], 'trec|smart');
   if (kind !== 'trec') onlyFor(['topics', 'topic-field'], 'trec');
-  if (kind !== 'smart') onlyFor(['queries', 'positional-query-ids', 'reverse-grades'], 'smart');
+  if (kind !== 'smart') onlyFor(['positional-query-ids', 'reverse-grades'], 'smart');
+  // as `rgate import` takes it: every kind but trec (whose queries are its topics)
+  if (kind === 'trec') onlyFor(['queries'], 'beir|smart|dir|memory-cli');
   return { kind: kind as FromKind, path };
 }
 
@@ -380,7 +431,7 @@ function importArgs(
       ...(args['reverse-grades'] !== undefined ? { 'reverse-grades': args['reverse-grades'] } : {}),
     };
   }
-  return { kind: from.kind, path: from.path };
+  return { kind: from.kind, path: from.path, ...(args.queries ? { queries: args.queries } : {}) };
 }
 
 function describeSystem(s: SuiteSpec['system']): string {
