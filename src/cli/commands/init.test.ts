@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from '../program.js';
+import { INIT_EXAMPLES } from './init.js';
 import { captureIo } from '../../../test/helpers/cli-io.js';
 
 const beirMini = resolve(import.meta.dirname, '../../../test/data/beir-mini');
@@ -360,6 +361,42 @@ describe('rgate init: flags only, one-line mistakes', () => {
     ]);
     expect(again.code, again.err).toBe(0);
     expect(again.out).not.toContain('no queries yet');
+  });
+
+  it('every `rgate init --help` example works where its data is: init, then a verdict from rgate run', async () => {
+    const root = dir;
+    for (const [example] of INIT_EXAMPLES) {
+      dir = mkdtempSync(join(root, 'example-'));
+      // what each example names: a BEIR, TREC and SMART folder, a docs tree, a command retriever
+      cpSync(beirMini, join(dir, 'data', 'scifact'), { recursive: true });
+      cpSync(cacmMini, join(dir, 'data', 'cacm'), { recursive: true });
+      cpSync(cranfieldMini, join(dir, 'data', 'cranfield'), { recursive: true });
+      mkdirSync(join(dir, 'docs'));
+      writeFileSync(join(dir, 'docs', 'keys.md'), '# Key rotation\nThe signing keys rotate quarterly.\n');
+      copyFileSync(termOverlap, join(dir, 'search.mjs'));
+      const init = await cli(example.replace(/^\$0 /, '').split(' '));
+      expect(init.code, `${example}\n${init.err}`).toBe(0);
+      if (example.includes('--system http')) {
+        // no service listens here, and a docs tree has no queries yet: init says what comes first
+        expect(init.out).toContain("contract: context-pack (http's default: seed 004's ContextPack)");
+        expect(init.out).toContain('npx rgate import dir ./docs --queries queries.jsonl');
+        continue;
+      }
+      const run = await cli(['run', '--no-store']);
+      expect(run.code, `${example}\n${run.out}${run.err}`).toBe(0);
+      expect(run.out.trimEnd().split('\n').at(-1)).toBe(
+        'rgate: retrieval PASS -> exit 0 (every gate passed)',
+      );
+    }
+    dir = root;
+  });
+
+  it('--contract without a command or http system is refused, not ignored', async () => {
+    const r = await cli(['init', '--fixture', 'context-load', '--contract', 'rgate']);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain('--contract rgate: the builtin engine has no response contract');
+    expect(r.err).toContain('--contract goes with --system command -- <argv> or --system http <url>');
+    expect(existsSync(join(dir, 'rgate.config.json'))).toBe(false);
   });
 
   it('README "Gate your own retriever": the TREC and SMART commands, each in an empty folder, then rgate run', async () => {

@@ -13,6 +13,7 @@ import type { CliIo, RgateCommand } from '../command.js';
 import { importCommand } from './import.js';
 
 const CONFIG = 'rgate.config.json';
+const BUILTIN_MODES: readonly string[] = ['bm25', 'semantic', 'context-load', 'ku'];
 
 type FromKind = 'beir' | 'trec' | 'smart' | 'dir' | 'memory-cli';
 const FROM_KINDS: readonly string[] = ['beir', 'trec', 'smart', 'dir', 'memory-cli'];
@@ -72,6 +73,33 @@ function starterGate(id: string, minNdcg: number, queries: number): unknown {
   };
 }
 
+/**
+ * `rgate init --help`'s examples; init.test.ts runs each one, in a folder holding the data it names
+ * (./data/..., ./docs, search.mjs), so none can drift from what init does.
+ */
+export const INIT_EXAMPLES: readonly [string, string][] = [
+  [
+    '$0 init --from beir ./data/scifact --system command --contract rgate -- node search.mjs {corpus_dir} {k} {query}',
+    'your retriever as a command, your BEIR data',
+  ],
+  [
+    '$0 init --from trec ./data/cacm',
+    'a TREC collection folder: topics.*, qrels.*, the documents as a .tar.gz or docs/ (builtin BM25 system)',
+  ],
+  [
+    '$0 init --from smart ./data/cranfield --positional-query-ids --reverse-grades max',
+    'a SMART collection folder (cran.all.1400, cran.qry, cranqrel) with its numbering and code traps stated',
+  ],
+  [
+    '$0 init --from dir ./docs --system http http://127.0.0.1:8080/retrieve --ci github',
+    'a retrieval service over your docs tree, with a GitHub workflow',
+  ],
+  [
+    '$0 init --fixture context-load --gate context-load-contract-v0 --system builtin context-load',
+    'the bundled demo set and gate, on the builtin engine in context-load mode',
+  ],
+];
+
 /** `rgate init`: start gating a retriever in this repository, from flags only (it never asks). */
 export const initCommand: RgateCommand<InitArgs> = {
   command: 'init',
@@ -81,7 +109,8 @@ export const initCommand: RgateCommand<InitArgs> = {
       .option('system', {
         type: 'string',
         array: true,
-        describe: 'builtin [mode] (default: builtin bm25) | command (its argv after --) | http <url>',
+        describe:
+          "builtin [mode] (default: builtin, in the mode the --fixture set's config.json names, else bm25) | command (its argv after --) | http <url>",
       })
       .option('contract', {
         choices: RESPONSE_CONTRACTS,
@@ -146,26 +175,7 @@ export const initCommand: RgateCommand<InitArgs> = {
       })
       .option('force', { type: 'boolean', default: false, describe: 'overwrite files that exist' })
       .option('json', { type: 'boolean', describe: 'print what was written as JSON' })
-      .example(
-        '$0 init --from beir ./data/scifact --system command --contract rgate -- node search.mjs {query}',
-        'your retriever as a command, your BEIR data',
-      )
-      .example(
-        '$0 init --from trec ./data/cacm',
-        'a TREC collection folder: topics.*, qrels.*, the documents as a .tar.gz or docs/ (builtin BM25 system)',
-      )
-      .example(
-        '$0 init --from smart ./data/cranfield --positional-query-ids --reverse-grades max',
-        'a SMART collection folder (cran.all.1400, cran.qry, cranqrel) with its numbering and code traps stated',
-      )
-      .example(
-        '$0 init --from dir ./docs --system http http://127.0.0.1:8080/retrieve --ci github',
-        'a retrieval service over your docs tree, with a GitHub workflow',
-      )
-      .example(
-        '$0 init --fixture context-load --gate context-load-contract-v0',
-        'the bundled demo set and gate',
-      ),
+      .example([...INIT_EXAMPLES]),
   handler: async (args, io) => initHandler(args, io),
 };
 
@@ -174,7 +184,7 @@ async function initHandler(args: InitArgs, io: CliIo): Promise<number> {
   const suiteName = args.suite;
   if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(suiteName))
     throw new RgateError('usage', `--suite ${JSON.stringify(suiteName)}: letters, digits, . _ - only`);
-  const system = systemSpec(args);
+  const system = systemSpec(args, root);
   const from = fromSpec(args);
   if (!from && !args.fixture)
     throw new RgateError(
@@ -282,9 +292,18 @@ async function initHandler(args: InitArgs, io: CliIo): Promise<number> {
     `npx rgate history ${suiteName}   # trends and regression alarms once you have runs`,
     `npx rgate baseline set ${suiteName} --note "first baseline"`,
   ];
-  if (args.json) io.out(JSON.stringify({ suite: suiteName, wrote: writes, imported, next }, null, 2));
+  const contract = contractNote(system, suiteName);
+  if (args.json)
+    io.out(
+      JSON.stringify(
+        { suite: suiteName, ...(contract ? { contract: contract.name } : {}), wrote: writes, imported, next },
+        null,
+        2,
+      ),
+    );
   else {
     io.out(`rgate init: suite ${suiteName} (${describeSystem(system)}) on fixture set ${fixture}`);
+    if (contract) io.out(contract.line);
     for (const w of writes) io.out(`  wrote ${w.path.padEnd(32)} ${w.what}`);
     if (imported.length > 0) io.out('import:');
     for (const line of imported) io.out(`  ${line}`);
@@ -307,18 +326,54 @@ function addQueriesSteps(from: { kind: FromKind; path: string }, fixture: string
   ];
 }
 
+/**
+ * Which response contract a command or http system is read with, and where to change it: an http
+ * system without `--contract` gets the adapter's default (context-pack), which a team answering
+ * rgate's own shape would otherwise find out from every request failing its contract.
+ */
+function contractNote(
+  system: SuiteSpec['system'],
+  suite: string,
+): { name: string; line: string } | undefined {
+  if (system.type === 'builtin') return undefined;
+  const name = system.contract ?? 'context-pack';
+  const how = `change it with --contract (${RESPONSE_CONTRACTS.join(', ')}) or /suites/${suite}/system/contract in rgate.config.json; README "Response contracts"`;
+  return {
+    name,
+    line: `  contract: ${name}${system.contract ? '' : " (http's default: seed 004's ContextPack)"}; ${how}`,
+  };
+}
+
 /** A path as the user would type it into a shell: quoted only when it must be. */
 function shellWord(p: string): string {
   return /^[\w./~@:+-]+$/.test(p) ? p : `'${p.replace(/'/g, "'\\''")}'`;
 }
 
-function systemSpec(args: InitArgs): SuiteSpec['system'] {
+/**
+ * The builtin mode a set is made for, when `--fixture` names one whose config.json says so (the
+ * bundled ku-runbooks: ku); an imported set names none, and bm25 is the default then.
+ */
+function fixtureMode(args: InitArgs, root: string): string | undefined {
+  if (!args.fixture) return undefined;
+  const file = join(resolveFixtureDir(args.fixture, root), 'config.json');
+  if (!existsSync(file)) return undefined;
+  const mode = (JSON.parse(readFileSync(file, 'utf8')) as { mode?: unknown }).mode;
+  return typeof mode === 'string' && BUILTIN_MODES.includes(mode) ? mode : undefined;
+}
+
+function systemSpec(args: InitArgs, root: string): SuiteSpec['system'] {
   const [type = 'builtin', ...rest] = args.system ?? [];
   // everything after `--` (yargs turns numbers in it into numbers: they are argv strings)
   const argv = args._.slice(1).map(String);
   if (type === 'builtin') {
-    const mode = rest[0] ?? 'bm25';
-    if (!['bm25', 'semantic', 'context-load', 'ku'].includes(mode))
+    if (args.contract)
+      throw new RgateError(
+        'usage',
+        `--contract ${args.contract}: the builtin engine has no response contract`,
+        '--contract goes with --system command -- <argv> or --system http <url>',
+      );
+    const mode = rest[0] ?? fixtureMode(args, root) ?? 'bm25';
+    if (!BUILTIN_MODES.includes(mode))
       throw new RgateError(
         'usage',
         `--system builtin ${mode}: unknown mode`,
