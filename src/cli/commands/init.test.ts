@@ -106,6 +106,19 @@ describe('rgate init: flags only, one-line mistakes', () => {
     expect((await cli([...argv, '--force'])).code).toBe(0);
   });
 
+  it(".gitignore: the reports and node_modules appended once, nothing of the team's removed", async () => {
+    writeFileSync(join(dir, '.gitignore'), '# ours\ndist\n/node_modules');
+    const r = await cli(['init', '--fixture', 'context-load']);
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).toMatch(/wrote \.gitignore +ignores \.rgate\/runs\/\n/);
+    expect(readFileSync(join(dir, '.gitignore'), 'utf8')).toBe('# ours\ndist\n/node_modules\n.rgate/runs/\n');
+    expect((await cli(['init', '--fixture', 'ku-runbooks', '--suite', 'ku'])).code).toBe(0);
+    expect(readFileSync(join(dir, '.gitignore'), 'utf8')).toBe('# ours\ndist\n/node_modules\n.rgate/runs/\n');
+    rmSync(join(dir, '.gitignore'));
+    expect((await cli(['init', '--fixture', 'ku-runbooks', '--suite', 'ku2'])).code).toBe(0);
+    expect(readFileSync(join(dir, '.gitignore'), 'utf8')).toBe('.rgate/runs/\nnode_modules/\n');
+  });
+
   it('adds a suite to a repository already gating others, keeping them and their defaults', async () => {
     writeFileSync(
       join(dir, 'rgate.config.json'),

@@ -285,6 +285,8 @@ async function initHandler(args: InitArgs, io: CliIo): Promise<number> {
     writeFile(root, ci.path, readFileSync(templateFile(root, ci.template), 'utf8'));
   }
   writeFile(root, CONFIG, `${JSON.stringify(config, null, 2)}\n`);
+  const ignored = ignoreGenerated(root);
+  if (ignored.length > 0) writes.push({ path: '.gitignore', what: `ignores ${ignored.join(', ')}` });
 
   const next = [
     ...(from && queryCount === 0 ? addQueriesSteps(from, fixture) : []),
@@ -342,6 +344,24 @@ function contractNote(
     name,
     line: `  contract: ${name}${system.contract ? '' : " (http's default: seed 004's ContextPack)"}; ${how}`,
   };
+}
+
+/**
+ * What a run leaves that is not to be committed: the reports (`.rgate/runs/`, rewritten by every run;
+ * CI uploads them as artifacts) and the installed packages. `.rgate/history.sqlite` stays
+ * committable: it carries the baseline to CI. Lines are only ever appended, and an entry already
+ * there in any of git's spellings (with or without the leading or trailing slash) is not repeated.
+ */
+function ignoreGenerated(root: string): string[] {
+  const file = join(root, '.gitignore');
+  const text = existsSync(file) ? readFileSync(file, 'utf8') : '';
+  const have = new Set(text.split(/\r?\n/).map((l) => l.trim().replace(/^\//, '').replace(/\/$/, '')));
+  const add = ['.rgate/runs/', 'node_modules/'].filter(
+    (e) => !have.has(e.slice(0, -1)) && !(e.startsWith('.rgate/') && have.has('.rgate')),
+  );
+  if (add.length > 0)
+    writeFileSync(file, `${text}${text === '' || text.endsWith('\n') ? '' : '\n'}${add.join('\n')}\n`);
+  return add;
 }
 
 /** A path as the user would type it into a shell: quoted only when it must be. */
