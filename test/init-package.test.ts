@@ -24,6 +24,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { madeFrom } from '../src/cli/bundle-stamp.cjs';
 import { compiledCli, REPO } from './helpers/dist.js';
 
 const work = mkdtempSync(join(tmpdir(), 'rgate-pkg-'));
@@ -123,6 +124,17 @@ describe('the packed package, installed into an empty project', () => {
     ])
       expect(existsSync(join(pkg, f)), f).toBe(false);
     expect(readdirSync(join(pkg, 'dist', 'src', 'cli')).some((f) => f.endsWith('.test.js'))).toBe(false);
+    expect(existsSync(join(pkg, 'dist', 'src', 'engine', 'test-helpers.js'))).toBe(false);
+    // npm extracts with its own times, in tarball order: the bundles and the laid-out help are
+    // still the installed modules' (by content), so they are used
+    const cli = join(pkg, 'dist', 'src', 'cli');
+    for (const [made, compiled] of [
+      [join(pkg, 'dist', 'bundle', 'score-main.cjs'), join(cli, 'score-main.js')],
+      [join(cli, 'program-bundle.cjs'), join(cli, 'program.js')],
+      [join(cli, 'help', 'locales.json'), join(cli, 'program.js')],
+      [join(cli, 'commands', 'run-bundle.cjs'), join(cli, 'commands', 'run.js')],
+    ])
+      expect(madeFrom(made!, compiled!), made).toBe(true);
   }, 600_000);
 
   it('rgate run without a config says how to start', () => {
@@ -227,7 +239,10 @@ describe('the packed package, installed into an empty project', () => {
 
   it("the README's package figures are npm pack's, within 5% in files and 10% in size", () => {
     const readme = readFileSync(join(REPO, 'README.md'), 'utf8');
-    const m = /rgate-<version>\.tgz`: ([\d.]+) (kB|MB), (\d+) files, ([\d.]+) (kB|MB) unpacked/.exec(readme);
+    const m =
+      /rgate-<version>\.tgz`:\s+([\d.]+)\s+(kB|MB),\s+(\d+)\s+files,\s+([\d.]+)\s+(kB|MB)\s+unpacked/.exec(
+        readme,
+      );
     expect(m, 'README: "<size> MB, <n> files, <size> MB unpacked"').not.toBeNull();
     const bytes = (n: string, unit: string) => Number(n) * (unit === 'MB' ? 1e6 : 1e3);
     const packed = sh('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], REPO);
