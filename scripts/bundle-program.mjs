@@ -4,12 +4,14 @@
  * dist/src/cli/program-bundle.cjs, that bin.cts loads synchronously: `rgate --help` then starts no ES
  * module loader and resolves no package, and a command loads only its own modules (the bundle's
  * dynamic imports of the command modules stay imports of dist/src/cli/commands/*.js). Runs after
- * tsc, on its output; bin.cts uses the bundle only when it is at least as new as program.js.
+ * tsc, on its output; bin.cts uses the bundle only when its stamp
+ * (program-bundle.cjs.from) is that of program.js as it is.
  */
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'rolldown';
+import { stampBundle } from './stamp-bundle.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const cli = join(root, 'dist/src/cli');
@@ -44,3 +46,4 @@ const out = readFileSync(join(cli, 'program-bundle.cjs'), 'utf8');
 if (!out.includes('require.resolve("yargs/package.json")')) {
   throw new Error('bundle-program: the yargs locales path was not rewritten');
 }
+stampBundle(join(cli, 'program-bundle.cjs'), join(cli, 'program.js'));

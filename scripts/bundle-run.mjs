@@ -4,7 +4,7 @@
  * synchronously: resolving, reading and linking each ES module was ~0.3 s of CPU of a run's start
  * on this 2-core machine (docs/DECISIONS.md, "the fixed costs of a per-query command system").
  * Runs after tsc, on its output, so the bundle is the same code the tests import; run-entry.ts uses
- * it only when it is at least as new as run.js. Every module keeps its own location: `import.meta.url` is rewritten to the URL of the
+ * it only when its stamp (run-bundle.cjs.from) is that of run.js as it is. Every module keeps its own location: `import.meta.url` is rewritten to the URL of the
  * module's compiled file, so templates, precompiled validators and the run-reading worker are found
  * where the unbundled module finds them. Beside it, run-bundle.v8cache: V8's code cache of the
  * bundle as run-entry.ts compiles it (node's CommonJS wrapper around it), which spares parsing the
@@ -17,6 +17,7 @@ import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import vm from 'node:vm';
 import { build } from 'rolldown';
+import { stampBundle } from './stamp-bundle.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const commands = join(root, 'dist/src/cli/commands');
@@ -50,6 +51,7 @@ const file = join(commands, 'run-bundle.cjs');
 const out = readFileSync(file, 'utf8');
 if (out.includes('import.meta')) throw new Error('bundle-run: import.meta left in the bundle');
 if (!out.includes('runCommand')) throw new Error('bundle-run: the bundle does not export runCommand');
+stampBundle(file, join(commands, 'run.js'));
 // compiled, not run: the cache holds what compiling the file makes (a build runs no command)
 writeFileSync(
   join(commands, 'run-bundle.v8cache'),

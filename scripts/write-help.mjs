@@ -9,6 +9,7 @@ import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { stampBundle } from './stamp-bundle.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const cli = join(root, 'dist/src/cli');
@@ -29,5 +30,6 @@ const translated = readdirSync(locales)
   .filter((f) => f.endsWith('.json') && f !== 'en.json')
   .map((f) => f.slice(0, -'.json'.length))
   .sort();
-// written last: help-cache.cts trusts the folder only when this file is as new as the bundle
 writeFileSync(join(out, 'locales.json'), `${JSON.stringify(translated)}\n`);
+// written last: help-cache.cts trusts the folder only when it was made from program.js as it is
+stampBundle(join(out, 'locales.json'), join(cli, 'program.js'));

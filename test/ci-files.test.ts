@@ -28,6 +28,35 @@ const GITHUB_WORKFLOWS: [string, string][] = [
   ['templates/github-workflow.yml', read('templates/github-workflow.yml')],
 ];
 
+interface Step {
+  id?: string;
+  if?: string;
+  uses?: string;
+  run?: string;
+  with?: Record<string, string>;
+}
+
+/**
+ * The history is restored before the gate and saved after it on every outcome: `actions/cache`
+ * alone saves only when the job succeeds (its post step is `if: success()`), so the FAIL runs a
+ * regression alarm needs would never reach the next run.
+ */
+function expectHistorySavedAlways(steps: Step[], gate: string): void {
+  expect(steps.some((s) => s.uses?.startsWith('actions/cache@'))).toBe(false);
+  const restore = steps.findIndex((s) => s.uses === 'actions/cache/restore@v4');
+  const save = steps.findIndex((s) => s.uses === 'actions/cache/save@v4');
+  const run = steps.findIndex((s) => (s.id ? `steps.${s.id}` : s.run) === gate);
+  expect(
+    [restore, run, save].every((i) => i >= 0),
+    `${restore} ${run} ${save}`,
+  ).toBe(true);
+  expect(restore).toBeLessThan(run);
+  expect(save).toBeGreaterThan(run);
+  for (const i of [restore, save]) expect(steps[i]!.with!['path']).toContain('.rgate/history.sqlite');
+  expect(steps[save]!.if).toMatch(/^always\(\)/);
+  expect(steps[save]!.with!['key']).toBe(steps[restore]!.with!['key']);
+}
+
 describe('GitHub: the action and the workflows against their schemas', () => {
   it('action.yml is a valid action', () => {
     expect(validateAction(read('action.yml')).errors).toEqual([]);
@@ -53,14 +82,15 @@ describe('GitHub: the action and the workflows against their schemas', () => {
     expect(action('merge')!.with!['merge']).toBe('rgate-shard-*.json');
   });
 
+  it('the init workflow saves the history whatever the verdict', () => {
+    const w = parse(read('templates/github-workflow.yml')) as { jobs: { gate: { steps: Step[] } } };
+    expectHistorySavedAlways(w.jobs.gate.steps, 'npx rgate run');
+  });
+
   it('the action keeps history, summarises, uploads JUnit and HTML, and fails with rgate', () => {
-    const a = parse(read('action.yml')) as {
-      runs: { steps: { uses?: string; run?: string; with?: Record<string, string> }[] };
-    };
+    const a = parse(read('action.yml')) as { runs: { steps: Step[] } };
     const steps = a.runs.steps;
-    expect(steps.find((s) => s.uses === 'actions/cache@v4')!.with!['path']).toContain(
-      '.rgate/history.sqlite',
-    );
+    expectHistorySavedAlways(steps, 'steps.gate');
     expect(steps.some((s) => s.run?.includes('GITHUB_STEP_SUMMARY'))).toBe(true);
     const upload = steps.find((s) => s.uses === 'actions/upload-artifact@v4')!.with!['path']!;
     expect(upload).toContain('report.xml');
@@ -71,7 +101,7 @@ describe('GitHub: the action and the workflows against their schemas', () => {
 
 interface GitlabJob {
   script?: string[];
-  cache?: { paths?: string[] };
+  cache?: { paths?: string[]; when?: string };
   artifacts?: { reports?: { junit?: string } };
 }
 
@@ -92,6 +122,9 @@ describe('GitLab: the files parse and carry the keys rgate relies on', () => {
     );
     expect(verdict.length).toBeGreaterThan(0);
     for (const [, j] of verdict) expect(j.artifacts?.reports?.junit).toBe('.rgate/runs/*/report.xml');
-    expect(jobs.some(([, j]) => j.cache?.paths?.includes('.rgate/history.sqlite'))).toBe(true);
+    const kept = jobs.filter(([, j]) => j.cache?.paths?.includes('.rgate/history.sqlite'));
+    expect(kept.length).toBeGreaterThan(0);
+    // GitLab saves a cache only when the job succeeds unless `when: always`: a FAIL run is history too
+    for (const [name, j] of kept) expect(j.cache!.when, name).toBe('always');
   });
 });

@@ -5,8 +5,8 @@
  * 10 ms of a 50-query score). `rgate --help` prints what the build laid out (help-cache.cts).
  * Everything else goes to the program, bundled the same way.
  */
-import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { madeFrom } from './bundle-stamp.cjs';
 import { fdIo, isTerminal, writeAll } from './fd-io.cjs';
 import { cachedTopHelp, isTopHelp } from './help-cache.cjs';
 import { scoreArgv } from './score-route.cjs';
@@ -14,18 +14,13 @@ import { scoreArgv } from './score-route.cjs';
 type ScoreMain = typeof import('./score-main.js');
 type Program = typeof import('./program.js');
 
-/** A bundle the build wrote, when it is at least as new as the compiled module it was made from. */
-function fresh(bundle: string, compiled: string): boolean {
-  return existsSync(bundle) && statSync(bundle).mtimeMs >= statSync(compiled).mtimeMs;
-}
-
 /**
- * `rgate score` from the one-file bundle the build writes (dist/bundle), when it is fresh; otherwise
- * (tsc alone, a stale bundle) from the modules.
+ * `rgate score` from the one-file bundle the build writes (dist/bundle), when it was made from
+ * score-main.js as it is (bundle-stamp.cts); otherwise (tsc alone, a stale bundle) from the modules.
  */
 async function loadScoreMain(): Promise<ScoreMain> {
   const bundle = join(__dirname, '..', '..', 'bundle', 'score-main.cjs');
-  if (fresh(bundle, join(__dirname, 'score-main.js'))) {
+  if (madeFrom(bundle, join(__dirname, 'score-main.js'))) {
     // a synchronous load of one file is the point of this entry (see above)
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     return require(bundle) as ScoreMain;
@@ -35,11 +30,11 @@ async function loadScoreMain(): Promise<ScoreMain> {
 
 /**
  * The program (parsing, help, the command list) from its one-file bundle (scripts/bundle-program.mjs)
- * when fresh: `rgate --help` then loads no ES module at all; a command's modules load on their own.
+ * when made from program.js as it is: `rgate --help` then loads no ES module at all; a command's modules load on their own.
  */
 async function loadProgram(): Promise<Program> {
   const bundle = join(__dirname, 'program-bundle.cjs');
-  if (fresh(bundle, join(__dirname, 'program.js'))) {
+  if (madeFrom(bundle, join(__dirname, 'program.js'))) {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     return require(bundle) as Program;
   }

@@ -4,8 +4,9 @@
  * prints the file that matches this process's width and locale. Node's own start is most of what the
  * help costs then (benchmarks/fixed-costs.ts). Only node: modules here: nothing else is loaded yet.
  */
-import { readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { madeFrom } from './bundle-stamp.cjs';
 
 /** The widths the build writes; any other width goes to yargs. */
 export const HELP_WIDTHS = { min: 40, max: 120 } as const;
@@ -36,8 +37,8 @@ export function yargsSpeaksEnglish(env: NodeJS.ProcessEnv, translated: readonly 
 
 /**
  * The top-level help the build wrote for this width and locale, or undefined (no file, a width or
- * locale the build did not lay out, or files older than the program they were made from: yargs
- * answers then).
+ * locale the build did not lay out, or help and bundle not both made from program.js as it is:
+ * yargs answers then). help/locales.json is written last, its stamp after it.
  */
 export function cachedTopHelp(
   cliDir: string,
@@ -49,12 +50,9 @@ export function cachedTopHelp(
   const dir = join(cliDir, 'help');
   const index = join(dir, 'locales.json');
   const file = join(dir, `${width}.txt`);
-  const bundle = join(cliDir, 'program-bundle.cjs');
-  // a missing file is never fresh: NaN fails every comparison
-  const mtime = (p: string): number => statSync(p, { throwIfNoEntry: false })?.mtimeMs ?? NaN;
-  const bundled = mtime(bundle);
+  const program = join(cliDir, 'program.js');
   const fresh =
-    bundled >= mtime(join(cliDir, 'program.js')) && mtime(index) >= bundled && mtime(file) >= bundled;
+    existsSync(file) && madeFrom(join(cliDir, 'program-bundle.cjs'), program) && madeFrom(index, program);
   if (!fresh) return undefined;
   const translated = JSON.parse(readFileSync(index, 'utf8')) as string[];
   if (!yargsSpeaksEnglish(env, translated)) return undefined;

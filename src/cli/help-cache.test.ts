@@ -44,46 +44,78 @@ describe('the top-level help from the build', () => {
     let dir = '';
     afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-    /** A cli folder as the build leaves it, each file's mtime (seconds) given. */
-    function cliDir(times: { program: number; bundle: number; help: number; locales: number }): string {
+    /**
+     * A cli folder as the build leaves it: the bundle and the help each stamped as made from a
+     * program.js (`bundle`, `help`: the program text they were made from; `program`: the one there
+     * now), each file's mtime from `time` (seconds, default 1000): the decision must not depend on it.
+     */
+    function cliDir(o: {
+      program: string;
+      bundle: string;
+      help: string;
+      time?: Record<string, number>;
+    }): string {
       dir = mkdtempSync(join(tmpdir(), 'rgate-help-cache-'));
       mkdirSync(join(dir, 'help'));
-      const files: [string, string, number][] = [
-        ['program.js', '', times.program],
-        ['program-bundle.cjs', '', times.bundle],
-        ['help/80.txt', 'the help at 80\n', times.help],
-        ['help/locales.json', JSON.stringify(TRANSLATED), times.locales],
+      const files: [string, string][] = [
+        ['program.js', o.program],
+        ['program-bundle.cjs', ''],
+        ['program-bundle.cjs.from', o.bundle],
+        ['help/80.txt', 'the help at 80\n'],
+        ['help/locales.json', JSON.stringify(TRANSLATED)],
+        ['help/locales.json.from', o.help],
       ];
-      for (const [name, text, t] of files) {
+      for (const [name, text] of files) {
         writeFileSync(join(dir, name), text);
+        const t = o.time?.[name] ?? 1000;
         utimesSync(join(dir, name), t, t);
       }
       return dir;
     }
 
-    it('serves the width it has, when made after the bundle made after the program', () => {
-      const d = cliDir({ program: 1000, bundle: 2000, help: 3000, locales: 3000 });
+    it('serves the width it has, when help and bundle were made from program.js as it is', () => {
+      const d = cliDir({ program: 'v1', bundle: 'v1', help: 'v1' });
       expect(cachedTopHelp(d, undefined, {})).toBe('the help at 80\n');
       expect(cachedTopHelp(d, 100, {})).toBeUndefined();
       expect(cachedTopHelp(d, undefined, { LANG: 'de_DE.UTF-8' })).toBeUndefined();
     });
 
-    it('leaves a stale bundle or stale help to yargs', () => {
-      expect(cachedTopHelp(cliDir({ program: 3000, bundle: 2000, help: 4000, locales: 4000 }), 80, {})).toBe(
+    it('follows content, not mtimes: an installed package (bundle older than the program) is served', () => {
+      // npm extracts in tarball order: the bundle and the help can look older than program.js
+      const d = cliDir({
+        program: 'v1',
+        bundle: 'v1',
+        help: 'v1',
+        time: {
+          'program.js': 3000,
+          'program-bundle.cjs': 1000,
+          'help/80.txt': 2000,
+          'help/locales.json': 2000,
+        },
+      });
+      expect(cachedTopHelp(d, 80, {})).toBe('the help at 80\n');
+    });
+
+    it('leaves a stale bundle or stale help to yargs, however new their files look', () => {
+      const newer = { 'program-bundle.cjs': 4000, 'help/80.txt': 5000, 'help/locales.json': 5000 };
+      // tsc changed program.js after the build
+      expect(cachedTopHelp(cliDir({ program: 'v2', bundle: 'v1', help: 'v1', time: newer }), 80, {})).toBe(
         undefined,
       );
       rmSync(dir, { recursive: true, force: true });
-      expect(cachedTopHelp(cliDir({ program: 1000, bundle: 3000, help: 2000, locales: 4000 }), 80, {})).toBe(
+      // the help laid out from another program than the bundle
+      expect(cachedTopHelp(cliDir({ program: 'v2', bundle: 'v2', help: 'v1', time: newer }), 80, {})).toBe(
         undefined,
       );
       rmSync(dir, { recursive: true, force: true });
-      expect(cachedTopHelp(cliDir({ program: 1000, bundle: 3000, help: 4000, locales: 2000 }), 80, {})).toBe(
-        undefined,
-      );
+      // no stamp beside the help (a build before stamps, or one stopped while laying it out)
+      const d = cliDir({ program: 'v1', bundle: 'v1', help: 'v1', time: newer });
+      rmSync(join(d, 'help', 'locales.json.from'));
+      expect(cachedTopHelp(d, 80, {})).toBeUndefined();
     });
 
     it('leaves widths outside the written range to yargs', () => {
-      const d = cliDir({ program: 1000, bundle: 2000, help: 3000, locales: 3000 });
+      const d = cliDir({ program: 'v1', bundle: 'v1', help: 'v1' });
       expect(cachedTopHelp(d, 39, {})).toBeUndefined();
       expect(cachedTopHelp(d, undefined, { COLUMNS: '-5' })).toBeUndefined();
     });

@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from '../program.js';
+import { INIT_EXAMPLES } from './init.js';
 import { captureIo } from '../../../test/helpers/cli-io.js';
 
 const beirMini = resolve(import.meta.dirname, '../../../test/data/beir-mini');
@@ -96,12 +97,72 @@ describe('rgate init: flags only, one-line mistakes', () => {
     });
     // a bundled gate is used as it is: no copy in the project
     expect(existsSync(join(dir, 'gates'))).toBe(false);
-    writeFileSync(join(dir, 'rgate.config.json'), '{"suites": {}}');
+    const first = readFileSync(join(dir, 'rgate.config.json'), 'utf8');
     const again = await cli(argv);
     expect(again.code).toBe(2);
-    expect(again.err).toContain('rgate init would overwrite rgate.config.json');
-    expect(readFileSync(join(dir, 'rgate.config.json'), 'utf8')).toBe('{"suites": {}}');
+    expect(again.err).toContain('rgate init: rgate.config.json already has a suite named retrieval');
+    expect(again.err).toContain('--suite <another name> adds one beside it');
+    expect(readFileSync(join(dir, 'rgate.config.json'), 'utf8')).toBe(first);
     expect((await cli([...argv, '--force'])).code).toBe(0);
+  });
+
+  it(".gitignore: the reports and node_modules appended once, nothing of the team's removed", async () => {
+    writeFileSync(join(dir, '.gitignore'), '# ours\ndist\n/node_modules');
+    const r = await cli(['init', '--fixture', 'context-load']);
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).toMatch(/wrote \.gitignore +ignores \.rgate\/runs\/\n/);
+    expect(readFileSync(join(dir, '.gitignore'), 'utf8')).toBe('# ours\ndist\n/node_modules\n.rgate/runs/\n');
+    expect((await cli(['init', '--fixture', 'ku-runbooks', '--suite', 'ku'])).code).toBe(0);
+    expect(readFileSync(join(dir, '.gitignore'), 'utf8')).toBe('# ours\ndist\n/node_modules\n.rgate/runs/\n');
+    rmSync(join(dir, '.gitignore'));
+    expect((await cli(['init', '--fixture', 'ku-runbooks', '--suite', 'ku2'])).code).toBe(0);
+    expect(readFileSync(join(dir, '.gitignore'), 'utf8')).toBe('.rgate/runs/\nnode_modules/\n');
+  });
+
+  it('adds a suite to a repository already gating others, keeping them and their defaults', async () => {
+    writeFileSync(
+      join(dir, 'rgate.config.json'),
+      JSON.stringify({
+        suites: {
+          mine: { fixture: 'context-load', system: { type: 'builtin', mode: 'context-load' } },
+          nightly: { fixture: 'ku-runbooks', system: { type: 'builtin', mode: 'ku' } },
+        },
+        default_suites: ['mine'],
+      }),
+    );
+    const r = await cli(['init', '--from', 'beir', beirMini, '--suite', 'beir']);
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).toContain('suite beir added');
+    const config = JSON.parse(readFileSync(join(dir, 'rgate.config.json'), 'utf8')) as {
+      suites: Record<string, { system: { mode?: string } }>;
+      default_suites: string[];
+    };
+    expect(Object.keys(config.suites)).toEqual(['mine', 'nightly', 'beir']);
+    expect(config.suites['nightly']!.system.mode).toBe('ku');
+    expect(config.default_suites).toEqual(['mine', 'beir']);
+    // the same name again replaces only with --force, and only that suite
+    const clash = await cli(['init', '--fixture', 'context-load', '--suite', 'mine']);
+    expect(clash.code).toBe(2);
+    expect(clash.err).toContain('already has a suite named mine');
+    expect(
+      (
+        await cli([
+          'init',
+          '--fixture',
+          'ku-runbooks',
+          '--suite',
+          'mine',
+          '--system',
+          'builtin',
+          'ku',
+          '--force',
+        ])
+      ).code,
+    ).toBe(0);
+    const after = JSON.parse(readFileSync(join(dir, 'rgate.config.json'), 'utf8')) as typeof config;
+    expect(Object.keys(after.suites)).toEqual(['mine', 'nightly', 'beir']);
+    expect(after.suites['mine']!.system.mode).toBe('ku');
+    expect(after.default_suites).toEqual(['mine', 'beir']);
   });
 
   it('imports a BEIR folder frozen, and writes a starter gate sized to it', async () => {
@@ -267,6 +328,88 @@ describe('rgate init: flags only, one-line mistakes', () => {
     const run = await cli(['run', '--no-store']);
     expect(run.code, run.err).toBe(0);
     expect(run.out.trimEnd().split('\n').at(-1)).toBe('rgate: retrieval PASS -> exit 0 (every gate passed)');
+  });
+
+  it('--from dir without queries: the next steps add judged queries and re-freeze before the run, and they work', async () => {
+    const docs = join(dir, 'docs');
+    mkdirSync(docs);
+    writeFileSync(join(docs, 'keys.md'), '# Key rotation\nThe signing keys are rotated every quarter.\n');
+    writeFileSync(join(docs, 'retention.md'), '# Retention\nDecision records are kept for seven years.\n');
+    const r = await cli(['init', '--from', 'dir', 'docs']);
+    expect(r.code, r.err).toBe(0);
+    const next = r.out
+      .slice(r.out.indexOf('next:'))
+      .split('\n')
+      .slice(1)
+      .map((l) => l.trim());
+    const steps = next.filter((l) => l.startsWith('npx rgate '));
+    expect(steps[0]).toBe(
+      'npx rgate import dir docs --queries queries.jsonl --out fixtures/retrieval --freeze --force --version v2 --reset-note "judged queries added"',
+    );
+    expect(steps[1]).toMatch(/^npx rgate run\b/);
+    expect(next.find((l) => l.includes('"query_id"'))).toContain('"qrels"');
+    // as printed: the queries file the comment shows, then the import, then the run
+    writeFileSync(
+      join(dir, 'queries.jsonl'),
+      '{"query_id":"q1","text":"how often are the signing keys rotated","qrels":{"keys.md":1}}\n' +
+        '{"query_id":"q2","text":"how long are decision records kept","qrels":{"retention.md":1}}\n',
+    );
+    const args = [...steps[0]!.matchAll(/"([^"]*)"|(\S+)/g)].map((m) => m[1] ?? m[2]!).slice(2);
+    const imported = await cli(args);
+    expect(imported.code, imported.err).toBe(0);
+    const run = await cli(['run', '--no-store']);
+    expect(run.code, run.out + run.err).toBe(0);
+    expect(run.out.trimEnd().split('\n').at(-1)).toBe('rgate: retrieval PASS -> exit 0 (every gate passed)');
+
+    // --queries at init, as `rgate import dir` takes it: a set to gate at once
+    const again = await cli([
+      'init',
+      '--from',
+      'dir',
+      'docs',
+      '--queries',
+      'queries.jsonl',
+      '--suite',
+      'docs2',
+    ]);
+    expect(again.code, again.err).toBe(0);
+    expect(again.out).not.toContain('no queries yet');
+  });
+
+  it('every `rgate init --help` example works where its data is: init, then a verdict from rgate run', async () => {
+    const root = dir;
+    for (const [example] of INIT_EXAMPLES) {
+      dir = mkdtempSync(join(root, 'example-'));
+      // what each example names: a BEIR, TREC and SMART folder, a docs tree, a command retriever
+      cpSync(beirMini, join(dir, 'data', 'scifact'), { recursive: true });
+      cpSync(cacmMini, join(dir, 'data', 'cacm'), { recursive: true });
+      cpSync(cranfieldMini, join(dir, 'data', 'cranfield'), { recursive: true });
+      mkdirSync(join(dir, 'docs'));
+      writeFileSync(join(dir, 'docs', 'keys.md'), '# Key rotation\nThe signing keys rotate quarterly.\n');
+      copyFileSync(termOverlap, join(dir, 'search.mjs'));
+      const init = await cli(example.replace(/^\$0 /, '').split(' '));
+      expect(init.code, `${example}\n${init.err}`).toBe(0);
+      if (example.includes('--system http')) {
+        // no service listens here, and a docs tree has no queries yet: init says what comes first
+        expect(init.out).toContain("contract: context-pack (http's default: seed 004's ContextPack)");
+        expect(init.out).toContain('npx rgate import dir ./docs --queries queries.jsonl');
+        continue;
+      }
+      const run = await cli(['run', '--no-store']);
+      expect(run.code, `${example}\n${run.out}${run.err}`).toBe(0);
+      expect(run.out.trimEnd().split('\n').at(-1)).toBe(
+        'rgate: retrieval PASS -> exit 0 (every gate passed)',
+      );
+    }
+    dir = root;
+  });
+
+  it('--contract without a command or http system is refused, not ignored', async () => {
+    const r = await cli(['init', '--fixture', 'context-load', '--contract', 'rgate']);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain('--contract rgate: the builtin engine has no response contract');
+    expect(r.err).toContain('--contract goes with --system command -- <argv> or --system http <url>');
+    expect(existsSync(join(dir, 'rgate.config.json'))).toBe(false);
   });
 
   it('README "Gate your own retriever": the TREC and SMART commands, each in an empty folder, then rgate run', async () => {

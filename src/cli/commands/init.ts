@@ -7,9 +7,13 @@ import { validateRgateConfig } from '../../contracts/rgate-config.js';
 import { formatAjvErrors } from '../../contracts/ajv.js';
 import { PACKAGE_ROOT } from '../../core/package-root.js';
 import { EXIT, RgateError } from '../../core/errors.js';
+import { loadRgateConfig } from '../../systems/index.js';
 import { locateSmartFiles, locateTrecFiles, resolveFixtureDir } from '../../snapshot/index.js';
 import type { CliIo, RgateCommand } from '../command.js';
 import { importCommand } from './import.js';
+
+const CONFIG = 'rgate.config.json';
+const BUILTIN_MODES: readonly string[] = ['bm25', 'semantic', 'context-load', 'ku'];
 
 type FromKind = 'beir' | 'trec' | 'smart' | 'dir' | 'memory-cli';
 const FROM_KINDS: readonly string[] = ['beir', 'trec', 'smart', 'dir', 'memory-cli'];
@@ -69,6 +73,33 @@ function starterGate(id: string, minNdcg: number, queries: number): unknown {
   };
 }
 
+/**
+ * `rgate init --help`'s examples; init.test.ts runs each one, in a folder holding the data it names
+ * (./data/..., ./docs, search.mjs), so none can drift from what init does.
+ */
+export const INIT_EXAMPLES: readonly [string, string][] = [
+  [
+    '$0 init --from beir ./data/scifact --system command --contract rgate -- node search.mjs {corpus_dir} {k} {query}',
+    'your retriever as a command, your BEIR data',
+  ],
+  [
+    '$0 init --from trec ./data/cacm',
+    'a TREC collection folder: topics.*, qrels.*, the documents as a .tar.gz or docs/ (builtin BM25 system)',
+  ],
+  [
+    '$0 init --from smart ./data/cranfield --positional-query-ids --reverse-grades max',
+    'a SMART collection folder (cran.all.1400, cran.qry, cranqrel) with its numbering and code traps stated',
+  ],
+  [
+    '$0 init --from dir ./docs --system http http://127.0.0.1:8080/retrieve --ci github',
+    'a retrieval service over your docs tree, with a GitHub workflow',
+  ],
+  [
+    '$0 init --fixture context-load --gate context-load-contract-v0 --system builtin context-load',
+    'the bundled demo set and gate, on the builtin engine in context-load mode',
+  ],
+];
+
 /** `rgate init`: start gating a retriever in this repository, from flags only (it never asks). */
 export const initCommand: RgateCommand<InitArgs> = {
   command: 'init',
@@ -78,7 +109,8 @@ export const initCommand: RgateCommand<InitArgs> = {
       .option('system', {
         type: 'string',
         array: true,
-        describe: 'builtin [mode] (default: builtin bm25) | command (its argv after --) | http <url>',
+        describe:
+          "builtin [mode] (default: builtin, in the mode the --fixture set's config.json names, else bm25) | command (its argv after --) | http <url>",
       })
       .option('contract', {
         choices: RESPONSE_CONTRACTS,
@@ -96,7 +128,8 @@ export const initCommand: RgateCommand<InitArgs> = {
       })
       .option('queries', {
         type: 'string',
-        describe: '--from smart: the query file (default: *.qry or query* in the folder)',
+        describe:
+          "--from smart: the query file (default: *.qry or query* in the folder); --from dir|memory-cli: your judged queries, an rgate queries.jsonl (default: none); --from beir: instead of the folder's queries.jsonl",
       })
       .option('qrels', {
         type: 'string',
@@ -142,26 +175,7 @@ export const initCommand: RgateCommand<InitArgs> = {
       })
       .option('force', { type: 'boolean', default: false, describe: 'overwrite files that exist' })
       .option('json', { type: 'boolean', describe: 'print what was written as JSON' })
-      .example(
-        '$0 init --from beir ./data/scifact --system command --contract rgate -- node search.mjs {query}',
-        'your retriever as a command, your BEIR data',
-      )
-      .example(
-        '$0 init --from trec ./data/cacm',
-        'a TREC collection folder: topics.*, qrels.*, the documents as a .tar.gz or docs/ (builtin BM25 system)',
-      )
-      .example(
-        '$0 init --from smart ./data/cranfield --positional-query-ids --reverse-grades max',
-        'a SMART collection folder (cran.all.1400, cran.qry, cranqrel) with its numbering and code traps stated',
-      )
-      .example(
-        '$0 init --from dir ./docs --system http http://127.0.0.1:8080/retrieve --ci github',
-        'a retrieval service over your docs tree, with a GitHub workflow',
-      )
-      .example(
-        '$0 init --fixture context-load --gate context-load-contract-v0',
-        'the bundled demo set and gate',
-      ),
+      .example([...INIT_EXAMPLES]),
   handler: async (args, io) => initHandler(args, io),
 };
 
@@ -170,7 +184,7 @@ async function initHandler(args: InitArgs, io: CliIo): Promise<number> {
   const suiteName = args.suite;
   if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(suiteName))
     throw new RgateError('usage', `--suite ${JSON.stringify(suiteName)}: letters, digits, . _ - only`);
-  const system = systemSpec(args);
+  const system = systemSpec(args, root);
   const from = fromSpec(args);
   if (!from && !args.fixture)
     throw new RgateError(
@@ -182,11 +196,23 @@ async function initHandler(args: InitArgs, io: CliIo): Promise<number> {
   const fixture = args.fixture ?? suiteName;
   const gateId = args.gate ?? suiteName;
 
-  const writes: { path: string; what: string }[] = [{ path: 'rgate.config.json', what: 'the suite' }];
+  // a repository already gating other suites keeps them: this suite is added beside them
+  const existing = existsSync(join(root, CONFIG))
+    ? loadRgateConfig(root, join(root, CONFIG))!.config
+    : undefined;
+  if (existing && Object.hasOwn(existing.suites, suiteName) && !args.force)
+    throw new RgateError(
+      'usage',
+      `rgate init: ${CONFIG} already has a suite named ${suiteName}`,
+      `--suite <another name> adds one beside it (suites: ${Object.keys(existing.suites).sort().join(', ')}); --force replaces it`,
+    );
+  const writes: { path: string; what: string }[] = [
+    { path: CONFIG, what: existing ? `suite ${suiteName} added` : 'the suite' },
+  ];
   if (from) writes.push({ path: `fixtures/${fixture}/`, what: `your ${from.kind} data, frozen` });
   if (!args.gate) writes.push({ path: `gates/${gateId}.gate.json`, what: 'the starter gate' });
   if (args.ci) writes.push({ path: CI_FILES[args.ci].path, what: `the ${args.ci} CI file` });
-  const taken = writes.filter((w) => existsSync(join(root, w.path)));
+  const taken = writes.filter((w) => w.path !== CONFIG && existsSync(join(root, w.path)));
   if (taken.length > 0 && !args.force)
     throw new RgateError(
       'usage',
@@ -203,11 +229,20 @@ async function initHandler(args: InitArgs, io: CliIo): Promise<number> {
     relevance_level: 1,
     ranking_measures: ['ndcg_cut.10', 'recall.10', 'recip_rank'],
   };
-  const config: RgateConfigFile = {
-    $schema: './node_modules/rgate/dist/schemas/rgate.config.schema.json',
-    suites: { [suiteName]: suite },
-    default_suites: [suiteName],
-  };
+  const config: RgateConfigFile = existing
+    ? {
+        ...existing,
+        suites: { ...existing.suites, [suiteName]: suite },
+        // no default_suites means every suite runs: the new one with them
+        ...(existing.default_suites
+          ? { default_suites: [...new Set([...existing.default_suites, suiteName])] }
+          : {}),
+      }
+    : {
+        $schema: './node_modules/rgate/dist/schemas/rgate.config.schema.json',
+        suites: { [suiteName]: suite },
+        default_suites: [suiteName],
+      };
   if (!validateRgateConfig(config))
     throw new RgateError(
       'usage',
@@ -232,11 +267,16 @@ async function initHandler(args: InitArgs, io: CliIo): Promise<number> {
     );
     if (code !== EXIT.ok) return code;
   }
+  // a set named by --fixture with a gate named by --gate is used as it is, unread
+  const queryCount =
+    from || !args.gate
+      ? readFileSync(join(resolveFixtureDir(fixture, root), 'queries.jsonl'), 'utf8')
+          .split('\n')
+          .filter((l) => l.trim() !== '').length
+      : undefined;
   if (!args.gate) {
-    const queries = readFileSync(join(resolveFixtureDir(fixture, root), 'queries.jsonl'), 'utf8')
-      .split('\n')
-      .filter((l) => l.trim() !== '').length;
-    const gate = starterGate(gateId, args['min-ndcg'] ?? 0.3, queries);
+    // a set with no queries yet (a docs tree) gates at least one once they are added
+    const gate = starterGate(gateId, args['min-ndcg'] ?? 0.3, Math.max(queryCount ?? 0, 1));
     parseGatePolicy(gate, `gates/${gateId}.gate.json`);
     writeFile(root, `gates/${gateId}.gate.json`, `${JSON.stringify(gate, null, 2)}\n`);
   }
@@ -244,16 +284,28 @@ async function initHandler(args: InitArgs, io: CliIo): Promise<number> {
     const ci = CI_FILES[args.ci];
     writeFile(root, ci.path, readFileSync(templateFile(root, ci.template), 'utf8'));
   }
-  writeFile(root, 'rgate.config.json', `${JSON.stringify(config, null, 2)}\n`);
+  writeFile(root, CONFIG, `${JSON.stringify(config, null, 2)}\n`);
+  const ignored = ignoreGenerated(root);
+  if (ignored.length > 0) writes.push({ path: '.gitignore', what: `ignores ${ignored.join(', ')}` });
 
   const next = [
+    ...(from && queryCount === 0 ? addQueriesSteps(from, fixture) : []),
     `npx rgate run              # replay ${suiteName}, print the verdict, write .rgate/runs/<run-id>/`,
     `npx rgate history ${suiteName}   # trends and regression alarms once you have runs`,
     `npx rgate baseline set ${suiteName} --note "first baseline"`,
   ];
-  if (args.json) io.out(JSON.stringify({ suite: suiteName, wrote: writes, imported, next }, null, 2));
+  const contract = contractNote(system, suiteName);
+  if (args.json)
+    io.out(
+      JSON.stringify(
+        { suite: suiteName, ...(contract ? { contract: contract.name } : {}), wrote: writes, imported, next },
+        null,
+        2,
+      ),
+    );
   else {
     io.out(`rgate init: suite ${suiteName} (${describeSystem(system)}) on fixture set ${fixture}`);
+    if (contract) io.out(contract.line);
     for (const w of writes) io.out(`  wrote ${w.path.padEnd(32)} ${w.what}`);
     if (imported.length > 0) io.out('import:');
     for (const line of imported) io.out(`  ${line}`);
@@ -263,13 +315,85 @@ async function initHandler(args: InitArgs, io: CliIo): Promise<number> {
   return EXIT.ok;
 }
 
-function systemSpec(args: InitArgs): SuiteSpec['system'] {
+/**
+ * The steps before a first run when the set has no queries (a docs tree, a memory root with none
+ * given): `rgate run` would have no evidence to gate on. The import is the one init ran, with the
+ * queries, onto the frozen set (hence the version and the reset note).
+ */
+function addQueriesSteps(from: { kind: FromKind; path: string }, fixture: string): string[] {
+  return [
+    `# no queries yet: write queries.jsonl, one judged query a line, qrels on ids in fixtures/${fixture}/corpus.jsonl:`,
+    `#   {"query_id":"q1","text":"how do we rotate the api keys","qrels":{"<corpus id>":1}}`,
+    `npx rgate import ${from.kind} ${shellWord(from.path)} --queries queries.jsonl --out fixtures/${fixture} --freeze --force --version v2 --reset-note "judged queries added"`,
+  ];
+}
+
+/**
+ * Which response contract a command or http system is read with, and where to change it: an http
+ * system without `--contract` gets the adapter's default (context-pack), which a team answering
+ * rgate's own shape would otherwise find out from every request failing its contract.
+ */
+function contractNote(
+  system: SuiteSpec['system'],
+  suite: string,
+): { name: string; line: string } | undefined {
+  if (system.type === 'builtin') return undefined;
+  const name = system.contract ?? 'context-pack';
+  const how = `change it with --contract (${RESPONSE_CONTRACTS.join(', ')}) or /suites/${suite}/system/contract in rgate.config.json; README "Response contracts"`;
+  return {
+    name,
+    line: `  contract: ${name}${system.contract ? '' : " (http's default: seed 004's ContextPack)"}; ${how}`,
+  };
+}
+
+/**
+ * What a run leaves that is not to be committed: the reports (`.rgate/runs/`, rewritten by every run;
+ * CI uploads them as artifacts) and the installed packages. `.rgate/history.sqlite` stays
+ * committable: it carries the baseline to CI. Lines are only ever appended, and an entry already
+ * there in any of git's spellings (with or without the leading or trailing slash) is not repeated.
+ */
+function ignoreGenerated(root: string): string[] {
+  const file = join(root, '.gitignore');
+  const text = existsSync(file) ? readFileSync(file, 'utf8') : '';
+  const have = new Set(text.split(/\r?\n/).map((l) => l.trim().replace(/^\//, '').replace(/\/$/, '')));
+  const add = ['.rgate/runs/', 'node_modules/'].filter(
+    (e) => !have.has(e.slice(0, -1)) && !(e.startsWith('.rgate/') && have.has('.rgate')),
+  );
+  if (add.length > 0)
+    writeFileSync(file, `${text}${text === '' || text.endsWith('\n') ? '' : '\n'}${add.join('\n')}\n`);
+  return add;
+}
+
+/** A path as the user would type it into a shell: quoted only when it must be. */
+function shellWord(p: string): string {
+  return /^[\w./~@:+-]+$/.test(p) ? p : `'${p.replace(/'/g, "'\\''")}'`;
+}
+
+/**
+ * The builtin mode a set is made for, when `--fixture` names one whose config.json says so (the
+ * bundled ku-runbooks: ku); an imported set names none, and bm25 is the default then.
+ */
+function fixtureMode(args: InitArgs, root: string): string | undefined {
+  if (!args.fixture) return undefined;
+  const file = join(resolveFixtureDir(args.fixture, root), 'config.json');
+  if (!existsSync(file)) return undefined;
+  const mode = (JSON.parse(readFileSync(file, 'utf8')) as { mode?: unknown }).mode;
+  return typeof mode === 'string' && BUILTIN_MODES.includes(mode) ? mode : undefined;
+}
+
+function systemSpec(args: InitArgs, root: string): SuiteSpec['system'] {
   const [type = 'builtin', ...rest] = args.system ?? [];
   // everything after `--` (yargs turns numbers in it into numbers: they are argv strings)
   const argv = args._.slice(1).map(String);
   if (type === 'builtin') {
-    const mode = rest[0] ?? 'bm25';
-    if (!['bm25', 'semantic', 'context-load', 'ku'].includes(mode))
+    if (args.contract)
+      throw new RgateError(
+        'usage',
+        `--contract ${args.contract}: the builtin engine has no response contract`,
+        '--contract goes with --system command -- <argv> or --system http <url>',
+      );
+    const mode = rest[0] ?? fixtureMode(args, root) ?? 'bm25';
+    if (!BUILTIN_MODES.includes(mode))
       throw new RgateError(
         'usage',
         `--system builtin ${mode}: unknown mode`,
@@ -326,7 +450,9 @@ function fromSpec(args: InitArgs): { kind: FromKind; path: string } | undefined 
   };
   if (kind !== 'trec' && kind !== 'smart') onlyFor(['qrels', 'docs'], 'trec|smart');
   if (kind !== 'trec') onlyFor(['topics', 'topic-field'], 'trec');
-  if (kind !== 'smart') onlyFor(['queries', 'positional-query-ids', 'reverse-grades'], 'smart');
+  if (kind !== 'smart') onlyFor(['positional-query-ids', 'reverse-grades'], 'smart');
+  // as `rgate import` takes it: every kind but trec (whose queries are its topics)
+  if (kind === 'trec') onlyFor(['queries'], 'beir|smart|dir|memory-cli');
   return { kind: kind as FromKind, path };
 }
 
@@ -380,7 +506,7 @@ function importArgs(
       ...(args['reverse-grades'] !== undefined ? { 'reverse-grades': args['reverse-grades'] } : {}),
     };
   }
-  return { kind: from.kind, path: from.path };
+  return { kind: from.kind, path: from.path, ...(args.queries ? { queries: args.queries } : {}) };
 }
 
 function describeSystem(s: SuiteSpec['system']): string {

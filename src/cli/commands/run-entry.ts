@@ -1,21 +1,22 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire, Module } from 'node:module';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import vm from 'node:vm';
+import { madeFrom } from '../bundle-stamp.cjs';
 import type { runCommand } from './run.js';
 
 type RunModule = typeof import('./run.js');
 
 /**
- * `rgate run` from its one-file bundle (scripts/bundle-run.mjs) when the build wrote it after run.js,
- * otherwise (tsc alone, a stale bundle) from the modules. One CommonJS file loads synchronously where
+ * `rgate run` from its one-file bundle (scripts/bundle-run.mjs) when it was made from run.js as it is
+ * (bundle-stamp.cts), otherwise (tsc alone, a stale bundle) from the modules. One CommonJS file loads synchronously where
  * the ES module loader resolves, reads and links ~290 files one by one.
  */
 export async function loadRunCommand(): Promise<typeof runCommand> {
   const bundle = fileURLToPath(new URL('./run-bundle.cjs', import.meta.url));
   const compiled = fileURLToPath(new URL('./run.js', import.meta.url));
-  if (existsSync(bundle) && existsSync(compiled) && statSync(bundle).mtimeMs >= statSync(compiled).mtimeMs) {
+  if (madeFrom(bundle, compiled)) {
     const cache = fileURLToPath(new URL('./run-bundle.v8cache', import.meta.url));
     if (existsSync(cache)) return loadWithCodeCache(bundle, readFileSync(cache)).exports.runCommand;
     return (createRequire(import.meta.url)(bundle) as RunModule).runCommand;
