@@ -8,11 +8,28 @@
  * cost 1-10 ms here, on every `rgate --help` and `rgate score`. Only node: modules: bin.cts asks
  * before anything else is loaded.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 
-/** Whether `made` (a file the build wrote, with its `<made>.from`) was made from `compiled` as it is. */
-export function madeFrom(made: string, compiled: string): boolean {
+/**
+ * Whether `made` (a file the build wrote, with its `<made>.from`) was made from `compiled` as it is.
+ * `checkout`: rgate runs from its own source checkout (not an installed package), where `tsc` alone
+ * rewrites every compiled module but no bundle. The stamp only holds the bundle's entry module, which
+ * an edit deeper down leaves unchanged, so there the bundle must also be at least as new as that
+ * module (the build writes it after tsc); an installed package's times mean nothing and are not read.
+ */
+export function madeFrom(made: string, compiled: string, checkout = isCheckout(dirname(made))): boolean {
   const stamp = `${made}.from`;
   if (!existsSync(made) || !existsSync(stamp) || !existsSync(compiled)) return false;
+  if (checkout && statSync(made).mtimeMs < statSync(compiled).mtimeMs) return false;
   return readFileSync(stamp).equals(readFileSync(compiled));
+}
+
+/**
+ * Whether `dir` is inside a source checkout: the nearest package.json above it has tsconfig.json
+ * beside it (the package does not ship one).
+ */
+function isCheckout(dir: string): boolean {
+  while (!existsSync(join(dir, 'package.json')) && dirname(dir) !== dir) dir = dirname(dir);
+  return existsSync(join(dir, 'tsconfig.json'));
 }

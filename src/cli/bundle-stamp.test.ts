@@ -1,4 +1,4 @@
-import { appendFileSync, copyFileSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { appendFileSync, copyFileSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -23,11 +23,43 @@ describe('a bundle is current by content, not by mtime', () => {
     ]) {
       utimesSync(module, m!, m!);
       utimesSync(bundle, b!, b!);
-      expect(madeFrom(bundle, module), `module ${m}, bundle ${b}`).toBe(true);
+      expect(madeFrom(bundle, module, false), `module ${m}, bundle ${b}`).toBe(true);
     }
     appendFileSync(module, '// tsc again, another source\n');
     utimesSync(bundle, 9000, 9000);
+    expect(madeFrom(bundle, module, false)).toBe(false);
+  });
+
+  it('in a source checkout, a bundle older than its module is stale even when the module reads the same', () => {
+    // tsc alone after an edit deeper down: the entry module's bytes are the same, its time is new
+    const module = join(dir, 'run.js');
+    const bundle = join(dir, 'run-bundle.cjs');
+    writeFileSync(module, 'export const x = 1;\n');
+    writeFileSync(bundle, 'exports.x = 1;\n');
+    copyFileSync(module, `${bundle}.from`);
+    utimesSync(bundle, 1000, 1000);
+    utimesSync(module, 2000, 2000);
+    expect(madeFrom(bundle, module, true)).toBe(false);
+    expect(madeFrom(bundle, module, false)).toBe(true);
+    utimesSync(bundle, 3000, 3000);
+    expect(madeFrom(bundle, module, true)).toBe(true);
+  });
+
+  it('knows a checkout (package.json with tsconfig.json) from an installed package', () => {
+    writeFileSync(join(dir, 'package.json'), '{}');
+    writeFileSync(join(dir, 'tsconfig.json'), '{}');
+    mkdirSync(join(dir, 'dist', 'cli'), { recursive: true });
+    const module = join(dir, 'dist', 'cli', 'p.js');
+    const bundle = join(dir, 'dist', 'cli', 'p.cjs');
+    writeFileSync(module, 'x\n');
+    writeFileSync(bundle, '');
+    copyFileSync(module, `${bundle}.from`);
+    utimesSync(bundle, 1000, 1000);
+    utimesSync(module, 2000, 2000);
     expect(madeFrom(bundle, module)).toBe(false);
+    // the same files in a package as npm installs it (no tsconfig.json): content decides
+    rmSync(join(dir, 'tsconfig.json'));
+    expect(madeFrom(bundle, module)).toBe(true);
   });
 
   it('is never current without its bundle, its stamp or its module', () => {
