@@ -1,4 +1,5 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import Database from 'better-sqlite3';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../src/cli/program.js';
@@ -130,5 +131,56 @@ describe('rgate run checks every suite before the first request', () => {
     const r = await cli(['run', 'counted', 'second', '--no-store']);
     expect(r.code).toBe(0);
     expect(readFileSync(log, 'utf8')).toBe('q1\nq1\n');
+  });
+});
+
+describe('a stored run the reports would chart, that does not read back', () => {
+  const store = join(t.dir, '.rgate', 'history.sqlite');
+  let bad = '';
+
+  it('refuses the next run before its first request: exit 2 naming the run and the history file, nothing stored', async () => {
+    writeConfig(['node', sut, '{query_id}']);
+    expect((await cli(['run', 'counted'])).code).toBe(0);
+    const db = new Database(store);
+    bad = (db.prepare('SELECT run_id FROM runs').get() as { run_id: string }).run_id;
+    for (const plan of ['{', JSON.stringify({ spec: 1 })]) {
+      db.prepare('UPDATE runs SET plan_json = ? WHERE run_id = ?').run(plan, bad);
+      rmSync(log, { force: true });
+      const r = await cli(['run', 'counted']);
+      expect(r.code).toBe(2);
+      expect(r.err).toContain(`rgate: error: run ${bad} in ${store} is not a run this rgate can read: `);
+      expect(r.err).toContain(
+        `hint: written by another rgate version or edited by hand: delete that run with sqlite3`,
+      );
+      expect(existsSync(log)).toBe(false);
+      expect(db.prepare('SELECT COUNT(*) AS n FROM runs').get()).toEqual({ n: 1 });
+    }
+    db.close();
+  });
+
+  it('rgate history and rgate run --resume say the same (JSON that does not parse is no internal error)', async () => {
+    const db = new Database(store);
+    db.prepare('UPDATE runs SET plan_json = ? WHERE run_id = ?').run('{', bad);
+    db.close();
+    for (const args of [
+      ['history', 'counted'],
+      ['run', '--resume', bad],
+    ]) {
+      const r = await cli(args);
+      expect(r.code).toBe(2);
+      expect(r.err).toContain(
+        `run ${bad} in ${store} is not a run this rgate can read: plan_json is not JSON`,
+      );
+    }
+  });
+
+  it('with that run deleted as the hint says, the next run goes ahead', async () => {
+    const db = new Database(store);
+    db.pragma('foreign_keys = ON');
+    db.prepare('DELETE FROM runs WHERE run_id = ?').run(bad);
+    db.close();
+    const r = await cli(['run', 'counted']);
+    expect(r.code).toBe(0);
+    expect(readFileSync(log, 'utf8')).toBe('q1\n');
   });
 });

@@ -2,9 +2,18 @@ import pg from 'pg';
 import { RgateError } from '../core/errors.js';
 import type { MetricEntry, Observation, RunMeta, RunOwner, RunRow } from '../documents/index.js';
 import type { AsyncRunStore } from './async-store.js';
-import { packJson, unpackJson } from './packed-json.js';
+import { packJson } from './packed-json.js';
 import { PG_MIGRATIONS } from './pg-migrations.js';
-import { measureColumns, runInsert, toRow, type RunRecord } from './run-record.js';
+import {
+  measureColumns,
+  runInsert,
+  toMetrics,
+  toObservations,
+  toReport,
+  toRow,
+  type RunRecord,
+  type UnreadableHint,
+} from './run-record.js';
 import { importConflict, importDigest } from './run-import.js';
 import type { CompareSessionRow, ImportOutcome, RunImport, RunResult, RunsSummary } from './types.js';
 
@@ -20,8 +29,8 @@ const RUN_SELECT = `
 /** pg_advisory_lock key ('rgat') held while migrating, so two processes opening a new database take turns. */
 const MIGRATION_LOCK = 0x72676174;
 
-const PG_HINT =
-  'it was written by another rgate version or edited by hand; use another --db, or delete the run with psql';
+const PG_HINT: UnreadableHint = (runId) =>
+  `written by another rgate version or edited by hand: delete that run with psql ("DELETE FROM runs WHERE run_id = '${runId}'"), or use another --db`;
 
 /** `$1, $2, ... $n`: the placeholders of an n-value statement. */
 function placeholders(n: number): string {
@@ -294,7 +303,7 @@ export class PgRunStore implements AsyncRunStore {
       'SELECT json FROM observations WHERE run_id = $1 ORDER BY replay, query_id COLLATE "C"',
       [runId],
     );
-    return rows.map((r) => unpackJson(r.json) as Observation);
+    return toObservations(rows, runId, this.location, PG_HINT);
   }
 
   async getMetrics(runId: string): Promise<MetricEntry[]> {
@@ -302,7 +311,7 @@ export class PgRunStore implements AsyncRunStore {
       'SELECT json FROM measures WHERE run_id = $1 ORDER BY metric_id COLLATE "C"',
       [runId],
     );
-    return rows.map((r) => JSON.parse(r.json) as MetricEntry);
+    return toMetrics(rows, runId, this.location, PG_HINT);
   }
 
   async getReport(runId: string): Promise<unknown> {
@@ -310,7 +319,7 @@ export class PgRunStore implements AsyncRunStore {
       'SELECT report_json FROM runs WHERE run_id = $1',
       [runId],
     );
-    return r?.report_json ? unpackJson(r.report_json) : undefined;
+    return toReport(r?.report_json, runId, this.location, PG_HINT);
   }
 
   async setBaseline(suite: string, runId: string, note?: string): Promise<void> {

@@ -4,8 +4,16 @@ import { dirname } from 'node:path';
 import { RgateError } from '../core/errors.js';
 import type { MetricEntry, Observation, RunMeta, RunOwner, RunRow } from '../documents/index.js';
 import { MIGRATIONS } from './migrations.js';
-import { packJson, unpackJson } from './packed-json.js';
-import { measureColumns, runInsert, toRow, type RunRecord } from './run-record.js';
+import { packJson } from './packed-json.js';
+import {
+  measureColumns,
+  runInsert,
+  toMetrics,
+  toObservations,
+  toReport,
+  toRow,
+  type RunRecord,
+} from './run-record.js';
 import { importConflict, importDigest } from './run-import.js';
 import type {
   CompareSessionRow,
@@ -285,7 +293,7 @@ export class SqliteRunStore implements RunStore {
     const rows = this.db
       .prepare('SELECT json FROM observations WHERE run_id = ? ORDER BY replay, query_id')
       .all(runId) as { json: string | Buffer }[];
-    return rows.map((r) => unpackJson(r.json) as Observation);
+    return toObservations(rows, runId, this.location);
   }
 
   getMetrics(runId: string): MetricEntry[] {
@@ -293,14 +301,14 @@ export class SqliteRunStore implements RunStore {
     const rows = this.db
       .prepare('SELECT json FROM measures WHERE run_id = ? ORDER BY metric_id')
       .all(runId) as { json: string }[];
-    return rows.map((r) => JSON.parse(r.json) as MetricEntry);
+    return toMetrics(rows, runId, this.location);
   }
 
   getReport(runId: string): unknown {
     this.flush();
     const r = this.db.prepare('SELECT report_json FROM runs WHERE run_id = ?').get(runId) as
       { report_json: string | Buffer | null } | undefined;
-    return r?.report_json ? unpackJson(r.report_json) : undefined;
+    return toReport(r?.report_json, runId, this.location);
   }
 
   setBaseline(suite: string, runId: string, note?: string): void {
