@@ -39,7 +39,12 @@ process.stdout.write(JSON.stringify({ ranked: [{ id: 'doc-1', score: 1 }] }));
 `,
 );
 
-function writeConfig(secondArgv: string[], gate?: string, fixture = 'demo'): void {
+function writeConfig(
+  secondArgv: string[],
+  gate?: string,
+  fixture = 'demo',
+  second: Record<string, unknown> = {},
+): void {
   const config = {
     suites: {
       counted: {
@@ -52,6 +57,7 @@ function writeConfig(secondArgv: string[], gate?: string, fixture = 'demo'): voi
         system: { type: 'command', argv: secondArgv, contract: 'rgate' },
         replays: 1,
         ...(gate ? { gate } : {}),
+        ...second,
       },
     },
   };
@@ -123,6 +129,20 @@ describe('rgate run checks every suite before the first request', () => {
     const lines = readFileSync(join(t.dir, 'rgate.config.json'), 'utf8').split('\n');
     const line = lines.findIndex((l) => l.includes('no-such-set')) + 1;
     expect(r.err).toContain(`rgate.config.json:${line} /suites/second/fixture: suite "second": `);
+    expect(existsSync(log)).toBe(false);
+  });
+
+  it('an unknown ranking measure: named at its line in rgate.config.json, no request made', async () => {
+    writeConfig(['node', sut, '{query_id}'], undefined, 'demo', {
+      ranking_measures: ['recall.10', 'ndcg_cutt.10'],
+    });
+    const r = await cli(['run', 'counted', 'second', '--no-store']);
+    expect(r.code).toBe(2);
+    const lines = readFileSync(join(t.dir, 'rgate.config.json'), 'utf8').split('\n');
+    const line = lines.findIndex((l) => l.includes('ndcg_cutt.10')) + 1;
+    expect(r.err).toContain(
+      `rgate.config.json:${line} /suites/second/ranking_measures/1: suite "second": unknown ranking measure "ndcg_cutt.10"`,
+    );
     expect(existsSync(log)).toBe(false);
   });
 
