@@ -7,10 +7,7 @@ import { PG_MIGRATIONS } from './pg-migrations.js';
 import {
   measureColumns,
   runInsert,
-  toMetrics,
-  toObservations,
-  toReport,
-  toRow,
+  storedReader,
   type RunRecord,
   type UnreadableHint,
 } from './run-record.js';
@@ -130,6 +127,8 @@ export const PG_SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
  */
 export class PgRunStore implements AsyncRunStore {
   readonly location: string;
+  /** what the store reads back, checked and naming its runs (run-record.ts) */
+  private readonly read: ReturnType<typeof storedReader>;
   private closed = false;
 
   private constructor(
@@ -137,6 +136,7 @@ export class PgRunStore implements AsyncRunStore {
     location: string,
   ) {
     this.location = location;
+    this.read = storedReader(location, PG_HINT);
   }
 
   /** Connect, apply pending migrations and return the store; a database that cannot be used is an input error. */
@@ -206,7 +206,7 @@ export class PgRunStore implements AsyncRunStore {
 
   async findRunByContentKey(key: string): Promise<RunRow | undefined> {
     const [r] = await this.rows<RunRecord>(`${RUN_SELECT} WHERE r.content_key = $1`, [key]);
-    return r && toRow(r, this.location, PG_HINT);
+    return r && this.read.row(r);
   }
 
   async resumeRun(runId: string, owner?: RunOwner): Promise<void> {
@@ -276,7 +276,7 @@ export class PgRunStore implements AsyncRunStore {
 
   async getRun(runId: string): Promise<RunRow | undefined> {
     const [r] = await this.rows<RunRecord>(`${RUN_SELECT} WHERE r.run_id = $1`, [runId]);
-    return r && toRow(r, this.location, PG_HINT);
+    return r && this.read.row(r);
   }
 
   async listRuns(filter: { suite?: string; limit?: number } = {}): Promise<RunRow[]> {
@@ -286,7 +286,7 @@ export class PgRunStore implements AsyncRunStore {
        ORDER BY r.started_at COLLATE "C" DESC, r.run_id COLLATE "C" DESC LIMIT $2`,
       [filter.suite ?? null, limit],
     );
-    return rows.map((r) => toRow(r, this.location, PG_HINT));
+    return rows.map((r) => this.read.row(r));
   }
 
   async summarizeRuns(): Promise<RunsSummary> {
@@ -303,7 +303,7 @@ export class PgRunStore implements AsyncRunStore {
       'SELECT json FROM observations WHERE run_id = $1 ORDER BY replay, query_id COLLATE "C"',
       [runId],
     );
-    return toObservations(rows, runId, this.location, PG_HINT);
+    return this.read.observations(rows, runId);
   }
 
   async getMetrics(runId: string): Promise<MetricEntry[]> {
@@ -311,7 +311,7 @@ export class PgRunStore implements AsyncRunStore {
       'SELECT json FROM measures WHERE run_id = $1 ORDER BY metric_id COLLATE "C"',
       [runId],
     );
-    return toMetrics(rows, runId, this.location, PG_HINT);
+    return this.read.metrics(rows, runId);
   }
 
   async getReport(runId: string): Promise<unknown> {
@@ -319,7 +319,7 @@ export class PgRunStore implements AsyncRunStore {
       'SELECT report_json FROM runs WHERE run_id = $1',
       [runId],
     );
-    return toReport(r?.report_json, runId, this.location, PG_HINT);
+    return this.read.report(r?.report_json, runId);
   }
 
   async setBaseline(suite: string, runId: string, note?: string): Promise<void> {

@@ -27,7 +27,7 @@ export interface RunRecord {
 /** How to be rid of a stored run this rgate cannot read, in the store's own tool (sqlite3, psql). */
 export type UnreadableHint = (runId: string, location: string) => string;
 
-export const SQLITE_HINT: UnreadableHint = (runId, location) =>
+const SQLITE_HINT: UnreadableHint = (runId, location) =>
   `written by another rgate version or edited by hand: delete that run with sqlite3 ${shellWord(location)} "PRAGMA foreign_keys=ON; DELETE FROM runs WHERE run_id='${runId}'", or use another --store`;
 
 /** The one refusal of a stored run that does not read back: names the run and the store, exit 2. */
@@ -67,7 +67,7 @@ function parseStored(
 }
 
 /** A stored run as the store lists it, checked against the run row document (never a cast). */
-export function toRow(r: RunRecord, location: string, hint = SQLITE_HINT): RunRow {
+function toRow(r: RunRecord, location: string, hint = SQLITE_HINT): RunRow {
   const where = { runId: r.run_id, location, hint };
   const owner = r.owner_json === null ? undefined : parseStored(r.owner_json, 'owner_json', where);
   const row: unknown = {
@@ -90,38 +90,29 @@ export function toRow(r: RunRecord, location: string, hint = SQLITE_HINT): RunRo
   return { ...row, status: liveStatus(row.status, row.owner) };
 }
 
-/** A run's stored observations (`json` column, in the store's order), each checked against the document. */
-export function toObservations(
-  rows: readonly { json: string | Buffer }[],
-  runId: string,
-  location: string,
-  hint = SQLITE_HINT,
-): Observation[] {
-  return checkedRows(rows, validateStoredObservation, 'observation', { runId, location, hint });
-}
+/** Rows of a `json` column (observations, measures), in the store's order. */
+type JsonRows = readonly { json: string | Buffer }[];
 
-/** A run's stored measures (`json` column), each checked against the document. */
-export function toMetrics(
-  rows: readonly { json: string | Buffer }[],
-  runId: string,
-  location: string,
-  hint = SQLITE_HINT,
-): MetricEntry[] {
-  return checkedRows(rows, validateStoredMetric, 'measure', { runId, location, hint });
-}
-
-/** A stored report parsed (not checked: the store keeps it as a document its readers check). */
-export function toReport(
-  stored: string | Buffer | null | undefined,
-  runId: string,
-  location: string,
-  hint = SQLITE_HINT,
-): unknown {
-  return stored ? parseStored(stored, 'report_json', { runId, location, hint }) : undefined;
+/**
+ * What a store reads back as JSON, each part checked against its document (never a cast), and a
+ * refusal naming the run in `location` with the store's own hint. Bound once per store.
+ */
+export function storedReader(location: string, hint = SQLITE_HINT) {
+  const at = (runId: string) => ({ runId, location, hint });
+  return {
+    row: (r: RunRecord): RunRow => toRow(r, location, hint),
+    observations: (rows: JsonRows, runId: string): Observation[] =>
+      checkedRows(rows, validateStoredObservation, 'observation', at(runId)),
+    metrics: (rows: JsonRows, runId: string): MetricEntry[] =>
+      checkedRows(rows, validateStoredMetric, 'measure', at(runId)),
+    /** parsed, not checked: the store keeps a report as a document its readers check */
+    report: (stored: string | Buffer | null | undefined, runId: string): unknown =>
+      stored ? parseStored(stored, 'report_json', at(runId)) : undefined,
+  };
 }
 
 function checkedRows<T>(
-  rows: readonly { json: string | Buffer }[],
+  rows: JsonRows,
   validate: Validator<T>,
   what: string,
   where: { runId: string; location: string; hint: UnreadableHint },
