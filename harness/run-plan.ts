@@ -18,6 +18,7 @@ import { loadFixtureSet } from '../src/snapshot/fixture-set.js';
 import type { PinnedSuite } from '../src/snapshot/types.js';
 import type { RunStore } from '../src/store/types.js';
 import { loadGatePolicy } from '../gates/index.js';
+import { rankingSpecsOf } from '../src/metrics/index.js';
 import { storedBaselineFor } from './run-baseline.js';
 
 /** A baseline for `vs_baseline` rules: a report file given by the caller, or the store's. */
@@ -83,6 +84,10 @@ export function planRun(o: PlanOptions): RunPlan {
     relevance_level: o.spec.relevance_level ?? SUITE_DEFAULTS.relevance_level,
     restart_between_replays: o.spec.restart_between_replays ?? SUITE_DEFAULTS.restart_between_replays,
   };
+  // a measure name is knowable now: a typo must not cost a run whose measures then cannot be computed
+  for (const [i, id] of (o.spec.ranking_measures ?? []).entries()) {
+    inPlace(`ranking_measures/${i}`, () => rankingSpecsOf([id]));
+  }
   const gate = o.spec.gate;
   const policy = gate ? inPlace('gate', () => loadGatePolicy(gate, o.root)) : undefined;
   const baseline = resolveRunBaseline(o, policy, artifacts, suite);

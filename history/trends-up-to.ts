@@ -7,6 +7,9 @@ import type { RunStore } from '../src/store/types.js';
 import type { HistoryView, RunRow } from '../src/documents/index.js';
 import { asReport, buildHistory, type RunWithMetrics } from './trends.js';
 
+/** The runs a report's trend charts show by default: the run and the ones before it. */
+const WINDOW = 20;
+
 /**
  * The trend window ending at `runId` (its newest `limit` runs of the same suite), or undefined when
  * the store does not know the run. Gate metrics are those of that run's own stored report.
@@ -21,11 +24,26 @@ export function historyUpToRun(
   if (!row) return undefined;
   const window = upToWindow(store.listRuns({ suite: row.suite }), runId, opts.limit);
   if (!window) return undefined;
-  const runs = window.map((r) => ({
+  return historyOfWindow(row.suite, withMetrics(store, window), store.getReport(runId));
+}
+
+/**
+ * Read now what historyUpToRun will read once a run of `suite` has finished (the suite's rows and the
+ * measures of its window), so a stored run the store refuses (a hand edit, another rgate version)
+ * stops the run before its first request, not after its last. `resumed`: the run taken up again.
+ */
+export function readHistoryAhead(store: RunStore, suite: string, resumed?: string): void {
+  const rows = store.listRuns({ suite });
+  // a new run is not stored yet: its window is itself and the newest WINDOW - 1 runs
+  const window = resumed === undefined ? rows.slice(0, WINDOW - 1) : (upToWindow(rows, resumed) ?? []);
+  withMetrics(store, window);
+}
+
+function withMetrics(store: RunStore, window: readonly RunRow[]): RunWithMetrics[] {
+  return window.map((r) => ({
     row: r,
     metrics: r.status === 'complete' ? store.getMetrics(r.run_id) : [],
   }));
-  return historyOfWindow(row.suite, runs, store.getReport(runId));
 }
 
 /**
@@ -35,7 +53,7 @@ export function historyUpToRun(
 export function upToWindow(
   suiteRowsNewestFirst: readonly RunRow[],
   runId: string,
-  limit = 20,
+  limit = WINDOW,
 ): RunRow[] | undefined {
   const at = suiteRowsNewestFirst.findIndex((r) => r.run_id === runId);
   return at < 0 ? undefined : suiteRowsNewestFirst.slice(at, at + limit);

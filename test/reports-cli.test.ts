@@ -7,6 +7,8 @@ import type { CliIo } from '../src/cli/command.js';
 import { runCli } from '../src/cli/program.js';
 import { renderJson } from '../reports/run/json.js';
 import { sampleReport } from './fixtures/sample-report.js';
+import { SqliteRunStore } from '../src/store/sqlite-store.js';
+import { ARTIFACTS, SETTINGS } from './helpers/run-rows.js';
 
 function captureIo(cwd: string, color = false): CliIo & { stdout: string[]; stderr: string[] } {
   const stdout: string[] = [];
@@ -84,5 +86,41 @@ describe('rgate report', () => {
     expect(io2.stderr.join('\n')).not.toMatch(/\n\s+at /);
     const io3 = captureIo(cwd);
     expect(await run(['report', 'run-fail', '--format', 'pdf'], io3)).toBe(2);
+  });
+});
+
+describe('rgate report of a run only the store kept', () => {
+  /** A project whose history holds one finished run with `report` kept, and no report files. */
+  function stored(report: unknown): string {
+    const cwd = mkdtempSync(join(tmpdir(), 'rgate-report-cli-'));
+    const store = new SqliteRunStore(join(cwd, '.rgate', 'history.sqlite'));
+    store.beginRun({
+      run_id: 'r-kept',
+      suite: 'semantic',
+      started_at: 't',
+      artifacts: ARTIFACTS,
+      settings: SETTINGS,
+    });
+    store.finishRun('r-kept', { status: 'complete', finished_at: 't2', metrics: [], report });
+    store.close();
+    return cwd;
+  }
+
+  it('renders a kept report that matches the schema', async () => {
+    const io = captureIo(stored(JSON.parse(renderJson(sampleReport('fail')))));
+    expect(await run(['report', 'r-kept'], io)).toBe(1);
+    expect(io.stdout.join('')).toContain(' FAIL  semantic-retrieval-v1 v1.1.0');
+  });
+
+  it('refuses one that does not (never a cast): exit 2 naming the run and the store, no stack', async () => {
+    const cwd = stored({ schema_version: 'rgate-report/1', suite: 'retrieval' });
+    const io = captureIo(cwd);
+    expect(await run(['report', 'r-kept'], io)).toBe(2);
+    const err = io.stderr.join('\n');
+    expect(err).toContain(
+      `rgate: error: the report of run r-kept in ${join(cwd, '.rgate', 'history.sqlite')} does not match the report schema: /artifacts: is required`,
+    );
+    expect(err).toContain('hint: written by another rgate version or edited by hand');
+    expect(err).not.toMatch(/\n\s+at /);
   });
 });

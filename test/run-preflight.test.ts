@@ -1,4 +1,5 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import Database from 'better-sqlite3';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../src/cli/program.js';
@@ -38,7 +39,12 @@ process.stdout.write(JSON.stringify({ ranked: [{ id: 'doc-1', score: 1 }] }));
 `,
 );
 
-function writeConfig(secondArgv: string[], gate?: string, fixture = 'demo'): void {
+function writeConfig(
+  secondArgv: string[],
+  gate?: string,
+  fixture = 'demo',
+  second: Record<string, unknown> = {},
+): void {
   const config = {
     suites: {
       counted: {
@@ -51,6 +57,7 @@ function writeConfig(secondArgv: string[], gate?: string, fixture = 'demo'): voi
         system: { type: 'command', argv: secondArgv, contract: 'rgate' },
         replays: 1,
         ...(gate ? { gate } : {}),
+        ...second,
       },
     },
   };
@@ -125,10 +132,75 @@ describe('rgate run checks every suite before the first request', () => {
     expect(existsSync(log)).toBe(false);
   });
 
+  it('an unknown ranking measure: named at its line in rgate.config.json, no request made', async () => {
+    writeConfig(['node', sut, '{query_id}'], undefined, 'demo', {
+      ranking_measures: ['recall.10', 'ndcg_cutt.10'],
+    });
+    const r = await cli(['run', 'counted', 'second', '--no-store']);
+    expect(r.code).toBe(2);
+    const lines = readFileSync(join(t.dir, 'rgate.config.json'), 'utf8').split('\n');
+    const line = lines.findIndex((l) => l.includes('ndcg_cutt.10')) + 1;
+    expect(r.err).toContain(
+      `rgate.config.json:${line} /suites/second/ranking_measures/1: suite "second": unknown ranking measure "ndcg_cutt.10"`,
+    );
+    expect(existsSync(log)).toBe(false);
+  });
+
   it('with both suites right, both run (the check costs no request of its own)', async () => {
     writeConfig(['node', sut, '{query_id}']);
     const r = await cli(['run', 'counted', 'second', '--no-store']);
     expect(r.code).toBe(0);
     expect(readFileSync(log, 'utf8')).toBe('q1\nq1\n');
+  });
+});
+
+describe('a stored run the reports would chart, that does not read back', () => {
+  const store = join(t.dir, '.rgate', 'history.sqlite');
+  let bad = '';
+
+  it('refuses the next run before its first request: exit 2 naming the run and the history file, nothing stored', async () => {
+    writeConfig(['node', sut, '{query_id}']);
+    expect((await cli(['run', 'counted'])).code).toBe(0);
+    const db = new Database(store);
+    bad = (db.prepare('SELECT run_id FROM runs').get() as { run_id: string }).run_id;
+    for (const plan of ['{', JSON.stringify({ spec: 1 })]) {
+      db.prepare('UPDATE runs SET plan_json = ? WHERE run_id = ?').run(plan, bad);
+      rmSync(log, { force: true });
+      const r = await cli(['run', 'counted']);
+      expect(r.code).toBe(2);
+      expect(r.err).toContain(`rgate: error: run ${bad} in ${store} is not a run this rgate can read: `);
+      expect(r.err).toContain(
+        `hint: written by another rgate version or edited by hand: delete that run with sqlite3`,
+      );
+      expect(existsSync(log)).toBe(false);
+      expect(db.prepare('SELECT COUNT(*) AS n FROM runs').get()).toEqual({ n: 1 });
+    }
+    db.close();
+  });
+
+  it('rgate history and rgate run --resume say the same (JSON that does not parse is no internal error)', async () => {
+    const db = new Database(store);
+    db.prepare('UPDATE runs SET plan_json = ? WHERE run_id = ?').run('{', bad);
+    db.close();
+    for (const args of [
+      ['history', 'counted'],
+      ['run', '--resume', bad],
+    ]) {
+      const r = await cli(args);
+      expect(r.code).toBe(2);
+      expect(r.err).toContain(
+        `run ${bad} in ${store} is not a run this rgate can read: plan_json is not JSON`,
+      );
+    }
+  });
+
+  it('with that run deleted as the hint says, the next run goes ahead', async () => {
+    const db = new Database(store);
+    db.pragma('foreign_keys = ON');
+    db.prepare('DELETE FROM runs WHERE run_id = ?').run(bad);
+    db.close();
+    const r = await cli(['run', 'counted']);
+    expect(r.code).toBe(0);
+    expect(readFileSync(log, 'utf8')).toBe('q1\n');
   });
 });

@@ -68,6 +68,19 @@ describe('renderOverall', () => {
     expect(exitMeaning(143, [])).toBe('interrupted: no verdict');
   });
 
+  it('an interrupted suite shows no rule as failed, only what it observed (nothing, here)', () => {
+    const cut = report('b', 'FAIL', true);
+    cut.gate.reasons = ['run interrupted: 0 of 6 requests observed'];
+    const lines = renderOverall([report('a', 'PASS'), cut], {
+      exitCode: 130,
+      interrupted: { by: 'SIGINT', suites: ['b'], notRun: [] },
+    }).split('\n');
+    expect(lines[1]).toMatch(/^ {2}PASS {2}a/);
+    expect(lines[2]).toBe('  -     b      b-gate  no verdict (run interrupted: 0 of 6 requests observed)');
+    expect(lines).toHaveLength(4);
+    expect(lines.join('\n')).not.toContain('fail:');
+  });
+
   it('names the exit codes and the worst verdict', () => {
     expect(exitMeaning(0, ['PASS', 'WATCH'])).toBe('passed, with a WATCH warning');
     expect(exitMeaning(1, ['FAIL'])).toBe('a gate failed');

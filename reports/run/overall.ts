@@ -70,9 +70,19 @@ export function renderOverall(reports: readonly Report[], opts: OverallOptions):
   const out: string[] = [
     paint('bold', `Summary (${reports.length} suite${reports.length === 1 ? '' : 's'})`),
   ];
+  const cut = new Set(opts.interrupted?.suites ?? []);
   for (const r of rows) {
     const gate = displayGate(r);
     const v = gate.verdict;
+    if (cut.has(r.suite)) {
+      // no verdict: its rules were measured on what it observed before the signal (maybe nothing),
+      // so none is shown as failed; the first reason is the harness's own count of what it observed
+      const observed = r.gate.reasons[0] ?? 'run interrupted';
+      out.push(
+        `  ${'-'.padEnd(5)} ${safe(r.suite).padEnd(width)}  ${safe(gate.gate_id)}  no verdict (${safe(observed)})`,
+      );
+      continue;
+    }
     if (!isGated(r)) {
       out.push(`  ${'-'.padEnd(5)} ${safe(r.suite).padEnd(width)}  no gate (measures only)`);
       continue;

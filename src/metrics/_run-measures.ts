@@ -51,23 +51,30 @@ interface RankingResult {
 }
 
 /**
- * Ranking measures over replay 1's ranked lists, exactly as trec_eval -c would score a TREC run
- * written from them: results ordered by score desc, ties by id desc (bytes) — not by the system's
- * own order, unless its contract makes order the rank (rankingScores) — and every query with qrels averaged (an errored or empty answer scores 0).
+ * The measures a suite's `ranking_measures` names, once each; a name trec_eval does not know is the
+ * user's mistake (exit 2). A run plan checks them before the first request (harness/run-plan.ts).
  */
-function rankingMeasures(ctx: GateContext, input: RunMeasuresInput): RankingResult {
-  const specs: NumericSpec[] = [];
-  for (const id of [...new Set(input.rankingMeasures)]) {
+export function rankingSpecsOf(ids: readonly string[]): NumericSpec[] {
+  return [...new Set(ids)].map((id) => {
     const spec = parseRankingMetricId(id);
     if (!spec) {
       throw new RgateError(
         'config_invalid',
         `unknown ranking measure "${id}"`,
-        'e.g. map, ndcg_cut.10, P.10, recall.100',
+        'e.g. map, ndcg_cut.10, P.10, recall.100 (trec_eval names: see rgate score --help)',
       );
     }
-    specs.push(spec);
-  }
+    return spec;
+  });
+}
+
+/**
+ * Ranking measures over replay 1's ranked lists, exactly as trec_eval -c would score a TREC run
+ * written from them: results ordered by score desc, ties by id desc (bytes) — not by the system's
+ * own order, unless its contract makes order the rank (rankingScores) — and every query with qrels averaged (an errored or empty answer scores 0).
+ */
+function rankingMeasures(ctx: GateContext, input: RunMeasuresInput): RankingResult {
+  const specs = rankingSpecsOf(input.rankingMeasures);
   const result: RankingResult = { perQuery: new Map(), summary: new Map(), ids: [], help: new Map() };
   const judgedQueries = ctx.queries.filter((q) => Object.keys(q.qrels ?? {}).length > 0);
   if (specs.length === 0 || judgedQueries.length === 0) {

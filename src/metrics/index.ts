@@ -11,7 +11,12 @@ export {
 } from './_evaluate.js';
 export { formatFixed4, renderTrecEval, trecEvalJson, trecLine } from './_format.js';
 export * from './_types.js';
-export { computeRunMeasures, type RunMeasuresInput, type RunMeasures } from './_run-measures.js';
+export {
+  computeRunMeasures,
+  rankingSpecsOf,
+  type RunMeasuresInput,
+  type RunMeasures,
+} from './_run-measures.js';
 export { GATE_MEASURES, GATE_METRIC_IDS } from './gate/registry.js';
 export type { GateMeasure, GateValues, QueryCounts } from './gate/_types.js';
 export { hasSelectionFields } from './gate/source-trace-completeness.js';

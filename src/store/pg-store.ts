@@ -2,9 +2,15 @@ import pg from 'pg';
 import { RgateError } from '../core/errors.js';
 import type { MetricEntry, Observation, RunMeta, RunOwner, RunRow } from '../documents/index.js';
 import type { AsyncRunStore } from './async-store.js';
-import { packJson, unpackJson } from './packed-json.js';
+import { packJson } from './packed-json.js';
 import { PG_MIGRATIONS } from './pg-migrations.js';
-import { measureColumns, runInsert, toRow, type RunRecord } from './run-record.js';
+import {
+  measureColumns,
+  runInsert,
+  storedReader,
+  type RunRecord,
+  type UnreadableHint,
+} from './run-record.js';
 import { importConflict, importDigest } from './run-import.js';
 import type { CompareSessionRow, ImportOutcome, RunImport, RunResult, RunsSummary } from './types.js';
 
@@ -20,8 +26,8 @@ const RUN_SELECT = `
 /** pg_advisory_lock key ('rgat') held while migrating, so two processes opening a new database take turns. */
 const MIGRATION_LOCK = 0x72676174;
 
-const PG_HINT =
-  'it was written by another rgate version or edited by hand; use another --db, or delete the run with psql';
+const PG_HINT: UnreadableHint = (runId) =>
+  `written by another rgate version or edited by hand: delete that run with psql ("DELETE FROM runs WHERE run_id = '${runId}'"), or use another --db`;
 
 /** `$1, $2, ... $n`: the placeholders of an n-value statement. */
 function placeholders(n: number): string {
@@ -121,6 +127,8 @@ export const PG_SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
  */
 export class PgRunStore implements AsyncRunStore {
   readonly location: string;
+  /** what the store reads back, checked and naming its runs (run-record.ts) */
+  private readonly read: ReturnType<typeof storedReader>;
   private closed = false;
 
   private constructor(
@@ -128,6 +136,7 @@ export class PgRunStore implements AsyncRunStore {
     location: string,
   ) {
     this.location = location;
+    this.read = storedReader(location, PG_HINT);
   }
 
   /** Connect, apply pending migrations and return the store; a database that cannot be used is an input error. */
@@ -197,7 +206,7 @@ export class PgRunStore implements AsyncRunStore {
 
   async findRunByContentKey(key: string): Promise<RunRow | undefined> {
     const [r] = await this.rows<RunRecord>(`${RUN_SELECT} WHERE r.content_key = $1`, [key]);
-    return r && toRow(r, this.location, PG_HINT);
+    return r && this.read.row(r);
   }
 
   async resumeRun(runId: string, owner?: RunOwner): Promise<void> {
@@ -267,7 +276,7 @@ export class PgRunStore implements AsyncRunStore {
 
   async getRun(runId: string): Promise<RunRow | undefined> {
     const [r] = await this.rows<RunRecord>(`${RUN_SELECT} WHERE r.run_id = $1`, [runId]);
-    return r && toRow(r, this.location, PG_HINT);
+    return r && this.read.row(r);
   }
 
   async listRuns(filter: { suite?: string; limit?: number } = {}): Promise<RunRow[]> {
@@ -277,7 +286,7 @@ export class PgRunStore implements AsyncRunStore {
        ORDER BY r.started_at COLLATE "C" DESC, r.run_id COLLATE "C" DESC LIMIT $2`,
       [filter.suite ?? null, limit],
     );
-    return rows.map((r) => toRow(r, this.location, PG_HINT));
+    return rows.map((r) => this.read.row(r));
   }
 
   async summarizeRuns(): Promise<RunsSummary> {
@@ -294,7 +303,7 @@ export class PgRunStore implements AsyncRunStore {
       'SELECT json FROM observations WHERE run_id = $1 ORDER BY replay, query_id COLLATE "C"',
       [runId],
     );
-    return rows.map((r) => unpackJson(r.json) as Observation);
+    return this.read.observations(rows, runId);
   }
 
   async getMetrics(runId: string): Promise<MetricEntry[]> {
@@ -302,7 +311,7 @@ export class PgRunStore implements AsyncRunStore {
       'SELECT json FROM measures WHERE run_id = $1 ORDER BY metric_id COLLATE "C"',
       [runId],
     );
-    return rows.map((r) => JSON.parse(r.json) as MetricEntry);
+    return this.read.metrics(rows, runId);
   }
 
   async getReport(runId: string): Promise<unknown> {
@@ -310,7 +319,7 @@ export class PgRunStore implements AsyncRunStore {
       'SELECT report_json FROM runs WHERE run_id = $1',
       [runId],
     );
-    return r?.report_json ? unpackJson(r.report_json) : undefined;
+    return this.read.report(r?.report_json, runId);
   }
 
   async setBaseline(suite: string, runId: string, note?: string): Promise<void> {

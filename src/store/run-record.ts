@@ -1,7 +1,8 @@
 import { RgateError } from '../core/errors.js';
 import { formatAjvErrors } from '../contracts/ajv.js';
-import { validateRunRow } from '../contracts/run-row.js';
-import type { MetricEntry, RunMeta, RunRow, RunStatus, Verdict } from '../documents/index.js';
+import { validateRunRow, validateStoredMetric, validateStoredObservation } from '../contracts/run-row.js';
+import type { MetricEntry, Observation, RunMeta, RunRow, RunStatus, Verdict } from '../documents/index.js';
+import { unpackJson } from './packed-json.js';
 import { liveStatus } from './run-owner.js';
 
 /** A `runs` row joined with its verdict and observation count, as the SQL stores select it. */
@@ -23,18 +24,61 @@ export interface RunRecord {
   observation_count: number;
 }
 
+/** How to be rid of a stored run this rgate cannot read, in the store's own tool (sqlite3, psql). */
+export type UnreadableHint = (runId: string, location: string) => string;
+
+const SQLITE_HINT: UnreadableHint = (runId, location) =>
+  `written by another rgate version or edited by hand: delete that run with sqlite3 ${shellWord(location)} "PRAGMA foreign_keys=ON; DELETE FROM runs WHERE run_id='${runId}'", or use another --store`;
+
+/** The one refusal of a stored run that does not read back: names the run and the store, exit 2. */
+function unreadable(runId: string, location: string, hint: UnreadableHint, problem: string): RgateError {
+  return new RgateError(
+    'input_invalid',
+    `run ${runId} in ${location} is not a run this rgate can read: ${problem}`,
+    hint(runId, location),
+  );
+}
+
+/** A compiled validator, as src/contracts makes them (the store does not import ajv itself). */
+type Validator<T> = ((value: unknown) => value is T) & { errors?: Parameters<typeof formatAjvErrors>[0] };
+
+/** The first ajv error, and how many more: one line. */
+function firstError(validate: Validator<unknown>): string {
+  const [first, ...more] = formatAjvErrors(validate.errors);
+  return `${first ?? 'is invalid'}${more.length ? ` (and ${more.length} more)` : ''}`;
+}
+
+/** Stored JSON (text, or deflated: unpackJson) parsed; text that does not parse is the run's refusal, not a crash. */
+function parseStored(
+  stored: string | Buffer,
+  column: string,
+  where: { runId: string; location: string; hint: UnreadableHint },
+): unknown {
+  try {
+    return unpackJson(stored);
+  } catch (e) {
+    throw unreadable(
+      where.runId,
+      where.location,
+      where.hint,
+      `${column} is not JSON (${(e as Error).message})`,
+    );
+  }
+}
+
 /** A stored run as the store lists it, checked against the run row document (never a cast). */
-export function toRow(r: RunRecord, location: string, hint = SQLITE_HINT): RunRow {
-  const owner = r.owner_json === null ? undefined : (JSON.parse(r.owner_json) as unknown);
+function toRow(r: RunRecord, location: string, hint = SQLITE_HINT): RunRow {
+  const where = { runId: r.run_id, location, hint };
+  const owner = r.owner_json === null ? undefined : parseStored(r.owner_json, 'owner_json', where);
   const row: unknown = {
     run_id: r.run_id,
     suite: r.suite,
     started_at: r.started_at,
     finished_at: r.finished_at,
     status: r.status,
-    artifacts: JSON.parse(r.artifacts_json),
-    settings: JSON.parse(r.settings_json),
-    ...(r.plan_json === null ? {} : { plan: JSON.parse(r.plan_json) as unknown }),
+    artifacts: parseStored(r.artifacts_json, 'artifacts_json', where),
+    settings: parseStored(r.settings_json, 'settings_json', where),
+    ...(r.plan_json === null ? {} : { plan: parseStored(r.plan_json, 'plan_json', where) }),
     ...(owner === undefined ? {} : { owner }),
     ...(r.content_key === null ? {} : { content_key: r.content_key }),
     ...gitOf(r),
@@ -42,15 +86,49 @@ export function toRow(r: RunRecord, location: string, hint = SQLITE_HINT): RunRo
     verdict: r.verdict,
     observation_count: r.observation_count,
   };
-  if (!validateRunRow(row)) {
-    const [first, ...more] = formatAjvErrors(validateRunRow.errors);
-    throw new RgateError(
-      'input_invalid',
-      `run ${r.run_id} in ${location} is not a run this rgate can read: ${first ?? 'is invalid'}${more.length ? ` (and ${more.length} more)` : ''}`,
-      hint,
-    );
-  }
+  if (!validateRunRow(row)) throw unreadable(r.run_id, location, hint, firstError(validateRunRow));
   return { ...row, status: liveStatus(row.status, row.owner) };
+}
+
+/** Rows of a `json` column (observations, measures), in the store's order. */
+type JsonRows = readonly { json: string | Buffer }[];
+
+/**
+ * What a store reads back as JSON, each part checked against its document (never a cast), and a
+ * refusal naming the run in `location` with the store's own hint. Bound once per store.
+ */
+export function storedReader(location: string, hint = SQLITE_HINT) {
+  const at = (runId: string) => ({ runId, location, hint });
+  return {
+    row: (r: RunRecord): RunRow => toRow(r, location, hint),
+    observations: (rows: JsonRows, runId: string): Observation[] =>
+      checkedRows(rows, validateStoredObservation, 'observation', at(runId)),
+    metrics: (rows: JsonRows, runId: string): MetricEntry[] =>
+      checkedRows(rows, validateStoredMetric, 'measure', at(runId)),
+    /** parsed, not checked: the store keeps a report as a document its readers check */
+    report: (stored: string | Buffer | null | undefined, runId: string): unknown =>
+      stored ? parseStored(stored, 'report_json', at(runId)) : undefined,
+  };
+}
+
+function checkedRows<T>(
+  rows: JsonRows,
+  validate: Validator<T>,
+  what: string,
+  where: { runId: string; location: string; hint: UnreadableHint },
+): T[] {
+  return rows.map((r, i) => {
+    const value = parseStored(r.json, `${what} ${i + 1}`, where);
+    if (!validate(value)) {
+      throw unreadable(where.runId, where.location, where.hint, `${what} ${i + 1}: ${firstError(validate)}`);
+    }
+    return value;
+  });
+}
+
+/** A path as one shell word in a hint (quoted when it holds anything a shell would split or expand). */
+function shellWord(s: string): string {
+  return /^[\w./:@%+=,-]+$/.test(s) ? s : `'${s.replaceAll("'", "'\\''")}'`;
 }
 
 function gitOf(r: RunRecord): { git?: { commit?: string; branch?: string } } {
@@ -62,9 +140,6 @@ function gitOf(r: RunRecord): { git?: { commit?: string; branch?: string } } {
     },
   };
 }
-
-const SQLITE_HINT =
-  'it was written by another rgate version or edited by hand; use another --store, or delete the run with sqlite3';
 
 /** A measure's queryable columns (the full entry is kept as JSON beside them): numerator, denominator, value. */
 export function measureColumns(m: MetricEntry): { num: number | null; den: number; value: number | null } {

@@ -4,8 +4,8 @@ import { dirname } from 'node:path';
 import { RgateError } from '../core/errors.js';
 import type { MetricEntry, Observation, RunMeta, RunOwner, RunRow } from '../documents/index.js';
 import { MIGRATIONS } from './migrations.js';
-import { packJson, unpackJson } from './packed-json.js';
-import { measureColumns, runInsert, toRow, type RunRecord } from './run-record.js';
+import { packJson } from './packed-json.js';
+import { measureColumns, runInsert, storedReader, type RunRecord } from './run-record.js';
 import { importConflict, importDigest } from './run-import.js';
 import type {
   CompareSessionRow,
@@ -84,6 +84,8 @@ function flushAllOnExit(): void {
 /** The run history in one SQLite file (WAL, busy timeout), safe for several rgate processes at once. */
 export class SqliteRunStore implements RunStore {
   readonly location: string;
+  /** what the store reads back, checked and naming its runs (run-record.ts) */
+  private readonly read: ReturnType<typeof storedReader>;
   private readonly db: Database.Database;
   private readonly insertObs: Database.Statement;
   private pending: ObservationRow[] = [];
@@ -97,6 +99,7 @@ export class SqliteRunStore implements RunStore {
   /** `opts`: the batch bounds (tests set them; rgate uses the defaults above) */
   constructor(path: string, opts: { batch?: number; batchMs?: number } = {}) {
     this.location = path;
+    this.read = storedReader(path);
     this.batch = opts.batch ?? OBSERVATION_BATCH;
     this.batchMs = opts.batchMs ?? OBSERVATION_BATCH_MS;
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
@@ -128,7 +131,7 @@ export class SqliteRunStore implements RunStore {
   findRunByContentKey(key: string): RunRow | undefined {
     this.flush();
     const r = this.db.prepare(`${RUN_SELECT} WHERE r.content_key = ?`).get(key) as RunRecord | undefined;
-    return r && toRow(r, this.location);
+    return r && this.read.row(r);
   }
 
   resumeRun(runId: string, owner?: RunOwner): void {
@@ -255,7 +258,7 @@ export class SqliteRunStore implements RunStore {
   getRun(runId: string): RunRow | undefined {
     this.flush();
     const r = this.db.prepare(`${RUN_SELECT} WHERE r.run_id = ?`).get(runId) as RunRecord | undefined;
-    return r && toRow(r, this.location);
+    return r && this.read.row(r);
   }
 
   listRuns(filter: { suite?: string; limit?: number } = {}): RunRow[] {
@@ -265,7 +268,7 @@ export class SqliteRunStore implements RunStore {
     const rows = this.db
       .prepare(`${RUN_SELECT} ${where} ORDER BY r.started_at DESC, r.run_id DESC LIMIT ?`)
       .all(...args, filter.limit ?? -1) as RunRecord[];
-    return rows.map((r) => toRow(r, this.location));
+    return rows.map((r) => this.read.row(r));
   }
 
   summarizeRuns(): RunsSummary {
@@ -285,7 +288,7 @@ export class SqliteRunStore implements RunStore {
     const rows = this.db
       .prepare('SELECT json FROM observations WHERE run_id = ? ORDER BY replay, query_id')
       .all(runId) as { json: string | Buffer }[];
-    return rows.map((r) => unpackJson(r.json) as Observation);
+    return this.read.observations(rows, runId);
   }
 
   getMetrics(runId: string): MetricEntry[] {
@@ -293,14 +296,14 @@ export class SqliteRunStore implements RunStore {
     const rows = this.db
       .prepare('SELECT json FROM measures WHERE run_id = ? ORDER BY metric_id')
       .all(runId) as { json: string }[];
-    return rows.map((r) => JSON.parse(r.json) as MetricEntry);
+    return this.read.metrics(rows, runId);
   }
 
   getReport(runId: string): unknown {
     this.flush();
     const r = this.db.prepare('SELECT report_json FROM runs WHERE run_id = ?').get(runId) as
       { report_json: string | Buffer | null } | undefined;
-    return r?.report_json ? unpackJson(r.report_json) : undefined;
+    return this.read.report(r?.report_json, runId);
   }
 
   setBaseline(suite: string, runId: string, note?: string): void {

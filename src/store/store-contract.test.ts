@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3';
+import pg from 'pg';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,6 +9,7 @@ import { MemoryRunStore } from './memory-store.js';
 import { MIGRATIONS } from './migrations.js';
 import { SqliteRunStore } from './sqlite-store.js';
 import { asAsync, type AsyncRunStore } from './async-store.js';
+import { packJson } from './packed-json.js';
 import type { RunImport } from './types.js';
 import { PgRunStore } from './pg-store.js';
 import { ARTIFACTS, SETTINGS } from '../../test/helpers/run-rows.js';
@@ -435,10 +437,8 @@ describe('SqliteRunStore migrations', () => {
     const path = join(d, 'h.sqlite');
     const s = new SqliteRunStore(path);
     s.beginRun({ run_id: 'r1', suite: 'x', started_at: 't', artifacts: ARTIFACTS, settings: SETTINGS });
-    const obs = {
-      query_id: 'q1',
-      replay: 1,
-      ok: true,
+    const kept: Observation = {
+      ...obs('q1', 1),
       fingerprint: 'f',
       ranked: Array.from({ length: 10 }, (_, i) => ({
         id: `doc-${i}`,
@@ -446,7 +446,7 @@ describe('SqliteRunStore migrations', () => {
         score: 10 - i,
       })),
     };
-    s.addObservation('r1', obs as never);
+    s.addObservation('r1', kept);
     s.finishRun('r1', {
       status: 'complete',
       finished_at: 't2',
@@ -457,16 +457,16 @@ describe('SqliteRunStore migrations', () => {
     const db = new Database(path);
     const row = db.prepare('SELECT json FROM observations').get() as { json: unknown };
     expect(Buffer.isBuffer(row.json)).toBe(true);
-    expect((row.json as Buffer).length).toBeLessThan(JSON.stringify(obs).length / 2);
+    expect((row.json as Buffer).length).toBeLessThan(JSON.stringify(kept).length / 2);
     const report = db.prepare('SELECT report_json FROM runs').get() as { report_json: unknown };
     expect((report.report_json as Buffer).length).toBeLessThan(200);
     // a row as an older rgate wrote it: plain JSON text
     db.prepare("UPDATE observations SET json = ? WHERE query_id = 'q1'").run(
-      JSON.stringify({ ...obs, fingerprint: 'old' }),
+      JSON.stringify({ ...kept, fingerprint: 'old' }),
     );
     db.close();
     const again = new SqliteRunStore(path);
-    expect(again.getObservations('r1')).toEqual([{ ...obs, fingerprint: 'old' }]);
+    expect(again.getObservations('r1')).toEqual([{ ...kept, fingerprint: 'old' }]);
     expect(again.getReport('r1')).toEqual({ big: 'x'.repeat(5000) });
     again.close();
   });
@@ -481,53 +481,148 @@ describe('SqliteRunStore migrations', () => {
     db.close();
     expect(() => new SqliteRunStore(path)).toThrow(/newer than this rgate/);
   });
+});
 
-  it('checks a run row read back: a plan or settings that do not match are an input error naming the run', () => {
-    const d = mkdtempSync(join(tmpdir(), 'rgate-store-'));
-    dirs.push(d);
-    const path = join(d, 'h.sqlite');
-    const s = new SqliteRunStore(path);
-    const plan: StoredPlan = {
-      spec: { fixture: 'demo', system: { type: 'builtin', mode: 'semantic' } },
-      overrides: {},
-      system: { name: 'builtin', kind: 'builtin', contract: 'rgate' },
-    };
-    s.beginRun({
-      run_id: 'r-ok',
-      suite: 'x',
-      started_at: 't',
-      artifacts: ARTIFACTS,
-      settings: SETTINGS,
-      plan,
-    });
-    s.beginRun({
-      run_id: 'r-bad',
-      suite: 'x',
-      started_at: 't',
-      artifacts: ARTIFACTS,
-      settings: SETTINGS,
-      plan,
-    });
-    expect(s.getRun('r-ok')?.plan).toEqual(plan);
-    s.close();
-    const db = new Database(path);
-    db.prepare('UPDATE runs SET plan_json = ? WHERE run_id = ?').run(
-      JSON.stringify({ ...plan, spec: { ...plan.spec, replays: 'five' } }),
-      'r-bad',
-    );
-    db.close();
-    const again = new SqliteRunStore(path);
-    expect(again.getRun('r-ok')?.plan).toEqual(plan);
+/**
+ * The SQL stores, each with a connection of its own beside it: what a hand edit (sqlite3, psql) or
+ * another rgate version leaves in a row. `?` placeholders (numbered for PostgreSQL here).
+ */
+const sqlStores: [
+  string,
+  () => Promise<{ store: AsyncRunStore; edit: (sql: string, args: unknown[]) => Promise<void> }>,
+][] = [
+  [
+    'sqlite',
+    () => {
+      const d = mkdtempSync(join(tmpdir(), 'rgate-store-'));
+      dirs.push(d);
+      const path = join(d, 'history.sqlite');
+      const edit = (sql: string, args: unknown[]) => {
+        const db = new Database(path);
+        db.prepare(sql).run(...args);
+        db.close();
+        return Promise.resolve();
+      };
+      return Promise.resolve({ store: asAsync(new SqliteRunStore(path)), edit });
+    },
+  ],
+  [
+    pgSkip ? `postgres (skipped: ${pgSkip})` : 'postgres',
+    async () => {
+      if (!cluster) throw new Error('no PostgreSQL cluster');
+      const url = await cluster.createDatabase();
+      const edit = async (sql: string, args: unknown[]) => {
+        const c = new pg.Client({ connectionString: url });
+        await c.connect();
+        let n = 0;
+        await c.query(
+          sql.replace(/\?/g, () => `$${++n}`),
+          args,
+        );
+        await c.end();
+      };
+      return { store: await PgRunStore.open(url), edit };
+    },
+  ],
+];
+
+describe.each(sqlStores)('a stored run that does not read back: %s', (name, make) => {
+  const plan: StoredPlan = {
+    spec: { fixture: 'demo', system: { type: 'builtin', mode: 'semantic' } },
+    overrides: {},
+    system: { name: 'builtin', kind: 'builtin', contract: 'rgate' },
+  };
+  /** r-ok and r-bad, finished with one observation, one measure and a report each. */
+  async function twoRuns() {
+    const made = await make();
+    for (const run_id of ['r-ok', 'r-bad']) {
+      await made.store.beginRun({
+        run_id,
+        suite: 'x',
+        started_at: 't',
+        artifacts: ARTIFACTS,
+        settings: SETTINGS,
+        plan,
+      });
+      await made.store.addObservation(run_id, obs('q1', 1));
+      await made.store.finishRun(run_id, {
+        status: 'complete',
+        finished_at: 't2',
+        metrics: [metric],
+        report: { kept: run_id },
+      });
+    }
+    return made;
+  }
+  /** The refusal every read of a bad row gives: exit 2's code, the run and the store named, a hint. */
+  async function refused(read: Promise<unknown>, problem: RegExp) {
     let err: unknown;
     try {
-      again.getRun('r-bad');
+      await read;
     } catch (e) {
       err = e;
     }
     expect(err).toMatchObject({ code: 'input_invalid' });
-    expect(String((err as Error).message)).toMatch(
-      /^run r-bad in .*h\.sqlite is not a run this rgate can read: \/plan\/spec\/replays: must be integer/,
-    );
-    again.close();
+    const { message, hint } = err as { message: string; hint: string };
+    expect(message).toMatch(/^run r-bad in \S+ is not a run this rgate can read: /);
+    expect(message).toMatch(problem);
+    expect(hint).toMatch(/DELETE FROM runs WHERE run_id ?= ?'r-bad'/);
+  }
+
+  itOn(
+    name,
+    'a plan that does not parse or does not match the schema names the run; the others still read',
+    async () => {
+      const { store, edit } = await twoRuns();
+      await edit('UPDATE runs SET plan_json = ? WHERE run_id = ?', ['{', 'r-bad']);
+      expect((await store.getRun('r-ok'))?.plan).toEqual(plan);
+      await refused(store.getRun('r-bad'), /plan_json is not JSON/);
+      await refused(store.listRuns({ suite: 'x' }), /plan_json is not JSON/);
+      await edit('UPDATE runs SET plan_json = ? WHERE run_id = ?', [
+        JSON.stringify({ ...plan, spec: { ...plan.spec, replays: 'five' } }),
+        'r-bad',
+      ]);
+      await refused(store.getRun('r-bad'), /\/plan\/spec\/replays: must be integer/);
+      await store.close();
+    },
+  );
+
+  itOn(name, 'settings or an owner that do not parse name the run', async () => {
+    const { store, edit } = await twoRuns();
+    await edit('UPDATE runs SET settings_json = ? WHERE run_id = ?', ['{"replays":', 'r-bad']);
+    await refused(store.getRun('r-bad'), /settings_json is not JSON/);
+    await store.close();
+  });
+
+  itOn(
+    name,
+    'an observation that does not match, or does not parse, names the run (never a cast)',
+    async () => {
+      const { store, edit } = await twoRuns();
+      await edit('UPDATE observations SET json = ? WHERE run_id = ?', [packJson({ query_id: 5 }), 'r-bad']);
+      expect(await store.getObservations('r-ok')).toEqual([obs('q1', 1)]);
+      await refused(store.getObservations('r-bad'), /observation 1: \/\w+: /);
+      await edit('UPDATE observations SET json = ? WHERE run_id = ?', [Buffer.from('not deflated'), 'r-bad']);
+      await refused(store.getObservations('r-bad'), /observation 1 is not JSON/);
+      await store.close();
+    },
+  );
+
+  itOn(name, 'a measure that does not match, or does not parse, names the run', async () => {
+    const { store, edit } = await twoRuns();
+    await edit('UPDATE measures SET json = ? WHERE run_id = ?', ['{"id":"top1_useful_rate"}', 'r-bad']);
+    expect(await store.getMetrics('r-ok')).toEqual([metric]);
+    await refused(store.getMetrics('r-bad'), /measure 1: \/help: is required/);
+    await edit('UPDATE measures SET json = ? WHERE run_id = ?', ['{', 'r-bad']);
+    await refused(store.getMetrics('r-bad'), /measure 1 is not JSON/);
+    await store.close();
+  });
+
+  itOn(name, 'a report that does not parse names the run (its readers check what it says)', async () => {
+    const { store, edit } = await twoRuns();
+    await edit('UPDATE runs SET report_json = ? WHERE run_id = ?', [Buffer.from('{'), 'r-bad']);
+    expect(await store.getReport('r-ok')).toEqual({ kept: 'r-ok' });
+    await refused(store.getReport('r-bad'), /report_json is not JSON/);
+    await store.close();
   });
 });

@@ -4,6 +4,7 @@ import {
   existsSync,
   mkdirSync,
   mkdtempSync,
+  readdirSync,
   readFileSync,
   rmSync,
   writeFileSync,
@@ -177,6 +178,28 @@ describe('rgate init: flags only, one-line mistakes', () => {
     expect(gate.rules.find((x) => x.metric === 'ndcg_cut.10')!.min).toBe(0.5);
     expect(existsSync(join(dir, '.gitlab-ci.yml'))).toBe(true);
     expect(r.out).toContain('next:');
+  });
+
+  it('a refused import (a document id with a space) leaves nothing behind, and keeps a fixtures/ that was there', async () => {
+    const beir = join(dir, 'data');
+    cpSync(beirMini, beir, { recursive: true });
+    const corpus = readFileSync(join(beir, 'corpus.jsonl'), 'utf8').split('\n');
+    const first = JSON.parse(corpus[0]!) as { _id: string };
+    corpus[0] = JSON.stringify({ ...first, _id: 'doc one' });
+    writeFileSync(join(beir, 'corpus.jsonl'), corpus.join('\n'));
+    const project = join(dir, 'p');
+    mkdirSync(project);
+    const initIn = async () => {
+      const io = captureIo(project);
+      return { code: await runCli(['init', '--from', 'beir', beir], io), err: io.stderr.join('\n') };
+    };
+    const r = await initIn();
+    expect(r.code).toBe(2);
+    expect(r.err).toContain('must be one word');
+    expect(readdirSync(project)).toEqual([]);
+    mkdirSync(join(project, 'fixtures', 'other'), { recursive: true });
+    expect((await initIn()).code).toBe(2);
+    expect(readdirSync(join(project, 'fixtures'))).toEqual(['other']);
   });
 
   it('--from trec: finds topics, qrels and documents in the folder, freezes them, and rgate run gives a verdict', async () => {

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import type { Argv } from 'yargs';
 import { parseGatePolicy } from '../../../gates/index.js';
@@ -252,20 +252,35 @@ async function initHandler(args: InitArgs, io: CliIo): Promise<number> {
   // the data first: an import that fails leaves no config pointing at a set that does not exist
   const imported: string[] = [];
   if (from) {
-    const code = await importCommand.handler(
-      {
-        ...importArgs(from, args, root),
-        out: join('fixtures', fixture),
-        freeze: true,
-        force: args.force,
-        negative: 'drop',
-        'follow-symlinks': false,
-        json: false,
-      },
-      // its counts and notes (ids not in the corpus, dropped codes) are the user's to read
-      { ...io, out: (t) => void (t.startsWith('  ') && imported.push(t.trim())) },
-    );
-    if (code !== EXIT.ok) return code;
+    // a refused import leaves nothing init made: the folders that were not there before go again
+    // (the outermost one: fixtures/ itself when init made it)
+    const made = ['fixtures', join('fixtures', fixture)].find((d) => !existsSync(join(root, d)));
+    const undo = () => {
+      if (made !== undefined) rmSync(join(root, made), { recursive: true, force: true });
+    };
+    let code: number;
+    try {
+      code = await importCommand.handler(
+        {
+          ...importArgs(from, args, root),
+          out: join('fixtures', fixture),
+          freeze: true,
+          force: args.force,
+          negative: 'drop',
+          'follow-symlinks': false,
+          json: false,
+        },
+        // its counts and notes (ids not in the corpus, dropped codes) are the user's to read
+        { ...io, out: (t) => void (t.startsWith('  ') && imported.push(t.trim())) },
+      );
+    } catch (e) {
+      undo();
+      throw e;
+    }
+    if (code !== EXIT.ok) {
+      undo();
+      return code;
+    }
   }
   // a set named by --fixture with a gate named by --gate is used as it is, unread
   const queryCount =

@@ -53,16 +53,15 @@ export function readReportFile(file: string): Report {
   } catch (e) {
     throw new RgateError('input_invalid', `${file}: not valid JSON (${(e as Error).message})`);
   }
+  return checkedReport(value, file, 'the file is not an rgate report (or was edited by hand)');
+}
+
+/** A report read back (a file, a store's row) checked against the schema: a mismatch is the user's input, exit 2. */
+function checkedReport(value: unknown, where: string, hint: string): Report {
   try {
-    assertValidReport(value, file);
+    assertValidReport(value, where);
   } catch (e) {
-    if (e instanceof RgateError) {
-      throw new RgateError(
-        'input_invalid',
-        e.message,
-        'the file is not an rgate report (or was edited by hand)',
-      );
-    }
+    if (e instanceof RgateError) throw new RgateError('input_invalid', e.message, hint);
     throw e;
   }
   return upgradeReport(value);
@@ -152,7 +151,13 @@ function storedRunReport(runId: string, io: CliIo, args: ReportArgs): Report | u
     const row = store.getRun(runId);
     if (!row) return undefined;
     const kept = store.getReport(runId);
-    if (kept !== undefined) return upgradeReport(kept as Report);
+    if (kept !== undefined) {
+      return checkedReport(
+        kept,
+        `the report of run ${runId} in ${store.location}`,
+        'written by another rgate version or edited by hand: render a report.json of the run instead (rgate report <path>), or run the suite again',
+      );
+    }
     const stored = row.plan;
     const loaded = loadRgateConfig(io.cwd);
     if (!stored || !loaded) {

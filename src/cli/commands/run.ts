@@ -17,6 +17,7 @@ import { runShard, parseShard } from '../../../harness/shard.js';
 import { renderJson, renderTerminal } from '../../../reports/index.js';
 import { renderOverall } from '../../../reports/run/overall.js';
 import { writeRunReports } from '../run-reports.js';
+import { readHistoryAhead } from '../../../history/trends-up-to.js';
 import { outDirOf } from '../out-dir.js';
 import { uploadStoredRun, uploadTargetOf, withUploadFlags } from '../upload-flags.js';
 import type { CliIo, RgateCommand } from '../command.js';
@@ -238,7 +239,16 @@ async function runHandler(args: RunArgs, io: CliIo): Promise<number> {
   // Fail before spending: every suite is checked (fixture, freeze, config, gate, placeholders) before
   // the first request of the first one, and a mistake names its place in rgate.config.json.
   for (const job of jobs) {
-    if (job.resume || shard) continue;
+    if (shard) continue;
+    try {
+      // the HTML report charts the suite's stored runs: one that does not read back would end the
+      // run after its last request, with no verdict, so it is read now (nothing stored yet)
+      readHistoryAhead(store, job.name, job.resume ? job.runId : undefined);
+    } catch (e) {
+      store.close();
+      throw e;
+    }
+    if (job.resume) continue;
     try {
       job.plan = preflightSuite({
         name: job.name,
