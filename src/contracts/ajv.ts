@@ -63,7 +63,11 @@ function loadValidator<T>(schema: object, name: string | undefined): ValidateFun
   // compiling it again under the same id is refused, so it is taken from there
   const id = (schema as { $id?: unknown }).$id;
   const known = typeof id === 'string' ? shared.getSchema<T>(id) : undefined;
-  return known && known.schema === schema ? known : shared.compile<T>(schema);
+  if (!known) return shared.compile<T>(schema);
+  if (known.schema === schema || JSON.stringify(known.schema) === JSON.stringify(schema)) return known;
+  // another schema under a taken id (two copies of a module, one of them changed): ajv would refuse
+  // it in the shared instance, so it gets one of its own
+  return createAjv().compile<T>(schema);
 }
 
 /**
