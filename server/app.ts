@@ -2,7 +2,9 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import { RgateError } from '../src/core/errors.js';
 import { checkSessionUpload } from '../src/contracts/compare-session-upload.js';
 import { checkRunUpload } from '../src/contracts/run-upload.js';
+import { UPLOAD_RUN_ID_PATTERN } from '../src/documents/index.js';
 import type { RunRow } from '../src/documents/index.js';
+import { baselineRefusal } from '../history/baseline.js';
 import type { LoadPinnedSet } from '../history/dashboard-views.js';
 import { dashboardLinks } from '../reports/dashboard/index.js';
 import { AccessControl, type Access } from './access.js';
@@ -63,6 +65,25 @@ class HttpError extends Error {
 
 function refuse(access: Access): asserts access is Extract<Access, { ok: true }> {
   if (!access.ok) throw new HttpError(access.status, access.message);
+}
+
+const RUN_ID = new RegExp(UPLOAD_RUN_ID_PATTERN);
+
+/** A baseline request's body, checked as strictly as an upload: `{run_id, note?}`, 400 with the JSON path. */
+function checkBaselineBody(value: unknown): { run_id: string; note?: string } {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new HttpError(400, '/: must be object', '/');
+  }
+  const body = value as Record<string, unknown>;
+  if (typeof body.run_id !== 'string' || !RUN_ID.test(body.run_id)) {
+    throw new HttpError(400, `/run_id: must be a run id matching ${UPLOAD_RUN_ID_PATTERN}`, '/run_id');
+  }
+  if (body.note !== undefined && (typeof body.note !== 'string' || body.note.length > 2000)) {
+    throw new HttpError(400, '/note: must be a string of at most 2000 characters', '/note');
+  }
+  const extra = Object.keys(body).find((k) => k !== 'run_id' && k !== 'note');
+  if (extra) throw new HttpError(400, `/${extra}: is not a known field`, `/${extra}`);
+  return { run_id: body.run_id, ...(body.note !== undefined ? { note: body.note as string } : {}) };
 }
 
 /** A connection-level failure of the database (restarting, unreachable): the client should retry. */
@@ -264,6 +285,30 @@ export async function buildServer(stores: ServerStores, opts: ServerOptions = {}
       .code(outcome.kind === 'stored' ? 201 : 200)
       .send({ session_id: id, stored: outcome.kind === 'stored', url: sessionUrl(project, id) });
   });
+
+  // a suite's baseline, set by a team with its upload token (`rgate baseline set --upload`): the
+  // trend pages mark it, as `rgate history` marks the local one
+  app.put<{ Params: { project: string; suite: string } }>(
+    '/api/projects/:project/baselines/:suite',
+    async (req) => {
+      const { project, suite } = req.params;
+      refuse(await access.upload(project, req.headers.authorization));
+      const { run_id: runId, note } = checkBaselineBody(req.body);
+      const store = (await stores.projectStore(project))!;
+      const row = await store.getRun(runId);
+      if (!row) {
+        throw new HttpError(
+          409,
+          `project ${project} has no run ${JSON.stringify(runId)}: upload it first (rgate baseline set --upload sends it)`,
+          '/run_id',
+        );
+      }
+      const refused = baselineRefusal(row, suite);
+      if (refused) throw new HttpError(400, `/run_id: ${refused.message}`, '/run_id');
+      await store.setBaseline(suite, runId, note);
+      return { suite, run_id: runId, note: note ?? null, url: dashboardLinks().suite(project, suite) };
+    },
+  );
 
   app.get<{ Params: { project: string }; Querystring: { suite?: string; limit?: string } }>(
     '/api/projects/:project/runs',

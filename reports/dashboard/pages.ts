@@ -268,6 +268,7 @@ export function renderSuiteTrendPage(v: SuiteTrendView, links: DashboardLinks): 
     projectCrumbs(links, p, `suite ${v.suite}`),
     {
       suite: v.suite,
+      baseline_command: `rgate baseline set ${v.suite} <run-id> --upload <server-url> --project ${p}`,
       window_text:
         `The newest ${window.runs} run(s) of this suite (${h.runs.length} complete)` +
         (window.more ? `; older runs are not in this window (at most ${window.limit}).` : '.'),

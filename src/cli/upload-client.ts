@@ -131,15 +131,17 @@ type PostOutcome =
   | { kind: 'refused'; status: number; reason: string };
 
 /**
- * POST a document to a project's collection, retrying what a retry can fix. The server stores both
- * kinds idempotently by id, so a retry after a lost answer stores nothing twice. The token goes in the
+ * POST a document to a project's collection (PUT a suite's baseline), retrying what a retry can fix.
+ * The server stores each idempotently (runs and sessions by id; a baseline is a value), so a retry
+ * after a lost answer stores nothing twice. The token goes in the
  * Authorization header, never in a message.
  */
 async function postDocument(
   target: UploadTarget,
-  collection: 'runs' | 'sessions',
+  collection: 'runs' | 'sessions' | `baselines/${string}`,
   document: unknown,
   opts: SendOptions,
+  method: 'POST' | 'PUT' = 'POST',
 ): Promise<PostOutcome> {
   const retries = opts.retries ?? 4;
   let wait = opts.backoffMs ?? 500;
@@ -150,7 +152,7 @@ async function postDocument(
     let retryAfter: number | undefined;
     try {
       const res = await fetch(url, {
-        method: 'POST',
+        method,
         headers: { 'content-type': 'application/json', authorization: `Bearer ${target.token}` },
         body,
         signal: AbortSignal.timeout(300_000),
@@ -205,6 +207,22 @@ export async function sendSession(
 ): Promise<SessionUploadOutcome> {
   const o = await postDocument(target, 'sessions', session, opts);
   return o.kind === 'stored' || o.kind === 'exists' ? { ...o, sessionId: session.environment.session_id } : o;
+}
+
+export type BaselineOutcome =
+  | { kind: 'set'; url: string }
+  | { kind: 'unreachable'; reason: string }
+  | { kind: 'refused'; status: number; reason: string };
+
+/** PUT a suite's baseline on the server (the run must be there already: upload it first). */
+export async function sendBaseline(
+  target: UploadTarget,
+  suite: string,
+  baseline: { run_id: string; note?: string },
+  opts: SendOptions = {},
+): Promise<BaselineOutcome> {
+  const o = await postDocument(target, `baselines/${encodeURIComponent(suite)}`, baseline, opts, 'PUT');
+  return o.kind === 'stored' || o.kind === 'exists' ? { kind: 'set', url: o.url } : o;
 }
 
 /**
