@@ -62,6 +62,8 @@ export interface RunSuiteOptions {
   resume?: boolean;
   /** opt-in stage timings (prepare, replay, read, report and the measure stage inside it, store); never in the report */
   timer?: StageTimer;
+  /** the comparison session this run is a variant of (stored with it: not nightly history) */
+  compareSession?: string;
   /** the plan preflightSuite made (so a multi-suite run checks every suite before its first request) */
   plan?: RunPlan;
 }
@@ -126,6 +128,7 @@ export async function runSuite(opts: RunSuiteOptions): Promise<RunOutcome> {
       settings: plan.settings,
       plan: stored,
       owner: thisProcess(),
+      ...(opts.compareSession !== undefined ? { compare_session: opts.compareSession } : {}),
     });
   }
   const finishedAt = opts.finishedAt ?? (() => new Date().toISOString());

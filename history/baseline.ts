@@ -40,7 +40,8 @@ export function setSuiteBaseline(store: RunStore, suite: string, runId?: string,
 
 /**
  * Why a stored run cannot be a suite's baseline, or undefined when it can: only a complete run of
- * that suite qualifies (an interrupted run misses observations, a failed one has no measures).
+ * that suite qualifies (an interrupted run misses observations, a failed one has no measures), and
+ * not a comparison's variant (not nightly history).
  * `rgate baseline set` and the server's baseline route both ask this.
  */
 export function baselineRefusal(row: RunRow, suite: string): { message: string; hint: string } | undefined {
@@ -48,6 +49,12 @@ export function baselineRefusal(row: RunRow, suite: string): { message: string; 
     return {
       message: `run ${row.run_id} belongs to suite "${row.suite}", not "${suite}"`,
       hint: `rgate baseline set ${row.suite} ${row.run_id}`,
+    };
+  }
+  if (row.compare_session !== undefined) {
+    return {
+      message: `run ${row.run_id} is a variant of comparison ${row.compare_session}, not nightly history: it cannot be a baseline`,
+      hint: `pick a run of rgate run: rgate history ${suite}`,
     };
   }
   if (row.status !== 'complete') {

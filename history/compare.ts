@@ -211,6 +211,7 @@ export async function runCompare(opts: CompareOptions): Promise<CompareSession> 
       root: opts.root,
       store,
       runId,
+      compareSession: opts.sessionId,
       startedAt: opts.createdAt,
       config: spec.overrides,
       ...(seed !== undefined ? { seed } : {}),

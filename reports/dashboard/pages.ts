@@ -411,7 +411,11 @@ export function renderComparePage(v: ComparePageView, links: DashboardLinks): st
   const p = v.project;
   return renderSessionHtml(
     v.session,
-    frame(links, projectCrumbs(links, p, `compare ${v.session.environment.session_id}`), 'charts-client.js'),
+    {
+      ...frame(links, projectCrumbs(links, p, `compare ${v.session.environment.session_id}`), 'charts-client.js'),
+      // variant runs are in no runs list (not nightly history): this page is their way in
+      runHref: (runId) => links.run(p, runId),
+    },
   );
 }
 

@@ -99,6 +99,7 @@ export function uploadOf(store: RunStore, runId: string, git: GitRef | undefined
       ...(row.plan ? { plan: row.plan } : {}),
       ...(row.content_key ? { content_key: row.content_key } : {}),
       ...(kept ? { git: kept } : {}),
+      ...(row.compare_session !== undefined ? { compare_session: row.compare_session } : {}),
     },
     observations: store.getObservations(runId),
     result: {
