@@ -3,6 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../src/cli/program.js';
+import { savePending, uploadOf } from '../src/cli/upload-client.js';
+import { SqliteRunStore } from '../src/store/sqlite-store.js';
 import { captureIo } from './helpers/cli-io.js';
 import { call, createProject, localProject, startServer, type RunningServer } from './helpers/server.js';
 
@@ -118,5 +120,54 @@ describe('rgate merge --upload', () => {
     expect(m2.out).toContain('already on the server');
     expect(await serverRuns()).toHaveLength(before + 1);
     expect(existsSync(join(project.dir, '.rgate', 'pending-uploads'))).toBe(true);
+  });
+});
+
+describe('git recorded when the run is made; pending uploads the server already has', () => {
+  const pendingDir = () => join(project.dir, '.rgate', 'pending-uploads');
+
+  it('the run keeps the commit and branch it was made on; an upload from another checkout sends those, and again is the same run', async () => {
+    const made = await cli(['run'], { GITHUB_SHA: 'a'.repeat(40), GITHUB_REF_NAME: 'main' });
+    expect(made.code, made.err).toBe(0);
+    const store = new SqliteRunStore(join(project.dir, '.rgate', 'history.sqlite'));
+    const row = store.listRuns({ limit: 1 })[0]!;
+    store.close();
+    expect(row.git).toEqual({ commit: 'a'.repeat(40), branch: 'main' });
+
+    const later = { RGATE_SERVER_TOKEN: token, GITHUB_SHA: 'b'.repeat(40), GITHUB_REF_NAME: 'other' };
+    const first = await cli(['upload', row.run_id, '--server', srv.base, '--project', 'ci'], later);
+    expect(first.code, first.err).toBe(0);
+    const stored = await call(srv.base, 'GET', `/api/projects/ci/runs/${row.run_id}`, { token });
+    expect((stored.body.run as { git: unknown }).git).toEqual({ commit: 'a'.repeat(40), branch: 'main' });
+    const again = await cli(['upload', row.run_id, '--server', srv.base, '--project', 'ci'], {
+      ...later,
+      GITHUB_SHA: 'c'.repeat(40),
+    });
+    expect(again.code, again.err).toBe(0);
+    expect(again.out).toContain('already on the server (nothing new stored)');
+  });
+
+  it('a pending file of a run the server has (same content) is cleared; one with other content is reported once and set aside', async () => {
+    const store = new SqliteRunStore(join(project.dir, '.rgate', 'history.sqlite'));
+    const row = store.listRuns({ limit: 1 })[0]!;
+    const same = uploadOf(store, row.run_id);
+    store.close();
+    savePending(join(project.dir, '.rgate'), { server: srv.base, project: 'ci' }, same);
+    const cleared = await cli(['upload', '--pending']);
+    expect(cleared.code, cleared.err).toBe(0);
+    expect(cleared.err).toBe(`already on the server: run ${row.run_id}: ${srv.base}/p/ci/runs/${row.run_id}`);
+    expect(readdirSync(pendingDir())).toEqual([]);
+
+    const other = structuredClone(same);
+    other.meta.git = { commit: 'd'.repeat(40) };
+    savePending(join(project.dir, '.rgate'), { server: srv.base, project: 'ci' }, other);
+    const clash = await cli(['upload', '--pending']);
+    expect(clash.code).toBe(2);
+    expect(clash.err).toBe(
+      `rgate: run ${row.run_id} not sent: HTTP 409: run ${row.run_id} is already stored in project ci with other content; the server keeps its copy. Moved out of the queue to .rgate/pending-uploads/conflicts/${row.run_id}--ci.json (rgate upload --pending skips it from now on): compare it with the server's, then delete it`,
+    );
+    const next = await cli(['upload', '--pending']);
+    expect([next.code, next.out]).toEqual([0, 'no pending uploads in .rgate']);
+    expect(readdirSync(join(pendingDir(), 'conflicts'))).toEqual([`${row.run_id}--ci.json`]);
   });
 });

@@ -220,7 +220,7 @@ const pgSkip = postgresUnavailable();
 describe.skipIf(pgSkip !== undefined)(`over PostgreSQL${pgSkip ? ` (skipped: ${pgSkip})` : ''}`, () => {
   it('runs first, then the session; the same session again is 200', async () => {
     const runs = new SqliteRunStore(join(dir, 'server', 'projects', 'ci.sqlite'));
-    const uploads = [1, 2].map((i) => uploadOf(runs, `${sessionId}-v${i}`, undefined));
+    const uploads = [1, 2].map((i) => uploadOf(runs, `${sessionId}-v${i}`));
     runs.close();
     const cluster = await startPgCluster();
     const pg = await startServer(await cluster.createDatabase(), { rateLimit: 0 });

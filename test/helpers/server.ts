@@ -29,7 +29,7 @@ export async function localProject(
   if ((await runCli(['run'], io)) !== 0) throw new Error(io.stderr.join('\n'));
   const store = new SqliteRunStore(join(dir, '.rgate', 'history.sqlite'));
   const runId = store.listRuns()[0]!.run_id;
-  const upload = uploadOf(store, runId, undefined);
+  const upload = uploadOf(store, runId);
   store.close();
   return { dir, runId, upload, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
