@@ -12,14 +12,14 @@ import { registerPages } from './pages.js';
 import { RateLimiter } from './rate-limit.js';
 import { storeUploadedSession } from './session-upload.js';
 import { PROJECT_SLUG, type ServerStores } from './stores.js';
-import { bearerToken, newToken, tokenHash, type TokenKind, type TokenRecord } from './tokens.js';
+import { newToken, tokenHash, type TokenKind, type TokenRecord } from './tokens.js';
 
 export interface ServerOptions {
   /** the admin token (read from the environment by the CLI); without it, admin routes answer 403 */
   adminToken?: string | undefined;
   /** largest request body in bytes (413 beyond); default 50 MB */
   bodyLimit?: number;
-  /** requests per minute per token (or per client address without one); 0 = no limit; default 600 */
+  /** requests per minute per live token (else per client address); 0 = no limit; default 600 */
   rateLimit?: number;
   /** the path a reverse proxy serves the server under ('/rgate'); the pages' links start with it */
   basePath?: string;
@@ -122,8 +122,9 @@ export async function buildServer(stores: ServerStores, opts: ServerOptions = {}
     // static files touch no store: a page's assets must not eat the readers' budget (behind a
     // proxy every reader shares one client address)
     if (req.method === 'GET' && (req.url.startsWith('/assets/') || req.url === '/favicon.ico')) return;
-    const token = bearerToken(req.headers.authorization);
-    const wait = limiter.take(token ? `t:${tokenHash(token)}` : `a:${req.ip}`);
+    // a token that is not live (unknown, revoked) is limited as the anonymous caller it is
+    const live = await access.liveTokenHash(req.headers.authorization);
+    const wait = limiter.take(live ? `t:${live}` : `a:${req.ip}`);
     if (wait > 0) {
       return reply
         .code(429)

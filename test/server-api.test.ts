@@ -270,6 +270,29 @@ describe('limits (SQLite server)', () => {
     }
   });
 
+  it("made-up or revoked tokens buy no budget of their own: they share the anonymous caller's, and a real token is not held back", async () => {
+    const srv = await startServer(await newDb('sqlite'), { rateLimit: 5 });
+    try {
+      const token = await createProject(srv.base, 'open', true);
+      const made = await call(srv.base, 'POST', '/api/projects/open/tokens', { token: ADMIN, body: {} });
+      const revoked = made.body.token as string;
+      await call(srv.base, 'DELETE', `/api/projects/open/tokens/${made.body.id as string}`, { token: ADMIN });
+      const statuses: number[] = [];
+      for (let i = 0; i < 12; i++) {
+        const fake = i === 3 ? revoked : `rgate_up_fake_${i}`;
+        statuses.push(
+          (await call(srv.base, 'POST', '/api/projects/open/runs', { token: fake, body: {} })).status,
+        );
+      }
+      expect(statuses).toEqual([403, 403, 403, 403, 403, 429, 429, 429, 429, 429, 429, 429]);
+      // nor can a reader without a token get past them: it is the same caller (one address)
+      expect((await call(srv.base, 'GET', '/api/projects/open/runs')).status).toBe(429);
+      expect((await call(srv.base, 'GET', '/api/projects/open/runs', { token })).status).toBe(200);
+    } finally {
+      await srv.stop();
+    }
+  });
+
   it('too many requests from one token is a 429 with Retry-After; another token is not held back', async () => {
     const srv = await startServer(await newDb('sqlite'), { rateLimit: 3 });
     try {
