@@ -8,7 +8,7 @@ import { baselineRefusal } from '../history/baseline.js';
 import type { LoadPinnedSet } from '../history/dashboard-views.js';
 import { dashboardLinks } from '../reports/dashboard/index.js';
 import { AccessControl, type Access } from './access.js';
-import { registerPages } from './pages.js';
+import { registerPages, sendMessagePage } from './pages.js';
 import { RateLimiter } from './rate-limit.js';
 import { storeUploadedSession } from './session-upload.js';
 import { PROJECT_SLUG, type ServerStores } from './stores.js';
@@ -116,6 +116,11 @@ export async function buildServer(stores: ServerStores, opts: ServerOptions = {}
     routerOptions: { maxParamLength: 200 },
   });
   const access = new AccessControl(stores, opts.adminToken);
+  const links = dashboardLinks(opts.basePath ?? '');
+  const bodyLimit = opts.bodyLimit ?? DEFAULT_BODY_LIMIT;
+  // JSON only: fastify would take text/plain as a string, and the upload check would then say
+  // "/: must be object" of a body that was never JSON
+  app.removeContentTypeParser('text/plain');
   const limiter = new RateLimiter(opts.rateLimit ?? DEFAULT_RATE_LIMIT);
 
   app.addHook('onRequest', async (req: FastifyRequest, reply: FastifyReply) => {
@@ -136,7 +141,7 @@ export async function buildServer(stores: ServerStores, opts: ServerOptions = {}
     for (const [k, v] of Object.entries(SECURITY_HEADERS)) if (!reply.hasHeader(k)) reply.header(k, v);
     return payload;
   });
-  app.setErrorHandler(async (error: unknown, _req, reply) => {
+  app.setErrorHandler(async (error: unknown, req, reply) => {
     if (error instanceof HttpError) {
       return reply
         .code(error.status)
@@ -145,8 +150,11 @@ export async function buildServer(stores: ServerStores, opts: ServerOptions = {}
     const e = error as { statusCode?: number; code?: string; message?: string };
     if (e.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
       return reply.code(413).send({
-        error: `the body is larger than this server accepts (${opts.bodyLimit ?? DEFAULT_BODY_LIMIT} bytes; rgate server --body-limit)`,
+        error: `the body is larger than this server accepts (${bodyLimit} bytes; rgate server --body-limit-mb)`,
       });
+    }
+    if (e.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
+      return reply.code(415).send({ error: 'the body must be JSON (content-type: application/json)' });
     }
     if (typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) {
       return reply
@@ -154,7 +162,18 @@ export async function buildServer(stores: ServerStores, opts: ServerOptions = {}
         .send({ error: e.message ?? 'bad request', ...(e.statusCode === 400 ? { path: '/' } : {}) });
     }
     if (unavailable(error)) {
-      return reply.code(503).header('retry-after', '1').send({ error: 'the database is unavailable; retry' });
+      reply.code(503).header('retry-after', '1');
+      // a reader of a page gets a page; a client of the API its JSON
+      if (req.method === 'GET' && !req.url.startsWith('/api/')) {
+        return sendMessagePage(
+          reply,
+          links,
+          503,
+          'Temporarily unavailable',
+          "the server cannot reach its database just now; reload this page in a moment",
+        );
+      }
+      return reply.send({ error: 'the database is unavailable; retry' });
     }
     // never echo an internal message (it may hold a connection string); the operator has the process
     return reply.code(500).send({ error: 'internal error' });
@@ -342,7 +361,7 @@ export async function buildServer(stores: ServerStores, opts: ServerOptions = {}
   registerPages(app, {
     stores,
     access,
-    links: dashboardLinks(opts.basePath ?? ''),
+    links,
     ...(opts.loadSet ? { loadSet: opts.loadSet } : {}),
   });
   return app;

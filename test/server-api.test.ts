@@ -253,6 +253,34 @@ describe.each(backends)('rgate server API over %s', (kind) => {
   });
 });
 
+describe.skipIf(pgSkip !== undefined)(
+  `the database down${pgSkip ? ` (skipped: ${pgSkip})` : ''}: pages answer an HTML 503, the API JSON`,
+  () => {
+    it('a page is a small HTML page saying to reload; the API says retry; both with Retry-After', async () => {
+      const own = await startPgCluster();
+      const srv = await startServer(await own.createDatabase(), { rateLimit: 0 });
+      try {
+        const token = await createProject(srv.base, 'down', true);
+        expect((await call(srv.base, 'GET', '/p/down', { token })).status).toBe(200);
+        await own.stop();
+        const page = await call(srv.base, 'GET', '/p/down', { token });
+        expect([page.status, page.headers.get('content-type'), page.headers.get('retry-after')]).toEqual([
+          503,
+          'text/html; charset=utf-8',
+          '1',
+        ]);
+        expect(page.text).toContain(
+          'the server cannot reach its database just now; reload this page in a moment',
+        );
+        const api = await call(srv.base, 'GET', '/api/projects/down/runs', { token });
+        expect([api.status, api.body]).toEqual([503, { error: 'the database is unavailable; retry' }]);
+      } finally {
+        await srv.app.close();
+      }
+    });
+  },
+);
+
 describe('limits (SQLite server)', () => {
   it('a body over the limit is a 413, and the server goes on', async () => {
     const srv = await startServer(await newDb('sqlite'), { bodyLimit: 20_000, rateLimit: 0 });
@@ -263,7 +291,19 @@ describe('limits (SQLite server)', () => {
         body: withRunId(upload, 'big-1'),
       });
       expect(r.status).toBe(413);
-      expect(r.body.error).toMatch(/larger than this server accepts \(20000 bytes/);
+      expect(r.body.error).toBe(
+        'the body is larger than this server accepts (20000 bytes; rgate server --body-limit-mb)',
+      );
+      // a body that is not JSON is 415, as docs/server.md says, not a schema error about a string
+      const text = await call(srv.base, 'POST', '/api/projects/big/runs', {
+        token,
+        raw: 'hello',
+        contentType: 'text/plain',
+      });
+      expect([text.status, text.body]).toEqual([
+        415,
+        { error: 'the body must be JSON (content-type: application/json)' },
+      ]);
       expect((await call(srv.base, 'GET', '/api/health')).status).toBe(200);
     } finally {
       await srv.stop();

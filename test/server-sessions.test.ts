@@ -153,7 +153,7 @@ describe('rgate compare --upload', () => {
     expect(r409.status).toBe(409);
     expect(r409.body).toEqual({
       error:
-        "run run-not-uploaded (variant v2) is not stored in project ci: upload the session's runs first (rgate upload <run>), then the session",
+        "run run-not-uploaded (variant v2) is not stored in project ci: a session's runs exist only where rgate compare ran: upload them with the session (rgate compare --upload; a session kept pending is sent after its runs by rgate upload --pending)",
       path: '/variants/1/run_id',
     });
     expect(await serverSessions()).toEqual([sessionId]);
