@@ -5,12 +5,18 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DASHBOARD_CSP } from '../reports/dashboard/index.js';
 import type { RunUpload } from '../src/documents/index.js';
-import { postgresUnavailable, startPgCluster, type PgCluster } from './helpers/postgres.js';
+import {
+  describeOnPostgres,
+  postgresUnavailable,
+  startPgCluster,
+  type PgCluster,
+} from './helpers/postgres.js';
 import {
   ADMIN,
   call,
   createProject,
   localProject,
+  startPgServer,
   startServer,
   withRunId,
   type RunningServer,
@@ -253,33 +259,28 @@ describe.each(backends)('rgate server API over %s', (kind) => {
   });
 });
 
-describe.skipIf(pgSkip !== undefined)(
-  `the database down${pgSkip ? ` (skipped: ${pgSkip})` : ''}: pages answer an HTML 503, the API JSON`,
-  () => {
-    it('a page is a small HTML page saying to reload; the API says retry; both with Retry-After', async () => {
-      const own = await startPgCluster();
-      const srv = await startServer(await own.createDatabase(), { rateLimit: 0 });
-      try {
-        const token = await createProject(srv.base, 'down', true);
-        expect((await call(srv.base, 'GET', '/p/down', { token })).status).toBe(200);
-        await own.stop();
-        const page = await call(srv.base, 'GET', '/p/down', { token });
-        expect([page.status, page.headers.get('content-type'), page.headers.get('retry-after')]).toEqual([
-          503,
-          'text/html; charset=utf-8',
-          '1',
-        ]);
-        expect(page.text).toContain(
-          'the server cannot reach its database just now; reload this page in a moment',
-        );
-        const api = await call(srv.base, 'GET', '/api/projects/down/runs', { token });
-        expect([api.status, api.body]).toEqual([503, { error: 'the database is unavailable; retry' }]);
-      } finally {
-        await srv.app.close();
-      }
-    });
-  },
-);
+describeOnPostgres('the database down: pages answer an HTML 503, the API JSON', () => {
+  it('a page is a small HTML page saying to reload; the API says retry; both with Retry-After', async () => {
+    const { cluster: own, srv, token } = await startPgServer('down', true);
+    try {
+      expect((await call(srv.base, 'GET', '/p/down', { token })).status).toBe(200);
+      await own.stop();
+      const page = await call(srv.base, 'GET', '/p/down', { token });
+      expect([page.status, page.headers.get('content-type'), page.headers.get('retry-after')]).toEqual([
+        503,
+        'text/html; charset=utf-8',
+        '1',
+      ]);
+      expect(page.text).toContain(
+        'the server cannot reach its database just now; reload this page in a moment',
+      );
+      const api = await call(srv.base, 'GET', '/api/projects/down/runs', { token });
+      expect([api.status, api.body]).toEqual([503, { error: 'the database is unavailable; retry' }]);
+    } finally {
+      await srv.app.close();
+    }
+  });
+});
 
 describe('limits (SQLite server)', () => {
   it('a body over the limit is a 413, and the server goes on', async () => {

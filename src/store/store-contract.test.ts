@@ -172,13 +172,10 @@ describe.each(factories)('RunStore contract: %s', (name, make) => {
     "a comparison's variant run is not nightly history: neither listed nor counted, yet getRun finds it",
     async () => {
       const s = await make();
-      await s.beginRun({
-        run_id: 'n1',
-        suite: 'x',
-        started_at: '2026-01-01T00:00:00Z',
-        artifacts: ARTIFACTS,
-        settings: SETTINGS,
-      });
+      const nightly = uploaded('n1');
+      nightly.meta.suite = 'x';
+      nightly.meta.started_at = '2026-01-01T00:00:00Z';
+      await s.importRun(nightly);
       const variant = uploaded('cmp-1-v2');
       variant.meta.suite = 'x';
       variant.meta.started_at = '2026-01-02T00:00:00Z';
