@@ -3,6 +3,7 @@ import { RgateError } from '../src/core/errors.js';
 import type {
   Observation,
   PartialConfig,
+  GitRef,
   Report,
   RetrievalConfig,
   SuiteSpec,
@@ -62,6 +63,10 @@ export interface RunSuiteOptions {
   resume?: boolean;
   /** opt-in stage timings (prepare, replay, read, report and the measure stage inside it, store); never in the report */
   timer?: StageTimer;
+  /** the commit and branch the run is made on (the CLI reads them; stored with the run, uploaded with it) */
+  git?: GitRef;
+  /** the comparison session this run is a variant of (stored with it: not nightly history) */
+  compareSession?: string;
   /** the plan preflightSuite made (so a multi-suite run checks every suite before its first request) */
   plan?: RunPlan;
 }
@@ -126,6 +131,8 @@ export async function runSuite(opts: RunSuiteOptions): Promise<RunOutcome> {
       settings: plan.settings,
       plan: stored,
       owner: thisProcess(),
+      ...(opts.git ? { git: opts.git } : {}),
+      ...(opts.compareSession !== undefined ? { compare_session: opts.compareSession } : {}),
     });
   }
   const finishedAt = opts.finishedAt ?? (() => new Date().toISOString());

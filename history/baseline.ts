@@ -31,23 +31,39 @@ export function setSuiteBaseline(store: RunStore, suite: string, runId?: string,
         `no run ${runId} in ${store.location}`,
         `list runs: rgate history ${suite}`,
       );
-    if (row.suite !== suite) {
-      throw new RgateError(
-        'usage',
-        `run ${runId} belongs to suite "${row.suite}", not "${suite}"`,
-        `rgate baseline set ${row.suite} ${runId}`,
-      );
-    }
-    if (row.status !== 'complete') {
-      throw new RgateError(
-        'usage',
-        `run ${runId} is ${row.status}, not complete: it cannot be a baseline`,
-        `pick a complete run: rgate history ${suite}`,
-      );
-    }
+    const refused = baselineRefusal(row, suite);
+    if (refused) throw new RgateError('usage', refused.message, refused.hint);
   }
   store.setBaseline(suite, row.run_id, note);
   return row;
+}
+
+/**
+ * Why a stored run cannot be a suite's baseline, or undefined when it can: only a complete run of
+ * that suite qualifies (an interrupted run misses observations, a failed one has no measures), and
+ * not a comparison's variant (not nightly history).
+ * `rgate baseline set` and the server's baseline route both ask this.
+ */
+export function baselineRefusal(row: RunRow, suite: string): { message: string; hint: string } | undefined {
+  if (row.suite !== suite) {
+    return {
+      message: `run ${row.run_id} belongs to suite "${row.suite}", not "${suite}"`,
+      hint: `rgate baseline set ${row.suite} ${row.run_id}`,
+    };
+  }
+  if (row.compare_session !== undefined) {
+    return {
+      message: `run ${row.run_id} is a variant of comparison ${row.compare_session}, not nightly history: it cannot be a baseline`,
+      hint: `pick a run of rgate run: rgate history ${suite}`,
+    };
+  }
+  if (row.status !== 'complete') {
+    return {
+      message: `run ${row.run_id} is ${row.status}, not complete: it cannot be a baseline`,
+      hint: `pick a complete run: rgate history ${suite}`,
+    };
+  }
+  return undefined;
 }
 
 /** What `rgate baseline show` prints. */

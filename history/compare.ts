@@ -14,6 +14,7 @@ import {
   type ArtifactRefs,
   type CompareSession,
   type CompareVariant,
+  type GitRef,
   type PairedSettings,
   type PairedTest,
   type QueryOutcome,
@@ -181,6 +182,8 @@ export interface CompareOptions {
   sweep?: SweepSpec;
   sessionId: string;
   createdAt: string;
+  /** the commit and branch the comparison is made on, stored with each variant's run */
+  git?: GitRef;
   /** where the variant runs go; default an in-memory store (variants are not nightly history) */
   store?: RunStore;
   seed?: number;
@@ -215,6 +218,8 @@ export async function runCompare(opts: CompareOptions): Promise<CompareSession> 
       root: opts.root,
       store,
       runId,
+      compareSession: opts.sessionId,
+      ...(opts.git ? { git: opts.git } : {}),
       startedAt: opts.createdAt,
       config: spec.overrides,
       ...(seed !== undefined ? { seed } : {}),

@@ -224,6 +224,8 @@ export interface PageFrame {
   chart: string;
   /** URL of the page's client script */
   client: string;
+  /** the page of a stored run (a comparison's variants link to theirs), when the server has one */
+  runHref?: (runId: string) => string;
 }
 
 /**

@@ -47,6 +47,20 @@ export class AccessControl {
       : { ok: false, status: 403, message: 'not the admin token' };
   }
 
+  /**
+   * The digest of the request's token when it is a live one (the admin token, or a project token not
+   * revoked), else undefined: what the rate limit keys a caller by. A made-up token is no caller of
+   * its own, so sending fresh ones cannot buy fresh budgets.
+   */
+  async liveTokenHash(authorization: string | undefined): Promise<string | undefined> {
+    const token = bearerToken(authorization);
+    if (!token) return undefined;
+    const hash = tokenHash(token);
+    if (this.adminHash && sameHash(hash, this.adminHash)) return hash;
+    const found = await this.stores.registry.findToken(hash);
+    return found && found.revoked_at === null && sameHash(found.sha256, hash) ? hash : undefined;
+  }
+
   /** a live token of this project (or the admin token), of a kind `allowed` lists */
   private async projectToken(
     project: string,

@@ -2,22 +2,24 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import { RgateError } from '../src/core/errors.js';
 import { checkSessionUpload } from '../src/contracts/compare-session-upload.js';
 import { checkRunUpload } from '../src/contracts/run-upload.js';
+import { UPLOAD_RUN_ID_PATTERN } from '../src/documents/index.js';
 import type { RunRow } from '../src/documents/index.js';
+import { baselineRefusal } from '../history/baseline.js';
 import type { LoadPinnedSet } from '../history/dashboard-views.js';
 import { dashboardLinks } from '../reports/dashboard/index.js';
 import { AccessControl, type Access } from './access.js';
-import { registerPages } from './pages.js';
+import { registerPages, sendMessagePage } from './pages.js';
 import { RateLimiter } from './rate-limit.js';
 import { storeUploadedSession } from './session-upload.js';
 import { PROJECT_SLUG, type ServerStores } from './stores.js';
-import { bearerToken, newToken, tokenHash, type TokenKind, type TokenRecord } from './tokens.js';
+import { newToken, tokenHash, type TokenKind, type TokenRecord } from './tokens.js';
 
 export interface ServerOptions {
   /** the admin token (read from the environment by the CLI); without it, admin routes answer 403 */
   adminToken?: string | undefined;
   /** largest request body in bytes (413 beyond); default 50 MB */
   bodyLimit?: number;
-  /** requests per minute per token (or per client address without one); 0 = no limit; default 600 */
+  /** requests per minute per live token (else per client address); 0 = no limit; default 600 */
   rateLimit?: number;
   /** the path a reverse proxy serves the server under ('/rgate'); the pages' links start with it */
   basePath?: string;
@@ -65,6 +67,25 @@ function refuse(access: Access): asserts access is Extract<Access, { ok: true }>
   if (!access.ok) throw new HttpError(access.status, access.message);
 }
 
+const RUN_ID = new RegExp(UPLOAD_RUN_ID_PATTERN);
+
+/** A baseline request's body, checked as strictly as an upload: `{run_id, note?}`, 400 with the JSON path. */
+function checkBaselineBody(value: unknown): { run_id: string; note?: string } {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new HttpError(400, '/: must be object', '/');
+  }
+  const body = value as Record<string, unknown>;
+  if (typeof body.run_id !== 'string' || !RUN_ID.test(body.run_id)) {
+    throw new HttpError(400, `/run_id: must be a run id matching ${UPLOAD_RUN_ID_PATTERN}`, '/run_id');
+  }
+  if (body.note !== undefined && (typeof body.note !== 'string' || body.note.length > 2000)) {
+    throw new HttpError(400, '/note: must be a string of at most 2000 characters', '/note');
+  }
+  const extra = Object.keys(body).find((k) => k !== 'run_id' && k !== 'note');
+  if (extra) throw new HttpError(400, `/${extra}: is not a known field`, `/${extra}`);
+  return { run_id: body.run_id, ...(body.note !== undefined ? { note: body.note as string } : {}) };
+}
+
 /** A connection-level failure of the database (restarting, unreachable): the client should retry. */
 function unavailable(e: unknown): boolean {
   const code = String((e as { code?: unknown }).code ?? '');
@@ -95,14 +116,20 @@ export async function buildServer(stores: ServerStores, opts: ServerOptions = {}
     routerOptions: { maxParamLength: 200 },
   });
   const access = new AccessControl(stores, opts.adminToken);
+  const links = dashboardLinks(opts.basePath ?? '');
+  const bodyLimit = opts.bodyLimit ?? DEFAULT_BODY_LIMIT;
+  // JSON only: fastify would take text/plain as a string, and the upload check would then say
+  // "/: must be object" of a body that was never JSON
+  app.removeContentTypeParser('text/plain');
   const limiter = new RateLimiter(opts.rateLimit ?? DEFAULT_RATE_LIMIT);
 
   app.addHook('onRequest', async (req: FastifyRequest, reply: FastifyReply) => {
     // static files touch no store: a page's assets must not eat the readers' budget (behind a
     // proxy every reader shares one client address)
     if (req.method === 'GET' && (req.url.startsWith('/assets/') || req.url === '/favicon.ico')) return;
-    const token = bearerToken(req.headers.authorization);
-    const wait = limiter.take(token ? `t:${tokenHash(token)}` : `a:${req.ip}`);
+    // a token that is not live (unknown, revoked) is limited as the anonymous caller it is
+    const live = await access.liveTokenHash(req.headers.authorization);
+    const wait = limiter.take(live ? `t:${live}` : `a:${req.ip}`);
     if (wait > 0) {
       return reply
         .code(429)
@@ -114,7 +141,7 @@ export async function buildServer(stores: ServerStores, opts: ServerOptions = {}
     for (const [k, v] of Object.entries(SECURITY_HEADERS)) if (!reply.hasHeader(k)) reply.header(k, v);
     return payload;
   });
-  app.setErrorHandler(async (error: unknown, _req, reply) => {
+  app.setErrorHandler(async (error: unknown, req, reply) => {
     if (error instanceof HttpError) {
       return reply
         .code(error.status)
@@ -123,8 +150,11 @@ export async function buildServer(stores: ServerStores, opts: ServerOptions = {}
     const e = error as { statusCode?: number; code?: string; message?: string };
     if (e.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
       return reply.code(413).send({
-        error: `the body is larger than this server accepts (${opts.bodyLimit ?? DEFAULT_BODY_LIMIT} bytes; rgate server --body-limit)`,
+        error: `the body is larger than this server accepts (${bodyLimit} bytes; rgate server --body-limit-mb)`,
       });
+    }
+    if (e.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
+      return reply.code(415).send({ error: 'the body must be JSON (content-type: application/json)' });
     }
     if (typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) {
       return reply
@@ -132,7 +162,18 @@ export async function buildServer(stores: ServerStores, opts: ServerOptions = {}
         .send({ error: e.message ?? 'bad request', ...(e.statusCode === 400 ? { path: '/' } : {}) });
     }
     if (unavailable(error)) {
-      return reply.code(503).header('retry-after', '1').send({ error: 'the database is unavailable; retry' });
+      reply.code(503).header('retry-after', '1');
+      // a reader of a page gets a page; a client of the API its JSON
+      if (req.method === 'GET' && !req.url.startsWith('/api/')) {
+        return sendMessagePage(
+          reply,
+          links,
+          503,
+          'Temporarily unavailable',
+          "the server cannot reach its database just now; reload this page in a moment",
+        );
+      }
+      return reply.send({ error: 'the database is unavailable; retry' });
     }
     // never echo an internal message (it may hold a connection string); the operator has the process
     return reply.code(500).send({ error: 'internal error' });
@@ -265,6 +306,30 @@ export async function buildServer(stores: ServerStores, opts: ServerOptions = {}
       .send({ session_id: id, stored: outcome.kind === 'stored', url: sessionUrl(project, id) });
   });
 
+  // a suite's baseline, set by a team with its upload token (`rgate baseline set --upload`): the
+  // trend pages mark it, as `rgate history` marks the local one
+  app.put<{ Params: { project: string; suite: string } }>(
+    '/api/projects/:project/baselines/:suite',
+    async (req) => {
+      const { project, suite } = req.params;
+      refuse(await access.upload(project, req.headers.authorization));
+      const { run_id: runId, note } = checkBaselineBody(req.body);
+      const store = (await stores.projectStore(project))!;
+      const row = await store.getRun(runId);
+      if (!row) {
+        throw new HttpError(
+          409,
+          `project ${project} has no run ${JSON.stringify(runId)}: upload it first (rgate baseline set --upload sends it)`,
+          '/run_id',
+        );
+      }
+      const refused = baselineRefusal(row, suite);
+      if (refused) throw new HttpError(400, `/run_id: ${refused.message}`, '/run_id');
+      await store.setBaseline(suite, runId, note);
+      return { suite, run_id: runId, note: note ?? null, url: dashboardLinks().suite(project, suite) };
+    },
+  );
+
   app.get<{ Params: { project: string }; Querystring: { suite?: string; limit?: string } }>(
     '/api/projects/:project/runs',
     async (req) => {
@@ -296,7 +361,7 @@ export async function buildServer(stores: ServerStores, opts: ServerOptions = {}
   registerPages(app, {
     stores,
     access,
-    links: dashboardLinks(opts.basePath ?? ''),
+    links,
     ...(opts.loadSet ? { loadSet: opts.loadSet } : {}),
   });
   return app;

@@ -47,6 +47,17 @@ type Query = Record<string, string | string[] | undefined>;
 /** A page of one project: its store (read access already granted), the route's params and query. */
 type Build = (store: AsyncRunStore, params: Record<string, string>, query: Query) => Promise<string>;
 
+/** A page that says why there is nothing to show, as the dashboard draws it (the server's 503 uses it too). */
+export function sendMessagePage(
+  reply: FastifyReply,
+  links: DashboardLinks,
+  status: number,
+  heading: string,
+  why: string,
+): FastifyReply {
+  return sendPage(reply, status, renderMessagePage(heading, why, links));
+}
+
 function sendPage(reply: FastifyReply, status: number, html: string): FastifyReply {
   return reply
     .code(status)
@@ -80,7 +91,7 @@ function whole(q: Query, name: string): number | undefined {
 export function registerPages(app: FastifyInstance, ctx: PageContext): void {
   const links = ctx.links ?? dashboardLinks();
   const message = (reply: FastifyReply, status: number, heading: string, why: string) =>
-    sendPage(reply, status, renderMessagePage(heading, why, links));
+    sendMessagePage(reply, links, status, heading, why);
 
   registerAssets(app);
 

@@ -1,5 +1,5 @@
 /**
- * Requests per minute per caller (a token's digest, else the client address), as a token bucket: a
+ * Requests per minute per caller (a live token's digest, else the client address), as a token bucket: a
  * burst of `perMinute` at once, then one every 60/perMinute seconds. Kept in memory (one process).
  */
 export class RateLimiter {

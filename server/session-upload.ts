@@ -27,7 +27,7 @@ export async function storeUploadedSession(
       return {
         kind: 'conflict',
         path: `/variants/${i}/run_id`,
-        message: `run ${v.run_id} (variant ${v.id}) is not stored in project ${project}: upload the session's runs first (rgate upload <run>), then the session`,
+        message: `run ${v.run_id} (variant ${v.id}) is not stored in project ${project}: a session's runs exist only where rgate compare ran: upload them with the session (rgate compare --upload; a session kept pending is sent after its runs by rgate upload --pending)`,
       };
     }
     if (row.suite !== session.suite) {

@@ -221,7 +221,7 @@ describe('{env.NAME} secrets', () => {
       const token = await createProject(srv.base, 'secrets');
       const store = new SqliteRunStore(join(out, 'history.sqlite'));
       const ids = store.listRuns().map((x) => x.run_id);
-      const bodies = ids.map((id) => JSON.stringify(uploadOf(store, id, undefined)));
+      const bodies = ids.map((id) => JSON.stringify(uploadOf(store, id)));
       store.close();
       expect(ids.length).toBeGreaterThanOrEqual(2);
       // the template travels, the value never does

@@ -5,12 +5,18 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DASHBOARD_CSP } from '../reports/dashboard/index.js';
 import type { RunUpload } from '../src/documents/index.js';
-import { postgresUnavailable, startPgCluster, type PgCluster } from './helpers/postgres.js';
+import {
+  describeOnPostgres,
+  postgresUnavailable,
+  startPgCluster,
+  type PgCluster,
+} from './helpers/postgres.js';
 import {
   ADMIN,
   call,
   createProject,
   localProject,
+  startPgServer,
   startServer,
   withRunId,
   type RunningServer,
@@ -253,6 +259,29 @@ describe.each(backends)('rgate server API over %s', (kind) => {
   });
 });
 
+describeOnPostgres('the database down: pages answer an HTML 503, the API JSON', () => {
+  it('a page is a small HTML page saying to reload; the API says retry; both with Retry-After', async () => {
+    const { cluster: own, srv, token } = await startPgServer('down', true);
+    try {
+      expect((await call(srv.base, 'GET', '/p/down', { token })).status).toBe(200);
+      await own.stop();
+      const page = await call(srv.base, 'GET', '/p/down', { token });
+      expect([page.status, page.headers.get('content-type'), page.headers.get('retry-after')]).toEqual([
+        503,
+        'text/html; charset=utf-8',
+        '1',
+      ]);
+      expect(page.text).toContain(
+        'the server cannot reach its database just now; reload this page in a moment',
+      );
+      const api = await call(srv.base, 'GET', '/api/projects/down/runs', { token });
+      expect([api.status, api.body]).toEqual([503, { error: 'the database is unavailable; retry' }]);
+    } finally {
+      await srv.app.close();
+    }
+  });
+});
+
 describe('limits (SQLite server)', () => {
   it('a body over the limit is a 413, and the server goes on', async () => {
     const srv = await startServer(await newDb('sqlite'), { bodyLimit: 20_000, rateLimit: 0 });
@@ -263,8 +292,43 @@ describe('limits (SQLite server)', () => {
         body: withRunId(upload, 'big-1'),
       });
       expect(r.status).toBe(413);
-      expect(r.body.error).toMatch(/larger than this server accepts \(20000 bytes/);
+      expect(r.body.error).toBe(
+        'the body is larger than this server accepts (20000 bytes; rgate server --body-limit-mb)',
+      );
+      // a body that is not JSON is 415, as docs/server.md says, not a schema error about a string
+      const text = await call(srv.base, 'POST', '/api/projects/big/runs', {
+        token,
+        raw: 'hello',
+        contentType: 'text/plain',
+      });
+      expect([text.status, text.body]).toEqual([
+        415,
+        { error: 'the body must be JSON (content-type: application/json)' },
+      ]);
       expect((await call(srv.base, 'GET', '/api/health')).status).toBe(200);
+    } finally {
+      await srv.stop();
+    }
+  });
+
+  it("made-up or revoked tokens buy no budget of their own: they share the anonymous caller's, and a real token is not held back", async () => {
+    const srv = await startServer(await newDb('sqlite'), { rateLimit: 5 });
+    try {
+      const token = await createProject(srv.base, 'open', true);
+      const made = await call(srv.base, 'POST', '/api/projects/open/tokens', { token: ADMIN, body: {} });
+      const revoked = made.body.token as string;
+      await call(srv.base, 'DELETE', `/api/projects/open/tokens/${made.body.id as string}`, { token: ADMIN });
+      const statuses: number[] = [];
+      for (let i = 0; i < 12; i++) {
+        const fake = i === 3 ? revoked : `rgate_up_fake_${i}`;
+        statuses.push(
+          (await call(srv.base, 'POST', '/api/projects/open/runs', { token: fake, body: {} })).status,
+        );
+      }
+      expect(statuses).toEqual([403, 403, 403, 403, 403, 429, 429, 429, 429, 429, 429, 429]);
+      // nor can a reader without a token get past them: it is the same caller (one address)
+      expect((await call(srv.base, 'GET', '/api/projects/open/runs')).status).toBe(429);
+      expect((await call(srv.base, 'GET', '/api/projects/open/runs', { token })).status).toBe(200);
     } finally {
       await srv.stop();
     }

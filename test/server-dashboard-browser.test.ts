@@ -20,12 +20,13 @@ import { SqliteRunStore } from '../src/store/sqlite-store.js';
 import { CHROMIUM_MISSING, launchChromium } from './helpers/chromium.js';
 import { probePayloads } from './helpers/payload-probe.js';
 import { captureIo } from './helpers/cli-io.js';
-import { postgresUnavailable, startPgCluster } from './helpers/postgres.js';
+import { describeOnPostgres } from './helpers/postgres.js';
 import {
   ADMIN,
   call,
   createProject,
   localProject,
+  startPgServer,
   startServer,
   withRunId,
   type RunningServer,
@@ -331,38 +332,32 @@ describe('what the dashboard refuses', () => {
   });
 });
 
-const pgSkip = postgresUnavailable();
-describe.skipIf(pgSkip !== undefined)(
-  `the pages over PostgreSQL${pgSkip ? ` (skipped: ${pgSkip})` : ''}`,
-  () => {
-    it('an uploaded run: project, trend, runs and run pages answer 200 with the CSP', async () => {
-      const cluster = await startPgCluster();
-      const pgSrv = await startServer(await cluster.createDatabase(), { rateLimit: 0 });
-      try {
-        const token = await createProject(pgSrv.base, 'search', true);
-        for (const id of ['pg-run-1', 'pg-run-2']) {
-          const up = await call(pgSrv.base, 'POST', '/api/projects/search/runs', {
-            token,
-            body: withRunId(project.upload, id),
-          });
-          expect(up.status, up.text).toBe(201);
-        }
-        for (const path of [
-          links.projects(),
-          links.project('search'),
-          links.suite('search', suite),
-          links.runs('search'),
-          links.run('search', 'pg-run-2'),
-          links.diff('search', 'pg-run-1', 'pg-run-2'),
-        ]) {
-          const r = await call(pgSrv.base, 'GET', path);
-          expect([r.status, r.headers.get('content-security-policy')], path).toEqual([200, DASHBOARD_CSP]);
-        }
-        expect((await call(pgSrv.base, 'GET', links.run('search', 'pg-run-9'))).status).toBe(404);
-      } finally {
-        await pgSrv.stop();
-        await cluster.stop();
+describeOnPostgres('the pages over PostgreSQL', () => {
+  it('an uploaded run: project, trend, runs and run pages answer 200 with the CSP', async () => {
+    const { cluster, srv: pgSrv, token } = await startPgServer('search', true);
+    try {
+      for (const id of ['pg-run-1', 'pg-run-2']) {
+        const up = await call(pgSrv.base, 'POST', '/api/projects/search/runs', {
+          token,
+          body: withRunId(project.upload, id),
+        });
+        expect(up.status, up.text).toBe(201);
       }
-    }, 120_000);
-  },
-);
+      for (const path of [
+        links.projects(),
+        links.project('search'),
+        links.suite('search', suite),
+        links.runs('search'),
+        links.run('search', 'pg-run-2'),
+        links.diff('search', 'pg-run-1', 'pg-run-2'),
+      ]) {
+        const r = await call(pgSrv.base, 'GET', path);
+        expect([r.status, r.headers.get('content-security-policy')], path).toEqual([200, DASHBOARD_CSP]);
+      }
+      expect((await call(pgSrv.base, 'GET', links.run('search', 'pg-run-9'))).status).toBe(404);
+    } finally {
+      await pgSrv.stop();
+      await cluster.stop();
+    }
+  }, 120_000);
+});

@@ -78,15 +78,45 @@ describe('rgate compare --upload', () => {
     sessionId = m![1]!;
     expect(m![2]).toBe(`${srv.base}/p/ci/compare/${sessionId}`);
     expect(r.err).toContain(`uploaded run ${sessionId}-v1: ${srv.base}/p/ci/runs/${sessionId}-v1`);
+    // variants are not nightly history (as locally): no run of the project lists or counts them
     const runs = await call(srv.base, 'GET', '/api/projects/ci/runs', { token });
-    expect((runs.body.runs as { run_id: string }[]).map((x) => x.run_id).sort()).toEqual([
-      `${sessionId}-v1`,
-      `${sessionId}-v2`,
-    ]);
+    expect(runs.body.runs).toEqual([]);
+    for (const v of ['v1', 'v2']) {
+      const run = await call(srv.base, 'GET', `/api/projects/ci/runs/${sessionId}-${v}`, { token });
+      expect((run.body.run as { compare_session: string }).compare_session).toBe(sessionId);
+      expect((await call(srv.base, 'GET', `/p/ci/runs/${sessionId}-${v}`, { token })).status).toBe(200);
+    }
     const page = await call(srv.base, 'GET', `/p/ci/compare/${sessionId}`, { token });
     expect(page.status).toBe(200);
     expect(page.text).toContain('bm25.k1=1.5');
+    expect(page.text).toContain(`href="/p/ci/runs/${sessionId}-v2"`);
     expect(await serverSessions()).toEqual([sessionId]);
+  });
+
+  it("a nightly run uploaded after the comparison is the suite's whole history: trend, banner, counts, runs list", async () => {
+    const nightly = await cli(['run', '--upload', srv.base, '--project', 'ci']);
+    expect(nightly.code, nightly.err).toBe(0);
+    const runId = /uploaded run (\S+):/.exec(nightly.out)![1]!;
+    const trend = await call(srv.base, 'GET', '/p/ci/suites/retrieval', { token });
+    expect(trend.text).toContain(`Newest run ${runId}:`);
+    expect(trend.text).not.toContain(sessionId);
+    expect(trend.text).toContain('The newest 1 run(s) of this suite (1 complete)');
+    const project = await call(srv.base, 'GET', '/p/ci', { token });
+    expect(project.text).not.toContain(`${sessionId}-v`);
+    expect(project.text).toContain(`href="/p/ci/compare/${sessionId}"`);
+    const list = await call(srv.base, 'GET', '/p/ci/runs', { token });
+    expect(list.text).toContain(runId);
+    expect(list.text).not.toContain(`${sessionId}-v`);
+    const index = await call(srv.base, 'GET', '/', { token: ADMIN });
+    expect(index.text).toContain(runId);
+    expect(index.text).not.toContain(`${sessionId}-v`);
+    // nor can a variant become the suite's baseline
+    const base = await call(srv.base, 'PUT', '/api/projects/ci/baselines/retrieval', {
+      token,
+      body: { run_id: `${sessionId}-v1` },
+    });
+    expect([base.status, base.body.path]).toEqual([400, '/run_id']);
+    expect(base.body.error).toContain('not nightly history');
   });
 
   it('the same session again is one session (200); other content under its id is 409', async () => {
@@ -123,7 +153,7 @@ describe('rgate compare --upload', () => {
     expect(r409.status).toBe(409);
     expect(r409.body).toEqual({
       error:
-        "run run-not-uploaded (variant v2) is not stored in project ci: upload the session's runs first (rgate upload <run>), then the session",
+        "run run-not-uploaded (variant v2) is not stored in project ci: a session's runs exist only where rgate compare ran: upload them with the session (rgate compare --upload; a session kept pending is sent after its runs by rgate upload --pending)",
       path: '/variants/1/run_id',
     });
     expect(await serverSessions()).toEqual([sessionId]);
@@ -190,7 +220,7 @@ const pgSkip = postgresUnavailable();
 describe.skipIf(pgSkip !== undefined)(`over PostgreSQL${pgSkip ? ` (skipped: ${pgSkip})` : ''}`, () => {
   it('runs first, then the session; the same session again is 200', async () => {
     const runs = new SqliteRunStore(join(dir, 'server', 'projects', 'ci.sqlite'));
-    const uploads = [1, 2].map((i) => uploadOf(runs, `${sessionId}-v${i}`, undefined));
+    const uploads = [1, 2].map((i) => uploadOf(runs, `${sessionId}-v${i}`));
     runs.close();
     const cluster = await startPgCluster();
     const pg = await startServer(await cluster.createDatabase(), { rateLimit: 0 });

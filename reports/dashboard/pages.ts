@@ -268,6 +268,7 @@ export function renderSuiteTrendPage(v: SuiteTrendView, links: DashboardLinks): 
     projectCrumbs(links, p, `suite ${v.suite}`),
     {
       suite: v.suite,
+      baseline_command: `rgate baseline set ${v.suite} <run-id> --upload <server-url> --project ${p}`,
       window_text:
         `The newest ${window.runs} run(s) of this suite (${h.runs.length} complete)` +
         (window.more ? `; older runs are not in this window (at most ${window.limit}).` : '.'),
@@ -410,7 +411,11 @@ export function renderComparePage(v: ComparePageView, links: DashboardLinks): st
   const p = v.project;
   return renderSessionHtml(
     v.session,
-    frame(links, projectCrumbs(links, p, `compare ${v.session.environment.session_id}`), 'charts-client.js'),
+    {
+      ...frame(links, projectCrumbs(links, p, `compare ${v.session.environment.session_id}`), 'charts-client.js'),
+      // variant runs are in no runs list (not nightly history): this page is their way in
+      runHref: (runId) => links.run(p, runId),
+    },
   );
 }
 

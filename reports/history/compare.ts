@@ -310,7 +310,7 @@ export function sessionCharts(s: CompareSessionModel): ChartSpec[] {
 }
 
 /** What compare.hbs draws: every value already a display string. */
-function sessionHtmlView(s: CompareSessionModel) {
+function sessionHtmlView(s: CompareSessionModel, runHref?: (runId: string) => string) {
   return {
     session_id: s.environment.session_id,
     suite: s.suite,
@@ -325,6 +325,7 @@ function sessionHtmlView(s: CompareSessionModel) {
     label_effects: labelEffectTexts(s),
     variants: s.variants.map((v) => ({
       id: v.id,
+      href: runHref ? runHref(v.run_id) : null,
       reference: v.id === s.reference,
       label: v.label,
       verdict: v.verdict,
@@ -373,5 +374,5 @@ function sessionHtmlView(s: CompareSessionModel) {
 
 /** The comparison page; `frame`: served by the dashboard (breadcrumb, scripts from /assets/). */
 export function renderSessionHtml(s: CompareSessionModel, frame?: PageFrame): string {
-  return renderPage('compare', `rgate compare: ${s.suite}`, sessionHtmlView(s), sessionCharts(s), frame);
+  return renderPage('compare', `rgate compare: ${s.suite}`, sessionHtmlView(s, frame?.runHref), sessionCharts(s), frame);
 }

@@ -1,6 +1,5 @@
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { validateReportSchema } from '../contracts/report.js';
 import { RgateError } from '../core/errors.js';
@@ -9,7 +8,6 @@ import { compareCodeUnits } from '../core/canonical-json.js';
 import {
   UPLOAD_SCHEMA_VERSION,
   type CompareSession,
-  type GitRef,
   type RunUpload,
 } from '../documents/index.js';
 import type { RunStore } from '../store/types.js';
@@ -30,41 +28,11 @@ export type UploadOutcome =
   | { kind: 'refused'; status: number; reason: string };
 
 /**
- * The commit and branch a run is made on: CI's own variables first (a CI checkout is often a detached
- * HEAD), else git in the working directory; whatever is unknown is left out.
- */
-export function detectGit(cwd: string, env: NodeJS.ProcessEnv): GitRef | undefined {
-  const git = (...args: string[]): string | undefined => {
-    const r = spawnSync('git', args, {
-      cwd,
-      encoding: 'utf8',
-      timeout: 5000,
-      stdio: ['ignore', 'pipe', 'ignore'],
-    });
-    const out = r.status === 0 ? r.stdout.trim() : '';
-    return out === '' ? undefined : out;
-  };
-  const commit = env.GITHUB_SHA || env.CI_COMMIT_SHA || git('rev-parse', 'HEAD');
-  // a pull request's GITHUB_REF_NAME is "123/merge"; its branch is GITHUB_HEAD_REF
-  let branch =
-    env.GITHUB_HEAD_REF ||
-    env.GITHUB_REF_NAME ||
-    env.CI_COMMIT_REF_NAME ||
-    git('rev-parse', '--abbrev-ref', 'HEAD');
-  if (branch === 'HEAD') branch = undefined; // detached
-  if (!commit && !branch) return undefined;
-  return {
-    ...(commit ? { commit: commit.slice(0, 200) } : {}),
-    ...(branch ? { branch: branch.slice(0, 500) } : {}),
-  };
-}
-
-/**
  * A finished run of the local history as the server takes it (the upload document): its stored row,
  * observations, measures and report. The stored plan keeps `{env.NAME}` templates, never their values,
  * so no secret can travel; the owner (host, pid) stays local.
  */
-export function uploadOf(store: RunStore, runId: string, git: GitRef | undefined): RunUpload {
+export function uploadOf(store: RunStore, runId: string): RunUpload {
   const row = store.getRun(runId);
   if (!row)
     throw new RgateError(
@@ -87,7 +55,6 @@ export function uploadOf(store: RunStore, runId: string, git: GitRef | undefined
       'rgate report re-renders a stored run; rerun the suite',
     );
   }
-  const kept = row.git ?? git;
   return {
     schema: UPLOAD_SCHEMA_VERSION,
     meta: {
@@ -98,7 +65,10 @@ export function uploadOf(store: RunStore, runId: string, git: GitRef | undefined
       settings: row.settings,
       ...(row.plan ? { plan: row.plan } : {}),
       ...(row.content_key ? { content_key: row.content_key } : {}),
-      ...(kept ? { git: kept } : {}),
+      // the commit and branch recorded when the run was made (never the checkout's at upload time,
+      // which may have moved on: the same run uploaded twice must be the same document)
+      ...(row.git ? { git: row.git } : {}),
+      ...(row.compare_session !== undefined ? { compare_session: row.compare_session } : {}),
     },
     observations: store.getObservations(runId),
     result: {
@@ -131,15 +101,17 @@ type PostOutcome =
   | { kind: 'refused'; status: number; reason: string };
 
 /**
- * POST a document to a project's collection, retrying what a retry can fix. The server stores both
- * kinds idempotently by id, so a retry after a lost answer stores nothing twice. The token goes in the
+ * POST a document to a project's collection (PUT a suite's baseline), retrying what a retry can fix.
+ * The server stores each idempotently (runs and sessions by id; a baseline is a value), so a retry
+ * after a lost answer stores nothing twice. The token goes in the
  * Authorization header, never in a message.
  */
 async function postDocument(
   target: UploadTarget,
-  collection: 'runs' | 'sessions',
+  collection: 'runs' | 'sessions' | `baselines/${string}`,
   document: unknown,
   opts: SendOptions,
+  method: 'POST' | 'PUT' = 'POST',
 ): Promise<PostOutcome> {
   const retries = opts.retries ?? 4;
   let wait = opts.backoffMs ?? 500;
@@ -150,7 +122,7 @@ async function postDocument(
     let retryAfter: number | undefined;
     try {
       const res = await fetch(url, {
-        method: 'POST',
+        method,
         headers: { 'content-type': 'application/json', authorization: `Bearer ${target.token}` },
         body,
         signal: AbortSignal.timeout(300_000),
@@ -205,6 +177,22 @@ export async function sendSession(
 ): Promise<SessionUploadOutcome> {
   const o = await postDocument(target, 'sessions', session, opts);
   return o.kind === 'stored' || o.kind === 'exists' ? { ...o, sessionId: session.environment.session_id } : o;
+}
+
+export type BaselineOutcome =
+  | { kind: 'set'; url: string }
+  | { kind: 'unreachable'; reason: string }
+  | { kind: 'refused'; status: number; reason: string };
+
+/** PUT a suite's baseline on the server (the run must be there already: upload it first). */
+export async function sendBaseline(
+  target: UploadTarget,
+  suite: string,
+  baseline: { run_id: string; note?: string },
+  opts: SendOptions = {},
+): Promise<BaselineOutcome> {
+  const o = await postDocument(target, `baselines/${encodeURIComponent(suite)}`, baseline, opts, 'PUT');
+  return o.kind === 'stored' || o.kind === 'exists' ? { kind: 'set', url: o.url } : o;
 }
 
 /**
@@ -275,3 +263,18 @@ export function listPending(outDir: string): { file: string; pending: PendingUpl
 export function dropPending(file: string): void {
   rmSync(file, { force: true });
 }
+
+/**
+ * Take a pending upload the server can never take (it holds another document under the same id:
+ * 409) out of the queue, into `pending-uploads/conflicts/`, so `rgate upload --pending` reports it
+ * once instead of failing on it every time. Its new path.
+ */
+export function setAsidePending(file: string): string {
+  const dir = join(dirname(file), CONFLICTS_DIR);
+  mkdirSync(dir, { recursive: true });
+  const moved = join(dir, basename(file));
+  renameSync(file, moved);
+  return moved;
+}
+
+const CONFLICTS_DIR = 'conflicts';

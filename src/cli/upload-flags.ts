@@ -5,7 +5,6 @@ import type { CompareSession } from '../documents/index.js';
 import type { RunStore } from '../store/types.js';
 import type { CliIo } from './command.js';
 import {
-  detectGit,
   savePending,
   savePendingSession,
   sendSession,
@@ -86,7 +85,7 @@ export async function uploadStoredRun(
   outDir: string,
   opts: { retries?: number | undefined; json?: boolean | undefined },
 ): Promise<UploadOutcome> {
-  const upload = uploadOf(store, runId, detectGit(io.cwd, io.env));
+  const upload = uploadOf(store, runId);
   const outcome = await sendUpload(
     target,
     upload,
@@ -96,7 +95,12 @@ export async function uploadStoredRun(
   if (outcome.kind === 'stored') say(`uploaded run ${runId}: ${outcome.url}`);
   else if (outcome.kind === 'exists')
     say(`run ${runId} is already on the server (nothing new stored): ${outcome.url}`);
-  else {
+  else if (outcome.kind === 'refused' && outcome.status === 409) {
+    // another run under this id is on the server: sending this one later cannot succeed either
+    io.err(
+      `rgate: warning: ${target.server} refused run ${runId} (${outcome.reason}); not kept pending: the server keeps its copy`,
+    );
+  } else {
     const file = savePending(outDir, target, upload);
     const where = relative(io.cwd, file) || file;
     io.err(
@@ -123,12 +127,11 @@ export async function uploadCompareSession(
   outDir: string,
   opts: { retries?: number | undefined; json?: boolean | undefined },
 ): Promise<'uploaded' | 'pending'> {
-  const git = detectGit(io.cwd, io.env);
   const id = session.environment.session_id;
   let down: string | undefined;
   for (const v of session.variants) {
     if (down !== undefined) {
-      savePending(outDir, target, uploadOf(runs, v.run_id, git));
+      savePending(outDir, target, uploadOf(runs, v.run_id));
       continue;
     }
     const outcome = await uploadStoredRun(io, runs, v.run_id, target, outDir, {

@@ -55,6 +55,11 @@ export const RunMetaSchema = Closed({
   content_key: Type.Optional(Type.String({ pattern: '^sha256:[0-9a-f]{64}$' })),
   /** the commit and branch the run was made on, when known (a CI run uploaded to `rgate server`) */
   git: Type.Optional(GitRefSchema),
+  /**
+   * the comparison session (`rgate compare`) this run is a variant of: not nightly history, so the
+   * store lists and counts it nowhere (listRuns, summarizeRuns); getRun and its session find it
+   */
+  compare_session: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
 });
 export type RunMeta = Static<typeof RunMetaSchema>;
 

@@ -100,6 +100,7 @@ export class MemoryRunStore implements RunStore {
   listRuns(filter: { suite?: string; limit?: number } = {}): RunRow[] {
     const rows = [...this.runs.values()]
       .map((r) => r.row)
+      .filter((r) => r.compare_session === undefined)
       .filter((r) => filter.suite === undefined || r.suite === filter.suite)
       .sort((a, b) => compareCodeUnits(b.started_at, a.started_at) || compareCodeUnits(b.run_id, a.run_id));
     return (filter.limit !== undefined && filter.limit >= 0 ? rows.slice(0, filter.limit) : rows).map(live);
@@ -107,7 +108,10 @@ export class MemoryRunStore implements RunStore {
 
   summarizeRuns(): RunsSummary {
     let newest: RunRow | undefined;
+    let count = 0;
     for (const { row } of this.runs.values()) {
+      if (row.compare_session !== undefined) continue;
+      count++;
       if (
         !newest ||
         compareCodeUnits(row.started_at, newest.started_at) > 0 ||
@@ -116,7 +120,7 @@ export class MemoryRunStore implements RunStore {
         newest = row;
     }
     return {
-      run_count: this.runs.size,
+      run_count: count,
       newest: newest
         ? {
             run_id: newest.run_id,

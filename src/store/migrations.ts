@@ -97,4 +97,11 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
       ALTER TABLE runs ADD COLUMN git_branch TEXT;
     `,
   },
+  {
+    version: 7,
+    name: 'comparison variants (a run of a compare session is not nightly history)',
+    sql: `
+      ALTER TABLE runs ADD COLUMN compare_session TEXT;
+    `,
+  },
 ];

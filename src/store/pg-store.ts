@@ -18,7 +18,7 @@ import type { CompareSessionRow, ImportOutcome, RunImport, RunResult, RunsSummar
 // same whatever locale the cluster was created with (en_US would sort "b" before "B-1" differently).
 const RUN_SELECT = `
   SELECT r.run_id, r.suite, r.started_at, r.finished_at, r.status, r.artifacts_json, r.settings_json,
-         r.plan_json, r.owner_json, r.content_key, r.git_commit, r.git_branch,
+         r.plan_json, r.owner_json, r.content_key, r.git_commit, r.git_branch, r.compare_session,
          v.gate_id, v.verdict,
          (SELECT COUNT(*) FROM observations o WHERE o.run_id = r.run_id)::int AS observation_count
   FROM runs r LEFT JOIN verdicts v ON v.run_id = r.run_id`;
@@ -282,7 +282,7 @@ export class PgRunStore implements AsyncRunStore {
   async listRuns(filter: { suite?: string; limit?: number } = {}): Promise<RunRow[]> {
     const limit = filter.limit !== undefined && filter.limit >= 0 ? filter.limit : null;
     const rows = await this.rows<RunRecord>(
-      `${RUN_SELECT} WHERE ($1::text IS NULL OR r.suite = $1)
+      `${RUN_SELECT} WHERE r.compare_session IS NULL AND ($1::text IS NULL OR r.suite = $1)
        ORDER BY r.started_at COLLATE "C" DESC, r.run_id COLLATE "C" DESC LIMIT $2`,
       [filter.suite ?? null, limit],
     );
@@ -290,10 +290,10 @@ export class PgRunStore implements AsyncRunStore {
   }
 
   async summarizeRuns(): Promise<RunsSummary> {
-    const [count] = await this.rows<{ n: number }>('SELECT COUNT(*)::int AS n FROM runs');
+    const [count] = await this.rows<{ n: number }>('SELECT COUNT(*)::int AS n FROM runs WHERE compare_session IS NULL');
     const [newest] = await this.rows<NonNullable<RunsSummary['newest']>>(
       `SELECT r.run_id, r.suite, r.started_at, v.verdict FROM runs r LEFT JOIN verdicts v ON v.run_id = r.run_id
-       ORDER BY r.started_at COLLATE "C" DESC, r.run_id COLLATE "C" DESC LIMIT 1`,
+       WHERE r.compare_session IS NULL ORDER BY r.started_at COLLATE "C" DESC, r.run_id COLLATE "C" DESC LIMIT 1`,
     );
     return { run_count: count?.n ?? 0, newest: newest ?? null };
   }

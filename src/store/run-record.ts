@@ -19,6 +19,7 @@ export interface RunRecord {
   content_key: string | null;
   git_commit: string | null;
   git_branch: string | null;
+  compare_session: string | null;
   gate_id: string | null;
   verdict: Verdict | null;
   observation_count: number;
@@ -82,6 +83,7 @@ function toRow(r: RunRecord, location: string, hint = SQLITE_HINT): RunRow {
     ...(owner === undefined ? {} : { owner }),
     ...(r.content_key === null ? {} : { content_key: r.content_key }),
     ...gitOf(r),
+    ...(r.compare_session === null ? {} : { compare_session: r.compare_session }),
     gate_id: r.gate_id,
     verdict: r.verdict,
     observation_count: r.observation_count,
@@ -158,7 +160,7 @@ export function measureColumns(m: MetricEntry): { num: number | null; den: numbe
 export function runInsert(meta: RunMeta): { columns: string; values: (string | null)[] } {
   return {
     columns:
-      'run_id, suite, started_at, artifacts_json, settings_json, plan_json, owner_json, content_key, git_commit, git_branch',
+      'run_id, suite, started_at, artifacts_json, settings_json, plan_json, owner_json, content_key, git_commit, git_branch, compare_session',
     values: [
       meta.run_id,
       meta.suite,
@@ -170,6 +172,7 @@ export function runInsert(meta: RunMeta): { columns: string; values: (string | n
       meta.content_key ?? null,
       meta.git?.commit ?? null,
       meta.git?.branch ?? null,
+      meta.compare_session ?? null,
     ],
   };
 }

@@ -18,7 +18,7 @@ import type {
 
 const RUN_SELECT = `
   SELECT r.run_id, r.suite, r.started_at, r.finished_at, r.status, r.artifacts_json, r.settings_json,
-         r.plan_json, r.owner_json, r.content_key, r.git_commit, r.git_branch,
+         r.plan_json, r.owner_json, r.content_key, r.git_commit, r.git_branch, r.compare_session,
          v.gate_id, v.verdict,
          (SELECT COUNT(*) FROM observations o WHERE o.run_id = r.run_id) AS observation_count
   FROM runs r LEFT JOIN verdicts v ON v.run_id = r.run_id`;
@@ -263,7 +263,7 @@ export class SqliteRunStore implements RunStore {
 
   listRuns(filter: { suite?: string; limit?: number } = {}): RunRow[] {
     this.flush();
-    const where = filter.suite !== undefined ? 'WHERE r.suite = ?' : '';
+    const where = `WHERE r.compare_session IS NULL${filter.suite !== undefined ? ' AND r.suite = ?' : ''}`;
     const args: unknown[] = filter.suite !== undefined ? [filter.suite] : [];
     const rows = this.db
       .prepare(`${RUN_SELECT} ${where} ORDER BY r.started_at DESC, r.run_id DESC LIMIT ?`)
@@ -273,11 +273,13 @@ export class SqliteRunStore implements RunStore {
 
   summarizeRuns(): RunsSummary {
     this.flush();
-    const { n } = this.db.prepare('SELECT COUNT(*) AS n FROM runs').get() as { n: number };
+    const { n } = this.db
+      .prepare('SELECT COUNT(*) AS n FROM runs WHERE compare_session IS NULL')
+      .get() as { n: number };
     const newest = this.db
       .prepare(
         `SELECT r.run_id, r.suite, r.started_at, v.verdict FROM runs r LEFT JOIN verdicts v ON v.run_id = r.run_id
-         ORDER BY r.started_at DESC, r.run_id DESC LIMIT 1`,
+         WHERE r.compare_session IS NULL ORDER BY r.started_at DESC, r.run_id DESC LIMIT 1`,
       )
       .get() as RunsSummary['newest'] | undefined;
     return { run_count: n, newest: newest ?? null };

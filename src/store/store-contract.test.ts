@@ -169,6 +169,29 @@ describe.each(factories)('RunStore contract: %s', (name, make) => {
     await s.close();
   });
 
+  itOn(
+    name,
+    "a comparison's variant run is not nightly history: neither listed nor counted, yet getRun finds it",
+    async () => {
+      const s = await make();
+      const nightly = uploaded('n1');
+      nightly.meta.suite = 'x';
+      nightly.meta.started_at = '2026-01-01T00:00:00Z';
+      await s.importRun(nightly);
+      const variant = uploaded('cmp-1-v2');
+      variant.meta.suite = 'x';
+      variant.meta.started_at = '2026-01-02T00:00:00Z';
+      variant.meta.compare_session = 'cmp-1';
+      expect(await s.importRun(variant)).toBe('stored');
+      expect(await s.importRun(variant)).toBe('exists');
+      expect((await s.listRuns()).map((r) => r.run_id)).toEqual(['n1']);
+      expect((await s.listRuns({ suite: 'x' })).map((r) => r.run_id)).toEqual(['n1']);
+      expect(await s.summarizeRuns()).toMatchObject({ run_count: 1, newest: { run_id: 'n1' } });
+      expect(await s.getRun('cmp-1-v2')).toMatchObject({ compare_session: 'cmp-1', verdict: 'PASS' });
+      await s.close();
+    },
+  );
+
   itOn(name, 'summarizes its runs as listRuns would: the count and the newest with its verdict', async () => {
     const s = await make();
     expect(await s.summarizeRuns()).toEqual({ run_count: 0, newest: null });

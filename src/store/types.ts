@@ -68,7 +68,10 @@ export interface RunStore {
   getRun(runId: string): RunRow | undefined;
   /** the run stored with this content key (RunMeta.content_key), if any */
   findRunByContentKey(key: string): RunRow | undefined;
-  /** newest first (started_at desc, run_id desc) */
+  /**
+   * newest first (started_at desc, run_id desc): the nightly history, so a comparison's variant runs
+   * (RunMeta.compare_session) are left out here and in summarizeRuns; getRun finds them
+   */
   listRuns(filter?: { suite?: string; limit?: number }): RunRow[];
   /** the run count and the newest run, without reading the runs (listRuns reads and checks each) */
   summarizeRuns(): RunsSummary;

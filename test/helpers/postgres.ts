@@ -14,6 +14,7 @@ import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import pg from 'pg';
+import { describe } from 'vitest';
 
 export interface PgCluster {
   /** a new, empty database; its connection string */
@@ -43,6 +44,12 @@ export function postgresUnavailable(): string | undefined {
     'no PostgreSQL server binary (initdb, pg_ctl) found in RGATE_PG_BIN, /usr/lib/postgresql/*/bin or PATH; apt-get install postgresql, or set RGATE_TEST_POSTGRES_URL';
   if (process.env.RGATE_REQUIRE_POSTGRES === '1') throw new Error(`RGATE_REQUIRE_POSTGRES=1 but ${why}`);
   return why;
+}
+
+/** A describe block that needs a PostgreSQL server of its own: skipped, saying why, where there is none. */
+export function describeOnPostgres(title: string, body: () => void): void {
+  const skip = postgresUnavailable();
+  describe.skipIf(skip !== undefined)(`${title}${skip ? ` (skipped: ${skip})` : ''}`, body);
 }
 
 let serial = 0;

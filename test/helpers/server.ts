@@ -8,12 +8,14 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll } from 'vitest';
 import { runCli } from '../../src/cli/program.js';
 import { uploadOf } from '../../src/cli/upload-client.js';
 import type { RunUpload } from '../../src/documents/index.js';
 import { SqliteRunStore } from '../../src/store/sqlite-store.js';
 import { buildServer, openServerStores, type ServerOptions, type ServerStores } from '../../server/index.js';
 import { captureIo } from './cli-io.js';
+import { startPgCluster, type PgCluster } from './postgres.js';
 
 export const ADMIN = 'admin-token-for-tests-0123456789';
 const BEIR_MINI = resolve(import.meta.dirname, '..', 'data', 'beir-mini');
@@ -29,7 +31,7 @@ export async function localProject(
   if ((await runCli(['run'], io)) !== 0) throw new Error(io.stderr.join('\n'));
   const store = new SqliteRunStore(join(dir, '.rgate', 'history.sqlite'));
   const runId = store.listRuns()[0]!.run_id;
-  const upload = uploadOf(store, runId, undefined);
+  const upload = uploadOf(store, runId);
   store.close();
   return { dir, runId, upload, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
@@ -92,6 +94,50 @@ export async function call(
     // an HTML page
   }
   return { status: res.status, body, headers: res.headers, text };
+}
+
+/**
+ * The client-side tests' world: a local project (localProject), a server on SQLite files with
+ * project "ci" and its upload token, and `cli` running rgate in the project with that token (or
+ * `env`). Registers its own beforeAll/afterAll; the fields are set once beforeAll has run.
+ */
+export function clientAgainstServer(prefix: string): {
+  project: Awaited<ReturnType<typeof localProject>>;
+  srv: RunningServer;
+  token: string;
+  data: string;
+  cli(args: string[], env?: Record<string, string>): Promise<{ code: number; out: string; err: string }>;
+} {
+  const world = {
+    data: mkdtempSync(join(tmpdir(), prefix)),
+    token: '',
+    async cli(args: string[], env: Record<string, string> = { RGATE_SERVER_TOKEN: world.token }) {
+      const io = captureIo(world.project.dir, env);
+      const code = await runCli(args, io);
+      return { code, out: io.stdout.join('\n'), err: io.stderr.join('\n') };
+    },
+  } as ReturnType<typeof clientAgainstServer>;
+  beforeAll(async () => {
+    world.project = await localProject();
+    world.srv = await startServer(join(world.data, 'server'), { rateLimit: 0 });
+    world.token = await createProject(world.srv.base, 'ci');
+  });
+  afterAll(async () => {
+    await world.srv.stop();
+    world.project.cleanup();
+    rmSync(world.data, { recursive: true, force: true });
+  });
+  return world;
+}
+
+/** A throwaway PostgreSQL cluster, a server on a database of it, and one project: its upload token. */
+export async function startPgServer(
+  slug: string,
+  publicRead: boolean,
+): Promise<{ cluster: PgCluster; srv: RunningServer; token: string }> {
+  const cluster = await startPgCluster();
+  const srv = await startServer(await cluster.createDatabase(), { rateLimit: 0 });
+  return { cluster, srv, token: await createProject(srv.base, slug, publicRead) };
 }
 
 /** Create a project as the admin; its first upload token. */

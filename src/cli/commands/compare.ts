@@ -27,6 +27,7 @@ import { loadSuiteSpec, openStore, withStoreOptions, type StoreArgs } from './hi
 import { outDirOf } from '../out-dir.js';
 import { interruptGraceMs, watchInterrupts } from '../interrupt.js';
 import { MemoryRunStore } from '../../store/index.js';
+import { gitField } from '../git-ref.js';
 import { uploadCompareSession, uploadTargetOf, withUploadFlags, type UploadFlags } from '../upload-flags.js';
 
 interface CompareArgs extends StoreArgs, UploadFlags {
@@ -219,6 +220,7 @@ export const compareCommand: RgateCommand<CompareArgs> = {
         ...(kind === 'sweep' && args.sweep ? { sweep: parseSweep(args.sweep) } : {}),
         sessionId,
         ...(runs ? { store: runs } : {}),
+        ...gitField(io.cwd, io.env),
         createdAt: created.toISOString(),
         alpha: args.alpha,
         resamples: args.resamples,

@@ -16,6 +16,7 @@ import { renderJson, renderTerminal } from '../../../reports/index.js';
 import type { RgateCommand } from '../command.js';
 import { OUT_DIR_HELP, outDirOf, storePathOf } from '../out-dir.js';
 import { writeRunReports } from '../run-reports.js';
+import { gitField } from '../git-ref.js';
 import { uploadStoredRun, uploadTargetOf, withUploadFlags } from '../upload-flags.js';
 import { newRunId, rgateVersion } from '../run-context.js';
 
@@ -147,6 +148,7 @@ export const mergeCommand: RgateCommand<MergeArgs> = {
           plan: stored,
           owner: thisProcess(),
           content_key: contentKey,
+          ...gitField(io.cwd, io.env),
         });
       }
       for (const o of observations) store.addObservation(runId, o);

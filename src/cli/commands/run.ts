@@ -19,6 +19,7 @@ import { renderOverall } from '../../../reports/run/overall.js';
 import { writeRunReports } from '../run-reports.js';
 import { readHistoryAhead } from '../../../history/trends-up-to.js';
 import { outDirOf } from '../out-dir.js';
+import { gitField } from '../git-ref.js';
 import { uploadStoredRun, uploadTargetOf, withUploadFlags } from '../upload-flags.js';
 import type { CliIo, RgateCommand } from '../command.js';
 import { newRunId, rgateVersion } from '../run-context.js';
@@ -316,6 +317,8 @@ async function runHandler(args: RunArgs, io: CliIo): Promise<number> {
       io.out(`next: rgate merge <every shard file of this run>`);
       return file.observations.length > 0 && file.observations.every((o) => !o.ok) ? EXIT.internal : EXIT.ok;
     }
+    // where in the project's history these runs are made: stored with each, uploaded as recorded
+    const git = gitField(io.cwd, io.env);
     for (const job of jobs) {
       const name = job.name;
       const runId = job.runId;
@@ -342,6 +345,7 @@ async function runHandler(args: RunArgs, io: CliIo): Promise<number> {
         ...(job.config ? { config: job.config } : {}),
         ...(job.plan ? { plan: job.plan } : {}),
         ...(baseline ? { baseline } : {}),
+        ...git,
         ...(timings ? { timer: timings.timer } : {}),
         rgateVersion: rgateVersion(),
       });

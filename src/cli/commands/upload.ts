@@ -5,7 +5,7 @@ import { SqliteRunStore } from '../../store/index.js';
 import type { CliIo, RgateCommand } from '../command.js';
 import { OUT_DIR_HELP, outDirOf, storePathOf } from '../out-dir.js';
 import { resolveRunRef } from '../run-ref.js';
-import { dropPending, listPending, sendSession, sendUpload } from '../upload-client.js';
+import { dropPending, listPending, sendSession, sendUpload, setAsidePending } from '../upload-client.js';
 import {
   DEFAULT_TOKEN_ENV,
   uploadStoredRun,
@@ -118,6 +118,13 @@ async function sendPending(args: UploadArgs, io: CliIo, outDir: string): Promise
     if (outcome.kind === 'stored' || outcome.kind === 'exists') {
       dropPending(file);
       io.err(`${outcome.kind === 'stored' ? 'uploaded' : 'already on the server'}: ${what}: ${outcome.url}`);
+    } else if (outcome.kind === 'refused' && outcome.status === 409) {
+      // no retry can change the server's copy: say so once and take the file out of the queue
+      const moved = setAsidePending(file);
+      io.err(
+        `rgate: ${what} not sent: ${outcome.reason}; the server keeps its copy. Moved out of the queue to ${relative(io.cwd, moved) || moved} (rgate upload --pending skips it from now on): compare it with the server's, then delete it`,
+      );
+      code = Math.max(code, EXIT.usage);
     } else {
       io.err(`rgate: ${what} still pending: ${outcome.reason}`);
       code = Math.max(code, outcome.kind === 'refused' ? EXIT.usage : EXIT.internal);
