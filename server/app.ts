@@ -170,7 +170,7 @@ export async function buildServer(stores: ServerStores, opts: ServerOptions = {}
           links,
           503,
           'Temporarily unavailable',
-          "the server cannot reach its database just now; reload this page in a moment",
+          'the server cannot reach its database just now; reload this page in a moment',
         );
       }
       return reply.send({ error: 'the database is unavailable; retry' });

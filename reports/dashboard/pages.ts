@@ -409,14 +409,15 @@ export function renderDiffPage(v: DiffPageView, links: DashboardLinks): string {
 /** `/p/:project/compare/:session`: the comparison page `rgate compare --html` writes, framed. */
 export function renderComparePage(v: ComparePageView, links: DashboardLinks): string {
   const p = v.project;
-  return renderSessionHtml(
-    v.session,
-    {
-      ...frame(links, projectCrumbs(links, p, `compare ${v.session.environment.session_id}`), 'charts-client.js'),
-      // variant runs are in no runs list (not nightly history): this page is their way in
-      runHref: (runId) => links.run(p, runId),
-    },
-  );
+  return renderSessionHtml(v.session, {
+    ...frame(
+      links,
+      projectCrumbs(links, p, `compare ${v.session.environment.session_id}`),
+      'charts-client.js',
+    ),
+    // variant runs are in no runs list (not nightly history): this page is their way in
+    runHref: (runId) => links.run(p, runId),
+  });
 }
 
 /**

@@ -374,5 +374,11 @@ function sessionHtmlView(s: CompareSessionModel, runHref?: (runId: string) => st
 
 /** The comparison page; `frame`: served by the dashboard (breadcrumb, scripts from /assets/). */
 export function renderSessionHtml(s: CompareSessionModel, frame?: PageFrame): string {
-  return renderPage('compare', `rgate compare: ${s.suite}`, sessionHtmlView(s, frame?.runHref), sessionCharts(s), frame);
+  return renderPage(
+    'compare',
+    `rgate compare: ${s.suite}`,
+    sessionHtmlView(s, frame?.runHref),
+    sessionCharts(s),
+    frame,
+  );
 }

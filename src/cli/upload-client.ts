@@ -5,11 +5,7 @@ import { validateReportSchema } from '../contracts/report.js';
 import { RgateError } from '../core/errors.js';
 import { readJsonFile } from '../core/jsonl.js';
 import { compareCodeUnits } from '../core/canonical-json.js';
-import {
-  UPLOAD_SCHEMA_VERSION,
-  type CompareSession,
-  type RunUpload,
-} from '../documents/index.js';
+import { UPLOAD_SCHEMA_VERSION, type CompareSession, type RunUpload } from '../documents/index.js';
 import type { RunStore } from '../store/types.js';
 
 /** Where `rgate upload` finds the server and its project token. */

@@ -24,10 +24,20 @@ describe('compileSchema under a taken $id', () => {
     const first = compileSchema<{ x: unknown }>(a);
     expect(first({ x: 1 })).toBe(true);
     // an equal object (a second copy of the module that declares it)
-    const copy = compileSchema<{ x: unknown }>({ $id: id, type: 'object', properties: { x: {} }, required: ['x'] });
+    const copy = compileSchema<{ x: unknown }>({
+      $id: id,
+      type: 'object',
+      properties: { x: {} },
+      required: ['x'],
+    });
     expect(copy({})).toBe(false);
     // a different schema under the same id: ajv's shared instance would throw "already exists"
-    const other = compileSchema<{ y: unknown }>({ $id: id, type: 'object', properties: { y: {} }, required: ['y'] });
+    const other = compileSchema<{ y: unknown }>({
+      $id: id,
+      type: 'object',
+      properties: { y: {} },
+      required: ['y'],
+    });
     expect(other({ y: 1 })).toBe(true);
     expect(other({ x: 1 })).toBe(false);
   });

@@ -290,7 +290,9 @@ export class PgRunStore implements AsyncRunStore {
   }
 
   async summarizeRuns(): Promise<RunsSummary> {
-    const [count] = await this.rows<{ n: number }>('SELECT COUNT(*)::int AS n FROM runs WHERE compare_session IS NULL');
+    const [count] = await this.rows<{ n: number }>(
+      'SELECT COUNT(*)::int AS n FROM runs WHERE compare_session IS NULL',
+    );
     const [newest] = await this.rows<NonNullable<RunsSummary['newest']>>(
       `SELECT r.run_id, r.suite, r.started_at, v.verdict FROM runs r LEFT JOIN verdicts v ON v.run_id = r.run_id
        WHERE r.compare_session IS NULL ORDER BY r.started_at COLLATE "C" DESC, r.run_id COLLATE "C" DESC LIMIT 1`,

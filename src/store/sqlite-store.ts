@@ -273,9 +273,9 @@ export class SqliteRunStore implements RunStore {
 
   summarizeRuns(): RunsSummary {
     this.flush();
-    const { n } = this.db
-      .prepare('SELECT COUNT(*) AS n FROM runs WHERE compare_session IS NULL')
-      .get() as { n: number };
+    const { n } = this.db.prepare('SELECT COUNT(*) AS n FROM runs WHERE compare_session IS NULL').get() as {
+      n: number;
+    };
     const newest = this.db
       .prepare(
         `SELECT r.run_id, r.suite, r.started_at, v.verdict FROM runs r LEFT JOIN verdicts v ON v.run_id = r.run_id

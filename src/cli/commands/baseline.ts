@@ -43,7 +43,7 @@ export const baselineCommand: RgateCommand<BaselineArgs> = {
       .option('upload', {
         type: 'string',
         describe:
-          "set: also set it on this rgate server (with --project; token from --token-env), uploading the run first if the server lacks it; the trend pages mark it",
+          'set: also set it on this rgate server (with --project; token from --token-env), uploading the run first if the server lacks it; the trend pages mark it',
       })
       .example(
         '$0 baseline set context-load --note "Gate C frozen baseline, uniform weighting"',
