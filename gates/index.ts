@@ -5,3 +5,4 @@ export { SELECTION_METRICS, TIMING_METRICS } from './metric-ids.js';
 export { notApplicable, type HiddenMetric } from './metric-applies.js';
 export * from './format.js';
 export { separateTimingRules, withTimingRules, TIMING_STUB_REASON } from './timing-rules.js';
+export { isValidReport } from './report-check.js';

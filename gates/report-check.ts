@@ -7,6 +7,11 @@ import type { Report } from '../src/documents/index.js';
 import { validateReportSchema } from '../src/contracts/report.js';
 import { RgateError } from '../src/core/errors.js';
 
+/** Whether a value matches the report schema (a stored report read back: history, diff, dashboard). */
+export function isValidReport(report: unknown): report is Report {
+  return validateReportSchema(report);
+}
+
 /** Throws RgateError('internal') naming the JSON paths when a value does not match the report schema. */
 export function assertValidReport(report: unknown, where = 'report'): asserts report is Report {
   if (validateReportSchema(report)) return;

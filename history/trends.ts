@@ -22,7 +22,7 @@ import {
 } from '../src/documents/index.js';
 import type { RunStore } from '../src/store/types.js';
 import { upgradeReport } from '../harness/failure-reasons.js';
-import { notApplicable } from '../gates/index.js';
+import { isValidReport, notApplicable } from '../gates/index.js';
 
 /** Metrics where a smaller number is the better one (independent of any gate rule). */
 const LOWER_IS_BETTER = new Set(['error_rate', 'requests_warned', 'sensitive_leak_rate', 'latency_ms']);
@@ -326,10 +326,13 @@ export function storedSuites(store: RunStore): string[] {
   return [...new Set(store.listRuns().map((r) => r.suite))].sort(compareCodeUnits);
 }
 
-/** A stored report, if it looks like one; undefined otherwise (older runs or interrupted writes). */
+/**
+ * A stored report when it matches the report schema; undefined otherwise (older runs, interrupted
+ * writes, a hand-edited row): the renderers behind history, diff, baseline, closeout and the
+ * dashboard then read it as no report instead of failing on a missing field.
+ */
 export function asReport(value: unknown): Report | undefined {
   const r = value as Partial<Report> | null | undefined;
   if (!r || typeof r !== 'object' || r.schema_version !== REPORT_SCHEMA_VERSION) return undefined;
-  if (!Array.isArray(r.queries) || !Array.isArray(r.metrics) || !r.artifacts || !r.gate) return undefined;
-  return upgradeReport(r as Report);
+  return isValidReport(r) ? upgradeReport(r) : undefined;
 }

@@ -43,7 +43,9 @@ function loadReport(io: CliIo, ref: string, store: () => RunStore): Report {
     throw new RgateError(
       'input_invalid',
       `run ${ref} (${row.status}) has no stored report to diff`,
-      'only finished runs keep their report',
+      row.status === 'complete'
+        ? `its stored report does not match the report schema (see it with: rgate report ${ref})`
+        : 'only finished runs keep their report',
     );
   return r;
 }
