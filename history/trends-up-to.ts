@@ -4,7 +4,7 @@
  * run finishing while another suite writes to the same store is not charted against newer runs).
  */
 import type { RunStore } from '../src/store/types.js';
-import type { HistoryView, RunRow } from '../src/documents/index.js';
+import type { HistoryView, Report, RunRow } from '../src/documents/index.js';
 import { asReport, buildHistory, type RunWithMetrics } from './trends.js';
 
 /** The runs a report's trend charts show by default: the run and the ones before it. */
@@ -18,13 +18,16 @@ const WINDOW = 20;
 export function historyUpToRun(
   store: RunStore,
   runId: string,
-  opts: { limit?: number } = {},
+  opts: { limit?: number; report?: Report } = {},
 ): HistoryView | undefined {
   const row = store.getRun(runId);
   if (!row) return undefined;
   const window = upToWindow(store.listRuns({ suite: row.suite }), runId, opts.limit);
   if (!window) return undefined;
-  return historyOfWindow(row.suite, withMetrics(store, window), store.getReport(runId));
+  // `report`: the run's own report, which the caller holds (checked) and the store keeps; read
+  // and checked again otherwise
+  const report = opts.report ?? asReport(store.getReport(runId));
+  return historyOfWindow(row.suite, withMetrics(store, window), report);
 }
 
 /**
@@ -59,13 +62,12 @@ export function upToWindow(
   return at < 0 ? undefined : suiteRowsNewestFirst.slice(at, at + limit);
 }
 
-/** The trends of that window; gate metrics are those of the run's own stored report. Pure. */
+/** The trends of that window; gate metrics are those of the run's own report (read back). Pure. */
 export function historyOfWindow(
   suite: string,
   runs: readonly RunWithMetrics[],
-  runReport: unknown,
+  report: Report | undefined,
 ): HistoryView {
-  const report = asReport(runReport);
   const gateRules = report?.gate.rules
     .filter((r) => r.metric !== 'query_count')
     .map((r) => ({ metric: r.metric, op: r.op }));

@@ -11,7 +11,10 @@ export function writeRunReports(outDir: string, store: RunStore, runId: string, 
   mkdirSync(runDir, { recursive: true });
   writeFileSync(join(runDir, 'report.json'), renderJson(report));
   // after the run finished: the history ends with this run; later runs of other processes are left out
-  writeFileSync(join(runDir, 'report.html'), renderHtml(report, { history: historyUpToRun(store, runId) }));
+  writeFileSync(
+    join(runDir, 'report.html'),
+    renderHtml(report, { history: historyUpToRun(store, runId, { report }) }),
+  );
   writeFileSync(join(runDir, 'report.md'), renderMarkdown(report));
   writeFileSync(join(runDir, 'report.xml'), renderJunit(report));
   return runDir;
