@@ -18,13 +18,19 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
+/** A compiled module and a bundle made from it, stamped as the build stamps it, in `folder`. */
+function built(folder: string): { module: string; bundle: string } {
+  const module = join(folder, 'run.js');
+  const bundle = join(folder, 'run-bundle.cjs');
+  writeFileSync(module, 'export const x = 1;\n');
+  writeFileSync(bundle, 'exports.x = 1;\n');
+  copyFileSync(module, `${bundle}.from`);
+  return { module, bundle };
+}
+
 describe('a bundle is current by content, not by mtime', () => {
   it('follows the compiled module: touched older or newer changes nothing, an edit does', () => {
-    const module = join(dir, 'run.js');
-    const bundle = join(dir, 'run-bundle.cjs');
-    writeFileSync(module, 'export const x = 1;\n');
-    writeFileSync(bundle, 'exports.x = 1;\n');
-    copyFileSync(module, `${bundle}.from`);
+    const { module, bundle } = built(dir);
     for (const [m, b] of [
       [1000, 2000], // the bundle newer, as a build leaves it
       [2000, 1000], // the bundle older, as npm's extraction can leave it
@@ -40,11 +46,7 @@ describe('a bundle is current by content, not by mtime', () => {
 
   it('in a source checkout, a bundle older than its module is stale even when the module reads the same', () => {
     // tsc alone after an edit deeper down: the entry module's bytes are the same, its time is new
-    const module = join(dir, 'run.js');
-    const bundle = join(dir, 'run-bundle.cjs');
-    writeFileSync(module, 'export const x = 1;\n');
-    writeFileSync(bundle, 'exports.x = 1;\n');
-    copyFileSync(module, `${bundle}.from`);
+    const { module, bundle } = built(dir);
     utimesSync(bundle, 1000, 1000);
     utimesSync(module, 2000, 2000);
     expect(madeFrom(bundle, module, true)).toBe(false);
@@ -57,11 +59,7 @@ describe('a bundle is current by content, not by mtime', () => {
     writeFileSync(join(dir, 'package.json'), '{}');
     writeFileSync(join(dir, 'tsconfig.json'), '{}');
     mkdirSync(join(dir, 'dist', 'cli'), { recursive: true });
-    const module = join(dir, 'dist', 'cli', 'p.js');
-    const bundle = join(dir, 'dist', 'cli', 'p.cjs');
-    writeFileSync(module, 'x\n');
-    writeFileSync(bundle, '');
-    copyFileSync(module, `${bundle}.from`);
+    const { module, bundle } = built(join(dir, 'dist', 'cli'));
     utimesSync(bundle, 1000, 1000);
     utimesSync(module, 2000, 2000);
     expect(madeFrom(bundle, module)).toBe(false);
