@@ -4,6 +4,7 @@ import { validateRunRow, validateStoredMetric, validateStoredObservation } from 
 import type { MetricEntry, Observation, RunMeta, RunRow, RunStatus, Verdict } from '../documents/index.js';
 import { unpackJson } from './packed-json.js';
 import { liveStatus } from './run-owner.js';
+import { shellWord } from '../core/shell-word.js';
 
 /** A `runs` row joined with its verdict and observation count, as the SQL stores select it. */
 export interface RunRecord {
@@ -126,11 +127,6 @@ function checkedRows<T>(
     }
     return value;
   });
-}
-
-/** A path as one shell word in a hint (quoted when it holds anything a shell would split or expand). */
-function shellWord(s: string): string {
-  return /^[\w./:@%+=,-]+$/.test(s) ? s : `'${s.replaceAll("'", "'\\''")}'`;
 }
 
 function gitOf(r: RunRecord): { git?: { commit?: string; branch?: string } } {

@@ -16,6 +16,7 @@ import {
   type ImportResult,
 } from '../../snapshot/index.js';
 import type { RgateCommand } from '../command.js';
+import { shellWord } from '../../core/shell-word.js';
 
 type Kind = 'beir' | 'trec' | 'smart' | 'dir' | 'memory-cli';
 
@@ -49,11 +50,6 @@ export interface ImportArgs {
 }
 
 const PATH_OPTIONS = ['corpus', 'docs', 'queries', 'topics', 'qrels', 'config'] as const;
-
-/** A word as a POSIX shell reads it back: quoted only when it holds something the shell would split or expand. */
-function shellWord(w: string): string {
-  return /^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`;
-}
 
 /**
  * The command line as the user could retype it, for PROVENANCE.md (paths as given): every option that

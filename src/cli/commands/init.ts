@@ -11,6 +11,7 @@ import { loadRgateConfig } from '../../systems/index.js';
 import { locateSmartFiles, locateTrecFiles, resolveFixtureDir } from '../../snapshot/index.js';
 import type { CliIo, RgateCommand } from '../command.js';
 import { importCommand } from './import.js';
+import { shellWord } from '../../core/shell-word.js';
 
 const CONFIG = 'rgate.config.json';
 const BUILTIN_MODES: readonly string[] = ['bm25', 'semantic', 'context-load', 'ku'];
@@ -377,11 +378,6 @@ function ignoreGenerated(root: string): string[] {
   if (add.length > 0)
     writeFileSync(file, `${text}${text === '' || text.endsWith('\n') ? '' : '\n'}${add.join('\n')}\n`);
   return add;
-}
-
-/** A path as the user would type it into a shell: quoted only when it must be. */
-function shellWord(p: string): string {
-  return /^[\w./~@:+-]+$/.test(p) ? p : `'${p.replace(/'/g, "'\\''")}'`;
 }
 
 /**
