@@ -8,6 +8,19 @@ import { baselineRow } from '../harness/run-baseline.js';
 import { notApplicable } from '../gates/index.js';
 import { asReport } from './trends.js';
 
+/** A suite's newest complete run (what baseline and closeout take by default), or a usage error. */
+export function newestCompleteRun(store: RunStore, suite: string): RunRow {
+  const [row] = store.listRuns({ suite, status: 'complete', limit: 1 });
+  if (!row) {
+    throw new RgateError(
+      'usage',
+      `suite "${suite}" has no complete run in ${store.location}`,
+      `run it first: rgate run ${suite}`,
+    );
+  }
+  return row;
+}
+
 /**
  * Point a suite's baseline at a run (default: its newest complete run). Only complete runs of the
  * same suite qualify: an interrupted run is missing observations, a failed one has no measures.
@@ -15,14 +28,7 @@ import { asReport } from './trends.js';
 export function setSuiteBaseline(store: RunStore, suite: string, runId?: string, note?: string): RunRow {
   let row: RunRow | undefined;
   if (runId === undefined) {
-    row = store.listRuns({ suite }).find((r) => r.status === 'complete');
-    if (!row) {
-      throw new RgateError(
-        'usage',
-        `suite "${suite}" has no complete run in ${store.location}`,
-        `run it first: rgate run ${suite}`,
-      );
-    }
+    row = newestCompleteRun(store, suite);
   } else {
     row = store.getRun(runId);
     if (!row)

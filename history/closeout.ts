@@ -21,6 +21,7 @@ import type { RunStore } from '../src/store/types.js';
 import { evaluateGate } from '../gates/index.js';
 import { checkSnapshotChange, frozenConfigId } from '../src/snapshot/index.js';
 import { resolveBaseline } from '../harness/run-baseline.js';
+import { newestCompleteRun } from './baseline.js';
 import { asReport } from './trends.js';
 
 export const SIGN_OFF_ROLES: readonly string[] = [
@@ -199,16 +200,7 @@ export function baselineWarnings(
 }
 
 function pickRun(store: RunStore, suite: string, runId: string | undefined): RunRow {
-  if (runId === undefined) {
-    const row = store.listRuns({ suite }).find((r) => r.status === 'complete');
-    if (!row)
-      throw new RgateError(
-        'usage',
-        `suite "${suite}" has no complete run in ${store.location}`,
-        `run it first: rgate run ${suite}`,
-      );
-    return row;
-  }
+  if (runId === undefined) return newestCompleteRun(store, suite);
   const row = store.getRun(runId);
   if (!row)
     throw new RgateError(

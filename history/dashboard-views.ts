@@ -27,7 +27,7 @@ import type { AsyncRunStore } from '../src/store/async-store.js';
 import { checkSession } from './compare.js';
 import { diffReports } from './diff.js';
 import { buildLabelQueue, rankingsFromRun, rankingsFromSession } from './label-queue.js';
-import { historyOfWindow, upToWindow } from './trends-up-to.js';
+import { historyOfWindow, WINDOW } from './trends-up-to.js';
 import { asReport, historyFromRuns, type RunWithMetrics } from './trends.js';
 
 /** A page's subject is not in the store: the server answers 404 (other RgateErrors are 400). */
@@ -112,32 +112,39 @@ export async function projectSummary(
 
 /** A project: its suites with the newest verdict of each, its latest runs and comparison sessions. */
 export async function projectView(store: AsyncRunStore, slug: string): Promise<ProjectView> {
-  const rows = await store.listRuns();
-  const bySuite = new Map<string, RunRow[]>();
-  for (const r of rows) {
-    const list = bySuite.get(r.suite);
-    if (list) list.push(r);
-    else bySuite.set(r.suite, [r]);
-  }
-  const suites: SuiteSummary[] = [];
-  for (const suite of [...bySuite.keys()].sort(compareCodeUnits)) {
-    const list = bySuite.get(suite)!; // newest first, as listRuns returns them
-    const complete = list.find((r) => r.status === 'complete');
-    const baseline = await store.getBaseline(suite);
-    suites.push({
-      suite,
-      run_count: list.length,
-      newest: dashboardRun(list[0]!),
-      newest_complete: complete ? dashboardRun(complete) : null,
-      baseline_run_id: baseline?.run_id ?? null,
-    });
-  }
+  // per suite its count and newest runs, never every run: a project's page costs the same at 10 runs
+  // and at 10,000
+  const [{ suites: names }, { run_count }, latest] = await Promise.all([
+    store.runFacets(),
+    store.summarizeRuns(),
+    store.listRuns({ limit: LATEST_RUNS }),
+  ]);
+  const summaries = await Promise.all(
+    names.map(async (suite): Promise<SuiteSummary | undefined> => {
+      const [summary, [newest], [complete], baseline] = await Promise.all([
+        store.summarizeRuns({ suite }),
+        store.listRuns({ suite, limit: 1 }),
+        store.listRuns({ suite, status: 'complete', limit: 1 }),
+        store.getBaseline(suite),
+      ]);
+      // a suite whose runs were deleted by hand since the facets were read
+      if (!newest) return undefined;
+      return {
+        suite,
+        run_count: summary.run_count,
+        newest: dashboardRun(newest),
+        newest_complete: complete ? dashboardRun(complete) : null,
+        baseline_run_id: baseline?.run_id ?? null,
+      };
+    }),
+  );
+  const suites = summaries.filter((x): x is SuiteSummary => x !== undefined);
   const sessions = await store.listCompareSessions({ limit: LATEST_RUNS });
   return {
     project: slug,
-    run_count: rows.length,
+    run_count,
     suites,
-    latest_runs: rows.slice(0, LATEST_RUNS).map(dashboardRun),
+    latest_runs: latest.map(dashboardRun),
     compare_sessions: sessions.map((s) => ({
       session_id: s.session_id,
       suite: s.suite,
@@ -207,19 +214,21 @@ export async function runsListView(
   filter: RunsFilter = {},
 ): Promise<RunsListView> {
   const limit = boundedLimit(filter.limit, RUNS_PAGE, 'limit');
-  const all = await store.listRuns(filter.suite !== undefined ? { suite: filter.suite } : {});
-  const everything = filter.suite !== undefined ? await store.listRuns() : all;
-  let rows = filter.branch !== undefined ? all.filter((r) => gitOf(r).branch === filter.branch) : all;
-  if (filter.before !== undefined) {
-    const at = rows.findIndex((r) => r.run_id === filter.before);
-    if (at < 0) {
-      throw new DashboardNotFound(
-        `no run ${filter.before} in this listing of project "${slug}"`,
-        'start from the first page',
-      );
-    }
-    rows = rows.slice(at + 1);
+  const listed = await store.listRuns({
+    ...(filter.suite !== undefined ? { suite: filter.suite } : {}),
+    ...(filter.branch !== undefined ? { branch: filter.branch } : {}),
+    // from the cursor on, one more than the page: whether a next page exists
+    ...(filter.before !== undefined ? { from: filter.before } : {}),
+    limit: limit + (filter.before !== undefined ? 2 : 1),
+  });
+  if (filter.before !== undefined && listed.length === 0) {
+    throw new DashboardNotFound(
+      `no run ${filter.before} in this listing of project "${slug}"`,
+      'start from the first page',
+    );
   }
+  const rows = filter.before !== undefined ? listed.slice(1) : listed;
+  const facets = await store.runFacets();
   const page = rows.slice(0, limit);
   const clean: RunsFilter = {};
   if (filter.suite !== undefined) clean.suite = filter.suite;
@@ -232,8 +241,8 @@ export async function runsListView(
     limit,
     runs: page.map(dashboardRun),
     next_before: rows.length > limit ? page[page.length - 1]!.run_id : null,
-    suites: [...new Set(everything.map((r) => r.suite))].sort(compareCodeUnits),
-    branches: [...new Set(everything.flatMap((r) => gitOf(r).branch ?? []))].sort(compareCodeUnits),
+    suites: facets.suites,
+    branches: facets.branches,
   };
 }
 
@@ -243,7 +252,9 @@ export async function runPageView(store: AsyncRunStore, slug: string, runId: str
   const report = asReport(await store.getReport(runId)) ?? null;
   let history = null;
   if (report) {
-    const window = upToWindow(await store.listRuns({ suite: row.suite }), runId) ?? [row];
+    // a comparison's variant is no nightly run: its window is itself
+    const listed = await store.listRuns({ suite: row.suite, from: runId, limit: WINDOW });
+    const window = listed.length > 0 ? listed : [row];
     const metrics = await Promise.all(
       window.map((r) => (r.status === 'complete' ? store.getMetrics(r.run_id) : Promise.resolve([]))),
     );
@@ -314,7 +325,7 @@ export async function labelQueueView(
         ),
       );
     } else {
-      const row = (await store.listRuns({ suite })).find((r) => r.status === 'complete');
+      const [row] = await store.listRuns({ suite, status: 'complete', limit: 1 });
       if (!row) {
         throw new DashboardNotFound(
           `suite "${suite}" of project "${slug}" has no complete run or comparison session to queue`,

@@ -8,7 +8,7 @@ import type { HistoryView, Report, RunRow } from '../src/documents/index.js';
 import { asReport, buildHistory, type RunWithMetrics } from './trends.js';
 
 /** The runs a report's trend charts show by default: the run and the ones before it. */
-const WINDOW = 20;
+export const WINDOW = 20;
 
 /**
  * The trend window ending at `runId` (its newest `limit` runs of the same suite), or undefined when
@@ -22,8 +22,8 @@ export function historyUpToRun(
 ): HistoryView | undefined {
   const row = store.getRun(runId);
   if (!row) return undefined;
-  const window = upToWindow(store.listRuns({ suite: row.suite }), runId, opts.limit);
-  if (!window) return undefined;
+  const window = store.listRuns({ suite: row.suite, from: runId, limit: opts.limit ?? WINDOW });
+  if (window.length === 0) return undefined;
   // `report`: the run's own report, which the caller holds (checked) and the store keeps; read
   // and checked again otherwise
   const report = opts.report ?? asReport(store.getReport(runId));
@@ -36,9 +36,10 @@ export function historyUpToRun(
  * stops the run before its first request, not after its last. `resumed`: the run taken up again.
  */
 export function readHistoryAhead(store: RunStore, suite: string, resumed?: string): void {
-  const rows = store.listRuns({ suite });
   // a new run is not stored yet: its window is itself and the newest WINDOW - 1 runs
-  const window = resumed === undefined ? rows.slice(0, WINDOW - 1) : (upToWindow(rows, resumed) ?? []);
+  const window = store.listRuns(
+    resumed === undefined ? { suite, limit: WINDOW - 1 } : { suite, from: resumed, limit: WINDOW },
+  );
   withMetrics(store, window);
 }
 
@@ -47,19 +48,6 @@ function withMetrics(store: RunStore, window: readonly RunRow[]): RunWithMetrics
     row: r,
     metrics: r.status === 'complete' ? store.getMetrics(r.run_id) : [],
   }));
-}
-
-/**
- * The rows of the window ending at `runId`: listRuns is newest first with a total order (started_at
- * desc, run_id desc), so everything from this run's position on is this run and the runs before it.
- */
-export function upToWindow(
-  suiteRowsNewestFirst: readonly RunRow[],
-  runId: string,
-  limit = WINDOW,
-): RunRow[] | undefined {
-  const at = suiteRowsNewestFirst.findIndex((r) => r.run_id === runId);
-  return at < 0 ? undefined : suiteRowsNewestFirst.slice(at, at + limit);
 }
 
 /** The trends of that window; gate metrics are those of the run's own report (read back). Pure. */

@@ -323,7 +323,7 @@ export function historyFromRuns(
 
 /** The suites that have runs in a store, sorted. */
 export function storedSuites(store: RunStore): string[] {
-  return [...new Set(store.listRuns().map((r) => r.suite))].sort(compareCodeUnits);
+  return store.runFacets().suites;
 }
 
 /**

@@ -34,6 +34,7 @@ export function asAsync(store: RunStore): AsyncRunStore {
     findRunByContentKey: lift(store.findRunByContentKey),
     listRuns: lift(store.listRuns),
     summarizeRuns: lift(store.summarizeRuns),
+    runFacets: lift(store.runFacets),
     getObservations: lift(store.getObservations),
     getMetrics: lift(store.getMetrics),
     getReport: lift(store.getReport),

@@ -6,6 +6,8 @@ import type {
   CompareSessionRow,
   ImportOutcome,
   RunImport,
+  RunFacets,
+  RunListFilter,
   RunResult,
   RunsSummary,
   RunStore,
@@ -97,30 +99,24 @@ export class MemoryRunStore implements RunStore {
     return r && live(r.row);
   }
 
-  listRuns(filter: { suite?: string; limit?: number } = {}): RunRow[] {
-    const rows = [...this.runs.values()]
-      .map((r) => r.row)
-      .filter((r) => r.compare_session === undefined)
-      .filter((r) => filter.suite === undefined || r.suite === filter.suite)
-      .sort((a, b) => compareCodeUnits(b.started_at, a.started_at) || compareCodeUnits(b.run_id, a.run_id));
+  listRuns(filter: RunListFilter = {}): RunRow[] {
+    let rows = this.nightly(filter.suite).filter(
+      (r) =>
+        (filter.branch === undefined || r.git?.branch === filter.branch) &&
+        (filter.status === undefined || r.status === filter.status),
+    );
+    if (filter.from !== undefined) {
+      const at = rows.findIndex((r) => r.run_id === filter.from);
+      rows = at < 0 ? [] : rows.slice(at);
+    }
     return (filter.limit !== undefined && filter.limit >= 0 ? rows.slice(0, filter.limit) : rows).map(live);
   }
 
-  summarizeRuns(): RunsSummary {
-    let newest: RunRow | undefined;
-    let count = 0;
-    for (const { row } of this.runs.values()) {
-      if (row.compare_session !== undefined) continue;
-      count++;
-      if (
-        !newest ||
-        compareCodeUnits(row.started_at, newest.started_at) > 0 ||
-        (row.started_at === newest.started_at && compareCodeUnits(row.run_id, newest.run_id) > 0)
-      )
-        newest = row;
-    }
+  summarizeRuns(filter: { suite?: string } = {}): RunsSummary {
+    const rows = this.nightly(filter.suite);
+    const newest = rows[0];
     return {
-      run_count: count,
+      run_count: rows.length,
       newest: newest
         ? {
             run_id: newest.run_id,
@@ -130,6 +126,23 @@ export class MemoryRunStore implements RunStore {
           }
         : null,
     };
+  }
+
+  runFacets(): RunFacets {
+    const rows = this.nightly();
+    const sorted = (xs: Iterable<string>) => [...new Set(xs)].sort(compareCodeUnits);
+    return {
+      suites: sorted(rows.map((r) => r.suite)),
+      branches: sorted(rows.flatMap((r) => r.git?.branch ?? [])),
+    };
+  }
+
+  /** the nightly history (no comparison variants), of one suite or all, newest first */
+  private nightly(suite?: string): RunRow[] {
+    return [...this.runs.values()]
+      .map((r) => r.row)
+      .filter((r) => r.compare_session === undefined && (suite === undefined || r.suite === suite))
+      .sort((a, b) => compareCodeUnits(b.started_at, a.started_at) || compareCodeUnits(b.run_id, a.run_id));
   }
 
   getObservations(runId: string): Observation[] {

@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { compareCodeUnits } from '../core/canonical-json.js';
 import { RgateError } from '../core/errors.js';
 import type { MetricEntry, Observation, RunMeta, RunOwner, RunRow } from '../documents/index.js';
 import type { AsyncRunStore } from './async-store.js';
@@ -10,9 +11,19 @@ import {
   storedReader,
   type RunRecord,
   type UnreadableHint,
+  runListWhere,
+  startingAt,
 } from './run-record.js';
 import { importConflict, importDigest } from './run-import.js';
-import type { CompareSessionRow, ImportOutcome, RunImport, RunResult, RunsSummary } from './types.js';
+import type {
+  CompareSessionRow,
+  ImportOutcome,
+  RunFacets,
+  RunImport,
+  RunListFilter,
+  RunResult,
+  RunsSummary,
+} from './types.js';
 
 // Every ORDER BY on text names the "C" collation: byte order, the order SQLite's BINARY gives and the
 // same whatever locale the cluster was created with (en_US would sort "b" before "B-1" differently).
@@ -279,25 +290,48 @@ export class PgRunStore implements AsyncRunStore {
     return r && this.read.row(r);
   }
 
-  async listRuns(filter: { suite?: string; limit?: number } = {}): Promise<RunRow[]> {
+  async listRuns(filter: RunListFilter = {}): Promise<RunRow[]> {
+    const args: unknown[] = [];
+    const where = runListWhere(filter, (v) => `$${args.push(v)}`, ' COLLATE "C"');
     const limit = filter.limit !== undefined && filter.limit >= 0 ? filter.limit : null;
     const rows = await this.rows<RunRecord>(
-      `${RUN_SELECT} WHERE r.compare_session IS NULL AND ($1::text IS NULL OR r.suite = $1)
-       ORDER BY r.started_at COLLATE "C" DESC, r.run_id COLLATE "C" DESC LIMIT $2`,
-      [filter.suite ?? null, limit],
+      `${RUN_SELECT} WHERE ${where}
+       ORDER BY r.started_at COLLATE "C" DESC, r.run_id COLLATE "C" DESC LIMIT $${args.push(limit)}`,
+      args,
     );
-    return rows.map((r) => this.read.row(r));
+    return startingAt(rows, filter.from).map((r) => this.read.row(r));
   }
 
-  async summarizeRuns(): Promise<RunsSummary> {
+  async summarizeRuns(filter: { suite?: string } = {}): Promise<RunsSummary> {
+    const args: unknown[] = [];
+    const where = runListWhere(
+      { ...(filter.suite !== undefined ? { suite: filter.suite } : {}) },
+      (v) => `$${args.push(v)}`,
+    );
     const [count] = await this.rows<{ n: number }>(
-      'SELECT COUNT(*)::int AS n FROM runs WHERE compare_session IS NULL',
+      `SELECT COUNT(*)::int AS n FROM runs r WHERE ${where}`,
+      args,
     );
     const [newest] = await this.rows<NonNullable<RunsSummary['newest']>>(
       `SELECT r.run_id, r.suite, r.started_at, v.verdict FROM runs r LEFT JOIN verdicts v ON v.run_id = r.run_id
-       WHERE r.compare_session IS NULL ORDER BY r.started_at COLLATE "C" DESC, r.run_id COLLATE "C" DESC LIMIT 1`,
+       WHERE ${where} ORDER BY r.started_at COLLATE "C" DESC, r.run_id COLLATE "C" DESC LIMIT 1`,
+      args,
     );
     return { run_count: count?.n ?? 0, newest: newest ?? null };
+  }
+
+  async runFacets(): Promise<RunFacets> {
+    const column = async (c: 'suite' | 'git_branch') =>
+      (
+        await this.rows<{ v: string }>(
+          `SELECT DISTINCT ${c} AS v FROM runs
+           WHERE compare_session IS NULL AND ${c} IS NOT NULL`,
+        )
+      )
+        .map((r) => r.v)
+        // the order every listing of names uses (SQL's byte order differs above the BMP)
+        .sort(compareCodeUnits);
+    return { suites: await column('suite'), branches: await column('git_branch') };
   }
 
   async getObservations(runId: string): Promise<Observation[]> {

@@ -5,6 +5,7 @@ import type { MetricEntry, Observation, RunMeta, RunRow, RunStatus, Verdict } fr
 import { unpackJson } from './packed-json.js';
 import { liveStatus } from './run-owner.js';
 import { shellWord } from '../core/shell-word.js';
+import type { RunListFilter } from './types.js';
 
 /** A `runs` row joined with its verdict and observation count, as the SQL stores select it. */
 export interface RunRecord {
@@ -171,4 +172,33 @@ export function runInsert(meta: RunMeta): { columns: string; values: (string | n
       meta.compare_session ?? null,
     ],
   };
+}
+
+/**
+ * The WHERE clause of listRuns over `runs r`, for both SQL stores: `param` takes a value and answers
+ * its placeholder (`?` or `$n`), `collate` is how text compares in the listing's order (PostgreSQL's
+ * `COLLATE "C"`: byte order, as SQLite's). `from`: the run and those after it in the order
+ * (started_at desc, run_id desc), as a row-value comparison against that run, so no newer row is
+ * read; no such run compares as NULL and lists nothing.
+ */
+export function runListWhere(filter: RunListFilter, param: (v: string) => string, collate = ''): string {
+  const where = ['r.compare_session IS NULL'];
+  if (filter.suite !== undefined) where.push(`r.suite = ${param(filter.suite)}`);
+  if (filter.branch !== undefined) where.push(`r.git_branch = ${param(filter.branch)}`);
+  if (filter.status !== undefined) where.push(`r.status = ${param(filter.status)}`);
+  if (filter.from !== undefined) {
+    where.push(
+      `(r.started_at${collate}, r.run_id${collate}) <= ` +
+        `(SELECT f.started_at${collate}, f.run_id${collate} FROM runs f WHERE f.run_id = ${param(filter.from)})`,
+    );
+  }
+  return where.join(' AND ');
+}
+
+/**
+ * A listing that starts at `from` holds that run first, or it is empty: a run the other filters
+ * leave out (another suite, a comparison variant) lists nothing rather than its neighbours.
+ */
+export function startingAt<T extends { run_id: string }>(rows: T[], from: string | undefined): T[] {
+  return from === undefined || rows[0]?.run_id === from ? rows : [];
 }

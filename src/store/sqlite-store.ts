@@ -1,16 +1,26 @@
 import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { compareCodeUnits } from '../core/canonical-json.js';
 import { RgateError } from '../core/errors.js';
 import type { MetricEntry, Observation, RunMeta, RunOwner, RunRow } from '../documents/index.js';
 import { MIGRATIONS } from './migrations.js';
 import { packJson } from './packed-json.js';
-import { measureColumns, runInsert, storedReader, type RunRecord } from './run-record.js';
+import {
+  measureColumns,
+  runInsert,
+  runListWhere,
+  startingAt,
+  storedReader,
+  type RunRecord,
+} from './run-record.js';
 import { importConflict, importDigest } from './run-import.js';
 import type {
   CompareSessionRow,
   ImportOutcome,
   RunImport,
+  RunFacets,
+  RunListFilter,
   RunResult,
   RunsSummary,
   RunStore,
@@ -261,28 +271,47 @@ export class SqliteRunStore implements RunStore {
     return r && this.read.row(r);
   }
 
-  listRuns(filter: { suite?: string; limit?: number } = {}): RunRow[] {
+  listRuns(filter: RunListFilter = {}): RunRow[] {
     this.flush();
-    const where = `WHERE r.compare_session IS NULL${filter.suite !== undefined ? ' AND r.suite = ?' : ''}`;
-    const args: unknown[] = filter.suite !== undefined ? [filter.suite] : [];
+    const args: unknown[] = [];
+    const where = runListWhere(filter, (v) => (args.push(v), '?'));
     const rows = this.db
-      .prepare(`${RUN_SELECT} ${where} ORDER BY r.started_at DESC, r.run_id DESC LIMIT ?`)
+      .prepare(`${RUN_SELECT} WHERE ${where} ORDER BY r.started_at DESC, r.run_id DESC LIMIT ?`)
       .all(...args, filter.limit ?? -1) as RunRecord[];
-    return rows.map((r) => this.read.row(r));
+    return startingAt(rows, filter.from).map((r) => this.read.row(r));
   }
 
-  summarizeRuns(): RunsSummary {
+  summarizeRuns(filter: { suite?: string } = {}): RunsSummary {
     this.flush();
-    const { n } = this.db.prepare('SELECT COUNT(*) AS n FROM runs WHERE compare_session IS NULL').get() as {
+    const args: unknown[] = [];
+    const where = runListWhere(
+      { ...(filter.suite !== undefined ? { suite: filter.suite } : {}) },
+      (v) => (args.push(v), '?'),
+    );
+    const { n } = this.db.prepare(`SELECT COUNT(*) AS n FROM runs r WHERE ${where}`).get(...args) as {
       n: number;
     };
     const newest = this.db
       .prepare(
         `SELECT r.run_id, r.suite, r.started_at, v.verdict FROM runs r LEFT JOIN verdicts v ON v.run_id = r.run_id
-         WHERE r.compare_session IS NULL ORDER BY r.started_at DESC, r.run_id DESC LIMIT 1`,
+         WHERE ${where} ORDER BY r.started_at DESC, r.run_id DESC LIMIT 1`,
       )
-      .get() as RunsSummary['newest'] | undefined;
+      .get(...args) as RunsSummary['newest'] | undefined;
     return { run_count: n, newest: newest ?? null };
+  }
+
+  runFacets(): RunFacets {
+    this.flush();
+    const column = (c: 'suite' | 'git_branch') =>
+      (
+        this.db
+          .prepare(`SELECT DISTINCT ${c} AS v FROM runs WHERE compare_session IS NULL AND ${c} IS NOT NULL`)
+          .all() as { v: string }[]
+      )
+        .map((r) => r.v)
+        // the order every listing of names uses (SQL's byte order differs above the BMP)
+        .sort(compareCodeUnits);
+    return { suites: column('suite'), branches: column('git_branch') };
   }
 
   getObservations(runId: string): Observation[] {

@@ -171,6 +171,56 @@ describe.each(factories)('RunStore contract: %s', (name, make) => {
 
   itOn(
     name,
+    'lists a window from a run on (inclusive), by status and branch, without the newer runs',
+    async () => {
+      const s = await make();
+      for (const [id, suite, t, branch] of [
+        ['a', 'x', '2026-01-01T00:00:00Z', 'main'],
+        ['b', 'y', '2026-01-02T00:00:00Z', 'main'],
+        ['c', 'x', '2026-01-03T00:00:00Z', 'dev'],
+        ['d', 'x', '2026-01-03T00:00:00Z', undefined],
+        ['e', 'x', '2026-01-04T00:00:00Z', 'main'],
+      ] as const) {
+        await s.beginRun({
+          run_id: id,
+          suite,
+          started_at: t,
+          artifacts: ARTIFACTS,
+          settings: SETTINGS,
+          ...(branch ? { git: { commit: `c-${id}`, branch } } : {}),
+        });
+      }
+      await s.finishRun('c', { status: 'complete', finished_at: '2026-01-03T00:01:00Z', metrics: [] });
+      await s.finishRun('a', { status: 'complete', finished_at: '2026-01-01T00:01:00Z', metrics: [] });
+      await s.finishRun('e', { status: 'failed', finished_at: '2026-01-04T00:01:00Z', metrics: [] });
+      const ids = async (f: Parameters<AsyncRunStore['listRuns']>[0]) =>
+        (await s.listRuns(f)).map((r) => r.run_id);
+      // d and c share started_at: d is newer by run_id, so the window from c leaves d out
+      expect(await ids({ suite: 'x', from: 'd' })).toEqual(['d', 'c', 'a']);
+      expect(await ids({ suite: 'x', from: 'c' })).toEqual(['c', 'a']);
+      expect(await ids({ suite: 'x', from: 'd', limit: 2 })).toEqual(['d', 'c']);
+      expect(await ids({ from: 'c' })).toEqual(['c', 'b', 'a']);
+      // a run the filter leaves out, or none of that id: nothing, not its neighbours
+      expect(await ids({ suite: 'x', from: 'b' })).toEqual([]);
+      expect(await ids({ suite: 'x', from: 'nope' })).toEqual([]);
+      expect(await ids({ suite: 'x', status: 'complete', from: 'd' })).toEqual([]);
+      expect(await ids({ suite: 'x', status: 'complete' })).toEqual(['c', 'a']);
+      expect(await ids({ suite: 'x', status: 'complete', limit: 1 })).toEqual(['c']);
+      expect(await ids({ status: 'failed' })).toEqual(['e']);
+      expect(await ids({ branch: 'main' })).toEqual(['e', 'b', 'a']);
+      expect(await ids({ branch: 'main', suite: 'x', from: 'e', limit: 5 })).toEqual(['e', 'a']);
+      expect(await s.runFacets()).toEqual({ suites: ['x', 'y'], branches: ['dev', 'main'] });
+      expect(await s.summarizeRuns({ suite: 'x' })).toEqual({
+        run_count: 4,
+        newest: { run_id: 'e', suite: 'x', started_at: '2026-01-04T00:00:00Z', verdict: null },
+      });
+      expect(await s.summarizeRuns({ suite: 'none' })).toEqual({ run_count: 0, newest: null });
+      await s.close();
+    },
+  );
+
+  itOn(
+    name,
     "a comparison's variant run is not nightly history: neither listed nor counted, yet getRun finds it",
     async () => {
       const s = await make();
@@ -187,6 +237,9 @@ describe.each(factories)('RunStore contract: %s', (name, make) => {
       expect((await s.listRuns()).map((r) => r.run_id)).toEqual(['n1']);
       expect((await s.listRuns({ suite: 'x' })).map((r) => r.run_id)).toEqual(['n1']);
       expect(await s.summarizeRuns()).toMatchObject({ run_count: 1, newest: { run_id: 'n1' } });
+      expect(await s.summarizeRuns({ suite: 'x' })).toMatchObject({ run_count: 1, newest: { run_id: 'n1' } });
+      expect(await s.listRuns({ suite: 'x', from: 'cmp-1-v2' })).toEqual([]);
+      expect((await s.runFacets()).suites).toEqual(['x']);
       expect(await s.getRun('cmp-1-v2')).toMatchObject({ compare_session: 'cmp-1', verdict: 'PASS' });
       await s.close();
     },

@@ -39,6 +39,32 @@ export interface RunsSummary {
   newest: { run_id: string; suite: string; started_at: string; verdict: Verdict | null } | null;
 }
 
+/**
+ * Which runs of the nightly history listRuns reads, newest first (started_at desc, run_id desc).
+ * A window or a page is read without the runs outside it: a history of thousands of runs costs a
+ * trend chart or a run page no more than one of twenty.
+ */
+export interface RunListFilter {
+  suite?: string;
+  /** only runs recorded on this git branch (RunMeta.git.branch) */
+  branch?: string;
+  /** a finished run's status (whether a running run is abandoned depends on its owner, read live) */
+  status?: RunResult['status'];
+  /**
+   * start at this run, inclusive: it and the runs before it in the order (a run's trend window, the
+   * page after a cursor). When the other filters leave it out, or no run has that id, nothing is
+   * listed: a caller knows its run is in the listing by finding it first.
+   */
+  from?: string;
+  limit?: number;
+}
+
+/** The suites and git branches of a store's nightly history, each sorted by code units. */
+export interface RunFacets {
+  suites: string[];
+  branches: string[];
+}
+
 /** A finished run sent whole (an upload): stored in one transaction, or not at all. */
 export interface RunImport {
   meta: RunMeta;
@@ -72,9 +98,14 @@ export interface RunStore {
    * newest first (started_at desc, run_id desc): the nightly history, so a comparison's variant runs
    * (RunMeta.compare_session) are left out here and in summarizeRuns; getRun finds them
    */
-  listRuns(filter?: { suite?: string; limit?: number }): RunRow[];
-  /** the run count and the newest run, without reading the runs (listRuns reads and checks each) */
-  summarizeRuns(): RunsSummary;
+  listRuns(filter?: RunListFilter): RunRow[];
+  /**
+   * the run count and the newest run (of one suite, or of all), without reading the runs (listRuns
+   * reads and checks each)
+   */
+  summarizeRuns(filter?: { suite?: string }): RunsSummary;
+  /** the suites and branches listRuns would show, without reading the runs */
+  runFacets(): RunFacets;
   /** ordered by replay, then query_id */
   getObservations(runId: string): Observation[];
   getMetrics(runId: string): MetricEntry[];
