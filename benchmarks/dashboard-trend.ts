@@ -8,6 +8,8 @@
  * Also the projects index (`/`) over the same store: projectSummary + renderProjectsPage, beside the
  * way it read the store before summarizeRuns (every run listed to count them and take the first),
  * measured in the same run; both must draw the same bytes.
+ * And the pages that show a few runs of the 1,000 (project page, runs list, run page), each under the
+ * same 200 ms: they read only the rows they show.
  * Each figure is the median of 9 after 2 warm-ups.
  * Run: npm run build && node dist/benchmarks/dashboard-trend.js
  */
@@ -15,9 +17,23 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { projectsIndexView, projectSummary, suiteTrendView } from '../history/dashboard-views.js';
+import {
+  projectSummary,
+  projectsIndexView,
+  projectView,
+  runPageView,
+  runsListView,
+  suiteTrendView,
+} from '../history/dashboard-views.js';
 import { historyFromStore } from '../history/trends.js';
-import { dashboardLinks, renderProjectsPage, renderSuiteTrendPage } from '../reports/dashboard/index.js';
+import {
+  dashboardLinks,
+  renderProjectPage,
+  renderProjectsPage,
+  renderRunPage,
+  renderRunsListPage,
+  renderSuiteTrendPage,
+} from '../reports/dashboard/index.js';
 import { renderHistoryHtml } from '../reports/history/trends.js';
 import type { MetricEntry, Observation } from '../src/documents/index.js';
 import {
@@ -168,6 +184,29 @@ async function indexFigures(
   figures[`${prefix}_projects_index_listing_runs_ms`] = await median(() => indexPageListingRuns(store));
 }
 
+const runId = (i: number): string => `run-${String(i).padStart(4, '0')}`;
+
+/**
+ * The pages that show a few runs of a long history, each view + render: the project page, the runs
+ * list (first page, and the page after a cursor half way down), a run page (the newest and an old
+ * run, each with its trend window). Each reads only the rows it shows, so none grows with the history.
+ */
+async function pageFigures(
+  store: AsyncRunStore,
+  prefix: string,
+  figures: BenchResult['figures'],
+): Promise<void> {
+  const pages: Record<string, () => Promise<string>> = {
+    project_page: async () => renderProjectPage(await projectView(store, 'bench'), links),
+    runs_list_first: async () => renderRunsListPage(await runsListView(store, 'bench', {}), links),
+    runs_list_cursor: async () =>
+      renderRunsListPage(await runsListView(store, 'bench', { before: runId(RUNS / 2) }), links),
+    run_page_newest: async () => renderRunPage(await runPageView(store, 'bench', runId(RUNS - 1)), links),
+    run_page_old: async () => renderRunPage(await runPageView(store, 'bench', runId(100)), links),
+  };
+  for (const [name, page] of Object.entries(pages)) figures[`${prefix}_${name}_ms`] = await median(page);
+}
+
 export async function run(): Promise<BenchResult> {
   const dir = mkdtempSync(join(tmpdir(), 'rgate-dash-bench-'));
   const sync = new SqliteRunStore(join(dir, 'history.sqlite'));
@@ -191,6 +230,7 @@ export async function run(): Promise<BenchResult> {
       figures[`sqlite_page_over_cli_${limit}`] = Math.round((dash / cli) * 100) / 100;
     }
     await indexFigures(store, 'sqlite', figures);
+    await pageFigures(store, 'sqlite', figures);
     const skip = postgresUnavailable();
     if (skip) {
       figures.postgres = `not measured: ${skip}`;
@@ -204,6 +244,7 @@ export async function run(): Promise<BenchResult> {
         for (const limit of [100, RUNS])
           figures[`postgres_trend_page_${limit}_ms`] = await median(() => dashboardPage(pg, limit));
         await indexFigures(pg, 'postgres', figures);
+        await pageFigures(pg, 'postgres', figures);
         await pg.close();
       } finally {
         await cluster.stop();
@@ -211,7 +252,7 @@ export async function run(): Promise<BenchResult> {
     }
     const worst = Math.max(
       ...Object.entries(figures)
-        .filter(([k]) => /_trend_page_100_ms$/.test(k))
+        .filter(([k]) => /_(trend_page_100|project_page|runs_list_\w+|run_page_\w+)_ms$/.test(k))
         .map(([, v]) => v as number),
     );
     const result: BenchResult = {
@@ -221,6 +262,7 @@ export async function run(): Promise<BenchResult> {
       goals: {
         trend_page_100_ms: `< ${GOAL_MS} on every store (view + render of the default window, item 6)`,
         trend_page_1000_ms: 'reported: the largest window (?limit=1000) reads every run',
+        pages_ms: `< ${GOAL_MS} on every store: project page, runs list (first page, after a cursor), run page (newest, old)`,
         projects_index_ms:
           'reported: the projects index (summarizeRuns), beside the same page listing every run as it did before',
       },
