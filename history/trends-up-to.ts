@@ -33,7 +33,8 @@ export function historyUpToRun(
 /**
  * Read now what historyUpToRun will read once a run of `suite` has finished (the suite's rows and the
  * measures of its window), so a stored run the store refuses (a hand edit, another rgate version)
- * stops the run before its first request, not after its last. `resumed`: the run taken up again.
+ * stops the run before its first request, not after its last, and a merge before it stores its run.
+ * `resumed`: the run taken up again (or, for a merge, the stored run of the same shards).
  */
 export function readHistoryAhead(store: RunStore, suite: string, resumed?: string): void {
   // a new run is not stored yet: its window is itself and the newest WINDOW - 1 runs

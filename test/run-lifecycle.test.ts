@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -193,5 +193,57 @@ describe('sharding on CI runners', () => {
     const runs = (JSON.parse(history.stdout.join('\n')) as { runs: { run_id: string }[] }).runs;
     expect(runs.filter((r) => r.run_id === runId)).toHaveLength(1);
     expect(runs).toHaveLength(1); // the unsharded run keeps its own history in whole/
+  });
+});
+
+describe('rgate merge over a history the store refuses', () => {
+  it('refuses before storing anything: exit 2 naming the broken run, as rgate run does; fixed, a re-merge still stores one run', async () => {
+    const { dir } = project('broken-history', 4);
+    const storePath = join(dir, '.rgate', 'history.sqlite');
+    expect(await runCli(['run', 'tiny'], captureIo(dir))).toBe(0);
+    for (const i of [1, 2])
+      expect(await runCli(['run', 'tiny', '--shard', `${i}/2`], captureIo(dir))).toBe(0);
+    const shards = [1, 2].map((i) => join(dir, '.rgate', 'shards', `tiny-${i}of2.json`));
+    const merge = () =>
+      spawnSync(process.execPath, [compiledCli(), 'merge', ...shards], { cwd: dir, encoding: 'utf8' });
+    const db = new Database(storePath);
+    const count = () =>
+      db
+        .prepare('SELECT (SELECT COUNT(*) FROM runs) AS runs, (SELECT COUNT(*) FROM observations) AS obs')
+        .get();
+    const bad = (db.prepare('SELECT run_id FROM runs').get() as { run_id: string }).run_id;
+    const plan = (db.prepare('SELECT plan_json FROM runs WHERE run_id = ?').get(bad) as { plan_json: string })
+      .plan_json;
+    const before = count();
+    for (const broken of ['{', JSON.stringify({ spec: 1 })]) {
+      db.prepare('UPDATE runs SET plan_json = ? WHERE run_id = ?').run(broken, bad);
+      const r = merge();
+      expect(r.status, r.stderr).toBe(2);
+      expect(r.stderr).toContain(
+        `rgate: error: run ${bad} in ${storePath} is not a run this rgate can read: `,
+      );
+      expect(r.stderr).toContain('hint: written by another rgate version or edited by hand: delete that run');
+      expect(r.stderr).not.toMatch(/\n\s+at /); // no stack trace
+      expect(count()).toEqual(before);
+      expect(readdirSync(join(dir, '.rgate', 'runs'))).toEqual([bad]);
+    }
+
+    // the row as it was: the merge stores its run, and the same shards again store nothing new
+    db.prepare('UPDATE runs SET plan_json = ? WHERE run_id = ?').run(plan, bad);
+    const first = merge();
+    expect(first.status, first.stderr).toBe(0);
+    const runId = /merged 2 shards into run (\S+)/.exec(first.stdout)![1]!;
+    const again = merge();
+    expect(again.status, again.stderr).toBe(0);
+    expect(again.stdout).toContain(`these 2 shards were merged before: run ${runId}`);
+    const both = [bad, runId].sort().map((run_id) => ({ run_id }));
+    expect(db.prepare('SELECT run_id FROM runs ORDER BY run_id').all()).toEqual(both);
+    // broken again: the re-merge is refused the same way, and stores nothing either
+    db.prepare('UPDATE runs SET plan_json = ? WHERE run_id = ?').run('{', bad);
+    const refused = merge();
+    expect(refused.status, refused.stderr).toBe(2);
+    expect(refused.stderr).toContain(`run ${bad} in ${storePath} is not a run this rgate can read: `);
+    expect(db.prepare('SELECT run_id FROM runs ORDER BY run_id').all()).toEqual(both);
+    db.close();
   });
 });

@@ -12,6 +12,7 @@ import { buildRunReport, inReportOrder } from '../../../harness/run-report.js';
 import { planRun, plannedRequests } from '../../../harness/run-plan.js';
 import { combineShards, mergeContentKey } from '../../../harness/shard.js';
 import { asReport } from '../../../history/trends.js';
+import { readHistoryAhead } from '../../../history/trends-up-to.js';
 import { renderJson, renderTerminal } from '../../../reports/index.js';
 import type { RgateCommand } from '../command.js';
 import { OUT_DIR_HELP, outDirOf, storePathOf } from '../out-dir.js';
@@ -113,6 +114,9 @@ export const mergeCommand: RgateCommand<MergeArgs> = {
       }
       const contentKey = mergeContentKey(first, observations);
       const existing = store.findRunByContentKey(contentKey);
+      // as in rgate run: the HTML report charts the suite's stored runs, and one that does not read
+      // back would fail the merge after its run was stored, so it is read now (nothing stored yet)
+      readHistoryAhead(store, first.suite, existing?.run_id);
       const kept = existing?.status === 'complete' ? asReport(store.getReport(existing.run_id)) : undefined;
       if (existing && kept) {
         // the same shards again (a retried CI job): the run they made is the answer, not a second one
