@@ -1,6 +1,6 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import type { CompareSession } from '../src/documents/index.js';
 import type { CliIo } from '../src/cli/command.js';
 import { runCli } from '../src/cli/program.js';
@@ -116,5 +116,24 @@ describe('rgate compare on real runs', () => {
     const io = capture();
     expect(await runCli(['compare', 'cacm', '--set', 'bm25.k1=0.9', '--no-save'], io)).toBe(2);
     expect(io.stderr.join('\n')).toContain('a comparison needs at least two variants (got 1)');
+  });
+
+  it('a history it cannot use stops the comparison before its first request', async () => {
+    const dir = join(t.dir, 'unusable');
+    const history = join(dir, 'history.sqlite');
+    mkdirSync(dir);
+    writeFileSync(history, 'not a database\n');
+    const progress = vi.spyOn(process.stderr, 'write');
+    try {
+      const io = capture();
+      const args = ['compare', 'cacm', '--set', 'bm25.k1=0.9', '--set', 'bm25.k1=1.2', '--replays', '1'];
+      expect(await runCli([...args, '--store', history, '--out-dir', join(dir, 'out')], io)).toBe(2);
+      expect(io.stderr.join('\n')).toContain(`run history ${history} is not an SQLite database`);
+      // no variant ran: the progress line of a replay was never written
+      expect(progress.mock.calls.map((c) => String(c[0])).filter((l) => l.includes('replay'))).toEqual([]);
+      expect(existsSync(join(dir, 'out'))).toBe(false);
+    } finally {
+      progress.mockRestore();
+    }
   });
 });

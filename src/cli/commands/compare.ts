@@ -208,6 +208,9 @@ export const compareCommand: RgateCommand<CompareArgs> = {
     checkVariantEffects(variants, kind, spec, root);
     const created = new Date();
     const sessionId = `cmp-${newRunId(created)}`;
+    // opened (and closed) before the first request, so a history that cannot be used (not SQLite,
+    // from a newer rgate) stops the comparison before it spends, as rgate run does
+    if (args.save) openStore(io, args, false).close();
     const interrupt = watchInterrupts(io, graceMs);
     let session: CompareSession;
     try {
