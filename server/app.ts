@@ -2,7 +2,12 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import { RgateError } from '../src/core/errors.js';
 import { checkSessionUpload } from '../src/contracts/compare-session-upload.js';
 import { checkRunUpload } from '../src/contracts/run-upload.js';
-import { UPLOAD_RUN_ID_PATTERN } from '../src/documents/index.js';
+import {
+  checkBody,
+  validateBaselineBody,
+  validateNewProjectBody,
+  validateNewTokenBody,
+} from '../src/contracts/server-requests.js';
 import type { RunRow } from '../src/documents/index.js';
 import { baselineRefusal } from '../history/baseline.js';
 import type { LoadPinnedSet } from '../history/dashboard-views.js';
@@ -11,8 +16,8 @@ import { AccessControl, type Access } from './access.js';
 import { registerPages, sendMessagePage } from './pages.js';
 import { RateLimiter } from './rate-limit.js';
 import { storeUploadedSession } from './session-upload.js';
-import { PROJECT_SLUG, type ServerStores } from './stores.js';
-import { newToken, tokenHash, type TokenKind, type TokenRecord } from './tokens.js';
+import type { ServerStores } from './stores.js';
+import { newToken, tokenHash, type TokenRecord } from './tokens.js';
 
 export interface ServerOptions {
   /** the admin token (read from the environment by the CLI); without it, admin routes answer 403 */
@@ -67,23 +72,10 @@ function refuse(access: Access): asserts access is Extract<Access, { ok: true }>
   if (!access.ok) throw new HttpError(access.status, access.message);
 }
 
-const RUN_ID = new RegExp(UPLOAD_RUN_ID_PATTERN);
-
-/** A baseline request's body, checked as strictly as an upload: `{run_id, note?}`, 400 with the JSON path. */
-function checkBaselineBody(value: unknown): { run_id: string; note?: string } {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new HttpError(400, '/: must be object', '/');
-  }
-  const body = value as Record<string, unknown>;
-  if (typeof body.run_id !== 'string' || !RUN_ID.test(body.run_id)) {
-    throw new HttpError(400, `/run_id: must be a run id matching ${UPLOAD_RUN_ID_PATTERN}`, '/run_id');
-  }
-  if (body.note !== undefined && (typeof body.note !== 'string' || body.note.length > 2000)) {
-    throw new HttpError(400, '/note: must be a string of at most 2000 characters', '/note');
-  }
-  const extra = Object.keys(body).find((k) => k !== 'run_id' && k !== 'note');
-  if (extra) throw new HttpError(400, `/${extra}: is not a known field`, `/${extra}`);
-  return { run_id: body.run_id, ...(body.note !== undefined ? { note: body.note as string } : {}) };
+/** A body's first problem as every route answers it: 400, `/json/path: message (and N more)`, the path. */
+function badBody(problem: { path: string; message: string; more: number }): HttpError {
+  const more = problem.more > 0 ? ` (and ${problem.more} more)` : '';
+  return new HttpError(400, `${problem.path}: ${problem.message}${more}`, problem.path);
 }
 
 /** A connection-level failure of the database (restarting, unreachable): the client should retry. */
@@ -190,32 +182,18 @@ export async function buildServer(stores: ServerStores, opts: ServerOptions = {}
 
   app.post('/api/projects', async (req, reply) => {
     refuse(access.admin(req.headers.authorization));
-    const body = (req.body ?? {}) as Record<string, unknown>;
-    const slug = body.slug;
-    if (typeof slug !== 'string' || !PROJECT_SLUG.test(slug)) {
-      throw new HttpError(
-        400,
-        '/slug: must match ^[a-z0-9][a-z0-9-]{0,59}$ (lower-case letters, digits, dashes)',
-        '/slug',
-      );
-    }
-    const name = body.name ?? slug;
-    if (typeof name !== 'string' || name.length === 0 || name.length > 200) {
-      throw new HttpError(400, '/name: must be a string of 1 to 200 characters', '/name');
-    }
-    if (body.public_read !== undefined && typeof body.public_read !== 'boolean') {
-      throw new HttpError(400, '/public_read: must be a boolean', '/public_read');
-    }
-    const extra = Object.keys(body).find((k) => !['slug', 'name', 'public_read'].includes(k));
-    if (extra) throw new HttpError(400, `/${extra}: is not a known field`, `/${extra}`);
+    // no body at all is an empty one: its slug is then what is missing
+    const check = checkBody(validateNewProjectBody, req.body ?? {});
+    if (!check.ok) throw badBody(check);
+    const { slug, name = slug, public_read: publicRead = false } = check.body;
     const now = new Date().toISOString();
     const { id, token } = newToken('upload');
     const created = await stores.registry.createProject(
-      { slug, name, public_read: body.public_read === true, created_at: now },
+      { slug, name, public_read: publicRead, created_at: now },
       { id, project: slug, kind: 'upload', sha256: tokenHash(token), created_at: now, revoked_at: null },
     );
     if (!created) throw new HttpError(409, `project ${slug} exists`);
-    return reply.code(201).send({ slug, name, public_read: body.public_read === true, token_id: id, token });
+    return reply.code(201).send({ slug, name, public_read: publicRead, token_id: id, token });
   });
 
   app.get<{ Params: { project: string } }>('/api/projects/:project/tokens', async (req) => {
@@ -230,14 +208,15 @@ export async function buildServer(stores: ServerStores, opts: ServerOptions = {}
     const project = req.params.project;
     if (!(await stores.getProject(project)))
       throw new HttpError(404, `no project ${JSON.stringify(project)}`);
-    const kind = ((req.body ?? {}) as { kind?: unknown }).kind ?? 'upload';
-    if (kind !== 'upload' && kind !== 'read')
-      throw new HttpError(400, '/kind: must be one of "upload", "read"', '/kind');
-    const { id, token } = newToken(kind as TokenKind);
+    // no body at all asks for an upload token, as an empty one does
+    const check = checkBody(validateNewTokenBody, req.body ?? {});
+    if (!check.ok) throw badBody(check);
+    const kind = check.body.kind ?? 'upload';
+    const { id, token } = newToken(kind);
     const record: TokenRecord = {
       id,
       project,
-      kind: kind as TokenKind,
+      kind,
       sha256: tokenHash(token),
       created_at: new Date().toISOString(),
       revoked_at: null,
@@ -262,10 +241,7 @@ export async function buildServer(stores: ServerStores, opts: ServerOptions = {}
     const project = req.params.project;
     refuse(await access.upload(project, req.headers.authorization));
     const check = checkRunUpload(req.body);
-    if (!check.ok) {
-      const more = check.more > 0 ? ` (and ${check.more} more)` : '';
-      throw new HttpError(400, `${check.path}: ${check.message}${more}`, check.path);
-    }
+    if (!check.ok) throw badBody(check);
     const { meta, observations, result } = check.upload;
     const { owner: _owner, ...kept } = meta; // the uploading process is the CI runner's business
     const store = await stores.projectStore(project);
@@ -291,10 +267,7 @@ export async function buildServer(stores: ServerStores, opts: ServerOptions = {}
     const project = req.params.project;
     refuse(await access.upload(project, req.headers.authorization));
     const check = checkSessionUpload(req.body);
-    if (!check.ok) {
-      const more = check.more > 0 ? ` (and ${check.more} more)` : '';
-      throw new HttpError(400, `${check.path}: ${check.message}${more}`, check.path);
-    }
+    if (!check.ok) throw badBody(check);
     const session = check.session;
     const store = await stores.projectStore(project);
     if (!store) throw new HttpError(404, `no project ${JSON.stringify(project)}`);
@@ -313,7 +286,9 @@ export async function buildServer(stores: ServerStores, opts: ServerOptions = {}
     async (req) => {
       const { project, suite } = req.params;
       refuse(await access.upload(project, req.headers.authorization));
-      const { run_id: runId, note } = checkBaselineBody(req.body);
+      const check = checkBody(validateBaselineBody, req.body);
+      if (!check.ok) throw badBody(check);
+      const { run_id: runId, note } = check.body;
       const store = (await stores.projectStore(project))!;
       const row = await store.getRun(runId);
       if (!row) {

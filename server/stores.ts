@@ -1,5 +1,6 @@
 import { join, resolve } from 'node:path';
 import { RgateError } from '../src/core/errors.js';
+import { PROJECT_SLUG_PATTERN } from '../src/documents/index.js';
 import { asAsync, type AsyncRunStore } from '../src/store/async-store.js';
 import { PgRunStore, redactDbUrl } from '../src/store/pg-store.js';
 import { SqliteRunStore } from '../src/store/sqlite-store.js';
@@ -7,8 +8,8 @@ import type { ProjectInfo, Registry } from './registry.js';
 import { PgRegistry } from './registry-pg.js';
 import { SqliteRegistry } from './registry-sqlite.js';
 
-/** A project slug: lower-case words and dashes, short enough for a PostgreSQL schema name (`p_<slug>`). */
-export const PROJECT_SLUG = /^[a-z0-9][a-z0-9-]{0,59}$/;
+/** A project slug (the new-project document's pattern): what a URL may name as a project. */
+export const PROJECT_SLUG = new RegExp(PROJECT_SLUG_PATTERN);
 
 /**
  * Everything `rgate server` keeps: the registry (projects, hashed tokens) and one run store per

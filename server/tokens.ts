@@ -1,7 +1,5 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-
-/** What a token may do: upload runs to its project (and read it), or only read a private project. */
-export type TokenKind = 'upload' | 'read';
+import type { TokenKind } from '../src/documents/index.js';
 
 /** A token as the registry keeps it: never the token, only its sha256. */
 export interface TokenRecord {

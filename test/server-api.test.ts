@@ -174,6 +174,58 @@ describe.each(backends)('rgate server API over %s', (kind) => {
     expect((await call(srv.base, 'GET', '/api/projects/bad/runs', { token })).body.runs).toEqual([]);
   });
 
+  test("a bad admin body is a 400 naming the JSON path of its first problem, as an upload's is; nothing is made", async () => {
+    const admin = (path: string, body: unknown) => call(srv.base, 'POST', path, { token: ADMIN, body });
+    const before = (await call(srv.base, 'GET', '/api/projects', { token: ADMIN })).body.projects;
+    const cases: [string, unknown, string, string][] = [
+      [
+        '/api/projects',
+        { slug: 'Not A Slug' },
+        '/slug',
+        '/slug: must match ^[a-z0-9][a-z0-9-]{0,59}$ (lower-case letters, digits, dashes)',
+      ],
+      ['/api/projects', { name: 'No slug' }, '/slug', '/slug: is required'],
+      [
+        '/api/projects',
+        { slug: 'bad-name', name: '' },
+        '/name',
+        '/name: must NOT have fewer than 1 characters',
+      ],
+      ['/api/projects', { slug: 'bad-name', name: null }, '/name', '/name: must be string'],
+      [
+        '/api/projects',
+        { slug: 'bad-pub', public_read: 'yes' },
+        '/public_read',
+        '/public_read: must be boolean',
+      ],
+      ['/api/projects', { slug: 'bad-extra', owner: 'me' }, '/owner', '/owner: is not a known field'],
+      ['/api/projects', ['bad-array'], '/', '/: must be object'],
+      ['/api/projects/bad-tok/tokens', { kind: 'admin' }, '/kind', '/kind: must be one of "upload", "read"'],
+      ['/api/projects/bad-tok/tokens', { kind: 'read', ttl: 3600 }, '/ttl', '/ttl: is not a known field'],
+    ];
+    await createProject(srv.base, 'bad-tok');
+    const tokens = async () =>
+      (await call(srv.base, 'GET', '/api/projects/bad-tok/tokens', { token: ADMIN })).body.tokens;
+    const tokensBefore = await tokens();
+    for (const [path, body, at, error] of cases) {
+      const r = await admin(path, body);
+      expect([r.status, r.body], `${path} ${JSON.stringify(body)}`).toEqual([400, { error, path: at }]);
+    }
+    expect(await tokens()).toEqual(tokensBefore);
+    const after = (await call(srv.base, 'GET', '/api/projects', { token: ADMIN })).body.projects as {
+      slug: string;
+    }[];
+    expect(after.map((p) => p.slug)).toEqual(
+      [...(before as { slug: string }[]).map((p) => p.slug), 'bad-tok'].sort(),
+    );
+    // the defaults of a valid body are as they were: no body at all is an upload token, a project
+    // without a name is named by its slug and private
+    const noBody = await call(srv.base, 'POST', '/api/projects/bad-tok/tokens', { token: ADMIN });
+    expect([noBody.status, noBody.body.kind]).toEqual([201, 'upload']);
+    const bare = await admin('/api/projects', { slug: 'bare' });
+    expect([bare.status, bare.body.name, bare.body.public_read]).toEqual([201, 'bare', false]);
+  });
+
   test("tokens: another project's, a read token, a revoked one are refused for upload; a new one works", async () => {
     const token = await createProject(srv.base, 'tok');
     const foreign = await createProject(srv.base, 'tok-other');

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ADMIN, call, clientAgainstServer, startServer } from './helpers/server.js';
+import { UPLOAD_RUN_ID_PATTERN } from '../src/documents/index.js';
 
 /**
  * A suite's baseline on `rgate server`: `rgate baseline set --upload` against a real server on
@@ -95,16 +96,22 @@ describe('PUT /api/projects/:project/baselines/:suite', () => {
   });
 
   it('a bad body is 400 with its JSON path; a run the project lacks is 409 naming what to do', async () => {
-    const cases: [unknown, string][] = [
-      [[1], '/'],
-      [{}, '/run_id'],
-      [{ run_id: '../x' }, '/run_id'],
-      [{ run_id: w.project.runId, note: 7 }, '/note'],
-      [{ run_id: w.project.runId, extra: 1 }, '/extra'],
+    // the body is a document (src/documents/server-requests.ts): errors as an upload's, path first
+    const cases: [unknown, string, string][] = [
+      [[1], '/', '/: must be object'],
+      [{}, '/run_id', '/run_id: is required'],
+      [{ run_id: '../x' }, '/run_id', `/run_id: must match pattern "${UPLOAD_RUN_ID_PATTERN}"`],
+      [{ run_id: w.project.runId, note: 7 }, '/note', '/note: must be string'],
+      [
+        { run_id: w.project.runId, note: 'x'.repeat(2001) },
+        '/note',
+        '/note: must NOT have more than 2000 characters',
+      ],
+      [{ run_id: w.project.runId, extra: 1 }, '/extra', '/extra: is not a known field'],
     ];
-    for (const [body, path] of cases) {
+    for (const [body, path, error] of cases) {
       const r = await put(body);
-      expect([r.status, r.body.path], JSON.stringify(body)).toEqual([400, path]);
+      expect([r.status, r.body], JSON.stringify(body)).toEqual([400, { error, path }]);
     }
     const other = await put({ run_id: w.project.runId }, { suite: 'other-suite' });
     expect([other.status, other.body.error]).toEqual([

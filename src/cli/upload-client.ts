@@ -5,7 +5,12 @@ import { validateReportSchema } from '../contracts/report.js';
 import { RgateError } from '../core/errors.js';
 import { readJsonFile } from '../core/jsonl.js';
 import { compareCodeUnits } from '../core/canonical-json.js';
-import { UPLOAD_SCHEMA_VERSION, type CompareSession, type RunUpload } from '../documents/index.js';
+import {
+  UPLOAD_SCHEMA_VERSION,
+  type BaselineBody,
+  type CompareSession,
+  type RunUpload,
+} from '../documents/index.js';
 import type { RunStore } from '../store/types.js';
 
 /** Where `rgate upload` finds the server and its project token. */
@@ -184,7 +189,7 @@ export type BaselineOutcome =
 export async function sendBaseline(
   target: UploadTarget,
   suite: string,
-  baseline: { run_id: string; note?: string },
+  baseline: BaselineBody,
   opts: SendOptions = {},
 ): Promise<BaselineOutcome> {
   const o = await postDocument(target, `baselines/${encodeURIComponent(suite)}`, baseline, opts, 'PUT');

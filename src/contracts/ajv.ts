@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import type { Ajv2020, ErrorObject, Options, ValidateFunction } from 'ajv/dist/2020.js';
 import type formatsPlugin from 'ajv-formats';
 import { RgateError } from '../core/errors.js';
-import { ONE_WORD_PATTERN } from '../documents/index.js';
+import { ONE_WORD_PATTERN, PATTERNS_IN_WORDS } from '../documents/index.js';
 
 const requireHere = createRequire(import.meta.url);
 
@@ -119,6 +119,9 @@ export function formatAjvErrors(errors: readonly ErrorObject[] | null | undefine
       const name = (e as { propertyName?: string }).propertyName;
       if (name !== undefined) path = `${e.instancePath}/${JSON.stringify(name)}`;
       msg = 'must be one word (no spaces, tabs or newlines): TREC qrels and run lines split on whitespace';
+    } else if (e.keyword === 'pattern' && PATTERNS_IN_WORDS.has((e.params as { pattern: string }).pattern)) {
+      const pattern = (e.params as { pattern: string }).pattern;
+      msg = `must match ${pattern} (${PATTERNS_IN_WORDS.get(pattern)})`;
     } else if (e.keyword === 'propertyNames' && oneWordNames.has(e.instancePath)) {
       return undefined; // said by the property name's own error (above)
     } else if (e.keyword === 'required') {

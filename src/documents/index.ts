@@ -44,3 +44,4 @@ export * from './label.js';
 export * from './responses/index.js';
 export { ONE_WORD_PATTERN } from './keywords.js';
 export * from './run-upload.js';
+export * from './server-requests.js';
