@@ -6,7 +6,7 @@
  * mid-name at any width. Lines carry no trailing padding.
  */
 import { borderlessTable } from './borderless-table.js';
-import { wrap } from './run/terminal.js';
+import { wrap } from './wrap.js';
 
 export interface FitColumn {
   head: string;

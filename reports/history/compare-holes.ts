@@ -8,7 +8,7 @@ import type { CompareSession, JudgmentHoles } from '../../src/documents/index.js
 import { mdEscape } from '../escape.js';
 import { safe, type Paint } from './shared.js';
 import { fittedTable } from '../fitted-table.js';
-import { wrap } from '../run/terminal.js';
+import { wrap } from '../wrap.js';
 
 interface HoleRow {
   id: string;

@@ -27,7 +27,7 @@ import {
   type ChartSpec,
 } from './shared.js';
 import { mdCode, mdEscape } from '../escape.js';
-import { wrap } from '../run/terminal.js';
+import { wrap } from '../wrap.js';
 import { holesMarkdown, holesTerminal, holesView } from './compare-holes.js';
 import { labelEffectTexts } from './compare-labels.js';
 import { fittedTable } from '../fitted-table.js';

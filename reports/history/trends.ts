@@ -23,7 +23,7 @@ import {
 } from './shared.js';
 import { fittedTable } from '../fitted-table.js';
 import { mdCode, mdEscape } from '../escape.js';
-import { wrap } from '../run/terminal.js';
+import { wrap } from '../wrap.js';
 import { hiddenText } from '../run/view.js';
 import { measureSummary } from '../../gates/format.js';
 

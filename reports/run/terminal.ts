@@ -5,6 +5,7 @@
  */
 import type { Report } from '../../src/documents/index.js';
 import { terminalSafe } from '../escape.js';
+import { wrap } from '../wrap.js';
 import { borderlessTable as table } from '../borderless-table.js';
 import {
   actualText,
@@ -296,33 +297,4 @@ function violationSection(
 
 function fit(s: string, width: number): string {
   return s.length > width ? s.slice(0, width - 1) + '…' : s;
-}
-
-/** Greedy word wrap of plain text to `width` code units; the first line starts with `firstIndent`, the rest with `indent`. */
-export function wrap(text: string, width: number, indent = '', firstIndent = ''): string[] {
-  const lines: string[] = [];
-  let line = firstIndent;
-  const blank = () => line === firstIndent || line === indent;
-  for (const word of text.split(' ')) {
-    let w = word;
-    for (;;) {
-      const candidate = blank() ? line + w : `${line} ${w}`;
-      if (candidate.length <= width) {
-        line = candidate;
-        break;
-      }
-      if (!blank()) {
-        lines.push(line);
-        line = indent;
-        continue;
-      }
-      // a word longer than a whole line: split it
-      const room = width - line.length;
-      lines.push(line + w.slice(0, room));
-      line = indent;
-      w = w.slice(room);
-    }
-  }
-  if (!blank()) lines.push(line);
-  return lines;
 }
