@@ -4,6 +4,10 @@
  * wraps at spaces in the room left over. When even that does not fit, each row becomes a block (its
  * first cell on a line, then "heading value" pairs packed under it), so nothing is cut or split
  * mid-name at any width. Lines carry no trailing padding.
+ *
+ * A table drawn for 80 columns (the run report's) gives each column a set `width`: that layout is
+ * kept wherever it fits and breaks nothing, so output to a pipe reads as it always has, and the
+ * content decides only where the set widths would split a value or the line is narrower.
  */
 import { borderlessTable } from './borderless-table.js';
 import { wrap } from './wrap.js';
@@ -12,7 +16,25 @@ export interface FitColumn {
   head: string;
   /** `id` (the default): shown whole; `text`: may wrap between words */
   kind?: 'id' | 'text';
+  /**
+   * Its width in a layout drawn for an 80-column line (all columns have one or none does). Kept
+   * while every value fits it (an id whole, a text's longest word) and the line has room; a wider
+   * line's extra columns go to the text columns that still wrap.
+   */
+  width?: number;
 }
+
+/** A line of the caller's own under the row before it, across the table (a failing query's text). */
+export interface FitNote {
+  note: string;
+}
+
+export type FitRow = readonly string[] | FitNote;
+
+/** The line a set-width layout is drawn for: the width of output to a pipe or a file. */
+const SET_FOR = 80;
+
+const isNote = (r: FitRow): r is FitNote => !Array.isArray(r);
 
 // eslint-disable-next-line no-control-regex
 const ANSI = /\u001b\[[0-9;]*m/g;
@@ -41,12 +63,20 @@ function columnWidths(
     columns[i]!.kind === 'text' ? longest(values, words) : natural[i]!,
   );
   const room = width - (columns.length - 1);
-  const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
+  const set = columns.map((c) => c.width ?? 0);
+  if (columns.every((c) => c.width !== undefined) && sum(set) <= room && least.every((w, i) => w <= set[i]!))
+    return widen(set, natural, width - SET_FOR);
   if (sum(natural) <= room) return natural;
   if (sum(least) > room) return null;
-  // the spare columns go one at a time to the text column furthest from its natural width
-  const widths = [...least];
-  for (let spare = room - sum(least); spare > 0; spare--) {
+  return widen(least, natural, room - sum(least));
+}
+
+const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
+
+/** `spare` columns given one at a time to the column furthest from its natural width. */
+function widen(start: readonly number[], natural: readonly number[], spare: number): number[] {
+  const widths = [...start];
+  for (; spare > 0; spare--) {
     let best = -1;
     for (let i = 0; i < widths.length; i++) {
       const short = natural[i]! - widths[i]!;
@@ -77,7 +107,9 @@ function stackedRow(columns: readonly FitColumn[], row: readonly string[], width
     if (line) out.push(line);
     line = `  ${item}`;
     if (visibleLength(line) > width) {
-      const [first = '', ...rest] = wrap(item, width, '    ', '  ');
+      // under its heading by four, or less when that would split an id that fits the line
+      const room = width - longest([item], words);
+      const [first = '', ...rest] = wrap(item, width, ' '.repeat(Math.max(0, Math.min(4, room))), '  ');
       out.push(...[first, ...rest].slice(0, -1));
       line = [first, ...rest].at(-1)!;
     }
@@ -86,21 +118,36 @@ function stackedRow(columns: readonly FitColumn[], row: readonly string[], width
   return out;
 }
 
-/** The table's lines, at most `width` columns each (unless one identifier alone is wider). */
-export function fittedTable(
-  columns: readonly FitColumn[],
-  rows: readonly string[][],
-  width: number,
-): string[] {
-  const widths = columnWidths(columns, rows, width);
-  if (!widths) return rows.flatMap((r) => stackedRow(columns, r, width));
-  const t = borderlessTable(
+/**
+ * The table's lines, at most `width` columns each (unless one identifier alone is wider); a note is
+ * printed as given, so the caller keeps it within `width`.
+ */
+export function fittedTable(columns: readonly FitColumn[], rows: readonly FitRow[], width: number): string[] {
+  const cells = rows.filter((r): r is readonly string[] => !isNote(r)).map((r) => [...r]);
+  const widths = columnWidths(columns, cells, width);
+  if (!widths) return rows.flatMap((r) => (isNote(r) ? [r.note] : stackedRow(columns, r, width)));
+  const colWidths = widths.map((w) => Math.max(1, w));
+  // a borderless table is its rows' lines one after another, so a note goes between two tables
+  const lines: string[] = [];
+  let t = borderlessTable(
     columns.map((c) => c.head),
-    widths.map((w) => Math.max(1, w)),
+    colWidths,
   );
-  for (const r of rows) t.push([...r]);
-  return t
-    .toString()
-    .split('\n')
-    .map((l) => l.replace(/[ ]+$/, ''));
+  let drawn = false;
+  const flush = () => {
+    if (!drawn) lines.push(...t.toString().split('\n'));
+    t = borderlessTable([], colWidths);
+    drawn = true;
+  };
+  for (const r of rows) {
+    if (isNote(r)) {
+      flush();
+      lines.push(r.note);
+    } else {
+      t.push([...r]);
+      drawn = false;
+    }
+  }
+  flush();
+  return lines.map((l) => l.replace(/[ ]+$/, ''));
 }
