@@ -16,11 +16,18 @@ export { renderTerminal } from './run/terminal.js';
 export const REPORT_FORMATS = ['terminal', 'json', 'html', 'md', 'junit'] as const;
 export type ReportFormat = (typeof REPORT_FORMATS)[number];
 
-/** Render one format. Example: renderReport(report, 'md') */
-export function renderReport(report: Report, format: ReportFormat, opts: { color?: boolean } = {}): string {
+/** Render one format. Example: renderReport(report, 'md'); `width` is the terminal format's line. */
+export function renderReport(
+  report: Report,
+  format: ReportFormat,
+  opts: { color?: boolean; width?: number } = {},
+): string {
   switch (format) {
     case 'terminal':
-      return renderTerminal(report, { color: opts.color ?? false });
+      return renderTerminal(report, {
+        color: opts.color ?? false,
+        ...(opts.width ? { width: opts.width } : {}),
+      });
     case 'json':
       return renderJson(report);
     case 'html':

@@ -7,6 +7,7 @@
  * runs the built CLI under a pseudo-terminal, so the width comes from the terminal itself.
  */
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CompareSession } from '../src/documents/index.js';
@@ -14,27 +15,12 @@ import { runCli } from '../src/cli/program.js';
 import { renderSessionTerminal } from '../reports/history/compare.js';
 import { captureIo } from './helpers/cli-io.js';
 import { compiledCli } from './helpers/dist.js';
+import { expectFitted } from './helpers/fitted.js';
 import { writeMemoryProject } from './helpers/memory-project.js';
 import { hostileSession, labelEffectSession } from './compare-helpers.js';
 import { tempDir } from './history-helpers.js';
 
 const WIDTHS = [50, 80, 120] as const;
-
-/** Every line at most `width`; each identifier shown whole somewhere and never broken at a line end. */
-function expectFitted(text: string, width: number, ids: readonly string[]): void {
-  const lines = text.split('\n');
-  for (const l of lines) expect([...l].length, `${width}: "${l}"`).toBeLessThanOrEqual(width);
-  for (const id of new Set(ids)) {
-    expect(text, `${width}: ${id} whole`).toContain(id);
-    lines.forEach((l, i) => {
-      const next = (lines[i + 1] ?? '').trimStart();
-      for (let k = 1; k < id.length; k++) {
-        const split = l.endsWith(id.slice(0, k)) && next.startsWith(id.slice(k));
-        expect(split, `${width}: ${id} split after "${id.slice(0, k)}"`).toBe(false);
-      }
-    });
-  }
-}
 
 /** What a comparison's terminal output must show whole: metric, variant, query and top-1 ids. */
 function sessionIds(s: CompareSession): string[] {
@@ -140,6 +126,29 @@ describe('the CLI lays its reports out for the terminal', () => {
     expect(piped.stdout.join('\n')).toBe(await at(80, ['compare', '--show', sessionId]));
   });
 
+  it("rgate run and rgate report lay the run's report out for 50, 80 and 120 columns", async () => {
+    // a FAIL verdict exits 1: the layout is what is checked here
+    const report = async (columns: number | undefined, args: string[]) => {
+      const io = { ...captureIo(t.dir), ...(columns ? { isTty: true, columns } : {}) };
+      expect([0, 1], io.stderr.join('\n')).toContain(await runCli(args, io));
+      return io.stdout.join('\n');
+    };
+    const ids = [runs[0]!, 'fallback_determinism'];
+    for (const width of WIDTHS) expectFitted(await report(width, ['report', runs[0]!]), width, ids);
+    const ran = await report(50, ['run', 'memory', '--set', 'system.params.mode=classic', '--replays', '1']);
+    // the report, not what follows it: the report files (a path is printed whole, to copy), the summary
+    const [shown = '', files = ''] = ran.split(/\n(?=reports: )/);
+    expect(files).toMatch(/^reports: \S+\/report\.\{json,html,md,xml\}\n/);
+    expectFitted(shown, 50, ['fallback_determinism']);
+    expect(ran.split('\n')[0]).toBe('='.repeat(50));
+    // not a terminal, or written to a file: 80 columns, as before
+    const piped = await report(undefined, ['report', runs[0]!]);
+    expect(piped).toBe(await report(80, ['report', runs[0]!]));
+    expect(piped).not.toBe(await report(50, ['report', runs[0]!]));
+    await report(50, ['report', runs[0]!, '--out', 'report.txt']);
+    expect(readFileSync(join(t.dir, 'report.txt'), 'utf8')).toBe(piped);
+  }, 120_000);
+
   it("the built CLI under a pseudo-terminal reads the terminal's width", () => {
     const show = (cols: number) => {
       const r = spawnSync(
@@ -164,5 +173,32 @@ describe('the CLI lays its reports out for the terminal', () => {
     for (const l of narrow.split('\n')) expect([...l].length, l).toBeLessThanOrEqual(50);
     const wide = show(120);
     expect(Math.max(...wide.split('\n').map((l) => [...l].length))).toBeGreaterThan(50);
+  }, 120_000);
+
+  it("rgate report under a pseudo-terminal lays the run's report out for the terminal's width", () => {
+    const show = (cols: number) => {
+      const r = spawnSync(
+        'script',
+        [
+          '-qec',
+          `stty cols ${cols}; '${process.execPath}' '${compiledCli()}' report ${runs[0]}`,
+          '/dev/null',
+        ],
+        {
+          cwd: t.dir,
+          encoding: 'utf8',
+          env: { ...process.env, NO_COLOR: '1', COLUMNS: '' },
+          timeout: 60_000,
+        },
+      );
+      expect([0, 1], r.stderr).toContain(r.status); // the verdict decides the exit code
+      return r.stdout.replace(/\r\n/g, '\n').replace(/\n$/, '');
+    };
+    const narrow = show(50);
+    expect(narrow.split('\n')[0]).toBe('='.repeat(50));
+    expectFitted(narrow, 50, [runs[0]!, 'fallback_determinism']);
+    const wide = show(120);
+    expect(wide.split('\n')[0]).toBe('='.repeat(120));
+    expectFitted(wide, 120, [runs[0]!, 'fallback_determinism']);
   }, 120_000);
 });

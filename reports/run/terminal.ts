@@ -1,12 +1,15 @@
 /**
  * Terminal report: verdict banner, metric table (numerator / denominator / rate / Wilson interval /
  * threshold / status), checklist, selection modes, failing queries, replay proof, artifact ids.
- * Every line fits 80 columns; colour only when the caller says so (it decides NO_COLOR / TTY).
+ * Every line fits the width the caller gives (80 when none: a pipe or a file); tables keep their
+ * 80-column layout where it fits and splits no id, else are laid out from their content
+ * (reports/fitted-table.ts). Colour only when the caller says so (it decides NO_COLOR / TTY).
  */
 import type { Report } from '../../src/documents/index.js';
 import { terminalSafe } from '../escape.js';
 import { wrap } from '../wrap.js';
-import { borderlessTable as table } from '../borderless-table.js';
+import { fittedTable, type FitColumn, type FitRow } from '../fitted-table.js';
+import { DEFAULT_WIDTH } from '../history/shared.js';
 import {
   actualText,
   bannerTitle,
@@ -39,11 +42,9 @@ export interface TerminalOptions {
   color?: boolean;
   /** most failing queries listed (the JSON and HTML reports have all) */
   maxFailing?: number;
-  /** accepted for callers that pass the terminal width; the layout is always 80 columns */
+  /** the line's width: the terminal's columns (the CLI clamps them to 40..120); 80 when absent */
   width?: number;
 }
-
-export const TERMINAL_WIDTH = 80;
 
 const ANSI = { red: 31, green: 32, yellow: 33, bold: 1, dim: 2 } as const;
 
@@ -53,27 +54,29 @@ export function renderTerminal(report: Report, opts: TerminalOptions = {}): stri
   const statusColor = (s: string): keyof typeof ANSI =>
     s === 'PASS' ? 'green' : s === 'WATCH' ? 'yellow' : s === 'FAIL' ? 'red' : 'bold';
   const safe = terminalSafe;
+  const W = opts.width ?? DEFAULT_WIDTH;
+  const heading = (t: string) => wrap(t, W, '  ').map((l) => paint('bold', l));
   const out: string[] = [];
 
   // banner
   const gate = displayGate(report);
   const banner = bannerTitle(report);
   const title = ` ${banner.status}  ${safe(banner.title)} `;
-  const bar = '='.repeat(TERMINAL_WIDTH);
+  const bar = '='.repeat(W);
   out.push(paint(statusColor(banner.status), bar));
-  out.push(paint('bold', paint(statusColor(banner.status), fit(title, TERMINAL_WIDTH))));
+  out.push(paint('bold', paint(statusColor(banner.status), fit(title, W))));
   out.push(paint(statusColor(banner.status), bar));
-  for (const r of gate.reasons) out.push(...wrap(`- ${safe(r)}`, TERMINAL_WIDTH, '  '));
+  for (const r of gate.reasons) out.push(...wrap(`- ${safe(r)}`, W, '  '));
   out.push(
     ...wrap(
       `suite ${safe(report.suite)} · system ${safe(report.system.name)} (${safe(report.system.kind)}, ${safe(report.system.contract)})`,
-      TERMINAL_WIDTH,
+      W,
       '  ',
     ),
   );
-  if (semanticWinText(report)) out.push(...wrap(safe(semanticWinText(report)), TERMINAL_WIDTH, '  '));
-  if (rankedEntriesText(report)) out.push(...wrap(safe(rankedEntriesText(report)), TERMINAL_WIDTH, '  '));
-  if (unrankedCountText(report)) out.push(...wrap(unrankedCountText(report), TERMINAL_WIDTH, '  '));
+  if (semanticWinText(report)) out.push(...wrap(safe(semanticWinText(report)), W, '  '));
+  if (rankedEntriesText(report)) out.push(...wrap(safe(rankedEntriesText(report)), W, '  '));
+  if (unrankedCountText(report)) out.push(...wrap(unrankedCountText(report), W, '  '));
   const w = report.warnings;
   // a degraded system that still answers says so only on stderr: the verdict's reader sees it here
   if (w && w.warned > 0)
@@ -82,7 +85,7 @@ export function renderTerminal(report: Report, opts: TerminalOptions = {}): stri
         'yellow',
         wrap(
           `warnings: ${w.warned}/${w.answered} answered requests wrote to stderr (see Warnings)`,
-          TERMINAL_WIDTH,
+          W,
           '  ',
         ).join('\n'),
       ),
@@ -91,77 +94,85 @@ export function renderTerminal(report: Report, opts: TerminalOptions = {}): stri
   out.push(`run ${safe(report.environment.run_id)}`);
   out.push('');
 
-  // content widths sum to 75; with the five one-space separators a row is 80 columns
+  // at 80 columns: content widths sum to 75; with the five one-space separators a row is 80 columns
   const statusCell = (row: MetricRow) =>
     row.status === 'info' ? '' : paint(statusColor(row.status.toUpperCase()), row.status.toUpperCase());
-  const metrics = table(
-    ['metric', 'num/den', 'rate', 'wilson 95%', 'threshold', 'status'],
-    [25, 11, 9, 13, 11, 6],
+  const metrics = fittedTable(
+    [
+      col('metric', 25),
+      col('num/den', 11),
+      col('rate', 9),
+      col('wilson 95%', 13),
+      col('threshold', 11),
+      col('status', 6),
+    ],
+    metricRows(report).map((row) => [
+      safe(row.label),
+      row.counted,
+      row.value,
+      row.interval,
+      row.threshold,
+      statusCell(row),
+    ]),
+    W,
   );
-  for (const row of metricRows(report)) {
-    metrics.push([safe(row.label), row.counted, row.value, row.interval, row.threshold, statusCell(row)]);
-  }
-  out.push(paint('bold', 'Metrics'), metrics.toString());
+  out.push(...heading('Metrics'), ...metrics);
   const hidden = hiddenMetrics(report);
   if (hidden.length)
     out.push(
-      ...wrap(`not shown (see report.json): ${hiddenText(hidden)}`, TERMINAL_WIDTH, '  ').map((l) =>
-        paint('dim', l),
-      ),
+      ...wrap(`not shown (see report.json): ${hiddenText(hidden)}`, W, '  ').map((l) => paint('dim', l)),
     );
   if (report.judging?.top1_useful_rule)
     out.push(
-      ...wrap(`judging: ${safe(report.judging.top1_useful_rule)}`, TERMINAL_WIDTH, '  ').map((l) =>
-        paint('dim', l),
-      ),
+      ...wrap(`judging: ${safe(report.judging.top1_useful_rule)}`, W, '  ').map((l) => paint('dim', l)),
     );
   const split = top1SplitText(report);
-  if (split) out.push(...wrap(split, TERMINAL_WIDTH, '  '));
+  if (split) out.push(...wrap(split, W, '  '));
   out.push('');
 
   if (gate.checklist.length) {
-    out.push(paint('bold', 'QA checklist'));
+    out.push(...heading('QA checklist'));
     for (const c of gate.checklist) {
-      const [first = '', ...rest] = wrap(`${c.ok ? '[x]' : '[ ]'} ${safe(c.text)}`, TERMINAL_WIDTH, '    ');
+      const [first = '', ...rest] = wrap(`${c.ok ? '[x]' : '[ ]'} ${safe(c.text)}`, W, '    ');
       out.push(paint(c.ok ? 'green' : 'red', first.slice(0, 3)) + first.slice(3), ...rest);
-      out.push(...wrap(safe(c.evidence), TERMINAL_WIDTH, '    ', '    ').map((l) => paint('dim', l)));
+      out.push(...wrap(safe(c.evidence), W, '    ', '    ').map((l) => paint('dim', l)));
     }
     out.push('');
   }
 
   const modes = selectionModeRows(report);
   if (modes.length) {
-    out.push(paint('bold', 'Selection modes (benchmark queries, replay 1)'));
-    const modeTable = table(['mode', 'queries', 'top-1 useful', 'not useful'], [26, 10, 14, 12]);
-    for (const m of modes)
-      modeTable.push([m.mode, String(m.queries), String(m.useful), String(m.not_useful)]);
-    out.push(modeTable.toString(), '');
+    out.push(...heading('Selection modes (benchmark queries, replay 1)'));
+    const modeTable = fittedTable(
+      [col('mode', 26), col('queries', 10), col('top-1 useful', 14), col('not useful', 12)],
+      modes.map((m) => [m.mode, String(m.queries), String(m.useful), String(m.not_useful)]),
+      W,
+    );
+    out.push(...modeTable, '');
   }
 
   const max = opts.maxFailing ?? 20;
   const failing = failingQueries(report);
-  out.push(paint('bold', failingTitle(report, failing.length)));
+  out.push(...heading(failingTitle(report, failing.length)));
   if (failing.length) {
     // no selection step: no mode column, its width goes to the expected ids
     const withMode = selectionApplies(report);
-    const ft = withMode
-      ? table(['query', 'mode', 'expected', 'actual'], [20, 10, 21, 26])
-      : table(['query', 'expected', 'actual'], [20, 32, 26]);
+    const columns = withMode
+      ? [col('query', 20), col('mode', 10), col('expected', 21, 'text'), col('actual', 26, 'text')]
+      : [col('query', 20), col('expected', 32, 'text'), col('actual', 26, 'text')];
+    const rows: FitRow[] = [];
     for (const { q, why } of failing.slice(0, max)) {
       const cells = [safe(q.query_id), safe(expectedText(q)), safe(actualText(q))];
       if (withMode) cells.splice(1, 0, shortMode(q));
-      ft.push(cells);
+      rows.push(cells);
       const detail = safe(failingDetail(q));
       // a quoted text that is cut keeps its closing quote
       const quoted = detail.startsWith('"');
-      const line = fit(
-        `  ${why}: ${quoted ? detail.slice(0, -1) : detail}`,
-        TERMINAL_WIDTH - (quoted ? 5 : 4),
-      );
-      ft.push([{ colSpan: cells.length, content: paint('dim', quoted ? `${line}"` : line) }]);
+      const line = fit(`  ${why}: ${quoted ? detail.slice(0, -1) : detail}`, W - (quoted ? 5 : 4));
+      rows.push({ note: paint('dim', quoted ? `${line}"` : line) });
     }
-    out.push(ft.toString());
-    if (failing.length > max) out.push(`  … and ${failing.length - max} more (see the JSON or HTML report)`);
+    out.push(...fittedTable(columns, rows, W));
+    if (failing.length > max) out.push(...andMore(failing.length - max, W));
   } else {
     out.push('  none');
   }
@@ -169,71 +180,72 @@ export function renderTerminal(report: Report, opts: TerminalOptions = {}): stri
 
   const unmet = unmetExpectations(report);
   if (unmet.length) {
-    out.push(paint('bold', unmetTitle(unmet.length)));
-    const ut = table(['probe', 'expected', 'answered'], [18, 29, 31]);
-    for (const u of unmet.slice(0, max)) ut.push([safe(u.query_id), safe(u.expected), safe(u.answered)]);
-    out.push(ut.toString());
-    if (unmet.length > max) out.push(`  … and ${unmet.length - max} more (see the JSON or HTML report)`);
+    out.push(...heading(unmetTitle(unmet.length)));
+    const ut = fittedTable(
+      [col('probe', 18), col('expected', 29, 'text'), col('answered', 31, 'text')],
+      unmet.slice(0, max).map((u) => [safe(u.query_id), safe(u.expected), safe(u.answered)]),
+      W,
+    );
+    out.push(...ut);
+    if (unmet.length > max) out.push(...andMore(unmet.length - max, W));
     out.push('');
   }
   const na = notApplicableRows(report);
   if (na.length) {
-    out.push(paint('bold', 'Probes this system cannot take (not applicable, not counted)'));
+    out.push(...heading('Probes this system cannot take (not applicable, not counted)'));
     for (const n of na) {
-      out.push(...wrap(safe(n.headline), TERMINAL_WIDTH, '    ', '  '));
-      out.push(...wrap(safe(n.fix), TERMINAL_WIDTH, '    ', '  '));
-      out.push(...wrap(safe(n.query_ids), TERMINAL_WIDTH, '    ', '    ').map((l) => paint('dim', l)));
+      out.push(...wrap(safe(n.headline), W, '    ', '  '));
+      out.push(...wrap(safe(n.fix), W, '    ', '  '));
+      out.push(...wrap(safe(n.query_ids), W, '    ', '    ').map((l) => paint('dim', l)));
     }
     out.push('');
   }
 
   const warned = warningView(report);
   if (warned.headline) {
-    out.push(paint('bold', 'Warnings (stderr of answered requests)'));
-    out.push(...wrap(safe(warned.headline), TERMINAL_WIDTH, '  ', '  '));
-    for (const l of warned.lines) out.push(...wrap(safe(l), TERMINAL_WIDTH, '    ', '  '));
-    if (warned.more) out.push(...wrap(safe(warned.more), TERMINAL_WIDTH, '    ', '  '));
+    out.push(...heading('Warnings (stderr of answered requests)'));
+    out.push(...wrap(safe(warned.headline), W, '  ', '  '));
+    for (const l of warned.lines) out.push(...wrap(safe(l), W, '    ', '  '));
+    if (warned.more) out.push(...wrap(safe(warned.more), W, '    ', '  '));
     out.push('');
   }
 
-  out.push(...errorSection(report, max, paint), '');
-  const cv = violationSection(report, max, paint);
+  out.push(...errorSection(report, max, paint, W), '');
+  const cv = violationSection(report, max, paint, W);
   if (cv.length) out.push(...cv, '');
   const peers = peerFigureViews(report);
-  if (peers.length) out.push(paint('bold', 'Peer figures (not gated)'));
+  if (peers.length) out.push(...heading('Peer figures (not gated)'));
   for (const p of peers) {
-    out.push(...wrap(terminalSafe(p.line), TERMINAL_WIDTH, '    ', '  '));
-    out.push(...wrap(terminalSafe(`how: ${p.source}`), TERMINAL_WIDTH, '    ', '    '));
-    out.push(...wrap(terminalSafe(`why they differ: ${p.why}`), TERMINAL_WIDTH, '    ', '    '));
+    out.push(...wrap(terminalSafe(p.line), W, '    ', '  '));
+    out.push(...wrap(terminalSafe(`how: ${p.source}`), W, '    ', '    '));
+    out.push(...wrap(terminalSafe(`why they differ: ${p.why}`), W, '    ', '    '));
   }
   if (peers.length) out.push('');
 
   const rp = replaySummary(report);
-  out.push(paint('bold', 'Replay proof'));
+  out.push(...heading('Replay proof'));
   const tag = report.replay_proof.identical ? 'identical' : 'DIVERGENT';
-  const [head = '', ...more] = wrap(`${tag}: ${rp.headline}`, TERMINAL_WIDTH, '  ');
+  const [head = '', ...more] = wrap(`${tag}: ${rp.headline}`, W, '  ');
   out.push(paint(report.replay_proof.identical ? 'green' : 'red', tag) + head.slice(tag.length), ...more);
   for (const d of rp.divergent) {
-    out.push(
-      ...wrap(
-        `${safe(d.query_id)} first differs at ${safe(d.field)}: ${d.groups}`,
-        TERMINAL_WIDTH,
-        '    ',
-        '  ',
-      ),
-    );
+    out.push(...wrap(`${safe(d.query_id)} first differs at ${safe(d.field)}: ${d.groups}`, W, '    ', '  '));
   }
   out.push('');
 
   const a = report.artifacts;
-  out.push(paint('bold', 'Artifacts'));
-  const at = table(['artifact', 'id', 'sha256'], [14, 43, 21]);
-  at.push(['fixture', safe(`${a.artifact_id}@${a.version}`), '']);
-  at.push(['corpus_id', safe(a.corpus_id), shortHash(a.corpus_sha256)]);
-  at.push(['query_set_id', safe(a.query_set_id), shortHash(a.query_set_sha256)]);
-  at.push(['config_id', safe(a.config_id), shortHash(a.config_sha256)]);
-  out.push(at.toString());
-  if (report.baseline) out.push(...wrap(`baseline: ${safe(report.baseline.source)}`, TERMINAL_WIDTH, '  '));
+  out.push(...heading('Artifacts'));
+  const at = fittedTable(
+    [col('artifact', 14), col('id', 43), col('sha256', 21)],
+    [
+      ['fixture', safe(`${a.artifact_id}@${a.version}`), ''],
+      ['corpus_id', safe(a.corpus_id), shortHash(a.corpus_sha256)],
+      ['query_set_id', safe(a.query_set_id), shortHash(a.query_set_sha256)],
+      ['config_id', safe(a.config_id), shortHash(a.config_sha256)],
+    ],
+    W,
+  );
+  out.push(...at);
+  if (report.baseline) out.push(...wrap(`baseline: ${safe(report.baseline.source)}`, W, '  '));
   // tables pad every cell: strip trailing blanks so snapshots and copy-paste stay clean
   return (
     out
@@ -248,28 +260,34 @@ function errorSection(
   report: Report,
   max: number,
   paint: (code: keyof typeof ANSI, s: string) => string,
+  W: number,
 ): string[] {
   const v = errorView(report);
-  const out = [paint('bold', 'Errors'), ...wrap(terminalSafe(v.headline), TERMINAL_WIDTH, '  ', '  ')];
+  const out = [paint('bold', 'Errors'), ...wrap(terminalSafe(v.headline), W, '  ', '  ')];
   if (!v.classes.length) return out;
-  const ct = table(['class', 'requests', 'queries', 'first'], [18, 9, 8, 41]);
-  for (const c of v.classes) {
-    ct.push([terminalSafe(c.kind), String(c.requests), String(c.queries), terminalSafe(fit(c.first, 120))]);
-  }
-  out.push(ct.toString());
+  const ct = fittedTable(
+    [col('class', 18), col('requests', 9), col('queries', 8), col('first', 41, 'text')],
+    v.classes.map((c) => [
+      terminalSafe(c.kind),
+      String(c.requests),
+      String(c.queries),
+      terminalSafe(fit(c.first, 120)),
+    ]),
+    W,
+  );
+  out.push(...ct);
   for (const q of v.queries.slice(0, max)) {
     const stable = q.deterministic ? 'same class every replay' : 'varies across replays';
     out.push(
       ...wrap(
         terminalSafe(`${q.query_id} [${q.kind}, ${q.replays} replays, ${stable}] ${fit(q.text, 300)}`),
-        TERMINAL_WIDTH,
+        W,
         '    ',
         '  ',
       ),
     );
   }
-  if (v.queries.length > max)
-    out.push(`  … and ${v.queries.length - max} more (see the JSON or HTML report)`);
+  if (v.queries.length > max) out.push(...andMore(v.queries.length - max, W));
   return out;
 }
 
@@ -278,21 +296,31 @@ function violationSection(
   report: Report,
   max: number,
   paint: (code: keyof typeof ANSI, s: string) => string,
+  W: number,
 ): string[] {
   const v = violationView(report, max);
   if (!v) return [];
-  const out = [
-    paint('bold', 'Contract violations'),
-    ...wrap(terminalSafe(v.headline), TERMINAL_WIDTH, '  ', '  '),
-  ];
+  const out = [paint('bold', 'Contract violations'), ...wrap(terminalSafe(v.headline), W, '  ', '  ')];
   // by path, each message under its path: paths and query ids are too long for table columns
   for (const r of v.rows) {
-    if (r.first_of_path) out.push(...wrap(terminalSafe(r.path), TERMINAL_WIDTH, '    ', '  '));
+    // a path is an identifier on a line of its own: flush left when its indent would split it
+    const path = terminalSafe(r.path);
+    if (r.first_of_path) out.push(...wrap(path, W, '    ', path.length + 2 > W ? '' : '  '));
     const counts = `${r.message}: ${r.requests} ${r.requests === 1 ? 'request' : 'requests'}, ${r.queries} ${r.queries === 1 ? 'query' : 'queries'} (e.g. ${r.examples})`;
-    out.push(...wrap(terminalSafe(counts), TERMINAL_WIDTH, '      ', '    '));
+    out.push(...wrap(terminalSafe(counts), W, '      ', '    '));
   }
-  if (v.more) out.push(`  ${v.more}`);
+  if (v.more) out.push(...wrap(terminalSafe(v.more), W, '    ', '  '));
   return out;
+}
+
+/** The line under a list cut at `--max-failing`'s count. */
+function andMore(n: number, W: number): string[] {
+  return wrap(`… and ${n} more (see the JSON or HTML report)`, W, '    ', '  ');
+}
+
+/** A column of the 80-column layout: `width` there; an id unless it is free text that may wrap. */
+function col(head: string, width: number, kind: FitColumn['kind'] = 'id'): FitColumn {
+  return { head, width, kind };
 }
 
 function fit(s: string, width: number): string {

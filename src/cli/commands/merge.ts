@@ -20,6 +20,7 @@ import { writeRunReports } from '../run-reports.js';
 import { gitField } from '../git-ref.js';
 import { uploadStoredRun, uploadTargetOf, withUploadFlags } from '../upload-flags.js';
 import { newRunId, rgateVersion } from '../run-context.js';
+import { terminalWidth } from '../io.js';
 
 interface MergeArgs {
   files: string[];
@@ -128,7 +129,7 @@ export const mergeCommand: RgateCommand<MergeArgs> = {
         );
         if (args.json) io.out(renderJson(kept));
         else {
-          io.out(renderTerminal(kept, { color: io.color }));
+          io.out(renderTerminal(kept, { color: io.color, width: terminalWidth(io) }));
           io.out(
             `these ${shards.length} shards were merged before: run ${existing.run_id} (nothing new stored)`,
           );
@@ -174,7 +175,7 @@ export const mergeCommand: RgateCommand<MergeArgs> = {
       const runDir = writeRunReports(outDirOf(io, args['out-dir'], loaded.path), store, runId, report);
       if (args.json) io.out(renderJson(report));
       else {
-        io.out(renderTerminal(report, { color: io.color }));
+        io.out(renderTerminal(report, { color: io.color, width: terminalWidth(io) }));
         io.out(`merged ${shards.length} shards into run ${runId}`);
         io.out(`reports: ${relative(io.cwd, runDir) || runDir}/report.{json,html,md,xml}`);
       }

@@ -19,6 +19,7 @@ import { buildRunReport, inReportOrder } from '../../../harness/run-report.js';
 import { planRun } from '../../../harness/run-plan.js';
 import { upgradeReport } from '../../../harness/failure-reasons.js';
 import { OUT_DIR_HELP, outDirOf, storePathOf } from '../out-dir.js';
+import { terminalWidth } from '../io.js';
 
 interface ReportArgs {
   run: string;
@@ -116,12 +117,13 @@ export const reportCommand: RgateCommand<ReportArgs> = {
     const report = existsSync(file)
       ? readReportFile(file)
       : (storedRunReport(args.run, io, args) ?? readReportFile(file));
-    // colour only for a terminal on stdout; never into a file
+    // colour and the terminal's width only for a terminal on stdout; a file gets neither (80 columns)
     const text =
       args.format === 'html'
         ? renderHtml(report, { history: storedHistory(report, storePathOf(io, args)) })
         : renderReport(report, args.format, {
             color: args.format === 'terminal' && !args.out && io.color,
+            ...(args.out ? {} : { width: terminalWidth(io) }),
           });
     if (args.out) {
       const out = resolve(io.cwd, args.out);

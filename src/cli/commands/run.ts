@@ -29,6 +29,7 @@ import { baselineFromReportFile } from '../baseline-input.js';
 import { writeTrecRun } from '../trec-run-file.js';
 import { stageTimingsFromEnv } from '../stage-timings.js';
 import { interruptGraceMs, watchInterrupts } from '../interrupt.js';
+import { terminalWidth } from '../io.js';
 import { timeStage } from '../../../harness/stage-timer.js';
 
 interface RunArgs {
@@ -360,7 +361,11 @@ async function runHandler(args: RunArgs, io: CliIo): Promise<number> {
         io.err(`rgate: wrote TREC run ${relative(io.cwd, file) || file}`);
       }
       if (!args.json) {
-        io.out(timeStage(timings?.timer, 'render', () => renderTerminal(report, { color: io.color })));
+        io.out(
+          timeStage(timings?.timer, 'render', () =>
+            renderTerminal(report, { color: io.color, width: terminalWidth(io) }),
+          ),
+        );
         io.out(`reports: ${relative(io.cwd, runDir) || runDir}/report.{json,html,md,xml}`);
       }
       if (uploadTarget && !outcome.interrupted) {
