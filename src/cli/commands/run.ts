@@ -210,9 +210,10 @@ async function runHandler(args: RunArgs, io: CliIo): Promise<number> {
       throw e;
     }
   } else {
-    // as in compare: a --set system.params.<key> the system never receives is a typo, not a variant
-    if (overrides.system?.params) {
-      for (const name of names.filter((n) => config.suites[n]!.system.type !== 'builtin')) {
+    // as in compare: a --set system.params.<key> the system never receives, or a key the builtin
+    // engine's mode never reads, is a typo, not a variant
+    if (Object.keys(overrides).length) {
+      for (const name of names) {
         try {
           checkVariantEffects([{ label: '--set', overrides }], 'variants', config.suites[name]!, root);
         } catch (e) {
