@@ -112,7 +112,7 @@ export const runCommand: RgateCommand<RunArgs> = {
       .example('$0 run semantic --replays 30', 'one suite, 30 replays for the determinism proof')
       .example('$0 run cacm --trec-run cacm.run', 'score the same rankings with trec_eval afterwards')
       .example(
-        '$0 run semantic --set weighting_mode=evidence_outcome_bias --json',
+        '$0 run context-load --set weighting_mode=evidence_outcome_bias --json',
         'a variant, report as JSON',
       )
       .example('$0 run --resume 20261122T070501Z-3f9a1c', 'finish a run whose process was killed')
