@@ -20,6 +20,7 @@ import type { RunStore } from '../src/store/types.js';
 import { loadGatePolicy } from '../gates/index.js';
 import { rankingSpecsOf } from '../src/metrics/index.js';
 import { storedBaselineFor } from './run-baseline.js';
+import { builtinMode } from '../src/systems/builtin-adapter.js';
 
 /** A baseline for `vs_baseline` rules: a report file given by the caller, or the store's. */
 export interface RunBaseline {
@@ -102,7 +103,8 @@ export function planRun(o: PlanOptions): RunPlan {
     settings,
     ...(policy ? { policy } : {}),
     ...(baseline ? { baseline } : {}),
-    rankingMeasures: o.spec.ranking_measures ?? defaultRankingMeasures(config),
+    rankingMeasures:
+      o.spec.ranking_measures ?? defaultRankingMeasures(effectiveSystem(o.spec, config), config),
   };
 }
 
@@ -174,6 +176,12 @@ export function withSystemParams(spec: SuiteSpec): PartialConfig | undefined {
 
 /** The built-in engine has no parameters of its own: a `system.params` there would be a variant that changes nothing. */
 function checkParamsAllowed(spec: SuiteSpec, overrides: PartialConfig): void {
+  if (spec.system.type !== 'builtin' && overrides.system?.mode !== undefined)
+    throw new RgateError(
+      'usage',
+      `system.mode: chooses the builtin engine's mode; this suite's system is a ${spec.system.type} system`,
+      'a command or http system takes its own settings as system.params.<key> ({params.<key>} placeholders)',
+    );
   if (spec.system.type === 'builtin' && overrides.system?.ranked_entries !== undefined)
     throw new RgateError(
       'usage',
@@ -185,7 +193,7 @@ function checkParamsAllowed(spec: SuiteSpec, overrides: PartialConfig): void {
   throw new RgateError(
     'usage',
     `system.params.${Object.keys(params).sort()[0]}: the builtin engine takes no system parameters`,
-    'system.params are passed to command and http systems ({params.<key>} placeholders); tune the engine with config keys (rgate compare --set semantic.confidence_min=0.3)',
+    'system.params are passed to command and http systems ({params.<key>} placeholders); tune the engine with the config keys its mode reads (rgate compare --set semantic.hybrid_confidence_min=0.9)',
   );
 }
 
@@ -201,15 +209,24 @@ function effectiveArtifacts(frozen: ArtifactRefs, config: RetrievalConfig): Arti
   return { ...frozen, config_id: `${frozen.config_id}+overrides-${short}`, config_sha256: digest };
 }
 
-function defaultRankingMeasures(config: RetrievalConfig): string[] {
-  return config.mode === 'bm25'
+function defaultRankingMeasures(system: SuiteSpec['system'], config: RetrievalConfig): string[] {
+  return (system.type === 'builtin' ? system.mode : config.mode) === 'bm25'
     ? ['map', 'P.30', 'ndcg_cut.10', 'recall.1000']
     : ['ndcg_cut.5', 'recall.10', 'recip_rank'];
 }
 
-/** How a report names the system: `builtin:<mode>`, the command line, or the URL. */
-export function systemName(spec: SuiteSpec): string {
+/**
+ * The system a run's config makes of the suite's: a builtin system with the mode it runs (a
+ * variant's `system.mode` over the suite's, builtinMode), any other as the suite states it.
+ */
+export function effectiveSystem(spec: SuiteSpec, config: RetrievalConfig): SuiteSpec['system'] {
   const s = spec.system;
+  return s.type === 'builtin' ? { ...s, mode: builtinMode(s.mode, config) } : s;
+}
+
+/** How a report names the system: `builtin:<mode>`, the command line, or the URL. */
+export function systemName(spec: SuiteSpec, config?: RetrievalConfig): string {
+  const s = config ? effectiveSystem(spec, config) : spec.system;
   if (s.type === 'builtin') return `builtin:${s.mode ?? 'config'}`;
   if (s.type === 'command') return s.argv.join(' ');
   return s.url;
@@ -233,7 +250,7 @@ export function systemIdentity(
       ? (config?.system?.ranked_entries ?? s.ranked_entries ?? 'auto')
       : undefined;
   return {
-    name: systemName(spec),
+    name: systemName(spec, config),
     kind: s.type,
     contract,
     semantic_win_modes: [...modes],

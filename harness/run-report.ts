@@ -23,7 +23,7 @@ import { errorSummary, warningSummary, withFirstErrors } from './error-summary.j
 import { withFailureReasons } from './failure-reasons.js';
 import { notApplicableProbes } from './not-applicable.js';
 import { buildReplayProof } from './replay-proof.js';
-import { plannedRequests, type RunPlan } from './run-plan.js';
+import { effectiveSystem, plannedRequests, type RunPlan } from './run-plan.js';
 import { timeStage, type StageTimer } from './stage-timer.js';
 import { top1Split } from './top1-split.js';
 
@@ -68,7 +68,11 @@ export function buildRunReport(
   const { replays, seed, relevance_level: relevanceLevel } = plan.settings;
   // a stored plan older than the setting names none: such a run is measured with today's default
   const semanticWinModes = c.system.semantic_win_modes ?? [...CONTRACT_DEFAULTS.semantic_win_modes];
-  const na = notApplicableProbes(plan.suite.queries, plan.spec.system, plan.config.mode);
+  const na = notApplicableProbes(
+    plan.suite.queries,
+    effectiveSystem(plan.spec, plan.config),
+    plan.config.mode,
+  );
   const measured = timeStage(c.timer, 'measure', () =>
     computeRunMeasures({
       semanticWinModes,

@@ -34,7 +34,13 @@ describe('--set validation against the config schema', () => {
     );
     expect(refusal(['k1=0.9'])).toContain('did you mean bm25.k1?');
     expect(refusal(['weighting=uniform'])).toContain('did you mean weighting_mode?');
-    expect(refusal(['system.mode=hybrid'])).toContain('did you mean system.params.mode?');
+    expect(refusal(['system.parms.mode=hybrid'])).toContain(
+      "a system's own settings go under system.params.<key>",
+    );
+    // system.mode is the builtin engine's mode (a known key), so a command system's mode is refused by value
+    expect(refusal(['system.mode=hybrid'])).toContain(
+      'system.mode expects one of "bm25", "context-load", "semantic", "ku", got the string "hybrid"',
+    );
     expect(refusal(['$schema=x'])).toContain('unknown config key "$schema"');
     expect(closestConfigKey('bm25.bb')).toBe('bm25.b');
   });

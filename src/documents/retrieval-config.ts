@@ -124,10 +124,15 @@ export const RetrievalConfigSchema = Closed({
    * free-form. Carried here so they are hashed into the config id like any other setting; command and
    * http systems read them as `{params.<key>}` placeholders. `ranked_entries` is the suite's system
    * setting of that name when it is not the default `auto` (absent: `auto`), folded in for the same
-   * reason: which entries are ranked changes every ranking measure.
+   * reason: which entries are ranked changes every ranking measure. `mode` (builtin systems only) is
+   * the engine mode a variant runs instead of the suite's `system.mode` (`--set system.mode=bm25`).
    */
   system: Type.Optional(
-    Closed({ params: Type.Optional(SystemParamsSchema), ranked_entries: Type.Optional(RankedEntriesSchema) }),
+    Closed({
+      params: Type.Optional(SystemParamsSchema),
+      ranked_entries: Type.Optional(RankedEntriesSchema),
+      mode: Type.Optional(RetrievalModeSchema),
+    }),
   ),
 });
 export type RetrievalConfig = Static<typeof RetrievalConfigSchema>;

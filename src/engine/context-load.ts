@@ -8,7 +8,7 @@ import {
 import { compareCodeUnits } from '../core/canonical-json.js';
 import { sha256 } from '../core/hash.js';
 import { bagOfWords } from './bm25-index.js';
-import type { IndexedCorpus } from './indexed-corpus.js';
+import { INDEX_READS, type IndexedCorpus } from './indexed-corpus.js';
 import {
   estimateTokens,
   MIN_TRUNCATED_TOKENS,
@@ -102,6 +102,17 @@ export function compareCandidates(
 function badInt(v: unknown): boolean {
   return v !== undefined && (typeof v !== 'number' || !Number.isInteger(v) || v < 0);
 }
+
+/** The config keys contextLoad reads, its index's included (see engine-reads.ts). */
+export const CONTEXT_LOAD_READS: readonly string[] = [
+  ...INDEX_READS,
+  'retrieval_profile',
+  'weighting_mode',
+  'budgets',
+  'fallback.enabled',
+  'as_of',
+  'freshness_half_life_days',
+];
 
 export function contextLoad(
   ic: IndexedCorpus,

@@ -7,6 +7,9 @@ import { resolveIntent } from './ku-context.js';
 import { SemanticIndex } from './semantic.js';
 import type { CreateEngineOptions, Engine, SearchHit } from './types.js';
 
+/** The config keys plain BM25 search reads (its depth k comes with each request; see engine-reads.ts). */
+export const BM25_READS: readonly string[] = ['k', 'analyzer', 'bm25'];
+
 /**
  * Build an engine over a corpus snapshot. Construction analyses and indexes the corpus once (BM25);
  * semantic vectors are computed on the first semantic call. Inputs are never mutated: the engine

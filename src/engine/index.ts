@@ -18,5 +18,6 @@ export {
   type Weights,
 } from './profiles.js';
 export { DEFAULT_SENSITIVE_TAGS } from './indexed-corpus.js';
+export { engineReads, readersOf, readInstead } from './engine-reads.js';
 export { clampK, K_MIN, K_MAX } from './semantic.js';
 export { compareCandidates } from './context-load.js';

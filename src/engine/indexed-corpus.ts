@@ -34,6 +34,9 @@ export function indexText(r: CorpusRecord): string {
   return r.title ? `${r.title}\n${r.text}` : r.text;
 }
 
+/** The config keys the BM25 index and its analyzer read (dotted paths; a path covers its sub-keys). */
+export const INDEX_READS = ['analyzer', 'bm25', 'sensitive_tags'] as const;
+
 export function buildIndexedCorpus(corpus: readonly CorpusRecord[], config: RetrievalConfig): IndexedCorpus {
   const records = corpus.slice();
   let sorted = true;

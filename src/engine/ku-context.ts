@@ -13,7 +13,7 @@ import {
   type RetrievalConfig,
 } from '../documents/index.js';
 import { bagOfWords } from './bm25-index.js';
-import type { IndexedCorpus } from './indexed-corpus.js';
+import { INDEX_READS, type IndexedCorpus } from './indexed-corpus.js';
 import { guidanceRole, intentLevel, intentPurpose, taggedRole } from './ku-intent.js';
 import type { KuRequest } from './ku-types.js';
 import { estimateTokens, PROFILE_DEFAULTS } from './profiles.js';
@@ -123,6 +123,9 @@ function popcount(v: number): number {
   for (let x = v >>> 0; x !== 0; x &= x - 1) c++;
   return c;
 }
+
+/** The config keys resolveIntent reads, its index's included (see engine-reads.ts). */
+export const KU_READS: readonly string[] = [...INDEX_READS, 'retrieval_profile', 'budgets'];
 
 export function resolveIntent(ic: IndexedCorpus, config: RetrievalConfig, req: KuRequest): ResolvedIntent {
   const kc = kuCorpus(ic);

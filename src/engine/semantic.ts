@@ -35,6 +35,29 @@ import type {
  * (semantic-fallback.ts), 3. no_match: selected_id and source_path null, confidence 0, reason stated.
  * Records withheld by the sensitive-tag policy (indexed-corpus.ts) are never candidates or selections.
  */
+/**
+ * The config keys select reads (see engine-reads.ts): every method's, then each method's own gates
+ * (settings() below). `instead` pairs a gate with the other method's gate of the same job, so a
+ * setting of the method not in use can name the one that would have been read.
+ */
+export const SEMANTIC_READS = {
+  all: ['k', 'fallback.enabled', 'analyzer', 'sensitive_tags', 'embedding', 'embedder', 'semantic.method'],
+  cosine: ['semantic.confidence_min', 'semantic.ambiguity_margin'],
+  // the fused ranking's lexical half is the BM25 index's
+  hybrid_rrf: ['semantic.rrf_k', 'semantic.hybrid_confidence_min', 'semantic.hybrid_margin_min', 'bm25'],
+  instead: {
+    'semantic.confidence_min': 'semantic.hybrid_confidence_min',
+    'semantic.ambiguity_margin': 'semantic.hybrid_margin_min',
+    'semantic.hybrid_confidence_min': 'semantic.confidence_min',
+    'semantic.hybrid_margin_min': 'semantic.ambiguity_margin',
+  },
+} as const satisfies {
+  all: readonly string[];
+  cosine: readonly string[];
+  hybrid_rrf: readonly string[];
+  instead: Record<string, string>;
+};
+
 export const K_MIN = 10;
 export const K_MAX = 15;
 

@@ -12,10 +12,19 @@ const CONTRACT_OF: Record<BuiltinMode, string> = {
 };
 
 /**
+ * The engine mode a builtin system runs: a variant's `system.mode` (`--set system.mode=bm25`), else the
+ * suite's `system.mode`, else the config's `mode`. The config's own `mode` comes last because a suite
+ * that names its mode has fixed it; a variant changes it through the system, where it is hashed.
+ */
+export function builtinMode(systemMode: BuiltinMode | undefined, config: RetrievalConfig): BuiltinMode {
+  return config.system?.mode ?? systemMode ?? config.mode;
+}
+
+/**
  * The `builtin` adapter: rgate's reference engine in-process. Its answers go through the same contract
  * validation as any external system's (bm25 -> rgate format, context-load -> context-load-v0,
- * semantic -> memory-cli-v1), so the engine is held to the contracts it claims. `restart()` builds a
- * fresh engine instance. The engine is built from the suite config; `ctx.config` per request only feeds
+ * semantic -> memory-cli-v1), so the engine is held to the contracts it claims; its mode is builtinMode's.
+ * `restart()` builds a fresh engine instance. The engine is built from the suite config; `ctx.config` per request only feeds
  * the request fields (k, profile, budgets).
  */
 export class BuiltinAdapter implements SystemAdapter {
@@ -30,7 +39,7 @@ export class BuiltinAdapter implements SystemAdapter {
     private readonly config: RetrievalConfig,
     mode?: BuiltinMode,
   ) {
-    this.mode = mode ?? config.mode;
+    this.mode = builtinMode(mode, config);
     this.contract = CONTRACT_OF[this.mode];
     this.name = `builtin:${this.mode}`;
   }

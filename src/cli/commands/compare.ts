@@ -75,6 +75,36 @@ export function variantsFromFlags(
   };
 }
 
+/**
+ * `rgate compare --help`'s examples, as data so a test runs every one (test/compare-help-examples.test.ts):
+ * each comparison must run on the project as shipped (or, for `memory`, the README's setup) and its
+ * variants must differ somewhere.
+ */
+export const COMPARE_EXAMPLES: readonly (readonly [string, string])[] = [
+  [
+    'compare context-load --set weighting_mode=uniform --set weighting_mode=evidence_outcome_bias',
+    'the two weighting modes',
+  ],
+  [
+    'compare context-load --set system.mode=context-load --set system.mode=semantic',
+    "the builtin engine's modes on one suite (system.mode, not mode: the suite's system fixes that)",
+  ],
+  [
+    'compare semantic --sweep semantic.hybrid_confidence_min=0.8:1:.05',
+    "a grid, each gate metric charted over it (the default method hybrid_rrf's confidence gate)",
+  ],
+  [
+    'compare memory --set system.params.mode=classic --set system.params.mode=hybrid',
+    'a command system\'s own setting: the README\'s "memory" suite (System parameters), its argv reads {params.mode}',
+  ],
+  [
+    'compare context-load --set budgets.max_files=4 --set budgets.max_files=8 --upload https://rgate.example.org --project search',
+    "CI: compare, then share the session page (token in RGATE_SERVER_TOKEN); the exit code stays the comparison's",
+  ],
+  ['compare --list', 'stored sessions'],
+  ['compare --show cmp-20261122T071500Z-a1b2c3 --format md', 're-render one'],
+];
+
 function render(s: CompareSession, format: string, io: CliIo): string {
   switch (format) {
     case 'json':
@@ -98,7 +128,7 @@ export const compareCommand: RgateCommand<CompareArgs> = {
         type: 'string',
         array: true,
         describe:
-          'one variant per --set: key=value, several pairs separated by spaces ("weighting_mode=uniform k=12")',
+          'one variant per --set: key=value, several pairs separated by spaces ("weighting_mode=uniform budgets.max_files=8")',
       })
       .option('sweep', {
         type: 'string',
@@ -139,29 +169,12 @@ export const compareCommand: RgateCommand<CompareArgs> = {
         default: true,
         describe: 'store the session and write its files (--no-save: print only)',
       })
-      .example(
-        '$0 compare context-load --set weighting_mode=uniform --set weighting_mode=evidence_outcome_bias',
-        'the two weighting modes',
-      )
-      .example(
-        '$0 compare semantic --sweep semantic.confidence_min=0.25:0.45:0.05',
-        'a grid, each gate metric charted over it',
-      )
-      .example(
-        '$0 compare memory --set system.params.mode=classic --set system.params.mode=hybrid',
-        "the system's own setting (its argv reads {params.mode})",
-      )
       .option('upload', {
         type: 'string',
         describe:
           "then upload the variants' runs and the session to this rgate server (with --project; token from --token-env); prints the session's URL",
       })
-      .example(
-        '$0 compare context-load --set k=8 --set k=12 --upload https://rgate.example.org --project search',
-        "CI: compare, then share the session page (token in RGATE_SERVER_TOKEN); the exit code stays the comparison's",
-      )
-      .example('$0 compare --list', 'stored sessions')
-      .example('$0 compare --show cmp-20261122T071500Z-a1b2c3 --format md', 're-render one'),
+      .example(COMPARE_EXAMPLES.map(([cmd, what]) => [`$0 ${cmd}`, what])),
   handler: async (args, io) => {
     const format = args.json ? 'json' : (args.format ?? 'terminal');
     if (args.list || args.show) {

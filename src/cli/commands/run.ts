@@ -113,7 +113,7 @@ export const runCommand: RgateCommand<RunArgs> = {
       .example('$0 run semantic --replays 30', 'one suite, 30 replays for the determinism proof')
       .example('$0 run cacm --trec-run cacm.run', 'score the same rankings with trec_eval afterwards')
       .example(
-        '$0 run semantic --set weighting_mode=evidence_outcome_bias --json',
+        '$0 run context-load --set weighting_mode=evidence_outcome_bias --json',
         'a variant, report as JSON',
       )
       .example('$0 run --resume 20261122T070501Z-3f9a1c', 'finish a run whose process was killed')
@@ -211,9 +211,10 @@ async function runHandler(args: RunArgs, io: CliIo): Promise<number> {
       throw e;
     }
   } else {
-    // as in compare: a --set system.params.<key> the system never receives is a typo, not a variant
-    if (overrides.system?.params) {
-      for (const name of names.filter((n) => config.suites[n]!.system.type !== 'builtin')) {
+    // as in compare: a --set system.params.<key> the system never receives, or a key the builtin
+    // engine's mode never reads, is a typo, not a variant
+    if (Object.keys(overrides).length) {
+      for (const name of names) {
         try {
           checkVariantEffects([{ label: '--set', overrides }], 'variants', config.suites[name]!, root);
         } catch (e) {
