@@ -4,6 +4,7 @@
  */
 import type { CloseoutDoc as CloseoutModel, MetricEntry, RuleResult } from '../../src/documents/index.js';
 import { measureSummary, num, pct } from '../../gates/format.js';
+import { isGateC } from '../../gates/gate-c.js';
 import { mdCode, mdEscape } from '../escape.js';
 import { barChart, barChartSize, jsonDoc, renderPage, type ChartSpec } from './shared.js';
 
@@ -43,6 +44,23 @@ function metricText(m: MetricEntry | null): string {
   return m ? measureSummary(m.value) : 'not measured';
 }
 
+/**
+ * What the document is: a Gate C closeout only under a Gate C gate; under any other gate it says
+ * which gate it applied, so a contract gate's PASS never reads as Gate C closed.
+ */
+export function closeoutTitle(c: Pick<CloseoutModel, 'suite' | 'gate'>): string {
+  return isGateC(c.gate.gate_id)
+    ? `Gate C closeout: ${c.suite}`
+    : `Closeout: ${c.suite} under ${c.gate.gate_id}`;
+}
+
+/** The verdict's consequence, in the words the document may claim. */
+function readiness(c: CloseoutModel): string {
+  if (!c.ready) return 'Not ready to close: see the failing rules below.';
+  if (isGateC(c.gate.gate_id)) return 'Ready to close once signed off.';
+  return 'This gate is not a Gate C gate: the document records its verdict and closes no Gate C review (name a Gate C gate with --gate, e.g. context-load-gate-c-v0).';
+}
+
 export function renderCloseoutJson(c: CloseoutModel): string {
   return jsonDoc(c);
 }
@@ -50,9 +68,9 @@ export function renderCloseoutJson(c: CloseoutModel): string {
 export function renderCloseoutMarkdown(c: CloseoutModel): string {
   const o: string[] = [];
   const push = (...l: string[]) => o.push(...l);
-  push(`# Gate C closeout: ${mdEscape(c.suite)}`, '');
+  push(`# ${mdEscape(closeoutTitle(c))}`, '');
   push(
-    `**Verdict: ${c.gate.verdict}** (${mdCode(c.gate.gate_id)} v${mdEscape(c.gate.version)}). ${c.ready ? 'Ready to close once signed off.' : '**Not ready to close**: see the failing rules below.'}`,
+    `**Verdict: ${c.gate.verdict}** (${mdCode(c.gate.gate_id)} v${mdEscape(c.gate.version)}). ${c.ready ? mdEscape(readiness(c)) : '**Not ready to close**: see the failing rules below.'}`,
     '',
   );
   for (const w of c.warnings ?? []) push(`> **Warning:** ${mdEscape(w)}`, '');
@@ -79,8 +97,8 @@ export function renderCloseoutMarkdown(c: CloseoutModel): string {
   );
   push(
     `Pinned: ${mdCode(c.run.artifacts.corpus_id)}, ${mdCode(c.run.artifacts.query_set_id)}, ${mdCode(c.run.artifacts.config_id)}.`,
-    '',
   );
+  push(`Overrides of the frozen config: ${overridesText(c, mdCode)}.`, '');
   if (c.baseline) {
     push(
       `Baseline run ${mdCode(c.baseline.run_id)}${c.baseline.started_at ? ` (started ${c.baseline.started_at})` : ''} on fixture version ${mdCode(c.baseline.version)}${c.baseline.note ? `: ${mdEscape(c.baseline.note)}` : ''}.`,
@@ -170,6 +188,13 @@ export function renderCloseoutMarkdown(c: CloseoutModel): string {
   return o.join('\n') + '\n';
 }
 
+/** What the run changed from the frozen config, each pair as `code` makes it. */
+function overridesText(c: CloseoutModel, code: (s: string) => string): string {
+  const o = c.run.overrides;
+  if (o === undefined) return 'not recorded (the run was stored before runs kept their plan)';
+  return o.length ? o.map(code).join(', ') : 'none (the frozen config as it is)';
+}
+
 function closeoutCharts(c: CloseoutModel): ChartSpec[] {
   const rules = c.gate.rules.filter(
     (r) => r.observed !== null && r.metric !== 'query_count' && !r.metric.startsWith('latency'),
@@ -195,6 +220,8 @@ function closeoutCharts(c: CloseoutModel): ChartSpec[] {
 /** What closeout.hbs draws: every value already a display string. */
 function closeoutHtmlView(c: CloseoutModel) {
   return {
+    title: closeoutTitle(c),
+    readiness: readiness(c),
     suite: c.suite,
     verdict: c.gate.verdict,
     gate_id: c.gate.gate_id,
@@ -222,6 +249,8 @@ function closeoutHtmlView(c: CloseoutModel) {
       system_contract: c.run.system.contract,
       replays: c.run.settings.replays,
       seed: c.run.settings.seed,
+      overrides: c.run.overrides ?? [],
+      overrides_text: c.run.overrides?.length ? '' : overridesText(c, (s) => s),
     },
     baseline: c.baseline
       ? {
@@ -279,5 +308,5 @@ function closeoutHtmlView(c: CloseoutModel) {
 }
 
 export function renderCloseoutHtml(c: CloseoutModel): string {
-  return renderPage('closeout', `Gate C closeout: ${c.suite}`, closeoutHtmlView(c), closeoutCharts(c));
+  return renderPage('closeout', closeoutTitle(c), closeoutHtmlView(c), closeoutCharts(c));
 }
