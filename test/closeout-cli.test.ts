@@ -87,6 +87,8 @@ describe('rgate closeout: failing queries', () => {
     // the contract gate judges no top-1: no query counts against it for its top-1
     expect(doc.failing_queries.filter((q) => q.failure_reasons?.includes('top-1 not useful'))).toEqual([]);
     expect(doc.failing_queries.length).toBeLessThan(report.failing_queries.length);
+    // each listed query says why it counts, in the words the gate's rules give it
+    for (const q of doc.failing_queries) expect(q.failure_reasons?.length).toBeGreaterThan(0);
   });
 });
 

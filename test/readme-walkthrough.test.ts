@@ -85,6 +85,10 @@ describe('README Gate C walkthrough', () => {
     );
     expect(md).toMatch(/large p95 [\d.]+ ms \(n=\d+\)/);
     expect(md).not.toMatch(/p95 0 ms/);
+    // Gate C fails on measures over all queries: no query fails by itself, and the section says why
+    expect(md).toContain(
+      '## 6. Failing queries (0)\n\nNone counted per query: the failing rules (`ndcg_cut.5 vs baseline`, `recall.10`, `recall.10 vs baseline`) are judged on a measure over all queries',
+    );
 
     // closing out the baseline run itself (the old README order) says why it proves nothing
     const self = await rgate([

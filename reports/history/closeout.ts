@@ -158,12 +158,12 @@ export function renderCloseoutMarkdown(c: CloseoutModel): string {
   );
 
   push(`## 6. Failing queries (${c.failing_queries.length})`, '');
-  if (!c.failing_queries.length) push('None.');
+  if (!c.failing_queries.length) push(noFailingQueries(c, mdCode));
   else {
-    push('| query | text | top-1 | mode | selected |', '| --- | --- | --- | --- | --- |');
+    push('| query | text | why | top-1 | mode | selected |', '| --- | --- | --- | --- | --- | --- |');
     for (const q of c.failing_queries) {
       push(
-        `| ${mdCode(q.query_id)} | ${mdEscape(q.text)} | ${q.top1}${q.expectation_met === false ? ', expectation missed' : ''}${q.deterministic ? '' : ', nondeterministic'} | ${q.actual.selection_mode ?? '-'} | ${mdCode(q.actual.selected_id ?? '(none)')} |`,
+        `| ${mdCode(q.query_id)} | ${mdEscape(q.text)} | ${mdEscape((q.failure_reasons ?? []).join(', '))} | ${q.top1}${q.expectation_met === false ? ', expectation missed' : ''}${q.deterministic ? '' : ', nondeterministic'} | ${q.actual.selection_mode ?? '-'} | ${mdCode(q.actual.selected_id ?? '(none)')} |`,
       );
     }
   }
@@ -186,6 +186,18 @@ export function renderCloseoutMarkdown(c: CloseoutModel): string {
   for (const s of c.sign_off)
     push(`| ${mdEscape(s.role)} | ____________________ | ____________ | ☐ approve ☐ reject |`);
   return o.join('\n') + '\n';
+}
+
+/**
+ * An empty failing-queries section under a failing gate must not read as "nothing failed": the rules
+ * that failed are judged on a measure over all queries (nDCG, recall: a mean), which no one query fails.
+ */
+function noFailingQueries(c: CloseoutModel, code: (s: string) => string): string {
+  const failed = c.gate.rules
+    .filter((r) => r.status === 'fail')
+    .map((r) => r.metric + (r.baseline ? ' vs baseline' : ''));
+  if (!failed.length) return 'None.';
+  return `None counted per query: the failing rules (${[...new Set(failed)].map(code).join(', ')}) are judged on a measure over all queries, not query by query; the run's report has each query's values.`;
 }
 
 /** What the run changed from the frozen config, each pair as `code` makes it. */
@@ -291,9 +303,11 @@ function closeoutHtmlView(c: CloseoutModel) {
         ? { status: c.budget.rule.status.toUpperCase(), reason: c.budget.rule.reason }
         : null,
     },
+    no_failing_queries: noFailingQueries(c, (m) => m),
     failing_queries: c.failing_queries.map((q) => ({
       query_id: q.query_id,
       text: q.text,
+      why: (q.failure_reasons ?? []).join(', '),
       top1: q.top1,
       expectation_missed: q.expectation_met === false,
       deterministic: q.deterministic,
