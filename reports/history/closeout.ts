@@ -48,7 +48,7 @@ function metricText(m: MetricEntry | null): string {
  * What the document is: a Gate C closeout only under a Gate C gate; under any other gate it says
  * which gate it applied, so a contract gate's PASS never reads as Gate C closed.
  */
-export function closeoutTitle(c: Pick<CloseoutModel, 'suite' | 'gate'>): string {
+function closeoutTitle(c: Pick<CloseoutModel, 'suite' | 'gate'>): string {
   return isGateC(c.gate.gate_id)
     ? `Gate C closeout: ${c.suite}`
     : `Closeout: ${c.suite} under ${c.gate.gate_id}`;
