@@ -14,6 +14,14 @@ describe('format', () => {
     expect(num(2)).toBe('2');
     expect(ms(2210.4)).toBe('2,210 ms');
     expect(ms(1234567)).toBe('1,234,567 ms');
+    // below 10 ms, 3 significant digits: a sub-millisecond p95 is not "0 ms"
+    expect(ms(0.226)).toBe('0.226 ms');
+    expect(ms(0.00012345)).toBe('0.000123 ms');
+    expect(ms(1.5)).toBe('1.5 ms');
+    expect(ms(9.994)).toBe('9.99 ms');
+    expect(ms(9.996)).toBe('10 ms');
+    expect(ms(0)).toBe('0 ms');
+    expect(ms(12.4)).toBe('12 ms');
     expect(signedPct(0.123)).toBe('+12.3%');
     expect(signedPct(-0.05)).toBe('-5.0%');
   });

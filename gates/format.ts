@@ -34,8 +34,13 @@ export function signedNum(x: number, digits = 4): string {
   return (x >= 0 ? '+' : '') + num(x, digits);
 }
 
-/** Milliseconds with thousands separators: 2210.4 -> "2,210 ms". */
+/**
+ * Milliseconds with thousands separators: 2210.4 -> "2,210 ms". Below 10 ms, 3 significant digits
+ * (0.226 -> "0.226 ms", 1.5 -> "1.5 ms"): an in-process p95 of a fraction of a millisecond must not
+ * print as "0 ms".
+ */
 export function ms(x: number): string {
+  if (x !== 0 && Math.abs(x) < 10) return `${String(Number(x.toPrecision(3)))} ms`;
   return `${groupThousands(Math.round(x))} ms`;
 }
 

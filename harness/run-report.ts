@@ -2,20 +2,15 @@ import { compareCodeUnits } from '../src/core/canonical-json.js';
 import { CONTRACT_DEFAULTS } from '../src/core/defaults.js';
 import {
   REPORT_SCHEMA_VERSION,
-  type ArtifactRefs,
   type ChecklistItem,
   type GateResult,
   type MetricEntry,
   type Observation,
   type Report,
 } from '../src/documents/index.js';
-import {
-  computeRunMeasures,
-  hasSelectionFields,
-  hasSelectionStep,
-  usefulnessRule,
-} from '../src/metrics/index.js';
+import { computeRunMeasures, hasSelectionStep, usefulnessRule } from '../src/metrics/index.js';
 import { evaluateGate, separateTimingRules } from '../gates/index.js';
+import { checklistEvidence } from './checklist-evidence.js';
 import { orderSeed } from './replay.js';
 import { contractViolations } from './contract-violations.js';
 import { peerFigures } from './peer-figures.js';
@@ -203,27 +198,6 @@ export function systemDown(
     failed_requests: made.requests,
     planned_requests: planned,
     first_error: { kind: first.error?.kind ?? 'error', message: first.error?.message ?? '' },
-  };
-}
-
-/** Evidence for the seed-001 QA checklist, computed from what was observed. */
-function checklistEvidence(
-  observations: readonly Observation[],
-  replayIdentical: boolean,
-  artifacts: ArtifactRefs,
-  semanticWinModes: readonly string[],
-) {
-  const complete = observations.filter(hasSelectionFields).length;
-  const fallbacks = observations.filter((o) => o.fallback.triggered);
-  return {
-    pinned: Boolean(artifacts.corpus_id && artifacts.query_set_id && artifacts.config_id),
-    every_response_has_selection_fields: { numerator: complete, denominator: observations.length },
-    // a fallback answer must not claim a semantic selection
-    fallback_ordering_evidenced: fallbacks.every(
-      (o) => o.selection_mode === undefined || !semanticWinModes.includes(o.selection_mode),
-    ),
-    fallback_observations: fallbacks.length,
-    replay_identical: replayIdentical,
   };
 }
 

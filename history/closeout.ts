@@ -5,15 +5,15 @@
  * failing queries, residual risks with owners and due dates, and a sign-off block. Refuses to be
  * written when any of that binding cannot be shown.
  */
+import { compareCodeUnits } from '../src/core/canonical-json.js';
 import { RgateError } from '../src/core/errors.js';
-import { hasSelectionFields } from '../src/metrics/index.js';
+import { hasSelectionStep, semanticWinModesOf } from '../src/metrics/index.js';
 import {
   CLOSEOUT_SCHEMA_VERSION,
   type ArtifactRefs,
   type CloseoutDoc,
   type Freeze,
   type GatePolicy,
-  type Observation,
   type ResidualRisk,
   type RunRow,
 } from '../src/documents/index.js';
@@ -21,6 +21,8 @@ import type { RunStore } from '../src/store/types.js';
 import { evaluateGate } from '../gates/index.js';
 import { checkSnapshotChange, frozenConfigId } from '../src/snapshot/index.js';
 import { resolveBaseline } from '../harness/run-baseline.js';
+import { checklistEvidence } from '../harness/checklist-evidence.js';
+import { withFailureReasons } from '../harness/failure-reasons.js';
 import { newestCompleteRun } from './baseline.js';
 import { asReport } from './trends.js';
 
@@ -49,11 +51,6 @@ function sameSnapshot(a: ArtifactRefs, b: ArtifactRefs): boolean {
     a.corpus_sha256 === b.corpus_sha256 &&
     a.query_set_sha256 === b.query_set_sha256
   );
-}
-
-/** Count responses carrying the selection fields, the evidence the seed 001 checklist asks for. */
-function selectionFieldEvidence(observations: readonly Observation[]) {
-  return { numerator: observations.filter(hasSelectionFields).length, denominator: observations.length };
 }
 
 /**
@@ -109,12 +106,25 @@ export function buildCloseout(input: CloseoutInput): CloseoutDoc {
     latency: report.timing.latency_ms,
     query_count: report.queries.length,
     replays: report.settings.replays,
+    suite,
     artifacts: report.artifacts,
     ...(baseline ? { baseline: { metrics: baseline.metrics, source: baseline.source } } : {}),
-    checklist_evidence: {
-      responses_with_selection_fields: selectionFieldEvidence(store.getObservations(row.run_id)),
-    },
+    // the evidence the run's own report was checked on: the same item must read the same here
+    checklist_evidence: checklistEvidence(
+      store.getObservations(row.run_id),
+      report.replay_proof.identical,
+      report.artifacts,
+      semanticWinModesOf(report),
+    ),
   });
+  // the queries that count against the gate this closeout applies, which need not be the run's gate
+  const ruled = policy.rules.map((r) => r.metric);
+  const { failing } = withFailureReasons(
+    report.queries,
+    hasSelectionStep(report.queries, ruled),
+    semanticWinModesOf(report),
+    ruled,
+  );
   const metric = (id: string) => report.metrics.find((m) => m.id === id) ?? null;
   const warnings = baseline ? baselineWarnings(row.run_id, report.artifacts, baseline) : [];
   const f = pinned.freeze;
@@ -152,6 +162,7 @@ export function buildCloseout(input: CloseoutInput): CloseoutDoc {
       system: report.system,
       settings: report.settings,
       artifacts: report.artifacts,
+      ...(row.plan ? { overrides: overridePairs(row.plan.overrides) } : {}),
     },
     baseline: baselineDoc,
     determinism: {
@@ -167,7 +178,7 @@ export function buildCloseout(input: CloseoutInput): CloseoutDoc {
       budget_compliance: metric('budget_compliance'),
       rule: gate.rules.find((r) => r.metric === 'budget_compliance') ?? null,
     },
-    failing_queries: report.failing_queries,
+    failing_queries: failing,
     ...(warnings.length ? { warnings } : {}),
     residuals: input.residuals,
     sign_off: SIGN_OFF_ROLES.map((role) => ({ role })),
@@ -199,6 +210,23 @@ export function baselineWarnings(
   return [];
 }
 
+/**
+ * A config override as the `--set` flags that make it: `weighting_mode=evidence_outcome_bias`,
+ * `bm25.k1=0.9` (a nested key dotted, a string bare, any other value as JSON), sorted by key.
+ */
+export function overridePairs(overrides: object): string[] {
+  const pairs: [string, string][] = [];
+  const walk = (node: object, prefix: string) => {
+    for (const [k, v] of Object.entries(node)) {
+      const key = prefix + k;
+      if (typeof v === 'object' && v !== null && !Array.isArray(v)) walk(v as object, `${key}.`);
+      else if (v !== undefined) pairs.push([key, typeof v === 'string' ? v : JSON.stringify(v)]);
+    }
+  };
+  walk(overrides, '');
+  return pairs.sort((a, b) => compareCodeUnits(a[0], b[0])).map(([k, v]) => `${k}=${v}`);
+}
+
 function pickRun(store: RunStore, suite: string, runId: string | undefined): RunRow {
   if (runId === undefined) return newestCompleteRun(store, suite);
   const row = store.getRun(runId);
@@ -209,8 +237,20 @@ function pickRun(store: RunStore, suite: string, runId: string | undefined): Run
       `list runs: rgate history ${suite}`,
     );
   if (row.suite !== suite)
-    throw new RgateError('usage', `run ${runId} belongs to suite "${row.suite}", not "${suite}"`);
+    throw new RgateError(
+      'usage',
+      `run ${runId} belongs to suite "${row.suite}", not "${suite}"`,
+      `close it out under its own suite: rgate closeout ${row.suite} --run ${runId} (or list ${suite}'s runs: rgate history ${suite})`,
+    );
   if (row.status !== 'complete')
-    throw new RgateError('usage', `run ${runId} is ${row.status}: only a complete run can be closed out`);
+    throw new RgateError(
+      'usage',
+      `run ${runId} is ${row.status}: only a complete run can be closed out`,
+      row.status === 'failed'
+        ? `run the suite again: rgate run ${suite}`
+        : row.status === 'interrupted'
+          ? `finish it first: rgate run --resume ${runId}`
+          : `wait for it to finish (or, if its process is gone: rgate run --resume ${runId})`,
+    );
   return row;
 }

@@ -160,6 +160,7 @@ export function hostileCloseout(): CloseoutDoc {
       system: r.system,
       settings: r.settings,
       artifacts: artifacts('v2'),
+      overrides: ['weighting_mode=evidence_outcome_bias', `note=${EVIL}`],
     },
     baseline: {
       run_id: 'base',

@@ -12,6 +12,20 @@ import { runCli } from '../src/cli/program.js';
 import { captureIo } from './helpers/cli-io.js';
 import { REPO } from './helpers/dist.js';
 
+/**
+ * The figures the README quotes from step 3, each a `code` span of the sentence after the block
+ * ("On the bundled set, step 3 shows ... so the closeout FAILs"): each must be printed as it stands.
+ */
+function quotedFigures(): string[] {
+  const readme = readFileSync(join(REPO, 'README.md'), 'utf8');
+  const m =
+    /<!-- \/walkthrough:gate-c -->\n\nOn the bundled set, step 3 shows([\s\S]*?)so the closeout\s+FAILs/.exec(
+      readme,
+    );
+  if (!m) throw new Error('README.md: no "On the bundled set, step 3 shows" sentence after the walkthrough');
+  return [...m[1]!.matchAll(/`([^`]+)`/g)].map((f) => f[1]!.replace(/\s+/g, ' '));
+}
+
 /** The walkthrough's command lines: `rgate ...` without comments, split like a shell would (double quotes). */
 function walkthrough(): string[][] {
   const readme = readFileSync(join(REPO, 'README.md'), 'utf8');
@@ -56,6 +70,25 @@ describe('README Gate C walkthrough', () => {
       /ndcg_cut\.5 vs baseline: ndcg_cut\.5 [\d.]+ vs baseline [\d.]+: uplift -?\d/,
     );
     expect(closeout.out).not.toContain('uplift +0.0%');
+    // what the README says step 3 shows is what it prints, figure for figure
+    expect(closeout.code).toBe(1);
+    expect(closeout.out).toMatch(/^Gate C closeout of context-load: FAIL \(context-load-gate-c-v0\)/);
+    const figures = quotedFigures();
+    expect(figures.length).toBeGreaterThanOrEqual(2);
+    for (const f of figures) expect(closeout.out, f).toContain(f);
+    // the latency rule's reason prints each profile's p95 with its digits: an in-process p95 is a
+    // fraction of a millisecond, never "0 ms"
+    const runId = /on run (\S+)/.exec(closeout.out)![1]!;
+    const md = readFileSync(
+      join(project, '.rgate', 'closeout', `context-load-${runId}`, 'closeout.md'),
+      'utf8',
+    );
+    expect(md).toMatch(/large p95 [\d.]+ ms \(n=\d+\)/);
+    expect(md).not.toMatch(/p95 0 ms/);
+    // Gate C fails on measures over all queries: no query fails by itself, and the section says why
+    expect(md).toContain(
+      '## 6. Failing queries (0)\n\nNone counted per query: the failing rules (`ndcg_cut.5 vs baseline`, `recall.10`, `recall.10 vs baseline`) are judged on a measure over all queries',
+    );
 
     // closing out the baseline run itself (the old README order) says why it proves nothing
     const self = await rgate([

@@ -4,6 +4,7 @@
  */
 import type { CloseoutDoc as CloseoutModel, MetricEntry, RuleResult } from '../../src/documents/index.js';
 import { measureSummary, num, pct } from '../../gates/format.js';
+import { isGateC } from '../../gates/gate-c.js';
 import { mdCode, mdEscape } from '../escape.js';
 import { barChart, barChartSize, jsonDoc, renderPage, type ChartSpec } from './shared.js';
 
@@ -43,6 +44,23 @@ function metricText(m: MetricEntry | null): string {
   return m ? measureSummary(m.value) : 'not measured';
 }
 
+/**
+ * What the document is: a Gate C closeout only under a Gate C gate; under any other gate it says
+ * which gate it applied, so a contract gate's PASS never reads as Gate C closed.
+ */
+function closeoutTitle(c: Pick<CloseoutModel, 'suite' | 'gate'>): string {
+  return isGateC(c.gate.gate_id)
+    ? `Gate C closeout: ${c.suite}`
+    : `Closeout: ${c.suite} under ${c.gate.gate_id}`;
+}
+
+/** The verdict's consequence, in the words the document may claim. */
+function readiness(c: CloseoutModel): string {
+  if (!c.ready) return 'Not ready to close: see the failing rules below.';
+  if (isGateC(c.gate.gate_id)) return 'Ready to close once signed off.';
+  return 'This gate is not a Gate C gate: the document records its verdict and closes no Gate C review (name a Gate C gate with --gate, e.g. context-load-gate-c-v0).';
+}
+
 export function renderCloseoutJson(c: CloseoutModel): string {
   return jsonDoc(c);
 }
@@ -50,9 +68,9 @@ export function renderCloseoutJson(c: CloseoutModel): string {
 export function renderCloseoutMarkdown(c: CloseoutModel): string {
   const o: string[] = [];
   const push = (...l: string[]) => o.push(...l);
-  push(`# Gate C closeout: ${mdEscape(c.suite)}`, '');
+  push(`# ${mdEscape(closeoutTitle(c))}`, '');
   push(
-    `**Verdict: ${c.gate.verdict}** (${mdCode(c.gate.gate_id)} v${mdEscape(c.gate.version)}). ${c.ready ? 'Ready to close once signed off.' : '**Not ready to close**: see the failing rules below.'}`,
+    `**Verdict: ${c.gate.verdict}** (${mdCode(c.gate.gate_id)} v${mdEscape(c.gate.version)}). ${c.ready ? mdEscape(readiness(c)) : '**Not ready to close**: see the failing rules below.'}`,
     '',
   );
   for (const w of c.warnings ?? []) push(`> **Warning:** ${mdEscape(w)}`, '');
@@ -79,8 +97,8 @@ export function renderCloseoutMarkdown(c: CloseoutModel): string {
   );
   push(
     `Pinned: ${mdCode(c.run.artifacts.corpus_id)}, ${mdCode(c.run.artifacts.query_set_id)}, ${mdCode(c.run.artifacts.config_id)}.`,
-    '',
   );
+  push(`Overrides of the frozen config: ${overridesText(c, mdCode)}.`, '');
   if (c.baseline) {
     push(
       `Baseline run ${mdCode(c.baseline.run_id)}${c.baseline.started_at ? ` (started ${c.baseline.started_at})` : ''} on fixture version ${mdCode(c.baseline.version)}${c.baseline.note ? `: ${mdEscape(c.baseline.note)}` : ''}.`,
@@ -140,12 +158,12 @@ export function renderCloseoutMarkdown(c: CloseoutModel): string {
   );
 
   push(`## 6. Failing queries (${c.failing_queries.length})`, '');
-  if (!c.failing_queries.length) push('None.');
+  if (!c.failing_queries.length) push(noFailingQueries(c, mdCode));
   else {
-    push('| query | text | top-1 | mode | selected |', '| --- | --- | --- | --- | --- |');
+    push('| query | text | why | top-1 | mode | selected |', '| --- | --- | --- | --- | --- | --- |');
     for (const q of c.failing_queries) {
       push(
-        `| ${mdCode(q.query_id)} | ${mdEscape(q.text)} | ${q.top1}${q.expectation_met === false ? ', expectation missed' : ''}${q.deterministic ? '' : ', nondeterministic'} | ${q.actual.selection_mode ?? '-'} | ${mdCode(q.actual.selected_id ?? '(none)')} |`,
+        `| ${mdCode(q.query_id)} | ${mdEscape(q.text)} | ${mdEscape((q.failure_reasons ?? []).join(', '))} | ${q.top1}${q.expectation_met === false ? ', expectation missed' : ''}${q.deterministic ? '' : ', nondeterministic'} | ${q.actual.selection_mode ?? '-'} | ${mdCode(q.actual.selected_id ?? '(none)')} |`,
       );
     }
   }
@@ -168,6 +186,25 @@ export function renderCloseoutMarkdown(c: CloseoutModel): string {
   for (const s of c.sign_off)
     push(`| ${mdEscape(s.role)} | ____________________ | ____________ | ☐ approve ☐ reject |`);
   return o.join('\n') + '\n';
+}
+
+/**
+ * An empty failing-queries section under a failing gate must not read as "nothing failed": the rules
+ * that failed are judged on a measure over all queries (nDCG, recall: a mean), which no one query fails.
+ */
+function noFailingQueries(c: CloseoutModel, code: (s: string) => string): string {
+  const failed = c.gate.rules
+    .filter((r) => r.status === 'fail')
+    .map((r) => r.metric + (r.baseline ? ' vs baseline' : ''));
+  if (!failed.length) return 'None.';
+  return `None counted per query: the failing rules (${[...new Set(failed)].map(code).join(', ')}) are judged on a measure over all queries, not query by query; the run's report has each query's values.`;
+}
+
+/** What the run changed from the frozen config, each pair as `code` makes it. */
+function overridesText(c: CloseoutModel, code: (s: string) => string): string {
+  const o = c.run.overrides;
+  if (o === undefined) return 'not recorded (the run was stored before runs kept their plan)';
+  return o.length ? o.map(code).join(', ') : 'none (the frozen config as it is)';
 }
 
 function closeoutCharts(c: CloseoutModel): ChartSpec[] {
@@ -195,10 +232,13 @@ function closeoutCharts(c: CloseoutModel): ChartSpec[] {
 /** What closeout.hbs draws: every value already a display string. */
 function closeoutHtmlView(c: CloseoutModel) {
   return {
+    title: closeoutTitle(c),
+    readiness: readiness(c),
     suite: c.suite,
     verdict: c.gate.verdict,
     gate_id: c.gate.gate_id,
     gate_version: c.gate.version,
+    source: c.gate.source ?? '',
     ready: c.ready,
     reasons: c.gate.reasons,
     warnings: c.warnings ?? [],
@@ -208,6 +248,7 @@ function closeoutHtmlView(c: CloseoutModel) {
       frozen_on: c.freeze.frozen_on,
       seal: c.freeze.seal,
       files: c.freeze.files,
+      rules: c.freeze.rules,
       history: c.freeze.history.map((h) => ({
         version: h.version,
         frozen_on: h.frozen_on,
@@ -222,6 +263,11 @@ function closeoutHtmlView(c: CloseoutModel) {
       system_contract: c.run.system.contract,
       replays: c.run.settings.replays,
       seed: c.run.settings.seed,
+      corpus_id: c.run.artifacts.corpus_id,
+      query_set_id: c.run.artifacts.query_set_id,
+      config_id: c.run.artifacts.config_id,
+      overrides: c.run.overrides ?? [],
+      overrides_text: c.run.overrides?.length ? '' : overridesText(c, (s) => s),
     },
     baseline: c.baseline
       ? {
@@ -257,9 +303,11 @@ function closeoutHtmlView(c: CloseoutModel) {
         ? { status: c.budget.rule.status.toUpperCase(), reason: c.budget.rule.reason }
         : null,
     },
+    no_failing_queries: noFailingQueries(c, (m) => m),
     failing_queries: c.failing_queries.map((q) => ({
       query_id: q.query_id,
       text: q.text,
+      why: (q.failure_reasons ?? []).join(', '),
       top1: q.top1,
       expectation_missed: q.expectation_met === false,
       deterministic: q.deterministic,
@@ -279,5 +327,5 @@ function closeoutHtmlView(c: CloseoutModel) {
 }
 
 export function renderCloseoutHtml(c: CloseoutModel): string {
-  return renderPage('closeout', `Gate C closeout: ${c.suite}`, closeoutHtmlView(c), closeoutCharts(c));
+  return renderPage('closeout', closeoutTitle(c), closeoutHtmlView(c), closeoutCharts(c));
 }

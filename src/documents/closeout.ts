@@ -57,6 +57,11 @@ export const CloseoutDocSchema = Closed({
     system: ReportSystemSchema,
     settings: RunSettingsSchema,
     artifacts: ArtifactRefsSchema,
+    /**
+     * what the run changed from the frozen config, `key=value` (dotted keys, sorted): the suite's
+     * config, its system's params and the run's `--set`; absent for a run stored before plans were kept
+     */
+    overrides: Type.Optional(Type.Array(Type.String())),
   }),
   baseline: OrNull(
     Closed({

@@ -4,7 +4,7 @@ import { join, relative, resolve } from 'node:path';
 import type { Argv } from 'yargs';
 import { EXIT, RgateError } from '../../core/errors.js';
 import { loadFixtureSet } from '../../snapshot/index.js';
-import { loadGatePolicy } from '../../../gates/index.js';
+import { isGateC, loadGatePolicy } from '../../../gates/index.js';
 import { buildCloseout } from '../../../history/closeout.js';
 import type { ResidualRisk } from '../../documents/index.js';
 import { readResiduals } from '../../../history/closeout-residuals.js';
@@ -29,11 +29,15 @@ interface CloseoutArgs extends StoreArgs {
 
 export const closeoutCommand: RgateCommand<CloseoutArgs> = {
   command: 'closeout <suite>',
-  describe: 'Write the Gate C closeout (Markdown + HTML) for the newest run of a suite on its frozen fixture',
+  describe:
+    "Write the closeout (Markdown, HTML, JSON) of a suite's newest run on its frozen fixture: a Gate C closeout under a Gate C gate",
   builder: (y: Argv) =>
     withStoreOptions(y)
       .positional('suite', { type: 'string', describe: 'suite name from rgate.config.json' })
-      .option('gate', { type: 'string', describe: "gate policy id or file (default: the suite's gate)" })
+      .option('gate', {
+        type: 'string',
+        describe: "gate policy id or file (default: the suite's gate); Gate C: a Gate C gate",
+      })
       .option('residuals', {
         type: 'string',
         describe: 'JSON file of residual risks, each with an owner and a due date',
@@ -55,7 +59,10 @@ export const closeoutCommand: RgateCommand<CloseoutArgs> = {
         '$0 closeout context-load --gate context-load-gate-c-v0 --residuals residuals.json',
         'the Gate C review document',
       )
-      .example('$0 closeout context-load --out docs/gate-c', 'write it next to the review'),
+      .example(
+        '$0 closeout context-load --gate context-load-gate-c-v0 --out docs/gate-c',
+        'write it next to the review',
+      ),
   handler: async (args, io) => {
     const { spec, root } = loadSuiteSpec(io, args.suite, args.config);
     const gate = args.gate ?? spec.gate ?? undefined;
@@ -96,12 +103,16 @@ export const closeoutCommand: RgateCommand<CloseoutArgs> = {
     if (args.json) io.out(renderCloseoutJson(doc).replace(/\n$/, ''));
     else {
       io.out(
-        `Gate C closeout of ${args.suite}: ${doc.gate.verdict} (${doc.gate.gate_id}) on run ${doc.run.run_id}`,
+        `${isGateC(doc.gate.gate_id) ? 'Gate C closeout' : 'Closeout'} of ${args.suite}: ${doc.gate.verdict} (${doc.gate.gate_id}) on run ${doc.run.run_id}`,
       );
       io.out(
         `  fixture ${doc.freeze.artifact_id}@${doc.freeze.version} verified; baseline ${doc.baseline ? doc.baseline.run_id : '(none)'}${doc.baseline?.version_changed ? ' (reset note cited)' : ''}`,
       );
       for (const r of doc.gate.reasons) io.out(`  - ${r}`);
+      if (!isGateC(doc.gate.gate_id))
+        io.out(
+          `  ${doc.gate.gate_id} is not a Gate C gate: this closes no Gate C review (name one with --gate)`,
+        );
       for (const w of doc.warnings ?? []) io.err(`rgate: warning: ${w}`);
       io.out(`  ${doc.residuals.length} residual risk(s); written ${where}/closeout.{md,html,json}`);
     }

@@ -47,7 +47,7 @@ export const COMMAND_SUMMARIES: Readonly<Record<string, readonly [command: strin
   ],
   closeout: [
     'closeout <suite>',
-    'Write the Gate C closeout (Markdown + HTML) for the newest run of a suite on its frozen fixture',
+    "Write the closeout (Markdown, HTML, JSON) of a suite's newest run on its frozen fixture: a Gate C closeout under a Gate C gate",
   ],
   label: [
     'label <action> <target> [judgments]',
