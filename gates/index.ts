@@ -3,7 +3,7 @@ export { evaluateGate, ruleLabel, type GateInput, type ChecklistEvidence } from 
 export { loadGatePolicy, parseGatePolicy } from './policy.js';
 export { isGateC } from './gate-c.js';
 export { SELECTION_METRICS, TIMING_METRICS } from './metric-ids.js';
-export { notApplicable, type HiddenMetric } from './metric-applies.js';
+export { notApplicable, notApplicableIn, type HiddenMetric } from './metric-applies.js';
 export * from './format.js';
 export { separateTimingRules, withTimingRules, TIMING_STUB_REASON } from './timing-rules.js';
 export { isValidReport } from './report-check.js';

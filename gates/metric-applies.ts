@@ -1,5 +1,6 @@
-import type { MetricEntry } from '../src/documents/index.js';
+import type { MetricEntry, Report } from '../src/documents/index.js';
 import { SELECTION_METRICS } from './metric-ids.js';
+import { withTimingRules } from './timing-rules.js';
 
 export interface HiddenMetric {
   id: string;
@@ -28,4 +29,16 @@ export function notApplicable(
       hidden.push({ id: m.id, why: 'no answer wrote to stderr' });
   }
   return hidden;
+}
+
+/**
+ * The measures of a run report that do not apply to it: the rule above, with the run's gate rules
+ * (timing rules included) as the ruled set and its judging's selection step. The run report hides
+ * these; a tuning comparison does not test them.
+ */
+export function notApplicableIn(report: Report): HiddenMetric[] {
+  return notApplicable(report.metrics, {
+    ruled: new Set(withTimingRules(report.gate, report.timing.timing_rules).rules.map((r) => r.metric)),
+    selectionStep: report.judging?.selection_step ?? false,
+  });
 }

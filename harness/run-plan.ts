@@ -19,6 +19,8 @@ import type { PinnedSuite } from '../src/snapshot/types.js';
 import type { RunStore } from '../src/store/types.js';
 import { loadGatePolicy } from '../gates/index.js';
 import { rankingSpecsOf } from '../src/metrics/index.js';
+// the engine's preset table alone, not its index (a run loads no more of the engine than it answers with)
+import { weightingOf } from '../src/engine/profiles.js';
 import { storedBaselineFor } from './run-baseline.js';
 import { builtinMode } from '../src/systems/builtin-adapter.js';
 
@@ -249,11 +251,17 @@ export function systemIdentity(
     contract === 'context-load-v0' && s.type !== 'builtin'
       ? (config?.system?.ranked_entries ?? s.ranked_entries ?? 'auto')
       : undefined;
+  // only the builtin context-load engine is known to read weighting_mode; its own preset table says the weights
+  const weighting =
+    s.type === 'builtin' && contract === 'context-load-v0' && config
+      ? weightingOf(config.weighting_mode)
+      : undefined;
   return {
     name: systemName(spec, config),
     kind: s.type,
     contract,
     semantic_win_modes: [...modes],
     ...(ranked !== undefined ? { ranked_entries: ranked } : {}),
+    ...(weighting ? { weighting } : {}),
   };
 }

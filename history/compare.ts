@@ -41,6 +41,7 @@ import { frozenConfigId } from '../src/snapshot/index.js';
 import { betterOf, headline } from './trends.js';
 import { judgmentHoles } from './label-holes.js';
 import { labelEffects } from './compare-labels.js';
+import { notApplicableIn } from '../gates/index.js';
 
 /** Gate measures first (in DESIGN.md order), then ranking measures by id. */
 const METRIC_ORDER = [
@@ -102,6 +103,7 @@ export function analyzeCompare(input: AnalyzeInput): CompareSession {
     run_id: v.report.environment.run_id,
     config_id: v.report.artifacts.config_id,
     config_sha256: v.report.artifacts.config_sha256,
+    ...(v.report.system.weighting ? { weighting: v.report.system.weighting } : {}),
     verdict: v.report.gate.verdict,
     aggregates: [...v.report.metrics]
       .sort((a, b) => compareCodeUnits(a.id, b.id))
@@ -118,7 +120,13 @@ export function analyzeCompare(input: AnalyzeInput): CompareSession {
     selection_modes: selectionModeCounts(v.report.queries),
   }));
 
-  const metricIds = [...new Set(variants.flatMap((v) => Object.keys(v.per_query)))].sort(metricOrder);
+  const perQuery = new Set(variants.flatMap((v) => Object.keys(v.per_query)));
+  // a measure the run report calls not applicable is neither tested nor counted in Holm's family
+  const notTested = untestedMetrics(
+    input.variants.map((v, i) => ({ id: variants[i]!.id, report: v.report })),
+  ).filter((h) => perQuery.has(h.id));
+  const untested = new Set(notTested.map((h) => h.id));
+  const metricIds = [...perQuery].filter((m) => !untested.has(m)).sort(metricOrder);
   let tests: PairedTest[] = [];
   for (const m of metricIds) {
     for (let i = 0; i < variants.length; i++) {
@@ -153,6 +161,7 @@ export function analyzeCompare(input: AnalyzeInput): CompareSession {
     reference: ref.id,
     gate_metrics,
     metrics: metricIds.map((id) => ({ id, better: better(id) })),
+    not_applicable: notTested,
     variants,
     tests,
     winners: nameWinners(metricIds, ids, tests, better),
@@ -160,6 +169,30 @@ export function analyzeCompare(input: AnalyzeInput): CompareSession {
     label_effects: labelEffects({ gate_metrics, tests, flips }),
     environment: input.environment,
   };
+}
+
+/**
+ * The measures left out of the paired tests, each with why: those gates/metric-applies.ts calls not
+ * applicable to a variant's run (the rule its run report hides them by). One variant is enough, as a
+ * test needs the measure on both sides; when only some variants are concerned the reason names them.
+ */
+function untestedMetrics(runs: readonly { id: string; report: Report }[]): { id: string; why: string }[] {
+  const byMetric = new Map<string, Map<string, string[]>>();
+  for (const r of runs) {
+    for (const h of notApplicableIn(r.report)) {
+      const whys = byMetric.get(h.id) ?? new Map<string, string[]>();
+      whys.set(h.why, [...(whys.get(h.why) ?? []), r.id]);
+      byMetric.set(h.id, whys);
+    }
+  }
+  return [...byMetric]
+    .map(([id, whys]) => ({
+      id,
+      why: [...whys]
+        .map(([why, ids]) => (ids.length === runs.length ? why : `${why} in ${ids.join(', ')}`))
+        .join('; '),
+    }))
+    .sort((a, b) => metricOrder(a.id, b.id));
 }
 
 /** Benchmark queries by replay 1's selection mode, as the run report's selection-mode table counts them. */

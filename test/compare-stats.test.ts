@@ -3,7 +3,7 @@ import { analyzeCompare } from '../history/compare.js';
 import { applyHolm, nBasis, pairedTest, perQueryValues } from '../history/compare-stats.js';
 import { parseSweep, sweepVariants } from '../history/compare-variants.js';
 import { createPrng } from '../src/core/prng.js';
-import { outcome, report, rule } from './history-helpers.js';
+import { outcome, rate, report, rule } from './history-helpers.js';
 
 const S = { seed: 11, alpha: 0.05, resamples: 1000, permutations: 4000 };
 const ids = Array.from({ length: 60 }, (_, i) => `q${String(i).padStart(2, '0')}`);
@@ -162,6 +162,61 @@ describe('analyzeCompare over reports', () => {
     expect(s.tests.find((t) => t.metric === 'ndcg_cut.5' && t.a === 'v1' && t.b === 'v3')!.significant).toBe(
       true,
     );
+  });
+});
+
+describe('measures that do not apply to a variant', () => {
+  const mk = (runId: string, selectionStep: boolean) => {
+    const r = report({
+      runId,
+      rules: [rule('ndcg_cut.5', 'min', 0.1)],
+      metrics: [rate('top1_useful_rate', 30, 60), rate('top1_useful_any_mode', 40, 60)],
+      queries: ids.map((id, i) =>
+        outcome(id, { top1: i % 2 ? 'useful' : 'not_useful', measures: { 'ndcg_cut.5': i % 2 ? 0.8 : 0.2 } }),
+      ),
+    });
+    return { ...r, judging: { ...r.judging!, selection_step: selectionStep } };
+  };
+  const session = (steps: [boolean, boolean]) =>
+    analyzeCompare({
+      suite: 'ctx',
+      kind: 'variants',
+      variants: steps.map((step, i) => ({
+        spec: { label: `v${i}`, overrides: {} },
+        report: mk(`r${i}`, step),
+      })),
+      settings: S,
+      environment: { session_id: 's', created_at: 't' },
+    });
+
+  it('a measure without a selection step in one variant only is left out, naming that variant', () => {
+    const s = session([true, false]);
+    expect(s.not_applicable).toEqual([{ id: 'top1_useful_rate', why: 'no selection step in v2' }]);
+    expect(s.tests.map((t) => t.metric)).toEqual([
+      'top1_useful_any_mode',
+      'replay_determinism',
+      'ndcg_cut.5',
+    ]);
+  });
+
+  it('a measure a gate rule reads is tested even without a selection step', () => {
+    const s = session([false, false]);
+    expect(s.not_applicable).toEqual([{ id: 'top1_useful_rate', why: 'no selection step' }]);
+    const ruled = analyzeCompare({
+      suite: 'ctx',
+      kind: 'variants',
+      variants: [0, 1].map((i) => {
+        const r = mk(`r${i}`, false);
+        return {
+          spec: { label: `v${i}`, overrides: {} },
+          report: { ...r, gate: { ...r.gate, rules: [rule('top1_useful_rate', 'min', 0.1)] } },
+        };
+      }),
+      settings: S,
+      environment: { session_id: 's', created_at: 't' },
+    });
+    expect(ruled.not_applicable).toEqual([]);
+    expect(ruled.tests.map((t) => t.metric)).toContain('top1_useful_rate');
   });
 });
 

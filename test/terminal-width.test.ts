@@ -59,7 +59,9 @@ describe('comparison terminal output at 50, 80 and 120 columns', () => {
       labelEffectSession((i) => `doc-${i}`),
       { width: 80 },
     );
-    expect(text).toMatch(/^metric +vs +n +Δ mean +95% CI +p +Holm p +W\/T\/L$/m);
+    // each side's figure carries its n (12/18, n=18): no n column of its own
+    expect(text).toMatch(/^metric +vs +v1 +variant +Δ mean +95% CI +p +Holm p +W\/T\/L$/m);
+    expect(text).toMatch(/^top1_useful_rate +v2 12\/18 +0\/18 0 +-0\.6667 /m);
     expect(text).toMatch(/^top1_useful_any_mode +v2 /m);
     expect(text).not.toMatch(/ $/m);
   });
@@ -69,7 +71,7 @@ describe('comparison terminal output at 50, 80 and 120 columns', () => {
       labelEffectSession((i) => `doc-${i}`),
       { width: 50 },
     );
-    expect(text).toMatch(/^top1_useful_any_mode\n {2}vs v2 · n 18 · Δ mean /m);
+    expect(text).toMatch(/^top1_useful_any_mode\n {2}vs v2 · v1 1 n=18 · variant 1 n=18 · Δ mean /m);
   });
 });
 

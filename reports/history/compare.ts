@@ -28,6 +28,7 @@ import {
 } from './shared.js';
 import { mdCode, mdEscape } from '../escape.js';
 import { wrap } from '../wrap.js';
+import { hiddenText, weightingText } from '../run/view.js';
 import { holesMarkdown, holesTerminal, holesView } from './compare-holes.js';
 import { labelEffectTexts } from './compare-labels.js';
 import { fittedTable } from '../fitted-table.js';
@@ -63,7 +64,7 @@ function nText(t: PairedTestView): string {
 }
 
 /**
- * Under the terminal's narrow n column: one line when every n equals its gate denominator, else a
+ * Under the terminal's paired tests: one line when every n equals its gate denominator, else a
  * line per test that differs, saying why.
  */
 function nNotes(tests: readonly PairedTestView[]): string[] {
@@ -96,6 +97,38 @@ function modeRates(v: CompareVariant): string[] {
     return (ia < 0 ? order.length : ia) - (ib < 0 ? order.length : ib) || (a < b ? -1 : a > b ? 1 : 0);
   });
   return keys.map((k) => `${k} ${counts[k]}/${total} (${((100 * counts[k]!) / total).toFixed(1)}%)`);
+}
+
+/**
+ * One variant's figure over a test's paired queries: a rate as what it counted, "53/86 (0.6163)", a
+ * mean with its n, "0.4807 (n=90)"; `terminal` drops the brackets ("53/86 0.6163"), so the cell
+ * wraps into two short lines and the table keeps to 80 columns. A measure is a rate where the
+ * variant's report counts it as one (its per-query values are then 0 or 1: mean times n is the count).
+ */
+function sideText(s: CompareSessionModel, t: PairedTestView, side: 'a' | 'b', terminal = false): string {
+  const mean = side === 'a' ? t.mean_a : t.mean_b;
+  if (mean === null) return 'n/a';
+  const kind = s.variants.find((v) => v.id === t[side])?.aggregates.find((a) => a.metric === t.metric)?.kind;
+  const count = mean * t.n;
+  const [rate, n] =
+    kind === 'rate' && Math.abs(count - Math.round(count)) < 1e-6
+      ? [`${Math.round(count)}/${t.n}`, n4(mean)]
+      : [n4(mean), `n=${t.n}`];
+  return terminal ? `${rate} ${n}` : `${rate} (${n})`;
+}
+
+/**
+ * "Not tested (not applicable, left out of Holm's family): top1_useful_rate, fallback_expectation_met
+ * (no selection step)"; empty when nothing was left out (or the session predates leaving them out).
+ */
+function notTestedText(s: CompareSessionModel): string {
+  const hidden = s.not_applicable ?? [];
+  return hidden.length ? `Not tested (not applicable, left out of Holm's family): ${hiddenText(hidden)}` : '';
+}
+
+/** Does any variant state its weighting (a weights column is then drawn; else it would be all dashes)? */
+function weighted(s: CompareSessionModel): boolean {
+  return s.variants.some((v) => v.weighting);
 }
 
 function vsReference(s: CompareSessionModel): PairedTestView[] {
@@ -133,6 +166,7 @@ export function renderSessionTerminal(s: CompareSessionModel, opts: SessionRende
     if (values.length) out.push(...text(values.join(' · '), '      ', '    '));
     const modes = modeRates(v);
     if (modes.length) out.push(...text(`modes: ${modes.join(', ')}`, '      ', '    '));
+    if (v.weighting) out.push(...text(weightingText(v.weighting), '      ', '    '));
   }
   out.push('');
   out.push(...holesTerminal(s, p, width));
@@ -149,7 +183,9 @@ export function renderSessionTerminal(s: CompareSessionModel, opts: SessionRende
       [
         { head: 'metric' },
         { head: 'vs' },
-        { head: 'n' },
+        // no n column: each variant's figure carries it (53/86, n=90)
+        { head: s.reference, kind: 'text' },
+        { head: 'variant', kind: 'text' },
         { head: 'Δ mean' },
         { head: '95% CI', kind: 'text' },
         { head: 'p' },
@@ -159,7 +195,8 @@ export function renderSessionTerminal(s: CompareSessionModel, opts: SessionRende
       tests.map((t) => [
         safe(t.metric),
         t.b,
-        String(t.n),
+        sideText(s, t, 'a', true),
+        sideText(s, t, 'b', true),
         signed(t.mean_delta),
         interval(t.ci95),
         pValue(t.p_value),
@@ -169,6 +206,7 @@ export function renderSessionTerminal(s: CompareSessionModel, opts: SessionRende
       width,
     ),
     ...nNotes(tests).flatMap((l) => text(l, '      ', '  ')),
+    ...(notTestedText(s) ? text(notTestedText(s), '      ', '  ') : []),
     '',
   );
   const labels = labelEffectTexts(s);
@@ -231,12 +269,12 @@ export function renderSessionMarkdown(s: CompareSessionModel): string {
     '',
   );
   out.push(
-    '| id | variant | verdict | gate values | selection modes (benchmark, replay 1) |',
-    '| --- | --- | --- | --- | --- |',
+    `| id | variant | verdict | gate values | selection modes (benchmark, replay 1) |${weighted(s) ? ' weights |' : ''}`,
+    `| --- | --- | --- | --- | --- |${weighted(s) ? ' --- |' : ''}`,
   );
   for (const v of s.variants)
     out.push(
-      `| ${v.id}${v.id === s.reference ? ' (reference)' : ''} | ${mdEscape(v.label)} | ${v.verdict} | ${mdEscape(gateValues(s, v).join('; ') || '-')} | ${mdEscape(modeRates(v).join('; ') || '-')} |`,
+      `| ${v.id}${v.id === s.reference ? ' (reference)' : ''} | ${mdEscape(v.label)} | ${v.verdict} | ${mdEscape(gateValues(s, v).join('; ') || '-')} | ${mdEscape(modeRates(v).join('; ') || '-')} |${weighted(s) ? ` ${mdEscape(weightingText(v.weighting) || '-')} |` : ''}`,
     );
   out.push(...holesMarkdown(s));
   const labels = labelEffectTexts(s);
@@ -253,14 +291,15 @@ export function renderSessionMarkdown(s: CompareSessionModel): string {
     '',
     '### Paired tests',
     '',
-    '| metric | A | B | n | Δ mean | 95% CI | p | Holm p | W/T/L |',
-    '| --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+    '| metric | A | B | n | A value | B value | Δ mean | 95% CI | p | Holm p | W/T/L |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
   );
   for (const t of s.tests) {
     out.push(
-      `| ${mdCode(t.metric)} | ${t.a} | ${t.b} | ${mdEscape(nText(t))} | ${signed(t.mean_delta)} | ${interval(t.ci95)} | ${pValue(t.p_value)} | ${t.significant ? `**${pValue(t.p_holm)}**` : pValue(t.p_holm)} | ${t.wins}/${t.ties}/${t.losses} |`,
+      `| ${mdCode(t.metric)} | ${t.a} | ${t.b} | ${mdEscape(nText(t))} | ${sideText(s, t, 'a')} | ${sideText(s, t, 'b')} | ${signed(t.mean_delta)} | ${interval(t.ci95)} | ${pValue(t.p_value)} | ${t.significant ? `**${pValue(t.p_holm)}**` : pValue(t.p_holm)} | ${t.wins}/${t.ties}/${t.losses} |`,
     );
   }
+  if (notTestedText(s)) out.push('', mdEscape(notTestedText(s)));
   for (const f of s.flips) {
     out.push('', `### Top-1 flips ${f.a} → ${f.b} (${f.queries.length})`, '');
     if (!f.queries.length) out.push('none');
@@ -323,6 +362,8 @@ function sessionHtmlView(s: CompareSessionModel, runHref?: (runId: string) => st
     winner_count: s.winners.filter((w) => w.winner).length,
     holes: holesView(s),
     label_effects: labelEffectTexts(s),
+    not_tested: notTestedText(s),
+    weighted: weighted(s),
     variants: s.variants.map((v) => ({
       id: v.id,
       href: runHref ? runHref(v.run_id) : null,
@@ -332,6 +373,7 @@ function sessionHtmlView(s: CompareSessionModel, runHref?: (runId: string) => st
       config_id: v.config_id,
       values: gateValues(s, v).join('; '),
       modes: modeRates(v).join('; '),
+      weighting: weightingText(v.weighting) || '-',
     })),
     winners: s.winners.map((w) => ({
       metric: w.metric,
@@ -346,8 +388,8 @@ function sessionHtmlView(s: CompareSessionModel, runHref?: (runId: string) => st
       b: t.b,
       n: t.n,
       n_basis: nText(t),
-      mean_a: n4(t.mean_a),
-      mean_b: n4(t.mean_b),
+      value_a: sideText(s, t, 'a'),
+      value_b: sideText(s, t, 'b'),
       mean_delta: signed(t.mean_delta),
       ci95: interval(t.ci95),
       p_value: pValue(t.p_value),

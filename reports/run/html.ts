@@ -30,6 +30,7 @@ import {
   notApplicableRows,
   semanticWinText,
   rankedEntriesText,
+  weightingText,
   unrankedText,
   displayGate,
   top1SplitText,
@@ -177,6 +178,7 @@ export function htmlView(report: Report, history?: HistoryViewModel) {
     reasons: g.reasons,
     semantic_wins: semanticWinText(report),
     ranked_entries: rankedEntriesText(report),
+    weighting: weightingText(report.system.weighting),
     // the unranked column only where some answer carried entries the suite does not rank
     has_unranked: queries.some((q) => q.unranked !== ''),
     rows,

@@ -22,6 +22,7 @@ import {
   errorView,
   semanticWinText,
   rankedEntriesText,
+  weightingText,
   unrankedRows,
   top1SplitText,
   unmetExpectations,
@@ -51,6 +52,7 @@ export function renderMarkdown(report: Report, opts: MarkdownOptions = {}): stri
   );
   if (semanticWinText(report)) out.push(e(semanticWinText(report)), '');
   if (rankedEntriesText(report)) out.push(e(rankedEntriesText(report)), '');
+  if (report.system.weighting) out.push(e(weightingText(report.system.weighting)), '');
   for (const r of g.reasons) out.push(`- ${e(r)}`);
   const w = report.warnings;
   if (w && w.warned > 0)

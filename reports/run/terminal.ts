@@ -29,6 +29,7 @@ import {
   errorView,
   semanticWinText,
   rankedEntriesText,
+  weightingText,
   unrankedCountText,
   top1SplitText,
   failingDetail,
@@ -76,6 +77,7 @@ export function renderTerminal(report: Report, opts: TerminalOptions = {}): stri
   );
   if (semanticWinText(report)) out.push(...wrap(safe(semanticWinText(report)), W, '  '));
   if (rankedEntriesText(report)) out.push(...wrap(safe(rankedEntriesText(report)), W, '  '));
+  if (report.system.weighting) out.push(...wrap(safe(weightingText(report.system.weighting)), W, '  '));
   if (unrankedCountText(report)) out.push(...wrap(unrankedCountText(report), W, '  '));
   const w = report.warnings;
   // a degraded system that still answers says so only on stderr: the verdict's reader sees it here

@@ -10,7 +10,7 @@ import {
   pct,
   pctAgainst,
   ruleLabel,
-  notApplicable,
+  notApplicableIn,
   signedNum,
   type HiddenMetric,
   signedPct,
@@ -27,6 +27,8 @@ import {
   type Report,
   type RuleResult,
   type RuleStatus,
+  type Weighting,
+  WeightsSchema,
 } from '../../src/documents/index.js';
 
 export interface MetricRow {
@@ -189,10 +191,7 @@ export function top1SplitText(report: Report): string | undefined {
 
 /** Measures no rule reads that do not apply to this run (gates/metric-applies.ts says which). */
 export function hiddenMetrics(report: Report): HiddenMetric[] {
-  return notApplicable(report.metrics, {
-    ruled: new Set(displayGate(report).rules.map((r) => r.metric)),
-    selectionStep: selectionApplies(report),
-  });
+  return notApplicableIn(report);
 }
 
 /** "top1_useful_rate, fallback_determinism (no selection step); sensitive_leak_rate (nothing to count)" */
@@ -393,6 +392,18 @@ export function replaySummary(report: Report): ReplaySummary {
       groups: d.groups.map((g) => `replays ${g.replays.join(',')} -> ${shortHash(g.fingerprint)}`).join('; '),
     })),
   };
+}
+
+/** A weight as the seed writes its presets: two decimals, more only where the weight has them. */
+function weightText(w: number): string {
+  return Number(w.toFixed(2)) === w ? w.toFixed(2) : String(w);
+}
+
+/** "weighting_mode uniform: lexical 0.55 · evidence 0.20 · outcome 0.15 · freshness 0.10" */
+export function weightingText(w: Weighting | undefined): string {
+  if (!w) return '';
+  const keys = Object.keys(WeightsSchema.properties) as (keyof Weighting['weights'])[];
+  return `weighting_mode ${w.mode}: ${keys.map((k) => `${k} ${weightText(w.weights[k])}`).join(' · ')}`;
 }
 
 /** "semantic wins: semantic, hybrid_rrf": which selection modes the gate counted as semantic (the contract's setting). */

@@ -11,7 +11,7 @@ import { Closed, Const, OrNull, StringEnum, StringMap } from './keywords.js';
 import { MeasureKindSchema } from './measure-value.js';
 import { MetricWinnerSchema, PairedSettingsSchema, PairedTestSchema } from './paired-test.js';
 import { Top1JudgmentSchema } from './query-outcome.js';
-import { PartialConfigSchema } from './retrieval-config.js';
+import { PartialConfigSchema, WeightingSchema } from './retrieval-config.js';
 import { JudgmentHolesSchema } from './label.js';
 
 export const COMPARE_SCHEMA_VERSION = 'rgate-compare/1';
@@ -45,6 +45,12 @@ export const CompareVariantSchema = Closed({
   run_id: Type.String(),
   config_id: Type.String(),
   config_sha256: Type.String(),
+  /**
+   * the variant's weighting mode and the weights it resolves to, as its run report states them
+   * (`system.weighting`). Absent where the system does not read weighting_mode and in sessions
+   * written before it was shown.
+   */
+  weighting: Type.Optional(WeightingSchema),
   verdict: VerdictSchema,
   /** every measure of the variant's report (headline value) */
   aggregates: Type.Array(CompareAggregateSchema),
@@ -112,6 +118,12 @@ export const CompareSessionSchema = Closed({
   gate_metrics: Type.Array(Type.String()),
   /** metrics compared per query, with the direction that counts as better */
   metrics: Type.Array(Closed({ id: Type.String(), better: BetterSchema })),
+  /**
+   * measures left out of the paired tests (and of Holm's family) because the run report calls them
+   * not applicable (gates/metric-applies.ts), each with why. Absent in sessions written before they
+   * were left out, which tested every per-query measure.
+   */
+  not_applicable: Type.Optional(Type.Array(Closed({ id: Type.String(), why: Type.String() }))),
   variants: Type.Array(CompareVariantSchema),
   /** every pair of variants x every metric, Holm-corrected together */
   tests: Type.Array(PairedTestSchema),

@@ -15,6 +15,7 @@ import { BreakdownSchema, MetricEntrySchema } from './metric-entry.js';
 import { QueryOutcomeSchema } from './query-outcome.js';
 import { ReplayProofSchema } from './replay-proof.js';
 import { SelectionModeSchema } from './selection-mode.js';
+import { WeightingSchema } from './retrieval-config.js';
 
 export const REPORT_SCHEMA_VERSION = 'rgate-report/1';
 
@@ -35,6 +36,12 @@ export const ReportSystemSchema = Closed({
    * sets none). Absent for other contracts and in reports written before the setting was shown.
    */
   ranked_entries: Type.Optional(Type.String()),
+  /**
+   * the builtin context-load engine: the run's weighting_mode and the weights the engine's preset
+   * table gives it. Absent for systems that do not read weighting_mode (rgate cannot know what an
+   * external system does with it) and in reports written before it was shown.
+   */
+  weighting: Type.Optional(WeightingSchema),
 });
 
 /** How the run was made: replays, concurrency, seed, relevance level. */

@@ -19,6 +19,19 @@ export const WEIGHTING_MODES = ['uniform', 'evidence_outcome_bias'] as const;
 export const WeightingModeSchema = StringEnum(WEIGHTING_MODES);
 export type WeightingMode = Static<typeof WeightingModeSchema>;
 
+/** The combined-score weights of context-load v0 (seed 000 "Default weighting presets"). */
+export const WeightsSchema = Closed({
+  lexical: Type.Number(),
+  evidence: Type.Number(),
+  outcome: Type.Number(),
+  freshness: Type.Number(),
+});
+export type Weights = Static<typeof WeightsSchema>;
+
+/** A weighting mode and the weights the engine's preset table resolves it to. */
+export const WeightingSchema = Closed({ mode: WeightingModeSchema, weights: WeightsSchema });
+export type Weighting = Static<typeof WeightingSchema>;
+
 const posInt = Type.Integer({ minimum: 1 });
 /** A system's own parameters: any JSON object (its keys are the system's, not rgate's). */
 export const SystemParamsSchema = AnyObject();

@@ -1,4 +1,4 @@
-import type { Profile, WeightingMode } from '../documents/index.js';
+import type { Profile, Weighting, Weights, WeightingMode } from '../documents/index.js';
 
 /**
  * What `retrieval_profile` changes (context-load v0). A larger profile looks at a deeper candidate
@@ -18,18 +18,19 @@ export const PROFILE_DEFAULTS: Readonly<Record<Profile, Readonly<ProfileDefaults
   large: { candidate_pool: 100, max_files: 12, max_chars_per_file: 8000, tokens: 12000 },
 };
 
-export interface Weights {
-  lexical: number;
-  evidence: number;
-  outcome: number;
-  freshness: number;
-}
+// declared with the documents, so a report can state the weights a mode resolves to
+export type { Weights };
 
 /** The seed's presets, exactly (000 "Default weighting presets"). */
 export const WEIGHT_PRESETS: Readonly<Record<WeightingMode, Readonly<Weights>>> = {
   uniform: { lexical: 0.55, evidence: 0.2, outcome: 0.15, freshness: 0.1 },
   evidence_outcome_bias: { lexical: 0.4, evidence: 0.3, outcome: 0.2, freshness: 0.1 },
 };
+
+/** A weighting mode with the weights it resolves to (what a report shows beside the mode's name). */
+export function weightingOf(mode: WeightingMode): Weighting {
+  return { mode, weights: { ...WEIGHT_PRESETS[mode] } };
+}
 
 /** Token estimate used for the token budget and usage: ceil(chars / 4) (a common rule of thumb for English). */
 export function estimateTokens(chars: number): number {
