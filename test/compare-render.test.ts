@@ -119,7 +119,12 @@ describe('closeout renderers', () => {
     }
     expect(md).toContain('**Baseline reset note**');
     expect(md).toContain('| Retrieval owner | ____________________ | ____________ |');
-    expect(md).not.toContain('<script>');
+    // hostile text is escaped, or shown literally inside a code span (mdCode drops backticks, so
+    // none can end the span early): outside code spans no tag and no mention survive
+    const outsideCode = md.replace(/`[^`\n]*`/g, '');
+    expect(outsideCode).not.toContain('<script>');
+    expect(outsideCode).not.toMatch(/(^|[^\w])@here/);
+    expect(md).toContain('`note=</script><script>alert(1)</script> @here [x](http://evil) \\u001b[2J`');
     expect(md).not.toContain('@mara');
     expect(md).toContain('| uplift ≥ 10.0% vs baseline | 20.0% (baseline 0.5) | PASS |');
   });
