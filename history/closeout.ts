@@ -25,6 +25,7 @@ import { checklistEvidence } from '../harness/checklist-evidence.js';
 import { withFailureReasons } from '../harness/failure-reasons.js';
 import { newestCompleteRun } from './baseline.js';
 import { asReport } from './trends.js';
+import { rankingEvidence } from './closeout-ranking.js';
 
 export const SIGN_OFF_ROLES: readonly string[] = [
   'Retrieval owner',
@@ -125,6 +126,12 @@ export function buildCloseout(input: CloseoutInput): CloseoutDoc {
     semanticWinModesOf(report),
     ruled,
   );
+  // a failing mean (nDCG, recall) counts no query by itself: name the queries that moved it
+  const evidence = rankingEvidence(
+    gate.rules,
+    report,
+    baseline ? { run_id: baseline.run_id, report: asReport(store.getReport(baseline.run_id)) } : undefined,
+  );
   const metric = (id: string) => report.metrics.find((m) => m.id === id) ?? null;
   const warnings = baseline ? baselineWarnings(row.run_id, report.artifacts, baseline) : [];
   const f = pinned.freeze;
@@ -179,6 +186,7 @@ export function buildCloseout(input: CloseoutInput): CloseoutDoc {
       rule: gate.rules.find((r) => r.metric === 'budget_compliance') ?? null,
     },
     failing_queries: failing,
+    ...(evidence.length ? { ranking_evidence: evidence } : {}),
     ...(warnings.length ? { warnings } : {}),
     residuals: input.residuals,
     sign_off: SIGN_OFF_ROLES.map((role) => ({ role })),

@@ -15,7 +15,7 @@ import type {
 import { headline, snapshotKey } from './trends.js';
 
 /** Differences smaller than this are float noise, not a change. */
-const EPS = 1e-9;
+export const EPS = 1e-9;
 
 const RANK: Record<Top1Judgment, number> = { useful: 2, not_useful: 1, unjudged: 1, no_answer: 0, error: 0 };
 

@@ -18,6 +18,48 @@ import { ResidualRiskSchema } from './residual-risk.js';
 export const CLOSEOUT_SCHEMA_VERSION = 'rgate-closeout/1';
 
 const nullableString = OrNull(Type.String());
+const count = Type.Integer({ minimum: 0 });
+
+/** One query's value of a ranking measure; against the baseline also its value there and the change. */
+export const RankingQuerySchema = Closed({
+  query_id: Type.String(),
+  text: Type.String(),
+  /** the run's value */
+  value: Type.Number(),
+  baseline: Type.Optional(Type.Number()),
+  /** value - baseline */
+  delta: Type.Optional(Type.Number()),
+});
+export type RankingQuery = Static<typeof RankingQuerySchema>;
+
+/**
+ * The queries behind a failing rule on a ranking measure (a mean over queries, which no one query
+ * fails): against the baseline, how many queries dropped, tied or improved and the largest drops;
+ * against a threshold, how many queries are below it and the lowest of them.
+ */
+export const RankingEvidenceSchema = Closed({
+  metric: Type.String(),
+  /** the rule as section 3 names it: `ndcg_cut.5 vs baseline`, `recall.10` */
+  rule: Type.String(),
+  kind: StringEnum(['vs_baseline', 'threshold']),
+  /** threshold: the rule's minimum, which each query's value is held to */
+  threshold: Type.Optional(Type.Number()),
+  /** vs_baseline: the run compared with */
+  baseline_run_id: Type.Optional(Type.String()),
+  /** the queries with a value (vs_baseline: a value in both runs) */
+  n: count,
+  improved: Type.Optional(count),
+  tied: Type.Optional(count),
+  dropped: Type.Optional(count),
+  /** vs_baseline: queries with a value in one run only, left out of n */
+  unpaired: Type.Optional(count),
+  below: Type.Optional(count),
+  /** vs_baseline: why no query could be compared (the baseline's stored report cannot be read) */
+  unavailable: Type.Optional(Type.String()),
+  /** at most 10: the largest drops (delta ascending, then query_id) or the lowest below the threshold (value ascending, then query_id) */
+  queries: Type.Array(RankingQuerySchema),
+});
+export type RankingEvidence = Static<typeof RankingEvidenceSchema>;
 
 export const CloseoutDocSchema = Closed({
   schema: Const(CLOSEOUT_SCHEMA_VERSION),
@@ -85,6 +127,8 @@ export const CloseoutDocSchema = Closed({
   }),
   budget: Closed({ budget_compliance: OrNull(MetricEntrySchema), rule: OrNull(RuleResultSchema) }),
   failing_queries: Type.Array(QueryOutcomeSchema),
+  /** per failing rule on a ranking measure, the queries that drove it; absent when there is none */
+  ranking_evidence: Type.Optional(Type.Array(RankingEvidenceSchema)),
   /** what makes the closeout prove less than it seems: the run is its own baseline, nothing changed since it */
   warnings: Type.Optional(Type.Array(Type.String())),
   residuals: Type.Array(ResidualRiskSchema),
