@@ -2,10 +2,15 @@
  * The Gate C closeout document (seed 000) as Markdown (for the review PR / wiki) and as one
  * self-contained HTML page, plus its JSON. Renderers return strings; `rgate closeout` writes them.
  */
-import type { CloseoutDoc as CloseoutModel, MetricEntry, RuleResult } from '../../src/documents/index.js';
-import { measureSummary, num, pct } from '../../gates/format.js';
+import type {
+  CloseoutDoc as CloseoutModel,
+  MetricEntry,
+  RankingEvidence,
+  RuleResult,
+} from '../../src/documents/index.js';
+import { measureSummary, num, pct, signedNum } from '../../gates/format.js';
 import { isGateC } from '../../gates/gate-c.js';
-import { mdCode, mdEscape } from '../escape.js';
+import { mdCode, mdEscape, terminalSafe } from '../escape.js';
 import { barChart, barChartSize, jsonDoc, renderPage, type ChartSpec } from './shared.js';
 
 const RATE_LIKE =
@@ -168,6 +173,29 @@ export function renderCloseoutMarkdown(c: CloseoutModel): string {
     }
   }
   push('');
+  if (c.ranking_evidence?.length) {
+    push('### Queries behind the failing ranking rules', '');
+    for (const e of c.ranking_evidence) {
+      push(`${mdCode(e.rule)}${rankingTail(e, mdCode, mdEscape)}.`, '');
+      if (!e.queries.length) continue;
+      if (e.kind === 'vs_baseline') {
+        push(
+          'Largest drops:',
+          '',
+          '| query | text | run | baseline | delta |',
+          '| --- | --- | --- | --- | --- |',
+        );
+        for (const q of e.queries)
+          push(
+            `| ${mdCode(q.query_id)} | ${mdEscape(q.text)} | ${num(q.value)} | ${num(q.baseline!)} | ${signedNum(q.delta!)} |`,
+          );
+      } else {
+        push('Lowest below the threshold:', '', '| query | text | value |', '| --- | --- | --- |');
+        for (const q of e.queries) push(`| ${mdCode(q.query_id)} | ${mdEscape(q.text)} | ${num(q.value)} |`);
+      }
+      push('');
+    }
+  }
 
   push(`## 7. Residual risks (${c.residuals.length})`, '');
   if (!c.residuals.length) push('None recorded.');
@@ -197,7 +225,39 @@ function noFailingQueries(c: CloseoutModel, code: (s: string) => string): string
     .filter((r) => r.status === 'fail')
     .map((r) => r.metric + (r.baseline ? ' vs baseline' : ''));
   if (!failed.length) return 'None.';
-  return `None counted per query: the failing rules (${[...new Set(failed)].map(code).join(', ')}) are judged on a measure over all queries, not query by query; the run's report has each query's values.`;
+  const tail = c.ranking_evidence?.length
+    ? 'the queries behind each ranking rule follow'
+    : "the run's report has each query's values";
+  return `None counted per query: the failing rules (${[...new Set(failed)].map(code).join(', ')}) are judged on a measure over all queries, not query by query; ${tail}.`;
+}
+
+/**
+ * What one failing ranking rule comes to query by query, after its name, counts as n/d: `ndcg_cut.5
+ * vs baseline` + " against baseline run b: dropped 25/40, tied 10/40, improved 5/40 (of the queries
+ * both runs measured)".
+ */
+function rankingTail(e: RankingEvidence, code: (s: string) => string, text: (s: string) => string): string {
+  if (e.unavailable !== undefined) return `: ${text(e.unavailable)}`;
+  if (e.kind === 'threshold')
+    return `: ${e.below}/${e.n} queries below ${num(e.threshold!)} (of the queries the run measured)`;
+  const unpaired = e.unpaired ? `; ${e.unpaired} measured in one run only, not compared` : '';
+  return ` against baseline run ${code(e.baseline_run_id ?? '')}: dropped ${e.dropped}/${e.n}, tied ${e.tied}/${e.n}, improved ${e.improved}/${e.n} (of the queries both runs measured${unpaired})`;
+}
+
+/**
+ * The closeout's ranking evidence for the terminal, a line each: its counts and the query that moved
+ * it most (the rest is in closeout.md):
+ * `ndcg_cut.5 vs baseline, per query: dropped 54/90, tied 30/90, improved 6/90; largest drop q029 -0.8262`
+ */
+export function rankingEvidenceLines(c: CloseoutModel): string[] {
+  return (c.ranking_evidence ?? []).map((e) => {
+    const head = `${terminalSafe(e.rule)}, per query: `;
+    if (e.unavailable !== undefined) return head + terminalSafe(e.unavailable);
+    const first = e.queries[0];
+    if (e.kind === 'threshold')
+      return `${head}${e.below}/${e.n} below ${num(e.threshold!)}${first ? `; lowest ${terminalSafe(first.query_id)} ${num(first.value)}` : ''}`;
+    return `${head}dropped ${e.dropped}/${e.n}, tied ${e.tied}/${e.n}, improved ${e.improved}/${e.n}${first ? `; largest drop ${terminalSafe(first.query_id)} ${signedNum(first.delta!)}` : ''}`;
+  });
 }
 
 /** What the run changed from the frozen config, each pair as `code` makes it. */
@@ -304,6 +364,22 @@ function closeoutHtmlView(c: CloseoutModel) {
         : null,
     },
     no_failing_queries: noFailingQueries(c, (m) => m),
+    ranking_evidence: (c.ranking_evidence ?? []).map((e) => ({
+      rule: e.rule,
+      tail: rankingTail(
+        e,
+        (m) => m,
+        (m) => m,
+      ),
+      vs_baseline: e.kind === 'vs_baseline',
+      queries: e.queries.map((q) => ({
+        query_id: q.query_id,
+        text: q.text,
+        value: num(q.value),
+        baseline: q.baseline === undefined ? '' : num(q.baseline),
+        delta: q.delta === undefined ? '' : signedNum(q.delta),
+      })),
+    })),
     failing_queries: c.failing_queries.map((q) => ({
       query_id: q.query_id,
       text: q.text,

@@ -9,6 +9,7 @@ import { buildCloseout } from '../../../history/closeout.js';
 import type { ResidualRisk } from '../../documents/index.js';
 import { readResiduals } from '../../../history/closeout-residuals.js';
 import {
+  rankingEvidenceLines,
   renderCloseoutHtml,
   renderCloseoutJson,
   renderCloseoutMarkdown,
@@ -109,6 +110,7 @@ export const closeoutCommand: RgateCommand<CloseoutArgs> = {
         `  fixture ${doc.freeze.artifact_id}@${doc.freeze.version} verified; baseline ${doc.baseline ? doc.baseline.run_id : '(none)'}${doc.baseline?.version_changed ? ' (reset note cited)' : ''}`,
       );
       for (const r of doc.gate.reasons) io.out(`  - ${r}`);
+      for (const l of rankingEvidenceLines(doc)) io.out(`  ${l}`);
       if (!isGateC(doc.gate.gate_id))
         io.out(
           `  ${doc.gate.gate_id} is not a Gate C gate: this closes no Gate C review (name one with --gate)`,
