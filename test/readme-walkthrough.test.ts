@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../src/cli/program.js';
+import type { CloseoutDoc } from '../src/documents/index.js';
 import { captureIo } from './helpers/cli-io.js';
 import { REPO } from './helpers/dist.js';
 
@@ -89,6 +90,43 @@ describe('README Gate C walkthrough', () => {
     expect(md).toContain(
       '## 6. Failing queries (0)\n\nNone counted per query: the failing rules (`ndcg_cut.5 vs baseline`, `recall.10`, `recall.10 vs baseline`) are judged on a measure over all queries',
     );
+
+    // ...and lists the queries behind the nDCG rule: its counts over the queries both runs measured,
+    // then the 10 largest drops, delta ascending and query id on ties, each with its text
+    const section6 = md.slice(md.indexOf('## 6.'), md.indexOf('## 7.'));
+    const counts = new RegExp(
+      `^\`ndcg_cut\\.5 vs baseline\` against baseline run \`${baselineId}\`: dropped (\\d+)/(\\d+), tied (\\d+)/\\2, improved (\\d+)/\\2 \\(of the queries both runs measured\\)\\.$`,
+      'm',
+    ).exec(section6);
+    expect(counts, section6).not.toBeNull();
+    const [dropped, n, tied, improved] = counts!.slice(1).map(Number) as [number, number, number, number];
+    expect(dropped + tied + improved).toBe(n);
+    expect(dropped).toBeGreaterThanOrEqual(10);
+    expect(closeout.out).toContain(
+      `ndcg_cut.5 vs baseline, per query: dropped ${dropped}/${n}, tied ${tied}/${n}, improved ${improved}/${n}; largest drop `,
+    );
+    // the order is held on the JSON's exact deltas (the Markdown's are rounded to 4 places)
+    const json = JSON.parse(
+      readFileSync(join(project, '.rgate', 'closeout', `context-load-${runId}`, 'closeout.json'), 'utf8'),
+    ) as CloseoutDoc;
+    const ndcg = json.ranking_evidence!.find((e) => e.rule === 'ndcg_cut.5 vs baseline')!;
+    expect(ndcg).toMatchObject({ kind: 'vs_baseline', n, dropped, tied, improved });
+    expect(ndcg.queries).toHaveLength(10);
+    for (let i = 1; i < ndcg.queries.length; i++) {
+      const [a, b] = [ndcg.queries[i - 1]!, ndcg.queries[i]!];
+      expect(a.delta! < b.delta! || (a.delta === b.delta && a.query_id < b.query_id)).toBe(true);
+    }
+    const table = section6.slice(section6.indexOf('Largest drops:', counts!.index));
+    const rows = [...table.matchAll(/^\| `(\S+)` \| (.+) \| [\d.]+ \| [\d.]+ \| -[\d.]+ \|$/gm)].slice(0, 10);
+    expect(rows.map((r) => r[1])).toEqual(ndcg.queries.map((q) => q.query_id));
+    for (const r of rows) expect(r[2]!.trim()).not.toBe('');
+    // a second closeout of the same run writes the same bytes
+    const again = await rgate([...steps[3]!, '--out', 'closeout-again']);
+    expect(again.code).toBe(1);
+    for (const f of ['closeout.md', 'closeout.html', 'closeout.json'])
+      expect(readFileSync(join(project, 'closeout-again', f), 'utf8'), f).toBe(
+        readFileSync(join(project, '.rgate', 'closeout', `context-load-${runId}`, f), 'utf8'),
+      );
 
     // closing out the baseline run itself (the old README order) says why it proves nothing
     const self = await rgate([
