@@ -174,6 +174,64 @@ describe('Gate C closeout', () => {
     expect(existsSync(join(root, 'out'))).toBe(false);
   });
 
+  it('names the queries behind a failing nDCG uplift, and says so when the baseline report is unreadable', () => {
+    const { root } = frozenFixture();
+    const store = new SqliteRunStore(join(root, 'h.sqlite'));
+    storeGateCRun(store, root, 'base', '2026-11-01T00:00:00Z', 0.5);
+    setSuiteBaseline(store, 'ctx', 'base');
+    storeGateCRun(store, root, 'cand', '2026-11-02T00:00:00Z', 0.3, true);
+    const close = () =>
+      buildCloseout({
+        suite: 'ctx',
+        policy: loadGatePolicy(GATE_C, REPO),
+        pinned: loadFixtureSet('ctx', { root }),
+        store,
+        residuals: [],
+      });
+    const doc = close();
+    expect(doc.ranking_evidence).toEqual([
+      {
+        metric: 'ndcg_cut.5',
+        rule: 'ndcg_cut.5 vs baseline',
+        kind: 'vs_baseline',
+        baseline_run_id: 'base',
+        n: 1,
+        improved: 0,
+        tied: 0,
+        dropped: 1,
+        unpaired: 0,
+        queries: [{ query_id: 'q1', text: 'query q1', value: 0.3, baseline: 0.5, delta: 0.3 - 0.5 }],
+      },
+    ]);
+    expect(renderCloseoutMarkdown(doc)).toContain('| `q1` | query q1 | 0.3 | 0.5 | -0.2 |');
+
+    // a baseline stored by an older rgate: its metrics still gate, its queries cannot be compared
+    store.beginRun({
+      run_id: 'old',
+      suite: 'ctx',
+      started_at: '2026-10-01T00:00:00Z',
+      artifacts: doc.baseline!.artifacts,
+      settings: doc.run.settings,
+    });
+    store.finishRun('old', {
+      status: 'complete',
+      finished_at: '2026-10-01T00:00:00Z',
+      gate_id: 'g',
+      verdict: 'PASS',
+      metrics: [mean('ndcg_cut.5', 0.5, 60), mean('recall.10', 0.9, 60)],
+      report: { schema_version: 'rgate-report/0' },
+    });
+    setSuiteBaseline(store, 'ctx', 'old');
+    const older = close();
+    store.close();
+    expect(older.ranking_evidence).toEqual([
+      expect.objectContaining({ rule: 'ndcg_cut.5 vs baseline', n: 0, baseline_run_id: 'old', queries: [] }),
+    ]);
+    expect(renderCloseoutMarkdown(older)).toContain(
+      '`ndcg_cut.5 vs baseline`: the stored report of baseline run old cannot be read (a run stored by an older rgate), so its queries cannot be compared one by one.',
+    );
+  });
+
   it('refuses a run made before the fixture changed, and a Gate C closeout without a baseline', () => {
     const { root, dir } = frozenFixture();
     const store = new SqliteRunStore(join(root, 'h.sqlite'));
