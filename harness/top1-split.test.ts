@@ -41,6 +41,16 @@ describe('top1Split', () => {
     expect(s.useful_by_fallback).toBe(0);
   });
 
+  it('a useful answer without a selection mode is never by fallback, though the run has a selection step', () => {
+    const s = top1Split([...queries, q('benchmark', 'useful'), q('benchmark', 'useful')], true, ['semantic']);
+    expect(s.useful_without_mode).toBe(2);
+    expect(s.useful_by_fallback).toBe(2);
+    expect(s.useful).toBe(1);
+    // absent when there is none, so the reports of selection systems keep their bytes
+    expect(top1Split(queries, true, ['semantic'])).not.toHaveProperty('useful_without_mode');
+    expect(top1Split([q('benchmark', 'useful')], false, ['semantic'])).toMatchObject({ useful: 1 });
+  });
+
   it('the semantic-win modes are the contract setting', () => {
     expect(top1Split(queries, true, ['semantic']).useful_by_fallback).toBe(2);
   });

@@ -1,6 +1,6 @@
 /**
- * The top-1 measure's denominator split by outcome (useful / useful by fallback / judged not useful /
- * unjudged / no answer), decided once when the report is built and stored in `judging.top1_split`, so
+ * The top-1 measure's denominator split by outcome (useful / useful by fallback / useful without a
+ * selection mode / judged not useful / unjudged / no answer), decided once when the report is built and stored in `judging.top1_split`, so
  * every renderer shows the same counts. The population and the buckets are the top-1 measures' own:
  * benchmark queries with a judgment, their replay-1 top-1 as judged (QueryOutcome.top1).
  */
@@ -26,6 +26,9 @@ export function top1Split(
     if (q.top1 === 'useful') {
       // without a selection step every useful top-1 is a win (top1_useful_any_mode is the rate)
       if (!selection || isSemanticWin(q.top1, q.actual.selection_mode, semanticWinModes)) s.useful++;
+      // a plain ranking under a selection step: not a semantic win, and no fallback chose it either
+      else if (q.actual.selection_mode === undefined)
+        s.useful_without_mode = (s.useful_without_mode ?? 0) + 1;
       else s.useful_by_fallback++;
     } else if (q.top1 === 'not_useful') s.judged_not_useful++;
     else if (q.top1 === 'unjudged') s.unjudged++;

@@ -182,6 +182,7 @@ export function top1SplitText(report: Report): string | undefined {
   const parts = [
     `${s.useful} useful`,
     `${s.useful_by_fallback} useful by fallback`,
+    ...(s.useful_without_mode ? [`${s.useful_without_mode} useful without a selection mode`] : []),
     `${s.judged_not_useful} judged not useful`,
     `${s.unjudged} unjudged (count as not useful)`,
   ];

@@ -2,11 +2,12 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { compareCodeUnits } from '../core/canonical-json.js';
 import type { Observation } from '../documents/index.js';
-import { rankingScores } from '../metrics/index.js';
+import { scoredRanking } from '../metrics/index.js';
 
 /**
  * Replay 1's rankings as a TREC run (`qid Q0 docno rank score tag`), in the order the system returned
- * them, so trec_eval scores exactly what rgate scored (the same rankingScores). Scores are printed with 17 significant digits
+ * them, each id once (at its first position, as the ranking measures keep it), so trec_eval scores
+ * exactly what rgate scored (the same scoredRanking). Scores are printed with 17 significant digits
  * so no tie is created or broken by rounding.
  */
 export function writeTrecRun(path: string, observations: readonly Observation[], tag: string): void {
@@ -15,9 +16,9 @@ export function writeTrecRun(path: string, observations: readonly Observation[],
     .sort((a, b) => compareCodeUnits(a.query_id, b.query_id));
   const lines: string[] = [];
   for (const o of first) {
-    const scores = rankingScores(o);
-    o.ranked.forEach((r, i) => {
-      lines.push(`${o.query_id} Q0 ${r.id} ${i + 1} ${formatScore(scores[i]!)} ${tag}`);
+    // ranks renumbered 1..n past a dropped repeat (trec_eval orders by score and ignores them)
+    scoredRanking(o).forEach((r, i) => {
+      lines.push(`${o.query_id} Q0 ${r.id} ${i + 1} ${formatScore(r.score)} ${tag}`);
     });
   }
   mkdirSync(dirname(path), { recursive: true });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalJson, normalizeText } from './canonical-json.js';
+import { canonicalJson, normalizeText, storedJson } from './canonical-json.js';
 import { sha256 } from './hash.js';
 
 describe('canonicalJson', () => {
@@ -20,5 +20,15 @@ describe('canonicalJson', () => {
   });
   it('refuses values JSON cannot carry', () => {
     expect(() => canonicalJson({ x: Number.NaN })).toThrow(/NaN/);
+  });
+});
+
+describe('storedJson', () => {
+  it('orders keys as canonicalJson does but keeps every string as written', () => {
+    const v = { b: [{ t: 'a  \r\nb\t\r\nc ' }], a: '  lead and trail  ' };
+    expect(storedJson(v)).toBe('{"a":"  lead and trail  ","b":[{"t":"a  \\r\\nb\\t\\r\\nc "}]}');
+    expect(JSON.parse(storedJson(v))).toEqual(v);
+    // what a stored line hashes to is canonicalJson's, whichever way it was written
+    expect(canonicalJson(JSON.parse(storedJson(v)))).toBe(canonicalJson(v));
   });
 });

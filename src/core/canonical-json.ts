@@ -5,7 +5,18 @@
  * Example: canonicalJson({b: 1, a: 'x \r\n'}) === '{"a":"x\\n","b":1}'
  */
 export function canonicalJson(value: unknown): string {
-  return write(value);
+  return write(value, normalizeText);
+}
+
+/**
+ * The JSON a fixture file stores: keys sorted by code unit and no insignificant whitespace, as
+ * canonicalJson, but every string exactly as given (a query's CR, tab or trailing space is what the
+ * team wrote and what its system receives). The file's id is still canonicalJson's (content-hash.ts
+ * normalises while hashing), so storing text as written changes no snapshot id.
+ * Example: storedJson({b: 1, a: 'x \r\n'}) === '{"a":"x \\r\\n","b":1}'
+ */
+export function storedJson(value: unknown): string {
+  return write(value, (s) => s);
 }
 
 export function normalizeText(s: string): string {
@@ -14,23 +25,23 @@ export function normalizeText(s: string): string {
   return s.replace(/\r\n?/g, '\n').replace(/[ \t]+(?=\n|$)/g, '');
 }
 
-function write(v: unknown): string {
+function write(v: unknown, text: (s: string) => string): string {
   if (v === null) return 'null';
   switch (typeof v) {
     case 'string':
-      return JSON.stringify(normalizeText(v));
+      return JSON.stringify(text(v));
     case 'number':
       if (!Number.isFinite(v)) throw new TypeError(`canonical JSON cannot encode ${v}`);
       return JSON.stringify(v);
     case 'boolean':
       return v ? 'true' : 'false';
     case 'object': {
-      if (Array.isArray(v)) return '[' + v.map((x) => (x === undefined ? 'null' : write(x))).join(',') + ']';
+      if (Array.isArray(v)) return '[' + v.map((x) => (x === undefined ? 'null' : write(x, text))).join(',') + ']';
       const obj = v as Record<string, unknown>;
       const keys = Object.keys(obj)
         .filter((k) => obj[k] !== undefined)
         .sort(compareCodeUnits);
-      return '{' + keys.map((k) => JSON.stringify(k) + ':' + write(obj[k])).join(',') + '}';
+      return '{' + keys.map((k) => JSON.stringify(k) + ':' + write(obj[k], text)).join(',') + '}';
     }
     default:
       throw new TypeError(`canonical JSON cannot encode a ${typeof v}`);

@@ -57,7 +57,7 @@ export type RunSettings = Static<typeof RunSettingsSchema>;
 /**
  * The top-1 measure's denominator by outcome: the benchmark queries with a judgment, each in exactly
  * one bucket (the buckets sum to `counted`). `useful` is top1_useful_rate's numerator; with
- * `useful_by_fallback` it is top1_useful_any_mode's. `unjudged` top-1s count as not useful.
+ * `useful_by_fallback` and `useful_without_mode` it is top1_useful_any_mode's. `unjudged` top-1s count as not useful.
  */
 export const Top1SplitSchema = Closed({
   counted: Type.Integer({ minimum: 0 }),
@@ -65,6 +65,11 @@ export const Top1SplitSchema = Closed({
   useful: Type.Integer({ minimum: 0 }),
   /** judged useful but selected by a fallback (or another non-semantic mode) */
   useful_by_fallback: Type.Integer({ minimum: 0 }),
+  /**
+   * judged useful, from an answer that names no selection mode (a plain ranking) where the run has a
+   * selection step: not a semantic win, and no fallback chose it. Absent when 0.
+   */
+  useful_without_mode: Type.Optional(Type.Integer({ minimum: 1 })),
   /** a judgment covers the top-1 and says not useful (a grade below the relevance level, an unmet rule, an excluded tag) */
   judged_not_useful: Type.Integer({ minimum: 0 }),
   /** no judgment covers the top-1: the fixture's hole, counted as not useful */
@@ -85,7 +90,7 @@ const report = Closed(
     judging: Type.Optional(
       Closed({
         top1_useful_rule: Type.String(),
-        /** some answer reported a selection mode (semantic / fallback / no_match), or the gate reads one */
+        /** some answer reported a selection mode other than no_match (semantic / fallback), or the gate reads a selection measure */
         selection_step: Type.Boolean(),
         /** the queries the top-1 rates count, split by what their replay-1 top-1 was (absent in older reports) */
         top1_split: Type.Optional(Top1SplitSchema),

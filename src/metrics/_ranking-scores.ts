@@ -18,3 +18,23 @@ export function rankingScores(o: {
     ? o.ranked.map((_, i) => n - i)
     : o.ranked.map((r) => r.score);
 }
+
+/**
+ * The ranking as rgate scores it, one entry per id: a repeated id (a contract violation) keeps its
+ * first position and that position's score, as a TREC run file must (trec_eval refuses a document
+ * retrieved twice for a query). The ranking measures and the TREC run a run writes both read this.
+ */
+export function scoredRanking(o: {
+  ranked: readonly { id: string; score: number }[];
+  contract: { name: string };
+}): { id: string; score: number }[] {
+  const scores = rankingScores(o);
+  const seen = new Set<string>();
+  const out: { id: string; score: number }[] = [];
+  o.ranked.forEach((r, i) => {
+    if (seen.has(r.id)) return;
+    seen.add(r.id);
+    out.push({ id: r.id, score: scores[i]! });
+  });
+  return out;
+}

@@ -2,7 +2,7 @@
  * The one entry point the harness calls: every gate measure, the requested ranking measures, the
  * per-query outcomes, the breakdowns, and latency — all from the observations of a run.
  */
-import { rankingScores } from './_ranking-scores.js';
+import { scoredRanking } from './_ranking-scores.js';
 import { compareCodeUnits } from '../core/canonical-json.js';
 import { deriveSeed } from '../core/prng.js';
 import type { Breakdown, MeasureValue, MetricEntry, QueryOutcome, QueryRecord } from '../documents/index.js';
@@ -71,7 +71,7 @@ export function rankingSpecsOf(ids: readonly string[]): NumericSpec[] {
 /**
  * Ranking measures over replay 1's ranked lists, exactly as trec_eval -c would score a TREC run
  * written from them: results ordered by score desc, ties by id desc (bytes) — not by the system's
- * own order, unless its contract makes order the rank (rankingScores) — and every query with qrels averaged (an errored or empty answer scores 0).
+ * own order, unless its contract makes order the rank (scoredRanking; a repeated id at its first position only) — and every query with qrels averaged (an errored or empty answer scores 0).
  */
 function rankingMeasures(ctx: GateContext, input: RunMeasuresInput): RankingResult {
   const specs = rankingSpecsOf(input.rankingMeasures);
@@ -94,13 +94,7 @@ function rankingMeasures(ctx: GateContext, input: RunMeasuresInput): RankingResu
   for (const q of judgedQueries) {
     const o = ctx.first(q);
     if (!o?.ok) continue;
-    const seen = new Set<string>();
-    const scores = rankingScores(o);
-    o.ranked.forEach((r, i) => {
-      if (seen.has(r.id)) return; // a repeated id keeps its first (best) position, as a run file must
-      seen.add(r.id);
-      rows.push({ qid: q.query_id, docno: r.id, score: scores[i]! });
-    });
+    for (const r of scoredRanking(o)) rows.push({ qid: q.query_id, docno: r.id, score: r.score });
   }
   const run = runFromRows(rows, 'replay1');
   const r = evaluateTrec(qrels, run, specs, {

@@ -40,4 +40,4 @@ export {
   type OutcomeFacts,
   type OutcomeValues,
 } from './gate/_query-values.js';
-export { rankingScores } from './_ranking-scores.js';
+export { rankingScores, scoredRanking } from './_ranking-scores.js';

@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { basename, isAbsolute, join, resolve } from 'node:path';
-import { canonicalJson } from '../core/canonical-json.js';
+import { canonicalJson, storedJson } from '../core/canonical-json.js';
 import { RgateError } from '../core/errors.js';
 import { lookupRoots } from '../core/package-root.js';
 import {
@@ -115,13 +115,16 @@ const GEN_END = '<!-- /generated -->';
 
 /**
  * Write a fixture set folder (what every importer produces): one record per line with keys in
- * canonical order, LF; config.json pretty; PROVENANCE.md's generated block replaced, the rest kept.
+ * canonical order, LF; a query's text as the team wrote it (storedJson: it is what the system under
+ * test receives; the hash normalises it, the file does not), corpus records canonical (their text is
+ * the importers' extraction, and the committed sets were written so); config.json pretty; PROVENANCE.md's generated block replaced, the rest kept.
  */
 export function writeFixtureSet(outDir: string, content: FixtureSetContent): string {
   mkdirSync(outDir, { recursive: true });
-  const jsonl = (rows: readonly unknown[]): string => rows.map((r) => canonicalJson(r) + '\n').join('');
-  writeFileSync(join(outDir, FIXTURE_FILES.corpus), jsonl(content.corpus));
-  writeFileSync(join(outDir, FIXTURE_FILES.query_set), jsonl(content.queries));
+  const jsonl = (rows: readonly unknown[], line: (r: unknown) => string): string =>
+    rows.map((r) => line(r) + '\n').join('');
+  writeFileSync(join(outDir, FIXTURE_FILES.corpus), jsonl(content.corpus, canonicalJson));
+  writeFileSync(join(outDir, FIXTURE_FILES.query_set), jsonl(content.queries, storedJson));
   writeFileSync(
     join(outDir, FIXTURE_FILES.config),
     JSON.stringify(JSON.parse(canonicalJson(content.config)), null, 2) + '\n',

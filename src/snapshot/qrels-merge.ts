@@ -7,7 +7,7 @@
  */
 import { appendFileSync, copyFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { canonicalJson, compareCodeUnits } from '../core/canonical-json.js';
+import { compareCodeUnits, storedJson } from '../core/canonical-json.js';
 import { isRgateError, RgateError } from '../core/errors.js';
 import { parseJsonl, readTextFile } from '../core/jsonl.js';
 import type { LabelJudgment } from '../documents/index.js';
@@ -188,7 +188,8 @@ function mergedQueryText(dir: string, added: readonly MergedJudgment[], judge: s
         qrels[a.doc_id] = a.grade;
         judgedBy[a.doc_id] = { judge, date: a.date };
       }
-      return canonicalJson({ ...rec, qrels, judged_by: judgedBy }) + (raw.endsWith('\r') ? '\r' : '');
+      // the query's text stays as the team wrote it (the hash normalises it, the file keeps it)
+      return storedJson({ ...rec, qrels, judged_by: judgedBy }) + (raw.endsWith('\r') ? '\r' : '');
     })
     .join('\n');
 }

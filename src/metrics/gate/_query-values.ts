@@ -86,15 +86,18 @@ export const SELECTION_METRICS: readonly string[] = [
 ];
 
 /**
- * Does selection data apply to a run: some answer reported a selection mode, or the gate reads a
- * selection metric (then a system that never reports one must be shown failing it).
+ * Does selection data apply to a run: some answer reported a selection mode other than no_match, or
+ * the gate reads a selection metric (then a system that never reports one must be shown failing it).
+ * A no_match is no evidence of a selection step: a plain ranking's contract reads an empty answer as
+ * one (retrieval-result-v1, context-load-v0, context-pack), and one empty answer must not turn a
+ * ranker's report into a selection report (docs/DECISIONS.md 2026-11-26: an empty plain ranking).
  */
 export function hasSelectionStep(
   queries: readonly { actual: { selection_mode?: string | undefined } }[],
   gateMetrics: readonly string[],
 ): boolean {
   return (
-    queries.some((q) => q.actual.selection_mode !== undefined) ||
+    queries.some((q) => q.actual.selection_mode !== undefined && q.actual.selection_mode !== 'no_match') ||
     gateMetrics.some((m) => SELECTION_METRICS.includes(m))
   );
 }

@@ -137,4 +137,11 @@ export const contextLoadV0Normalizer: ResponseNormalizer<ContextLoadV0Response, 
       },
     };
   },
+  rankedIdPath(p, i, options: NormalizeOptions) {
+    const key = p.entries ? 'entries' : 'files';
+    const entries = p.entries ?? p.files ?? [];
+    // the ranked entries may be reordered (ranked_entries: rank): name the entry where it stands
+    const e = splitRankedEntries(entries, options.rankedEntries).ranked[i];
+    return `/${key}/${e ? entries.indexOf(e) : i}`;
+  },
 };

@@ -48,4 +48,7 @@ export const contextPackNormalizer: ResponseNormalizer<ContextPackResponse> = {
       },
     };
   },
+  rankedIdPath(_p, i) {
+    return `/items/${i}`;
+  },
 };

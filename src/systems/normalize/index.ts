@@ -8,6 +8,7 @@ import {
 import { contextLoadV0Normalizer } from './context-load-v0.js';
 import { contextPackNormalizer } from './context-pack.js';
 import { memoryCliV1Normalizer } from './memory-cli-v1.js';
+import { repeatedIdViolations } from './repeated-ids.js';
 import { resolvedIntentNormalizer } from './resolved-intent.js';
 import { retrievalResultV1Normalizer } from './retrieval-result-v1.js';
 import { rgateNormalizer } from './rgate.js';
@@ -105,9 +106,11 @@ export function normalizeResponse(
       { valid: false, errors: violations },
     );
   }
+  const mapped = n.toObservation(payload as never, options);
+  violations.push(...repeatedIdViolations(mapped.ranked, (i) => n.rankedIdPath(payload as never, i, options)));
   return {
     ok: true,
-    ...n.toObservation(payload as never, options),
+    ...mapped,
     contract: { name: contract, valid: violations.length === 0, errors: violations },
   };
 }

@@ -53,4 +53,7 @@ export const memoryCliV1Normalizer: ResponseNormalizer<MemoryCliV1Response, Memo
       usage: { files: p.selected_id !== null ? 1 : 0, chars: 0, tokens: 0 },
     };
   },
+  rankedIdPath(_p, i) {
+    return `/candidates/${i}/id`;
+  },
 };

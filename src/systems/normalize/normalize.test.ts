@@ -96,6 +96,50 @@ describe('response normalizers', () => {
     expect(c.contract.errors).toEqual(['/selected_count: must equal the number of entries (1)']);
   });
 
+  it('a ranking that names an id twice: measured, each later repeat a violation at its JSON path', () => {
+    const repeat = (path: string) =>
+      `${path}: must not repeat an id ranked earlier (only its first position is scored)`;
+    const r = normalizeResponse('rgate', {
+      results: [
+        { id: 'd1', score: 3 },
+        { id: 'd6', score: 2 },
+        { id: 'd6', score: 1 },
+      ],
+    });
+    expect(r).toMatchObject({ ok: true, contract: { valid: false, errors: [repeat('/results/2/id')] } });
+    expect(r.ranked.map((x) => x.id)).toEqual(['d1', 'd6', 'd6']);
+    const m = normalizeResponse('memory-cli-v1', {
+      selection_mode: 'semantic',
+      selected_id: 'k1',
+      source_path: 'mem/k1.md',
+      confidence: 0.9,
+      reason: 'ok',
+      candidates: [
+        { id: 'k1', source_path: 'mem/k1.md', confidence: 0.9 },
+        { id: 'k1', source_path: 'mem/k1.md', confidence: 0.5 },
+      ],
+    });
+    expect(m.contract.errors).toEqual([repeat('/candidates/1/id')]);
+    // ranked by stated rank: the repeat is named where it stands in the answer, not in the ranking
+    const c = normalizeResponse(
+      'context-load-v0',
+      {
+        ranking_contract_version: 'v0',
+        retrieval_profile: 'medium',
+        weighting_mode: 'uniform',
+        selected_count: 3,
+        entries: [
+          { record_id: 'r1', rank: 3, score_breakdown: sb(0.1) },
+          { record_id: 'r2', rank: 2, score_breakdown: sb(0.2) },
+          { record_id: 'r2', rank: 1, score_breakdown: sb(0.3) },
+        ],
+      },
+      { rankedEntries: 'rank' },
+    );
+    expect(c.ranked.map((x) => x.id)).toEqual(['r2', 'r2', 'r1']);
+    expect(c.contract.errors).toEqual([repeat('/entries/1')]);
+  });
+
   it('memory-cli-v1: fallback modes and no_match', () => {
     const f = normalizeResponse('memory-cli-v1', {
       selection_mode: 'fallback_exact_key',

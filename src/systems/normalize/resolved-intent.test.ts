@@ -122,8 +122,9 @@ describe('resolved-intent (DS012) normalizer', () => {
     expect(w.ranked.map((r) => r.id)).toEqual(['x', 'x']);
     expect(w.contract.errors).toEqual([
       '/retrievalTrace/kuLevelsUsed: must list "summary" (level of kbUnits/0)',
-      '/kbUnits/1/kuId: "x" is listed twice',
       '/guidanceUnits/planner/0/role: must be "planner" (the list it is in)',
+      // every contract's rule (repeated-ids.ts)
+      '/kbUnits/1/kuId: must not repeat an id ranked earlier (only its first position is scored)',
     ]);
     expect(normalizeText('resolved-intent', '{"intentRef":').error?.kind).toBe('non_json');
   });

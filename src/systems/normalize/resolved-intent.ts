@@ -33,11 +33,9 @@ function observed(u: ResolvedUnit, origin: KuObservedUnit['origin']): KuObserved
 export const resolvedIntentNormalizer: ResponseNormalizer<ResolvedIntent> = {
   validate: validateResolvedIntent,
   crossCheck(p) {
+    // a kuId listed twice is every contract's rule (repeated-ids.ts, run on every answer)
     const out: string[] = [];
-    const seen = new Set<string>();
     p.kbUnits.forEach((u, i) => {
-      if (seen.has(u.kuId)) out.push(`/kbUnits/${i}/kuId: "${u.kuId}" is listed twice`);
-      seen.add(u.kuId);
       if (u.level !== undefined && !p.retrievalTrace.kuLevelsUsed.includes(u.level))
         out.push(`/retrievalTrace/kuLevelsUsed: must list "${u.level}" (level of kbUnits/${i})`);
     });
@@ -104,5 +102,8 @@ export const resolvedIntentNormalizer: ResponseNormalizer<ResolvedIntent> = {
         response_sha256: sha256(canonicalJson(p)),
       },
     };
+  },
+  rankedIdPath(_p, i) {
+    return `/kbUnits/${i}/kuId`;
   },
 };

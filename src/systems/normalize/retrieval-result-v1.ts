@@ -42,4 +42,7 @@ export const retrievalResultV1Normalizer: ResponseNormalizer<RetrievalResultV1Re
       },
     };
   },
+  rankedIdPath(_p, i) {
+    return `/results/${i}/chunk_id`;
+  },
 };

@@ -46,4 +46,7 @@ export const rgateNormalizer: ResponseNormalizer<RgateResponse> = {
       },
     };
   },
+  rankedIdPath(p, i) {
+    return `/${p.ranked ? 'ranked' : 'results'}/${i}/id`;
+  },
 };

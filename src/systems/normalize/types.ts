@@ -48,6 +48,8 @@ export interface ResponseNormalizer<T extends M, M = T> {
   crossCheck?(payload: T): string[];
   /** the payload is measurable here (valid, or valid against `measurable`) */
   toObservation(payload: M, options: NormalizeOptions): Omit<NormalizedResponse, 'ok' | 'error' | 'contract'>;
+  /** the JSON path, in the payload, of the id of the i-th item of toObservation's `ranked` (a repeat's violation names it) */
+  rankedIdPath(payload: M, i: number, options: NormalizeOptions): string;
 }
 
 /** Token estimate used wherever a contract does not state tokens: ceil(chars / 4). */
