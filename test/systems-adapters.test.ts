@@ -335,3 +335,93 @@ describe('command adapter, per query: the retired launcher option', () => {
     });
   }
 });
+
+describe('command adapter, worker: a worker that ends between requests', () => {
+  const config = resolveConfig({ mode: 'bm25', k: 10 });
+  async function recycling(env: Record<string, string>) {
+    const pidDir = mkdtempSync(join(tmpdir(), 'rgate-sut-pids-'));
+    const adapter = createSystem(
+      {
+        type: 'command',
+        argv: [process.execPath, join(SUT, 'worker.mjs')],
+        worker: true,
+        contract: 'rgate',
+        env: { SUT_PID_DIR: pidDir, ...env },
+      },
+      { corpus: [], config, dir: pidDir },
+    ) as CommandAdapter;
+    const ctx = (replay: number) => ({ replay, config, fixtureDir: pidDir });
+    return {
+      adapter,
+      ctx,
+      workersStarted: () => recordedPids(pidDir).length,
+      async dispose() {
+        await adapter.close();
+        const pids = (): number[] => [...recordedPids(pidDir), ...adapter.helperPids()];
+        await until(
+          () => pids().every((p) => !pidAlive(p)),
+          () => `SUT processes to end: ${pids().filter(pidAlive).join(', ')} alive`,
+        );
+        rmSync(pidDir, { recursive: true, force: true });
+      },
+    };
+  }
+
+  it('exiting with code 0 after N answers costs no request: 3 replays at concurrency 2 all answer, alike', async () => {
+    const s = await recycling({ SUT_EXIT_AFTER: '2' });
+    try {
+      const answers: string[][] = [];
+      for (const replay of [1, 2, 3]) {
+        const got: string[] = [];
+        let next = 0;
+        // two lanes pulling the next query, as the runner does at concurrency 2
+        const lane = async (): Promise<void> => {
+          for (let i = next++; i < queries.length; i = next++) {
+            const q = queries[i] as QueryRecord;
+            const o = await s.adapter.request(q, s.ctx(replay));
+            expect(o.error).toBeUndefined();
+            checkSutAnswer(q, o);
+            got[i] = JSON.stringify(o.ranked);
+          }
+        };
+        await Promise.all([lane(), lane()]);
+        answers.push(got);
+      }
+      expect(answers[1]).toEqual(answers[0]);
+      expect(answers[2]).toEqual(answers[0]);
+      // 18 answers, two per worker: the workers did recycle, each request went to one that took it
+      expect(s.workersStarted()).toBeGreaterThanOrEqual(9);
+    } finally {
+      await s.dispose();
+    }
+  });
+
+  it('a worker that crashes handling a request is one crash error; the request goes to no other worker', async () => {
+    const s = await recycling({});
+    try {
+      expect((await s.adapter.request({ query_id: 'a', text: 'alpha' }, s.ctx(1))).ok).toBe(true);
+      const crashed = await s.adapter.request({ query_id: 'c', text: 'crash' }, s.ctx(1));
+      expect(crashed.error?.kind).toBe('crash');
+      expect(crashed.error?.message).toBe('worker exited with code 3');
+      expect(s.workersStarted()).toBe(1);
+      expect((await s.adapter.request({ query_id: 'b', text: 'beta' }, s.ctx(1))).ok).toBe(true);
+      expect(s.workersStarted()).toBe(2);
+    } finally {
+      await s.dispose();
+    }
+  });
+
+  it('a request that makes a worker exit with code 0 unanswered is tried once more, then a crash error', async () => {
+    const s = await recycling({});
+    try {
+      expect((await s.adapter.request({ query_id: 'a', text: 'alpha' }, s.ctx(1))).ok).toBe(true);
+      const exited = await s.adapter.request({ query_id: 'x', text: 'exit-clean' }, s.ctx(1));
+      expect(exited.error?.kind).toBe('crash');
+      expect(exited.error?.message).toBe('worker exited with code 0');
+      // the worker that answered alpha, and the fresh one the request went to once
+      expect(s.workersStarted()).toBe(2);
+    } finally {
+      await s.dispose();
+    }
+  });
+});
