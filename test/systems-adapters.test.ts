@@ -1,6 +1,6 @@
 // The adapter contract suite run against every adapter: builtin (three modes), command per-query,
 // command worker, http. Real subprocesses (test/sut/*.mjs) and a real HTTP server on 127.0.0.1.
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -253,6 +253,36 @@ describe('command adapter: a program that cannot be started', () => {
           expect(o.error?.kind).toBe('spawn_failed');
           expect(o.error?.message).toContain('/nonexistent/rgate-no-such-retriever');
         }
+      } finally {
+        await adapter.close();
+      }
+    });
+  }
+});
+
+describe('command adapter: a working folder gone after the suite was planned', () => {
+  const config = resolveConfig({ mode: 'bm25', k: 10 });
+  for (const worker of [false, true]) {
+    it(`${worker ? 'worker' : 'per query'}: spawn_failed names the folder, not the program`, async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'rgate-cwd-'));
+      mkdirSync(join(dir, 'work'));
+      const adapter = createSystem(
+        {
+          type: 'command',
+          argv: [process.execPath, join(SUT, 'cli.mjs')],
+          contract: 'rgate',
+          cwd: 'work',
+          worker,
+        },
+        { corpus: [], config, dir, baseDir: dir },
+      );
+      try {
+        rmSync(dir, { recursive: true });
+        const o = await adapter.request({ query_id: 'a', text: 'x' }, { replay: 1, config, fixtureDir: dir });
+        expect(o.error?.kind).toBe('spawn_failed');
+        expect(o.error?.message).toBe(
+          `cannot run ${process.execPath} in ${join(dir, 'work')}: that working folder does not exist (spawn ${process.execPath} ENOENT)`,
+        );
       } finally {
         await adapter.close();
       }

@@ -1,4 +1,5 @@
 import { SYSTEM_DEFAULTS } from '../core/defaults.js';
+import { RgateError } from '../core/errors.js';
 import { isAbsolute, resolve } from 'node:path';
 import type { CommandSystemSpec, QueryRecord, RetrievalConfig } from '../documents/index.js';
 import { JsonLinesWorker, type WorkerReply } from './json-lines-worker.js';
@@ -20,7 +21,7 @@ import {
   placeholderValues,
   type PlaceholderValues,
 } from './placeholders.js';
-import { childEnv } from './process-group.js';
+import { childEnv, isFolder } from './process-group.js';
 import { runOnce, type RunOnceResult } from './run-once.js';
 import { redactObservation, secretsOf, type Secret } from './secrets.js';
 import { stderrWarnings } from './stderr-warnings.js';
@@ -121,6 +122,16 @@ export class CommandAdapter implements SystemAdapter {
     this.timeoutMs = spec.timeout_ms ?? SYSTEM_DEFAULTS.timeout_ms;
     this.maxOutputBytes = spec.max_output_bytes ?? SYSTEM_DEFAULTS.max_output_bytes;
     this.cwd = spec.cwd ? (isAbsolute(spec.cwd) ? spec.cwd : resolve(baseDir, spec.cwd)) : baseDir;
+    // checked now, before any request: started in a missing folder, every request would fail as if
+    // the program were missing, and the run would end calling the system down
+    if (spec.cwd !== undefined && !isFolder(this.cwd)) {
+      throw new RgateError(
+        'config_invalid',
+        `system/cwd: "${spec.cwd}" is not a folder (${this.cwd})`,
+        'cwd is the folder the command runs in, relative to rgate.config.json: fix the path or create the folder',
+        { at: 'system/cwd' },
+      );
+    }
   }
 
   private normalizeOptions(): NormalizeOptions {

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { deadline } from './deadline.js';
-import { killGroup, TailBuffer, trackGroup } from './process-group.js';
+import { killGroup, spawnFailure, TailBuffer, trackGroup } from './process-group.js';
 
 export interface WorkerOptions {
   env: Record<string, string>;
@@ -85,7 +85,7 @@ export class JsonLinesWorker {
     trackGroup(this.child);
     this.closed = new Promise((res) => this.child.on('close', () => res()));
     this.child.on('error', (e) => {
-      this.spawnError = `cannot run ${argv[0]}: ${e.message}`;
+      this.spawnError = spawnFailure(argv[0] as string, o.cwd, e);
       this.die('spawn_failed', this.spawnError);
     });
     // a worker that dies mid-write must not crash rgate with EPIPE
@@ -99,7 +99,9 @@ export class JsonLinesWorker {
       killGroup(this.child);
       // an answer written just before the exit may still be in the pipe: read stdout to its end first
       // (bounded: an escaped grandchild may hold the pipe)
-      void Promise.race([this.closed, delay(DRAIN_MS)]).then(() => this.die('crash', `worker ${this.exitInfo}`));
+      void Promise.race([this.closed, delay(DRAIN_MS)]).then(() =>
+        this.die('crash', `worker ${this.exitInfo}`),
+      );
     });
   }
 
@@ -256,7 +258,12 @@ export class JsonLinesWorker {
     void Promise.race([this.closed, delay(DRAIN_MS)]).then(() => {
       const untaken =
         kind === 'crash' && (p.unsent === true || (this.cleanExit && this.answered > 0 && p.begun !== true));
-      p.resolve({ kind, message, stderr: this.stderr.text(), ...(untaken ? { untaken: true as const } : {}) });
+      p.resolve({
+        kind,
+        message,
+        stderr: this.stderr.text(),
+        ...(untaken ? { untaken: true as const } : {}),
+      });
     });
   }
 
