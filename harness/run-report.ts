@@ -27,6 +27,8 @@ export interface SystemDown {
   failed_requests: number;
   planned_requests: number;
   first_error: { kind: string; message: string };
+  /** every failed request failed as first_error's kind (each answer broke the contract, say) */
+  same_kind: boolean;
 }
 
 export interface ReportContext {
@@ -198,6 +200,7 @@ export function systemDown(
     failed_requests: made.requests,
     planned_requests: planned,
     first_error: { kind: first.error?.kind ?? 'error', message: first.error?.message ?? '' },
+    same_kind: made.failuresBeforeSuccess.every((o) => o.error?.kind === first.error?.kind),
   };
 }
 
