@@ -146,13 +146,22 @@ describe('a run that measured nothing names the config place to fix', () => {
       `${join(proj, 'rgate.config.json')}:${lines.findIndex((l) => l.includes(text)) + 1}`;
     return { code, err: o.stderr.join('\n'), at };
   }
-  /** A real server on 127.0.0.1 answering every request 200 with `body`. */
-  async function serving(body: unknown): Promise<{ url: string; close: () => Promise<void> }> {
+  /**
+   * A real server on 127.0.0.1 answering every request 200 with `body`; with `failing`, the query
+   * that ends in it gets a 500 instead.
+   */
+  async function serving(
+    body: unknown,
+    failing?: string,
+  ): Promise<{ url: string; close: () => Promise<void> }> {
     const server = createServer((req, res) => {
-      req.resume();
-      req.on('end', () =>
-        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body)),
-      );
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        const { query } = JSON.parse(Buffer.concat(chunks).toString()) as { query: string };
+        if (failing !== undefined && query.endsWith(failing)) res.writeHead(500).end('oops');
+        else res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+      });
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     const { port } = server.address() as AddressInfo;
@@ -186,7 +195,7 @@ describe('a run that measured nothing names the config place to fix', () => {
       const r = await runAgainst({ type: 'http', url: s.url });
       expect(r.code).toBe(3);
       expect(r.err).toContain(
-        'rgate: suite x: no answer could be measured: 2 of 2 requests were answered and every answer broke contract "context-pack" (the default, none is set)',
+        'rgate: suite x: no answer could be measured: 2 of 2 requests failed and none succeeded, all of them answers that broke contract "context-pack" (the default, none is set), so the run stopped (first: response breaks context-pack and cannot be measured: /context_text: is required; /items: is required; the answer reads as retrieval-result-v1)',
       );
       expect(r.err).toContain(
         `  hint: ${r.at('"system"')} /suites/x/system/contract: the answers read as retrieval-result-v1: set it to "retrieval-result-v1"`,
@@ -197,12 +206,28 @@ describe('a run that measured nothing names the config place to fix', () => {
     }
   });
 
+  it('some requests failing otherwise (an HTTP 500) do not hide it', async () => {
+    const s = await serving(retrievalResult, 'x');
+    try {
+      const r = await runAgainst({ type: 'http', url: s.url });
+      expect(r.code).toBe(3);
+      expect(r.err).toContain(
+        'no answer could be measured: 2 of 2 requests failed and none succeeded, 1 of them answers that broke contract "context-pack"',
+      );
+      expect(r.err).toContain(
+        `  hint: ${r.at('"system"')} /suites/x/system/contract: the answers read as retrieval-result-v1: set it to "retrieval-result-v1"`,
+      );
+    } finally {
+      await s.close();
+    }
+  });
+
   it('answers no contract rgate knows can measure: the contract line, and the contracts known', async () => {
     const s = await serving({ hits: [] });
     try {
       const r = await runAgainst({ type: 'http', url: s.url, contract: 'rgate' });
       expect(r.code).toBe(3);
-      expect(r.err).toContain('every answer broke contract "rgate", so the run stopped');
+      expect(r.err).toContain('all of them answers that broke contract "rgate", so the run stopped');
       expect(r.err).toContain(
         `  hint: ${r.at('"contract"')} /suites/x/system/contract: set the contract the system's answers follow (known: rgate, `,
       );
