@@ -27,6 +27,11 @@ export interface SystemDown {
   failed_requests: number;
   planned_requests: number;
   first_error: { kind: string; message: string };
+  /**
+   * the failed requests that were answered, but in a shape the suite's contract cannot measure
+   * (`contract_invalid`), and the first of their errors in report order; absent when none was
+   */
+  unmeasurable?: { requests: number; first_message: string };
 }
 
 export interface ReportContext {
@@ -193,11 +198,21 @@ export function systemDown(
 ): SystemDown | undefined {
   if (made.requests === 0 || made.succeeded > 0) return undefined;
   // the first error in report order, not arrival order, so the report names the same one every time
-  const first = inReportOrder([...made.failuresBeforeSuccess])[0]!;
+  const ordered = inReportOrder([...made.failuresBeforeSuccess]);
+  const first = ordered[0]!;
+  const unmeasurable = ordered.filter((o) => o.error?.kind === 'contract_invalid');
   return {
     failed_requests: made.requests,
     planned_requests: planned,
     first_error: { kind: first.error?.kind ?? 'error', message: first.error?.message ?? '' },
+    ...(unmeasurable.length > 0
+      ? {
+          unmeasurable: {
+            requests: unmeasurable.length,
+            first_message: unmeasurable[0]!.error?.message ?? '',
+          },
+        }
+      : {}),
   };
 }
 

@@ -3,7 +3,10 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, write
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { captureIo } from './helpers/cli-io.js';
+import { writeTinySet } from './helpers/tiny-set.js';
 import { runCli } from '../src/cli/program.js';
 import { compiledCli, REPO } from './helpers/dist.js';
 
@@ -126,6 +129,112 @@ describe('exit codes as documented', () => {
     );
     expect(err).toContain('missing-retriever');
     expect(o.stdout.join('\n')).toContain('system under test down');
+  });
+});
+
+describe('a run that measured nothing names the config place to fix', () => {
+  let n = 0;
+  async function runAgainst(system: Record<string, unknown>) {
+    const proj = join(tmp, `unmeasured-${++n}`);
+    writeTinySet(join(proj, 'fixtures', 'set'), { queries: 2, frozenOn: '2026-11-26' });
+    const config = { suites: { x: { fixture: 'set', system, gate: null, replays: 1 } } };
+    writeFileSync(join(proj, 'rgate.config.json'), JSON.stringify(config, null, 2) + '\n');
+    const o = captureIo(proj);
+    const code = await runCli(['run', 'x', '--no-store'], o);
+    const lines = readFileSync(join(proj, 'rgate.config.json'), 'utf8').split('\n');
+    const at = (text: string): string =>
+      `${join(proj, 'rgate.config.json')}:${lines.findIndex((l) => l.includes(text)) + 1}`;
+    return { code, err: o.stderr.join('\n'), at };
+  }
+  /**
+   * A real server on 127.0.0.1 answering every request 200 with `body`; with `failing`, the query
+   * that ends in it gets a 500 instead.
+   */
+  async function serving(
+    body: unknown,
+    failing?: string,
+  ): Promise<{ url: string; close: () => Promise<void> }> {
+    const server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        const { query } = JSON.parse(Buffer.concat(chunks).toString()) as { query: string };
+        if (failing !== undefined && query.endsWith(failing)) res.writeHead(500).end('oops');
+        else res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const { port } = server.address() as AddressInfo;
+    return {
+      url: `http://127.0.0.1:${port}/retrieve`,
+      close: () => new Promise((r) => server.close(() => r())),
+    };
+  }
+  const retrievalResult = {
+    schema_version: '1.0',
+    query_embedding_dimensions: 768,
+    k_requested: 10,
+    k_returned: 1,
+    results: [
+      {
+        chunk_id: 'doc-a',
+        document_id: 'doc-a',
+        text_content: 'a',
+        page: null,
+        section: null,
+        coordinates: null,
+        rank: 1,
+        score: 0.9,
+      },
+    ],
+  };
+
+  for (const [what, failing, which] of [
+    ['every answer of another contract than the (default) one configured', undefined, 'all'],
+    ['some requests failing otherwise (an HTTP 500) too', 'x', '1'],
+  ] as const) {
+    it(`${what}: the contract to set, at its place, not "down"`, async () => {
+      const s = await serving(retrievalResult, failing);
+      try {
+        const r = await runAgainst({ type: 'http', url: s.url });
+        expect(r.code).toBe(3);
+        expect(r.err).toContain(
+          `rgate: suite x: no answer could be measured: 2 of 2 requests failed and none succeeded, ${which} of them answers that broke contract "context-pack" (the default, none is set), so the run stopped (first: response breaks context-pack and cannot be measured: /context_text: is required; /items: is required; the answer reads as retrieval-result-v1)`,
+        );
+        expect(r.err).toContain(
+          `  hint: ${r.at('"system"')} /suites/x/system/contract: the answers read as retrieval-result-v1: set it to "retrieval-result-v1"`,
+        );
+        expect(r.err).not.toContain('is down');
+      } finally {
+        await s.close();
+      }
+    });
+  }
+
+  it('answers no contract rgate knows can measure: the contract line, and the contracts known', async () => {
+    const s = await serving({ hits: [] });
+    try {
+      const r = await runAgainst({ type: 'http', url: s.url, contract: 'rgate' });
+      expect(r.code).toBe(3);
+      expect(r.err).toContain('all of them answers that broke contract "rgate", so the run stopped');
+      expect(r.err).toContain(
+        `  hint: ${r.at('"contract"')} /suites/x/system/contract: set the contract the system's answers follow (known: rgate, `,
+      );
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('nothing listening at the url: still down, with the place of the url as the hint', async () => {
+    const s = await serving({});
+    await s.close();
+    const r = await runAgainst({ type: 'http', url: s.url, contract: 'rgate' });
+    expect(r.code).toBe(3);
+    expect(r.err).toContain('rgate: suite x: the system under test is down: 2 of 2 requests failed');
+    expect(r.err).toContain('ECONNREFUSED');
+    expect(r.err).toContain(
+      `  hint: ${r.at('"url"')} /suites/x/system/url: nothing answered there: start the system, or fix the url`,
+    );
   });
 });
 

@@ -44,6 +44,7 @@ function writeConfig(
   gate?: string,
   fixture = 'demo',
   second: Record<string, unknown> = {},
+  secondSystem: Record<string, unknown> = {},
 ): void {
   const config = {
     suites: {
@@ -54,7 +55,7 @@ function writeConfig(
       },
       second: {
         fixture,
-        system: { type: 'command', argv: secondArgv, contract: 'rgate' },
+        system: { type: 'command', argv: secondArgv, contract: 'rgate', ...secondSystem },
         replays: 1,
         ...(gate ? { gate } : {}),
         ...second,
@@ -145,6 +146,25 @@ describe('rgate run checks every suite before the first request', () => {
     );
     expect(existsSync(log)).toBe(false);
   });
+
+  for (const [what, cwd] of [
+    ['a folder that does not exist', 'no-such-folder'],
+    ['a file', 'sut.mjs'],
+  ] as const) {
+    it(`a system cwd naming ${what}: exit 2 at its line in rgate.config.json with a hint, no request made`, async () => {
+      writeConfig(['node', sut, '{query_id}'], undefined, 'demo', {}, { cwd });
+      const r = await cli(['run', 'counted', 'second', '--no-store']);
+      expect(r.code).toBe(2);
+      const lines = readFileSync(join(t.dir, 'rgate.config.json'), 'utf8').split('\n');
+      const line = lines.findIndex((l) => l.includes(`"cwd": "${cwd}"`)) + 1;
+      expect(r.err).toContain(
+        `rgate.config.json:${line} /suites/second/system/cwd: "${cwd}" is not a folder (${join(t.dir, cwd)})`,
+      );
+      expect(r.err).toContain('relative to rgate.config.json: fix the path or create the folder');
+      expect(r.err).not.toContain('down');
+      expect(existsSync(log)).toBe(false);
+    });
+  }
 
   it('with both suites right, both run (the check costs no request of its own)', async () => {
     writeConfig(['node', sut, '{query_id}']);

@@ -1,6 +1,6 @@
 // The adapter contract suite run against every adapter: builtin (three modes), command per-query,
 // command worker, http. Real subprocesses (test/sut/*.mjs) and a real HTTP server on 127.0.0.1.
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -260,6 +260,36 @@ describe('command adapter: a program that cannot be started', () => {
   }
 });
 
+describe('command adapter: a working folder gone after the suite was planned', () => {
+  const config = resolveConfig({ mode: 'bm25', k: 10 });
+  for (const worker of [false, true]) {
+    it(`${worker ? 'worker' : 'per query'}: spawn_failed names the folder, not the program`, async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'rgate-cwd-'));
+      mkdirSync(join(dir, 'work'));
+      const adapter = createSystem(
+        {
+          type: 'command',
+          argv: [process.execPath, join(SUT, 'cli.mjs')],
+          contract: 'rgate',
+          cwd: 'work',
+          worker,
+        },
+        { corpus: [], config, dir, baseDir: dir },
+      );
+      try {
+        rmSync(dir, { recursive: true });
+        const o = await adapter.request({ query_id: 'a', text: 'x' }, { replay: 1, config, fixtureDir: dir });
+        expect(o.error?.kind).toBe('spawn_failed');
+        expect(o.error?.message).toBe(
+          `cannot run ${process.execPath} in ${join(dir, 'work')}: that working folder does not exist (spawn ${process.execPath} ENOENT)`,
+        );
+      } finally {
+        await adapter.close();
+      }
+    });
+  }
+});
+
 describe('command adapter, per query: a query holding a NUL character', () => {
   const config = resolveConfig({ mode: 'bm25', k: 10 });
   it('is refused for that request (never split into two arguments), the next works', async () => {
@@ -334,4 +364,94 @@ describe('command adapter, per query: the retired launcher option', () => {
       }
     });
   }
+});
+
+describe('command adapter, worker: a worker that ends between requests', () => {
+  const config = resolveConfig({ mode: 'bm25', k: 10 });
+  async function recycling(env: Record<string, string>) {
+    const pidDir = mkdtempSync(join(tmpdir(), 'rgate-sut-pids-'));
+    const adapter = createSystem(
+      {
+        type: 'command',
+        argv: [process.execPath, join(SUT, 'worker.mjs')],
+        worker: true,
+        contract: 'rgate',
+        env: { SUT_PID_DIR: pidDir, ...env },
+      },
+      { corpus: [], config, dir: pidDir },
+    ) as CommandAdapter;
+    const ctx = (replay: number) => ({ replay, config, fixtureDir: pidDir });
+    return {
+      adapter,
+      ctx,
+      workersStarted: () => recordedPids(pidDir).length,
+      async dispose() {
+        await adapter.close();
+        const pids = (): number[] => [...recordedPids(pidDir), ...adapter.helperPids()];
+        await until(
+          () => pids().every((p) => !pidAlive(p)),
+          () => `SUT processes to end: ${pids().filter(pidAlive).join(', ')} alive`,
+        );
+        rmSync(pidDir, { recursive: true, force: true });
+      },
+    };
+  }
+
+  it('exiting with code 0 after N answers costs no request: 3 replays at concurrency 2 all answer, alike', async () => {
+    const s = await recycling({ SUT_EXIT_AFTER: '2' });
+    try {
+      const answers: string[][] = [];
+      for (const replay of [1, 2, 3]) {
+        const got: string[] = [];
+        let next = 0;
+        // two lanes pulling the next query, as the runner does at concurrency 2
+        const lane = async (): Promise<void> => {
+          for (let i = next++; i < queries.length; i = next++) {
+            const q = queries[i] as QueryRecord;
+            const o = await s.adapter.request(q, s.ctx(replay));
+            expect(o.error).toBeUndefined();
+            checkSutAnswer(q, o);
+            got[i] = JSON.stringify(o.ranked);
+          }
+        };
+        await Promise.all([lane(), lane()]);
+        answers.push(got);
+      }
+      expect(answers[1]).toEqual(answers[0]);
+      expect(answers[2]).toEqual(answers[0]);
+      // 18 answers, two per worker: the workers did recycle, each request went to one that took it
+      expect(s.workersStarted()).toBeGreaterThanOrEqual(9);
+    } finally {
+      await s.dispose();
+    }
+  });
+
+  it('a worker that crashes handling a request is one crash error; the request goes to no other worker', async () => {
+    const s = await recycling({});
+    try {
+      expect((await s.adapter.request({ query_id: 'a', text: 'alpha' }, s.ctx(1))).ok).toBe(true);
+      const crashed = await s.adapter.request({ query_id: 'c', text: 'crash' }, s.ctx(1));
+      expect(crashed.error?.kind).toBe('crash');
+      expect(crashed.error?.message).toBe('worker exited with code 3');
+      expect(s.workersStarted()).toBe(1);
+      expect((await s.adapter.request({ query_id: 'b', text: 'beta' }, s.ctx(1))).ok).toBe(true);
+      expect(s.workersStarted()).toBe(2);
+    } finally {
+      await s.dispose();
+    }
+  });
+
+  it('a request that makes a worker exit with code 0 unanswered is tried once more, then a crash error', async () => {
+    const s = await recycling({});
+    try {
+      expect((await s.adapter.request({ query_id: 'a', text: 'alpha' }, s.ctx(1))).ok).toBe(true);
+      const exited = await s.adapter.request({ query_id: 'x', text: 'exit-clean' }, s.ctx(1));
+      expect(exited.error?.kind).toBe('crash');
+      expect(exited.error?.message).toBe('worker exited with code 0');
+      // the worker that answered alpha, and the fresh one the request went to once
+      expect(s.workersStarted()).toBe(2);
+    } finally {
+      await s.dispose();
+    }
+  });
 });

@@ -1,4 +1,5 @@
 import { SYSTEM_DEFAULTS } from '../core/defaults.js';
+import { RgateError } from '../core/errors.js';
 import { isAbsolute, resolve } from 'node:path';
 import type { CommandSystemSpec, QueryRecord, RetrievalConfig } from '../documents/index.js';
 import { JsonLinesWorker, type WorkerReply } from './json-lines-worker.js';
@@ -20,7 +21,7 @@ import {
   placeholderValues,
   type PlaceholderValues,
 } from './placeholders.js';
-import { childEnv } from './process-group.js';
+import { childEnv, isFolder } from './process-group.js';
 import { runOnce, type RunOnceResult } from './run-once.js';
 import { redactObservation, secretsOf, type Secret } from './secrets.js';
 import { stderrWarnings } from './stderr-warnings.js';
@@ -90,7 +91,8 @@ export function workerRequestBody(q: QueryRecord, ctx: RequestContext): Record<s
  * call, and worker mode, which spawns nothing per request, is the answer when that matters (the spawn
  * servers that once narrowed the gap lost to it: docs/DECISIONS.md, "Systems"). Worker mode keeps a pool of JSON-lines workers, one per concurrent
  * request (the pool grows to the caller's concurrency, each worker has one request in flight), so a
- * worker never has to multiplex. A dead worker is replaced by a fresh one on the next request.
+ * worker never has to multiplex. A dead worker is replaced by a fresh one on the next request; a request
+ * the worker never took up (it ended between requests) goes once to a fresh one.
  */
 export class CommandAdapter implements SystemAdapter {
   readonly kind = 'command' as const;
@@ -120,6 +122,16 @@ export class CommandAdapter implements SystemAdapter {
     this.timeoutMs = spec.timeout_ms ?? SYSTEM_DEFAULTS.timeout_ms;
     this.maxOutputBytes = spec.max_output_bytes ?? SYSTEM_DEFAULTS.max_output_bytes;
     this.cwd = spec.cwd ? (isAbsolute(spec.cwd) ? spec.cwd : resolve(baseDir, spec.cwd)) : baseDir;
+    // checked now, before any request: started in a missing folder, every request would fail as if
+    // the program were missing, and the run would end calling the system down
+    if (spec.cwd !== undefined && !isFolder(this.cwd)) {
+      throw new RgateError(
+        'config_invalid',
+        `system/cwd: "${spec.cwd}" is not a folder (${this.cwd})`,
+        'cwd is the folder the command runs in, relative to rgate.config.json: fix the path or create the folder',
+        { at: 'system/cwd' },
+      );
+    }
   }
 
   private normalizeOptions(): NormalizeOptions {
@@ -199,9 +211,17 @@ export class CommandAdapter implements SystemAdapter {
     q: QueryRecord,
     ctx: RequestContext,
   ): Promise<{ n: NormalizedResponse; warnings?: string[] | undefined }> {
+    const body = workerRequestBody(q, ctx);
     const w = this.acquire(ctx);
-    const r = await w.request(workerRequestBody(q, ctx), this.timeoutMs, ctx.signal);
+    let r = await w.request(body, this.timeoutMs, ctx.signal);
     this.release(w);
+    if (r.kind !== 'reply' && r.untaken) {
+      // the worker ended without taking the request up (an idle worker looks alive until its exit
+      // arrives): it goes once to a fresh worker, never another idle one that may be ending too
+      const fresh = this.spawnWorker(ctx);
+      r = await fresh.request(body, this.timeoutMs, ctx.signal);
+      this.release(fresh);
+    }
     return {
       n: fromWorker(this.contract, r, this.normalizeOptions()),
       warnings: r.kind === 'reply' ? stderrWarnings(r.warnings) : undefined,
@@ -214,6 +234,10 @@ export class CommandAdapter implements SystemAdapter {
       if (w.alive) return w;
       this.all.delete(w);
     }
+    return this.spawnWorker(ctx);
+  }
+
+  private spawnWorker(ctx: RequestContext): JsonLinesWorker {
     // the worker's argv may use {corpus_dir} and {config.*} (per-query values are not known at spawn)
     const values: PlaceholderValues = {
       query: '',

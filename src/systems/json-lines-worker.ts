@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { deadline } from './deadline.js';
-import { killGroup, TailBuffer, trackGroup } from './process-group.js';
+import { killGroup, spawnFailure, TailBuffer, trackGroup } from './process-group.js';
 
 export interface WorkerOptions {
   env: Record<string, string>;
@@ -21,12 +21,21 @@ export type WorkerReply =
         'timeout' | 'crash' | 'output_too_large' | 'spawn_failed' | 'protocol' | 'non_json' | 'interrupted';
       message: string;
       stderr: string;
+      /**
+       * The worker went away without taking this request up (see `untaken` in `die`): the request may
+       * go to a fresh worker, which the pool does once.
+       */
+      untaken?: true;
     };
 
 interface Pending {
   id: number;
   resolve: (r: WorkerReply) => void;
   cancelDeadline: () => void;
+  /** the write of this request failed (EPIPE: nobody reads the worker's stdin any more) */
+  unsent?: boolean;
+  /** stdout bytes arrived after this request was written: the worker had begun its answer */
+  begun?: boolean;
 }
 
 /** How long a worker gets to exit on its own after stdin closes, before its group is SIGKILLed. */
@@ -53,6 +62,12 @@ export class JsonLinesWorker {
   private pending: Pending | undefined;
   private nextId = 1;
   private exitInfo: string | undefined;
+  /** the process exited with code 0, of its own accord (a worker recycling itself after N requests) */
+  private cleanExit = false;
+  /** requests answered */
+  private answered = 0;
+  /** stdout is no longer read: a broken exchange, the worker is being killed */
+  private broken = false;
   private spawnError: string | undefined;
   private readonly closed: Promise<void>;
   alive = true;
@@ -70,7 +85,7 @@ export class JsonLinesWorker {
     trackGroup(this.child);
     this.closed = new Promise((res) => this.child.on('close', () => res()));
     this.child.on('error', (e) => {
-      this.spawnError = `cannot run ${argv[0]}: ${e.message}`;
+      this.spawnError = spawnFailure(argv[0] as string, o.cwd, e);
       this.die('spawn_failed', this.spawnError);
     });
     // a worker that dies mid-write must not crash rgate with EPIPE
@@ -79,8 +94,14 @@ export class JsonLinesWorker {
     this.child.stderr?.on('data', (c: Buffer) => this.stderr.push(c));
     this.child.on('exit', (code, signal) => {
       this.exitInfo = signal ? `killed by ${signal}` : `exited with code ${code}`;
+      this.cleanExit = code === 0 && !signal;
+      this.alive = false;
       killGroup(this.child);
-      this.die('crash', `worker ${this.exitInfo}`);
+      // an answer written just before the exit may still be in the pipe: read stdout to its end first
+      // (bounded: an escaped grandchild may hold the pipe)
+      void Promise.race([this.closed, delay(DRAIN_MS)]).then(() =>
+        this.die('crash', `worker ${this.exitInfo}`),
+      );
     });
   }
 
@@ -121,14 +142,21 @@ export class JsonLinesWorker {
         cancelTimeout();
         signal?.removeEventListener('abort', abandon);
       };
-      this.pending = { id, resolve, cancelDeadline };
-      this.child.stdin?.write(JSON.stringify({ id, ...body }) + '\n');
+      const p: Pending = { id, resolve, cancelDeadline };
+      this.pending = p;
+      this.child.stdin?.write(JSON.stringify({ id, ...body }) + '\n', (e) => {
+        if (!e) return;
+        // the worker's stdin is closed: the request never reached it, and no later one can
+        p.unsent = true;
+        killGroup(this.child);
+      });
     });
   }
 
   private onData(c: Buffer): void {
     // after a broken exchange the worker is being killed: whatever it still writes is nobody's answer
-    if (!this.alive) return;
+    if (this.broken) return;
+    if (this.pending) this.pending.begun = true;
     let start = 0;
     for (let i = c.indexOf(10); i !== -1; i = c.indexOf(10, start)) {
       if (this.overflows(i - start)) return;
@@ -138,7 +166,7 @@ export class JsonLinesWorker {
       this.bufBytes = 0;
       start = i + 1;
       this.onLine(line);
-      if (!this.alive) return;
+      if (this.broken) return;
     }
     if (start < c.length) {
       if (this.overflows(c.length - start)) return;
@@ -198,12 +226,14 @@ export class JsonLinesWorker {
       return;
     }
     this.pending = undefined;
+    this.answered += 1;
     p.cancelDeadline();
     p.resolve({ kind: 'reply', response: m.response, ...(warnings ? { warnings } : {}) });
   }
 
   /** Fail the request in flight and kill the worker: after a broken exchange its state is unknown. */
   private fail(kind: Exclude<WorkerReply['kind'], 'reply'>, message: string): void {
+    this.broken = true;
     killGroup(this.child);
     // stop reading stdout now (stderr drains on, for the tail) and drop the partial line
     this.child.stdout?.destroy();
@@ -218,10 +248,23 @@ export class JsonLinesWorker {
     if (!p) return;
     this.pending = undefined;
     p.cancelDeadline();
+    // Taken up or not, told apart whatever the order in which its exit and rgate's write happened: a
+    // write that failed never reached the worker; a worker that had answered before, then exited with
+    // code 0 without a byte of this answer, ended of its own accord between requests (recycling after
+    // N), and one that dies handling a request does not exit 0. A request that makes a worker exit 0
+    // still counts: the fresh worker it goes to has answered nothing, so its exit is a crash.
     // let stderr drain (bounded: an escaped grandchild may hold the pipe) so the tail explains the failure
-    void Promise.race([this.closed, delay(DRAIN_MS)]).then(() =>
-      p.resolve({ kind, message, stderr: this.stderr.text() }),
-    );
+    // (and a failed write's callback has run)
+    void Promise.race([this.closed, delay(DRAIN_MS)]).then(() => {
+      const untaken =
+        kind === 'crash' && (p.unsent === true || (this.cleanExit && this.answered > 0 && p.begun !== true));
+      p.resolve({
+        kind,
+        message,
+        stderr: this.stderr.text(),
+        ...(untaken ? { untaken: true as const } : {}),
+      });
+    });
   }
 
   /** Close stdin (a well-behaved worker exits), SIGKILL the group after a grace period; resolves when gone. */

@@ -1,4 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
+import { statSync } from 'node:fs';
 import { SYSTEM_DEFAULTS } from '../core/defaults.js';
 
 /**
@@ -80,4 +81,23 @@ export class TailBuffer {
 /** The child's whole environment: PATH from rgate's own environment plus what the spec states. */
 export function childEnv(extra: Record<string, string> | undefined): Record<string, string> {
   return { PATH: process.env['PATH'] ?? '/usr/local/bin:/usr/bin:/bin', ...(extra ?? {}) };
+}
+
+/** Whether `path` is a folder a process could be started in. */
+export function isFolder(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Why a process could not be started. Node reports a missing working folder exactly as a missing
+ * program (`spawn python3 ENOENT`), so the folder is checked before the program is blamed.
+ */
+export function spawnFailure(argv0: string, cwd: string, e: Error): string {
+  if ((e as NodeJS.ErrnoException).code === 'ENOENT' && !isFolder(cwd))
+    return `cannot run ${argv0} in ${cwd}: that working folder does not exist (${e.message})`;
+  return `cannot run ${argv0}: ${e.message}`;
 }

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { deadline } from './deadline.js';
-import { killGroup, TailBuffer, trackGroup } from './process-group.js';
+import { killGroup, spawnFailure, TailBuffer, trackGroup } from './process-group.js';
 
 /** How long to wait for stdio to close after the process exited. */
 const DRAIN_MS = 500;
@@ -103,7 +103,11 @@ export function runOnce(argv: readonly string[], o: RunOnceOptions): Promise<Run
     child.stderr?.on('data', (c: Buffer) => err.push(c));
     child.on('error', (e) => {
       // spawn failures (ENOENT, EACCES) arrive here; 'close' may or may not follow
-      finish({ kind: 'spawn_failed', message: `cannot run ${argv[0]}: ${e.message}`, stderr: err.text() });
+      finish({
+        kind: 'spawn_failed',
+        message: spawnFailure(argv[0] as string, o.cwd, e),
+        stderr: err.text(),
+      });
     });
     child.on('exit', () => {
       exited = true;

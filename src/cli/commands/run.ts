@@ -28,6 +28,7 @@ import { checkVariantEffects } from '../variant-effects.js';
 import { baselineFromReportFile } from '../baseline-input.js';
 import { writeTrecRun } from '../trec-run-file.js';
 import { stageTimingsFromEnv } from '../stage-timings.js';
+import { systemDownLines } from '../system-down.js';
 import { interruptGraceMs, watchInterrupts } from '../interrupt.js';
 import { terminalWidth } from '../io.js';
 import { timeStage } from '../../../harness/stage-timer.js';
@@ -379,10 +380,8 @@ async function runHandler(args: RunArgs, io: CliIo): Promise<number> {
       reports.push(report);
       verdicts.push(report.gate.verdict);
       if (outcome.system_down) {
-        const d = outcome.system_down;
-        io.err(
-          `rgate: suite ${name}: the system under test is down: ${d.failed_requests} of ${d.planned_requests} requests failed and none succeeded, so the run stopped (first error: ${d.first_error.kind}: ${d.first_error.message})`,
-        );
+        for (const line of systemDownLines(name, outcome.system_down, job.spec.system, configPath))
+          io.err(line);
         systemDown = true;
       }
       if (outcome.interrupted) {

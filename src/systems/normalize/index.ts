@@ -97,11 +97,15 @@ export function normalizeResponse(
   // a schema-valid payload is measurable (cross-field rules are the letter); otherwise the contract's
   // measurable shape decides, and a contract without one is measurable only when valid
   if (!valid && !(n.measurable && n.measurable(payload as never))) {
+    // an answer another contract can measure is most likely a config naming the wrong contract
+    const others = CONTRACT_NAMES.filter(
+      (c) => c !== contract && measurableAs(NORMALIZERS[c as ResponseContractName], payload),
+    );
     return failedResponse(
       contract,
       {
         kind: 'contract_invalid',
-        message: `response breaks ${contract} and cannot be measured: ${violations.slice(0, 3).join('; ')}`,
+        message: `response breaks ${contract} and cannot be measured: ${violations.slice(0, 3).join('; ')}${others.length ? `${READS_AS}${others.join(' or ')}` : ''}`,
       },
       { valid: false, errors: violations },
     );
@@ -113,6 +117,28 @@ export function normalizeResponse(
     ...mapped,
     contract: { name: contract, valid: violations.length === 0, errors: violations },
   };
+}
+
+/** How an unmeasurable answer's message names the other contracts it can be measured under. */
+const READS_AS = '; the answer reads as ';
+
+/**
+ * The contracts a `contract_invalid` message says its answer can be measured under (in CONTRACT_NAMES
+ * order), so a run whose every answer broke its contract can name the one to set.
+ */
+export function contractsReadAs(message: string): string[] {
+  const i = message.lastIndexOf(READS_AS);
+  return i === -1
+    ? []
+    : message
+        .slice(i + READS_AS.length)
+        .split(' or ')
+        .filter(isKnownContract);
+}
+
+/** Schema-valid, or failing only the letter of a contract whose measurable shape it has. */
+function measurableAs(n: ResponseNormalizer<never>, payload: unknown): boolean {
+  return n.validate(payload as never) || (n.measurable !== undefined && n.measurable(payload as never));
 }
 
 /** Parse a raw body (stdout, a worker line, an HTTP body) and normalize it; bad JSON is `non_json`. */

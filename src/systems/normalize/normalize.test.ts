@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CONTRACT_NAMES, normalizeResponse, normalizeText } from './index.js';
+import { CONTRACT_NAMES, contractsReadAs, normalizeResponse, normalizeText } from './index.js';
 
 const sb = (c: number) => ({
   lexical_score: c,
@@ -290,5 +290,22 @@ describe('response normalizers', () => {
   it('bad JSON and unknown contracts are data, not exceptions', () => {
     expect(normalizeText('rgate', 'garbage{').error?.kind).toBe('non_json');
     expect(normalizeResponse('nope', {}).error?.kind).toBe('unknown_contract');
+  });
+});
+
+describe('an answer the configured contract cannot measure', () => {
+  it('names the other contracts that can (so a run of such answers can say which to set)', () => {
+    const n = normalizeResponse('context-pack', { ranked: [{ id: 'a', score: 1 }] });
+    expect(n.error?.kind).toBe('contract_invalid');
+    expect(n.error?.message).toBe(
+      'response breaks context-pack and cannot be measured: /context_text: is required; /items: is required; the answer reads as rgate',
+    );
+    expect(contractsReadAs(n.error!.message)).toEqual(['rgate']);
+  });
+
+  it('names none when no contract can', () => {
+    const n = normalizeResponse('rgate', { hits: [] });
+    expect(n.error?.message).not.toContain('reads as');
+    expect(contractsReadAs(n.error!.message)).toEqual([]);
   });
 });
