@@ -124,8 +124,15 @@ describe('a plain ranking with an empty answer', () => {
     for (const s of ['answered-gated', 'with-empty-gated']) {
       const r = reports.get(s)!;
       expect(r.judging?.selection_step, s).toBe(true);
-      expect(r.judging?.top1_split, s).toMatchObject({ useful: 0, useful_by_fallback: 0, useful_without_mode: 4 });
-      expect(notApplicableIn(r).map((h) => h.id), s).not.toContain('top1_useful_rate');
+      expect(r.judging?.top1_split, s).toMatchObject({
+        useful: 0,
+        useful_by_fallback: 0,
+        useful_without_mode: 4,
+      });
+      expect(
+        notApplicableIn(r).map((h) => h.id),
+        s,
+      ).not.toContain('top1_useful_rate');
       expect(renderTerminal(r).replace(/\s+/g, ' '), s).toContain(
         '0 useful · 0 useful by fallback · 4 useful without a selection mode',
       );
@@ -169,7 +176,9 @@ describe('a ranking that names an id twice', () => {
 
   it('--trec-run writes the ranking that was scored, and rgate score reads it back to the report’s figures', async () => {
     const runFile = join(root, 'answered.run');
-    const lines = readFileSync(runFile, 'utf8').split('\n').filter((l) => l.startsWith('q6 '));
+    const lines = readFileSync(runFile, 'utf8')
+      .split('\n')
+      .filter((l) => l.startsWith('q6 '));
     // d6 once, at its first position's score; ranks renumbered 1..n
     expect(lines.map((l) => l.split(' ').slice(0, 4).join(' '))).toEqual(['q6 Q0 d1 1', 'q6 Q0 d6 2']);
     expect(lines.map((l) => Number(l.split(' ')[4]))).toEqual([0.9, 0.8]);

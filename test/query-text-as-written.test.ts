@@ -35,7 +35,10 @@ beforeAll(async () => {
   ({ dir: root, cleanup } = tempDir('rgate-query-text-'));
   const data = join(root, 'data');
   mkdirSync(join(data, 'qrels'), { recursive: true });
-  writeFileSync(join(data, 'corpus.jsonl'), '{"_id": "d1", "text": "doc 1"}\n{"_id": "d2", "text": "doc 2"}\n');
+  writeFileSync(
+    join(data, 'corpus.jsonl'),
+    '{"_id": "d1", "text": "doc 1"}\n{"_id": "d2", "text": "doc 2"}\n',
+  );
   writeFileSync(
     join(data, 'queries.jsonl'),
     Object.entries(TEXTS)
@@ -44,7 +47,10 @@ beforeAll(async () => {
   );
   writeFileSync(
     join(data, 'qrels', 'test.tsv'),
-    'query-id\tcorpus-id\tscore\n' + Object.keys(TEXTS).map((id) => `${id}\td1\t1\n`).join(''),
+    'query-id\tcorpus-id\tscore\n' +
+      Object.keys(TEXTS)
+        .map((id) => `${id}\td1\t1\n`)
+        .join(''),
   );
   writeFileSync(
     join(root, 'rgate.config.json'),
@@ -79,7 +85,9 @@ describe('query text through import, freeze and run', () => {
   });
 
   it('the fixture stores the text as written, and its id is the canonical content’s', () => {
-    const lines = readFileSync(join(root, 'fixtures', 'echo', 'queries.jsonl'), 'utf8').split('\n').filter(Boolean);
+    const lines = readFileSync(join(root, 'fixtures', 'echo', 'queries.jsonl'), 'utf8')
+      .split('\n')
+      .filter(Boolean);
     const stored = lines.map((l) => JSON.parse(l) as { query_id: string; text: string });
     expect(Object.fromEntries(stored.map((q) => [q.query_id, q.text]))).toEqual(TEXTS);
     // the query set's sha256 is that of its lines in canonical form (CRLF and trailing spaces normalised)

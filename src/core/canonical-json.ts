@@ -36,7 +36,8 @@ function write(v: unknown, text: (s: string) => string): string {
     case 'boolean':
       return v ? 'true' : 'false';
     case 'object': {
-      if (Array.isArray(v)) return '[' + v.map((x) => (x === undefined ? 'null' : write(x, text))).join(',') + ']';
+      if (Array.isArray(v))
+        return '[' + v.map((x) => (x === undefined ? 'null' : write(x, text))).join(',') + ']';
       const obj = v as Record<string, unknown>;
       const keys = Object.keys(obj)
         .filter((k) => obj[k] !== undefined)

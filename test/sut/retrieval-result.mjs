@@ -14,7 +14,8 @@ const item = (doc, rank, score) => ({
   score,
 });
 let results = [];
-if (query.startsWith('dup')) results = [item('d1', 1, 0.9), item('d6', 2, 0.8), item('d6', 3, 0.7), item('d6', 4, 0.6)];
+if (query.startsWith('dup'))
+  results = [item('d1', 1, 0.9), item('d6', 2, 0.8), item('d6', 3, 0.7), item('d6', 4, 0.6)];
 else if (query.startsWith('about ')) results = [item(query.slice(6), 1, 0.9), item('d10', 2, 0.5)];
 process.stdout.write(
   JSON.stringify({

@@ -111,7 +111,9 @@ export function normalizeResponse(
     );
   }
   const mapped = n.toObservation(payload as never, options);
-  violations.push(...repeatedIdViolations(mapped.ranked, (i) => n.rankedIdPath(payload as never, i, options)));
+  violations.push(
+    ...repeatedIdViolations(mapped.ranked, (i) => n.rankedIdPath(payload as never, i, options)),
+  );
   return {
     ok: true,
     ...mapped,
