@@ -127,6 +127,7 @@ export function buildRunReport(
     if (c.down) gate.cause = 'system';
     else delete gate.cause;
     gate.reasons = [overruling, ...gate.reasons];
+    gate.overruled = c.down ? 'down' : c.partial ? 'partial' : 'interrupted';
   }
 
   const measuredQueries = withFirstErrors(measured.queries, observations);

@@ -67,7 +67,7 @@ describe('harness → gate → reports on the context-load fixture', () => {
     expect(renderMarkdown(a)).toContain(
       `## ${a.gate.verdict === 'PASS' ? '✅' : a.gate.verdict === 'WATCH' ? '⚠️' : '❌'}`,
     );
-    expect(renderJunit(a)).toContain('<testsuite name="semantic-retrieval-v1" tests="10"');
+    expect(renderJunit(a)).toContain(`<testsuite name="${a.suite}" tests="10"`);
     expect(renderHtml(a)).toContain('<canvas id="chart-modes"');
   });
 });

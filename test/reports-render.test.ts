@@ -127,29 +127,78 @@ describe('markdown', () => {
 });
 
 describe('junit', () => {
-  it('one testsuite per gate, one testcase per rule and checklist item, failures carry num/den', () => {
+  it('one testsuite per suite, one testcase per rule and checklist item, failures carry num/den', () => {
     const xml = renderJunit([sampleReport('fail'), sampleReport('watch')]);
     expect(xml.match(/<testsuite /g)).toHaveLength(2);
     // 2 x 10: query_count, 5 rules (judged_top1 since semantic-retrieval-v1 1.1.0), 4 checklist items
-    expect(xml).toContain('<testsuites name="rgate" tests="20" failures="5" errors="0">');
+    expect(xml).toContain('<testsuites name="rgate" tests="20" failures="5" errors="0" skipped="0">');
     expect(xml).toContain(
       '<failure message="top1_useful_rate: 38/50 = 76.0% is below the minimum 80.0%" type="gate-rule">',
     );
     expect(xml).toContain('<system-out>WATCH: 41/50 = 82.0% meets the minimum 80.0%, inside the WATCH band');
   });
-  it('a FAIL that no rule explains (the run overruled) is an error, never 0 failures', () => {
+  it('test ids: suite and gate in the classname, the metric as the name; a threshold is a property, never the name', () => {
+    const a = sampleReport('fail');
+    const b = sampleReport('fail');
+    b.suite = 'semantic-v2';
+    const ids = (xml: string) =>
+      [...xml.matchAll(/<testcase classname="([^"]*)" name="([^"]*)"/g)].map((m) => `${m[1]}#${m[2]}`);
+    const both = ids(renderJunit([a, b]));
+    // two suites under one gate: no id repeats
+    expect(new Set(both).size).toBe(both.length);
+    expect(both).toContain('rgate.semantic-v1.semantic-retrieval-v1#top1_useful_rate');
+    expect(both).toContain('rgate.semantic-v2.semantic-retrieval-v1#top1_useful_rate');
+    expect(renderJunit([a, b])).toContain('<testsuite name="semantic-v2" ');
+    // retuning a threshold keeps every id
+    const retuned = sampleReport('fail');
+    for (const r of retuned.gate.rules) r.threshold = r.threshold / 2;
+    const xml = renderJunit(retuned);
+    expect(ids(xml)).toEqual(ids(renderJunit(sampleReport('fail'))));
+    expect(xml).toContain('<property name="threshold" value="&gt;= 40.0%"/>');
+  });
+  it('two rules on one metric: the op names them apart, then the policy order', () => {
+    const r = sampleReport('pass');
+    const top1 = r.gate.rules.find((x) => x.metric === 'top1_useful_rate')!;
+    r.gate.rules.push({ ...top1, op: 'max', threshold: 0.99 }, { ...top1, threshold: 0.9 });
+    const names = [...renderJunit(r).matchAll(/name="(top1_useful_rate[^"]*)"/g)].map((m) => m[1]);
+    expect(names).toEqual(['top1_useful_rate min', 'top1_useful_rate max', 'top1_useful_rate min #2']);
+  });
+  it('a FAIL that no rule explains is an error, never 0 failures', () => {
     const r = sampleReport('pass');
     r.gate.verdict = 'FAIL';
-    r.gate.reasons = ['system under test down: all 50 requests failed, none succeeded', ...r.gate.reasons];
+    r.gate.reasons = ['every rule passed but something did not', ...r.gate.reasons];
     const xml = renderJunit(r);
-    expect(xml).toMatch(/<testsuites name="rgate" tests="\d+" failures="0" errors="1">/);
+    expect(xml).toMatch(/<testsuites name="rgate" tests="\d+" failures="0" errors="1" skipped="0">/);
     expect(xml).toContain(
-      '<testcase classname="rgate.semantic-retrieval-v1" name="run">\n      <error message="system under test down: all 50 requests failed, none succeeded" type="run">',
+      '<testcase classname="rgate.semantic-v1.semantic-retrieval-v1" name="run">\n      <error message="every rule passed but something did not" type="run">',
     );
     // a PASS or a FAIL its rules explain has no such case
     expect(renderJunit(sampleReport('pass'))).not.toContain('name="run"');
     expect(renderJunit(sampleReport('fail'))).not.toContain('name="run"');
   });
+  for (const [overruled, why] of [
+    [
+      'down',
+      'system under test down: the first 10 of 252 requests failed, none succeeded (first error: crash: process exited with code 3)',
+    ],
+    ['interrupted', 'run interrupted: 16 of 252 requests observed'],
+    ['partial', 'partial run (abandoned): 16 of 252 requests observed; not a verdict on the system'],
+  ] as const) {
+    it(`a run ${overruled}: its cause is the first testcase, an error, even beside failed rules; every rule is skipped`, () => {
+      // the rules failed (and judged_top1 passed) on what little the run observed
+      const r = sampleReport('fail');
+      r.gate.overruled = overruled;
+      r.gate.reasons = [why, ...r.gate.reasons];
+      const xml = renderJunit(r);
+      expect(xml).toContain('<testsuites name="rgate" tests="11" failures="0" errors="1" skipped="10">');
+      const first = /<testcase [^>]*>\s*<(\w+) message="([^"]*)" type="([^"]*)"/.exec(xml)!;
+      expect(first.slice(1)).toEqual(['error', xmlEscape(why), overruled]);
+      expect(xml).not.toContain('<failure');
+      expect(xml.match(/<skipped message="not judged: /g)).toHaveLength(10);
+      expect(xml).not.toContain('rgate label pool');
+      expect(xml).toContain(`<property name="overruled" value="${overruled}"/>`);
+    });
+  }
   it('xmlEscape keeps the document well-formed for any input', () => {
     expect(xmlEscape('a<b>&"\'\u0001\ud800')).toBe('a&lt;b&gt;&amp;&quot;&apos;\ufffd\ufffd');
   });

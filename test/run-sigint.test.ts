@@ -217,6 +217,10 @@ function expectInterruptedReport(dir: string, runId: string, r: Rgate, signal: s
   };
   expect(report.gate.verdict).toBe('FAIL');
   expect(report.gate.reasons[0]).toMatch(/^run interrupted: \d+ of \d+ requests observed/);
+  // CI's JUnit view: the interruption first as an error, no rule judged (no "label pool" advice)
+  const xml = readFileSync(join(dir, 'runs', runId, 'report.xml'), 'utf8');
+  expect(xml).toMatch(/<testcase [^>]* name="run">\s*<error message="run interrupted: /);
+  expect(xml).not.toContain('<failure');
   const last = r.stdout().trim().split('\n').at(-1)!;
   expect(last).toMatch(new RegExp(`^rgate: interrupted by ${signal}: .* -> exit ${code} \\(interrupted`));
   expect(r.stdout()).not.toMatch(/\bPASS\b/);

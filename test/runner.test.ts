@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runSuite } from '../harness/run-suite.js';
+import { renderJunit } from '../reports/run/junit.js';
 import type { Observation, SuiteSpec } from '../src/documents/index.js';
 import { writeFreeze } from '../src/snapshot/index.js';
 import { MemoryRunStore, SqliteRunStore, type RunStore } from '../src/store/index.js';
@@ -179,6 +180,7 @@ describe('runSuite against real systems under test', () => {
         {
           replays: 2,
           concurrency: 2,
+          gate: 'semantic-retrieval-v1',
         },
       ),
       counting,
@@ -190,6 +192,12 @@ describe('runSuite against real systems under test', () => {
     expect(store.getObservations('run-1')).toHaveLength(outcome.observations.length);
     expect(outcome.report.gate.verdict).toBe('FAIL');
     expect(outcome.report.gate.reasons[0]).toMatch(/^run interrupted/);
+    // JUnit: the interruption is the error CI shows first; no rule is a verdict on 4 of 24 requests
+    expect(outcome.report.gate.overruled).toBe('interrupted');
+    const xml = renderJunit(outcome.report);
+    expect(xml).toMatch(/^\s*<testcase [^>]* name="run">\s*<error message="run interrupted: /m);
+    expect(xml).toMatch(/errors="1" skipped="[1-9]\d*"/);
+    expect(xml).not.toContain('<failure');
     store.close();
   });
 
@@ -201,7 +209,11 @@ describe('runSuite against real systems under test', () => {
       const store = new MemoryRunStore();
       const outcome = await run(
         root,
-        suite({ type: 'command', argv: [join(root, 'no-such-retriever'), '{query}'], contract: 'rgate' }),
+        suite(
+          { type: 'command', argv: [join(root, 'no-such-retriever'), '{query}'], contract: 'rgate' },
+          // a gate, so JUnit has rules to leave unjudged
+          { gate: 'semantic-retrieval-v1' },
+        ),
         store,
       );
       expect(outcome.system_down).toMatchObject({ failed_requests: 10, planned_requests: 45 });
@@ -211,6 +223,11 @@ describe('runSuite against real systems under test', () => {
         /^system under test down: the first 10 of 45 requests failed, none succeeded \(first error: \w+: .*no-such-retriever/,
       );
       expect(store.getRun('run-1')).toMatchObject({ status: 'failed', verdict: 'FAIL' });
+      // JUnit: the outage is an error, first; no rule passes or fails on 10 failed requests
+      const xml = renderJunit(outcome.report);
+      expect(xml).toMatch(/<testsuites [^>]*failures="0" errors="1" skipped="[1-9]\d*">/);
+      expect(xml.indexOf('<error message="system under test down: ')).toBeLessThan(xml.indexOf('<skipped'));
+      expect(xml).not.toMatch(/name="query_count">\s*<properties>[\s\S]*?<\/properties>\s*<\/testcase>/);
     });
 
     it('an HTTP service that is not listening: the same, without waiting out 45 requests', async () => {

@@ -61,6 +61,12 @@ export const GateResultSchema = Closed({
    * grading before the verdict says anything about the system; 'system' otherwise
    */
   cause: Type.Optional(StringEnum(['system', 'judgments'])),
+  /**
+   * the run itself overruled the rules (absent when it completed): the system under test was down,
+   * the run was interrupted, or a partial run was reported as it stood. Its rules were measured on
+   * what was observed, so no rule's pass or fail is a verdict; reasons[0] says what happened
+   */
+  overruled: Type.Optional(StringEnum(['down', 'interrupted', 'partial'])),
   rules: Type.Array(RuleResultSchema),
   reasons: Type.Array(Type.String()),
   checklist: Type.Array(ChecklistItemSchema),
