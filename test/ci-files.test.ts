@@ -3,8 +3,11 @@
  * workflow (docs/ci.md, the `rgate init --ci github` template) against GitHub's published schemas
  * with @action-validator/core; the GitLab files (docs/ci.md, the `--ci gitlab` template) parsed as
  * YAML, with the job keys rgate relies on (the rgate command, the JUnit report, the kept history).
+ * Every path that keeps the history checks its regression alarms after a passed gate.
  */
-import { readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { validateAction, validateWorkflow } from '@action-validator/core';
 import { parse } from 'yaml';
@@ -82,6 +85,90 @@ describe('GitHub: the action and the workflows against their schemas', () => {
     expect(action('merge')!.with!['merge']).toBe('rgate-shard-*.json');
   });
 
+  it('every job that keeps the history checks regression alarms after the gate (the action by default)', () => {
+    let checked = 0;
+    for (const [name, text] of GITHUB_WORKFLOWS) {
+      const jobs = (parse(text) as { jobs: Record<string, { steps: Step[] }> }).jobs;
+      for (const [job, { steps }] of Object.entries(jobs)) {
+        const action = steps.find((s) => s.uses === './node_modules/rgate');
+        if (action) {
+          if (action.with?.['shard']) continue;
+          expect(action.with?.['fail-on-alarm'], `${name} ${job}`).toBeUndefined();
+          checked++;
+          continue;
+        }
+        if (!steps.some((s) => s.with?.['path']?.includes('.rgate/history.sqlite'))) continue;
+        const gate = steps.findIndex((s) => /^npx rgate (run|merge)\b/.test(s.run ?? ''));
+        const alarm = steps.findIndex((s) => /^npx rgate history\b.*--fail-on-alarm/.test(s.run ?? ''));
+        expect(gate, `${name} ${job}`).toBeGreaterThanOrEqual(0);
+        expect(alarm, `${name} ${job}`).toBeGreaterThan(gate);
+        // after a passed gate only: a FAIL, an outage or an interruption keeps its own exit code
+        expect(steps[alarm]!.if, `${name} ${job}`).toBeUndefined();
+        checked++;
+      }
+    }
+    // the docs' PR gate and merge, and the init workflow
+    expect(checked).toBe(3);
+    const inputs = (parse(read('action.yml')) as { inputs: Record<string, { default: string }> }).inputs;
+    expect(inputs['fail-on-alarm']!.default).toBe('true');
+  });
+
+  it.each([
+    // [case, suites, rgate run's code, rgate history's code, exit code, history calls]
+    ['passed gate, no alarm', '', 0, 0, 0, ['history --fail-on-alarm']],
+    ['passed gate, alarm', '', 0, 1, 1, ['history --fail-on-alarm']],
+    [
+      'each suite given is checked',
+      'a b',
+      0,
+      0,
+      0,
+      ['history a --fail-on-alarm', 'history b --fail-on-alarm'],
+    ],
+    ['failed gate keeps its code', '', 1, 1, 1, []],
+    ['system down keeps its code', '', 3, 1, 3, []],
+    ['interrupted keeps its code', '', 130, 1, 130, []],
+  ] as const)('the action: %s', (_case, suites, runCode, histCode, code, calls) => {
+    const a = parse(read('action.yml')) as { runs: { steps: (Step & { env?: Record<string, string> })[] } };
+    const script = a.runs.steps.find((s) => s.id === 'gate')!.run!;
+    const dir = mkdtempSync(join(tmpdir(), 'rgate-action-'));
+    try {
+      // npx stands in for the runner's rgate: it logs what it was asked and exits with the code given
+      writeFileSync(
+        join(dir, 'npx'),
+        '#!/bin/sh\necho "$*" >> "$LOG"\n[ "$2" = history ] && exit "$HIST_CODE"\nexit "$RUN_CODE"\n',
+      );
+      chmodSync(join(dir, 'npx'), 0o755);
+      const out = join(dir, 'out');
+      const log = join(dir, 'log');
+      writeFileSync(log, '');
+      const r = spawnSync('bash', ['-e', '-c', script], {
+        cwd: dir,
+        encoding: 'utf8',
+        env: {
+          PATH: `${dir}:${process.env['PATH']}`,
+          GITHUB_OUTPUT: out,
+          LOG: log,
+          RUN_CODE: String(runCode),
+          HIST_CODE: String(histCode),
+          RGATE_SUITES: suites,
+          RGATE_SHARD: '',
+          RGATE_MERGE: '',
+          RGATE_FAIL_ON_ALARM: 'true',
+        },
+      });
+      expect(r.status, r.stderr).toBe(0);
+      expect(readFileSync(out, 'utf8')).toBe(`exit-code=${code}\n`);
+      const history = readFileSync(log, 'utf8')
+        .split('\n')
+        .filter((l) => l.startsWith('rgate history'))
+        .map((l) => l.slice('rgate '.length));
+      expect(history).toEqual(calls);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('the init workflow saves the history whatever the verdict', () => {
     const w = parse(read('templates/github-workflow.yml')) as { jobs: { gate: { steps: Step[] } } };
     expectHistorySavedAlways(w.jobs.gate.steps, 'npx rgate run');
@@ -126,5 +213,13 @@ describe('GitLab: the files parse and carry the keys rgate relies on', () => {
     expect(kept.length).toBeGreaterThan(0);
     // GitLab saves a cache only when the job succeeds unless `when: always`: a FAIL run is history too
     for (const [name, j] of kept) expect(j.cache!.when, name).toBe('always');
+    // a job that keeps the history checks its alarms after the gate (GitLab stops at a failing line,
+    // so only after a passed gate, and a failed one keeps its exit code)
+    for (const [name, j] of kept) {
+      const gate = j.script!.findIndex((s) => /^npx rgate (run|merge)\b/.test(s));
+      const alarm = j.script!.findIndex((s) => /^npx rgate history\b.*--fail-on-alarm/.test(s));
+      expect(gate, name).toBeGreaterThanOrEqual(0);
+      expect(alarm, name).toBeGreaterThan(gate);
+    }
   });
 });
