@@ -125,13 +125,29 @@ describe('HTML report in chromium', () => {
 
   it('the JUnit XML parses as well-formed XML (hostile text included)', async () => {
     needBrowser();
-    const xml = renderJunit([sampleReport('fail'), sampleReport('watch')]);
-    const result = await page.evaluate<{ error: string | null; suites: number; failures: number }>(`(() => {
+    // and a run interrupted: its error first, its rules skipped
+    const cut = sampleReport('fail');
+    cut.suite = 'semantic-cut';
+    cut.gate.overruled = 'interrupted';
+    cut.gate.reasons = ['run interrupted: 16 of 252 <requests> observed', ...cut.gate.reasons];
+    const watch = sampleReport('watch');
+    watch.suite = 'semantic-watch';
+    const xml = renderJunit([sampleReport('fail'), watch, cut]);
+    const result = await page.evaluate<{
+      error: string | null;
+      suites: number;
+      failures: number;
+      errors: number;
+      skipped: number;
+      ids: number;
+    }>(`(() => {
       const doc = new DOMParser().parseFromString(${JSON.stringify(xml)}, 'application/xml');
       const err = doc.querySelector('parsererror');
-      return { error: err ? err.textContent : null, suites: doc.querySelectorAll('testsuite').length, failures: doc.querySelectorAll('failure').length };
+      const ids = new Set([...doc.querySelectorAll('testcase')].map((t) => t.getAttribute('classname') + '#' + t.getAttribute('name')));
+      return { error: err ? err.textContent : null, suites: doc.querySelectorAll('testsuite').length, failures: doc.querySelectorAll('failure').length, errors: doc.querySelectorAll('error').length, skipped: doc.querySelectorAll('skipped').length, ids: ids.size };
     })()`);
-    expect(result).toEqual({ error: null, suites: 2, failures: 5 });
+    // 31 testcases (10 + 10 + the run error and 10), each with its own id (three suites, one gate)
+    expect(result).toEqual({ error: null, suites: 3, failures: 5, errors: 1, skipped: 10, ids: 31 });
   });
 
   it('saves a screenshot under .rgate/screenshots/', async () => {

@@ -188,7 +188,11 @@ describe('junit', () => {
       // the rules failed (and judged_top1 passed) on what little the run observed
       const r = sampleReport('fail');
       r.gate.overruled = overruled;
-      r.gate.reasons = [why, ...r.gate.reasons];
+      r.gate.reasons = [
+        why,
+        ...r.gate.reasons,
+        'FAIL judged_top1: insufficient judgments: 11 of 86 top-1s unjudged; run `rgate label pool semantic-v1`',
+      ];
       const xml = renderJunit(r);
       expect(xml).toContain('<testsuites name="rgate" tests="11" failures="0" errors="1" skipped="10">');
       const first = /<testcase [^>]*>\s*<(\w+) message="([^"]*)" type="([^"]*)"/.exec(xml)!;

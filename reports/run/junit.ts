@@ -104,12 +104,15 @@ export function renderJunit(reports: Report | readonly Report[]): string {
       }
       cases.push(`    <testcase classname="${x(`${cls}.checklist`)}" name="${x(c.id)}">${body}</testcase>`);
     }
+    // an overruled run's other reasons are its rules measured on what it observed (and their advice,
+    // such as labelling a pool): not shown as if they were verdicts
+    const reasons = g.overruled ? g.reasons.slice(0, 1) : g.reasons;
     const cause = runError(g, suiteFailures);
     const suiteErrors = cause ? 1 : 0;
     if (cause) {
       // first, so CI lists the cause above what it overruled
       cases.unshift(
-        `    <testcase classname="${x(cls)}" name="run">\n      <error message="${x(g.reasons[0] ?? 'FAIL')}" type="${x(cause)}">${x(g.reasons.join('\n'))}</error>\n    </testcase>`,
+        `    <testcase classname="${x(cls)}" name="run">\n      <error message="${x(g.reasons[0] ?? 'FAIL')}" type="${x(cause)}">${x(reasons.join('\n'))}</error>\n    </testcase>`,
       );
     }
     tests += cases.length;
@@ -138,7 +141,7 @@ export function renderJunit(reports: Report | readonly Report[]): string {
       `  <testsuite name="${x(report.suite)}" tests="${cases.length}" failures="${suiteFailures}" errors="${suiteErrors}" skipped="${suiteSkipped}">\n` +
         `${props}\n` +
         cases.join('\n') +
-        `\n    <system-out>${x([`${g.verdict}: ${g.reasons.join(' | ')}`, unrankedCountText(report)].filter(Boolean).join('\n'))}</system-out>${err}\n  </testsuite>`,
+        `\n    <system-out>${x([`${g.verdict}: ${reasons.join(' | ')}`, unrankedCountText(report)].filter(Boolean).join('\n'))}</system-out>${err}\n  </testsuite>`,
     );
   }
   return (
