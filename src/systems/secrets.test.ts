@@ -21,7 +21,7 @@ describe('secret masking', () => {
     );
   });
 
-  it('masks the error and contract errors of an observation, and keeps the answer as it came', () => {
+  it('masks every string of an observation: error, contract errors, warnings and the answer', () => {
     const o: RawObservation = {
       query_id: 'q1',
       ok: false,
@@ -31,12 +31,16 @@ describe('secret masking', () => {
       usage: { files: 0, chars: 0, tokens: 0 },
       latency_ms: 1,
       contract: { name: 'rgate', valid: false, errors: ['/x: abc'] },
+      warnings: ['warning: key abc-def near expiry'],
     };
     expect(redactObservation(o, secrets)).toEqual({
       ...o,
       error: { kind: 'crash', message: 'bad token {env.LONG}', stderr: 'argv --a={env.SHORT}' },
+      ranked: [{ id: '{env.SHORT}', source_path: '{env.SHORT}.md', score: 1 }],
       contract: { name: 'rgate', valid: false, errors: ['/x: {env.SHORT}'] },
+      warnings: ['warning: key {env.LONG} near expiry'],
     });
+    expect(JSON.stringify(redactObservation(o, secrets))).not.toMatch(/abc/);
     expect(redactObservation(o, [])).toBe(o);
   });
 });

@@ -29,20 +29,23 @@ export function redactText(text: string, secrets: readonly Secret[]): string {
 }
 
 /**
- * Mask secrets in what rgate records of a failure: the error message and stderr (a system that echoes
- * its argv or environment when it fails, a spawn error naming the command) and contract errors. The
- * answer itself (ranked items) is the system's evidence and is kept as it came.
+ * Mask secrets in every string of an observation: error message and stderr, contract errors, warnings,
+ * and the answer itself (ids, text, a score given as a string). Walking the whole value rather than
+ * naming fields means a field added later cannot be forgotten; a secret the system echoes as an id is
+ * recorded as `{env.NAME}`, never as its value (the id is then wrong, which is the system's doing).
  */
 export function redactObservation(o: RawObservation, secrets: readonly Secret[]): RawObservation {
   if (secrets.length === 0) return o;
-  const error = o.error && {
-    ...o.error,
-    message: redactText(o.error.message, secrets),
-    ...(o.error.stderr !== undefined ? { stderr: redactText(o.error.stderr, secrets) } : {}),
-  };
-  return {
-    ...o,
-    ...(error ? { error } : {}),
-    contract: { ...o.contract, errors: o.contract.errors.map((e) => redactText(e, secrets)) },
-  };
+  return redactDeep(o, secrets) as RawObservation;
+}
+
+function redactDeep(value: unknown, secrets: readonly Secret[]): unknown {
+  if (typeof value === 'string') return redactText(value, secrets);
+  if (Array.isArray(value)) return value.map((v) => redactDeep(v, secrets));
+  if (value !== null && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) out[k] = redactDeep(v, secrets);
+    return out;
+  }
+  return value;
 }
