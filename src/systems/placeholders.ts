@@ -84,6 +84,12 @@ export function checkArgvTemplate(
  * `{env.NAME}` must name a variable that is set and not empty, so a missing secret stops the run before
  * its first request (a CI secret that is not available to a job arrives as an empty string).
  */
+/** Refuse any placeholder in a text rgate sends as written (an http url): it would travel literally. */
+export function refuseTemplates(at: string, text: string, hint: string): void {
+  const m = [...text.matchAll(TOKEN)][0];
+  if (m) throw new RgateError('config_invalid', `${at}: ${m[0]} is not filled in here`, hint, { at });
+}
+
 export function checkTemplates(
   texts: readonly (readonly [string, string])[],
   config: RetrievalConfig,
