@@ -3,21 +3,22 @@ import { redactObservation, redactText, secretsOf } from './secrets.js';
 import type { RawObservation } from './types.js';
 
 describe('secret masking', () => {
-  const secrets = secretsOf(['--a={env.SHORT}', 'Bearer {env.LONG}', '{env.UNSET}'], {
-    SHORT: 'abc',
-    LONG: 'abc-def',
+  const secrets = secretsOf(['--a={env.SHORT}', 'Bearer {env.LONG}', '{env.UNSET}', '{env.K}'], {
+    SHORT: 'abcd',
+    LONG: 'abcd-def',
+    K: '10',
   });
 
-  it('knows the secrets the templates read, longest value first, unset ones left out', () => {
+  it('knows the secrets the templates read, longest value first, unset and too short ones left out', () => {
     expect(secrets).toEqual([
-      { name: 'LONG', value: 'abc-def' },
-      { name: 'SHORT', value: 'abc' },
+      { name: 'LONG', value: 'abcd-def' },
+      { name: 'SHORT', value: 'abcd' },
     ]);
   });
 
-  it('masks a value whole, even when another secret is part of it', () => {
-    expect(redactText('key abc-def and abc, abc', secrets)).toBe(
-      'key {env.LONG} and {env.SHORT}, {env.SHORT}',
+  it('masks a value whole, even when another secret is part of it, and leaves a 2-character value alone', () => {
+    expect(redactText('k=10: key abcd-def and abcd, abcd', secrets)).toBe(
+      'k=10: key {env.LONG} and {env.SHORT}, {env.SHORT}',
     );
   });
 
@@ -25,13 +26,13 @@ describe('secret masking', () => {
     const o: RawObservation = {
       query_id: 'q1',
       ok: false,
-      error: { kind: 'crash', message: 'bad token abc-def', stderr: 'argv --a=abc' },
-      ranked: [{ id: 'abc', source_path: 'abc.md', score: 1 }],
+      error: { kind: 'crash', message: 'bad token abcd-def', stderr: 'argv --a=abcd' },
+      ranked: [{ id: 'abcd', source_path: 'abcd.md', score: 1 }],
       fallback: { triggered: false },
       usage: { files: 0, chars: 0, tokens: 0 },
       latency_ms: 1,
-      contract: { name: 'rgate', valid: false, errors: ['/x: abc'] },
-      warnings: ['warning: key abc-def near expiry'],
+      contract: { name: 'rgate', valid: false, errors: ['/x: abcd'] },
+      warnings: ['warning: key abcd-def near expiry'],
     };
     expect(redactObservation(o, secrets)).toEqual({
       ...o,
@@ -40,7 +41,7 @@ describe('secret masking', () => {
       contract: { name: 'rgate', valid: false, errors: ['/x: {env.SHORT}'] },
       warnings: ['warning: key {env.LONG} near expiry'],
     });
-    expect(JSON.stringify(redactObservation(o, secrets))).not.toMatch(/abc/);
+    expect(JSON.stringify(redactObservation(o, secrets))).not.toMatch(/abcd/);
     expect(redactObservation(o, [])).toBe(o);
   });
 });

@@ -8,8 +8,16 @@ export interface Secret {
 }
 
 /**
+ * Values shorter than this are not masked: `{env.K}` = `10` or a one-letter value is no secret, and
+ * masking it in every string of an observation would rewrite ids, paths and messages beyond reading
+ * (a token `t` turned every letter t into `{env.NAME}`).
+ */
+export const MIN_SECRET_LENGTH = 4;
+
+/**
  * The secrets a system's templates read (`{env.NAME}` in argv, env or headers), longest value first so a
- * value that contains another is masked whole. Only set, non-empty values: the preflight refused the rest.
+ * value that contains another is masked whole. Only set values of at least MIN_SECRET_LENGTH
+ * characters: the preflight refused unset and empty ones.
  */
 export function secretsOf(
   templates: readonly string[],
@@ -17,7 +25,7 @@ export function secretsOf(
 ): Secret[] {
   return envNames(templates)
     .map((name) => ({ name, value: environment[name] ?? '' }))
-    .filter((s) => s.value !== '')
+    .filter((s) => s.value.length >= MIN_SECRET_LENGTH)
     .sort((a, b) => b.value.length - a.value.length || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 
