@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -193,6 +193,52 @@ describe('sharding on CI runners', () => {
     const runs = (JSON.parse(history.stdout.join('\n')) as { runs: { run_id: string }[] }).runs;
     expect(runs.filter((r) => r.run_id === runId)).toHaveLength(1);
     expect(runs).toHaveLength(1); // the unsharded run keeps its own history in whole/
+  });
+});
+
+describe('rgate merge ends as rgate run does', () => {
+  it("the last lines are the verdict and its exit code, so a CI log's tail names it (stderr under --json)", () => {
+    const { dir } = project('merge-verdict', 4);
+    // the tiny suite under a gate it cannot pass: 4 queries where 50 are required
+    mkdirSync(join(dir, 'gates'));
+    writeFileSync(
+      join(dir, 'gates', 'tiny-strict.gate.json'),
+      JSON.stringify({
+        gate_id: 'tiny-strict',
+        version: '1.0.0',
+        description: 'more queries than the tiny set has',
+        min_queries: 50,
+        rules: [{ metric: 'error_rate', max: 0, min_denominator: 1, description: 'every request answered' }],
+      }),
+    );
+    const config = JSON.parse(readFileSync(join(dir, 'rgate.config.json'), 'utf8')) as {
+      suites: { tiny: { gate: string | null } };
+    };
+    config.suites.tiny.gate = 'tiny-strict';
+    writeFileSync(join(dir, 'rgate.config.json'), JSON.stringify(config));
+    const cli = (...argv: string[]) =>
+      spawnSync(process.execPath, [compiledCli(), ...argv], { cwd: dir, encoding: 'utf8' });
+    // a shard is no verdict: it exits 0, the merge judges
+    for (const i of [1, 2]) expect(cli('run', 'tiny', '--shard', `${i}/2`).status).toBe(0);
+    const shards = [1, 2].map((i) => join(dir, '.rgate', 'shards', `tiny-${i}of2.json`));
+    const tail = (text: string) => text.trimEnd().split('\n').slice(-4);
+    const first = cli('merge', ...shards);
+    expect(first.status, first.stderr).toBe(1);
+    expect(tail(first.stdout)).toEqual([
+      'Summary (1 suite)',
+      '  FAIL  tiny   tiny-strict',
+      '        fail: query_count = 4 (min 50)',
+      'rgate: tiny FAIL -> exit 1 (a gate failed)',
+    ]);
+    // the same shards again (a retried CI job): the stored run's verdict, last, the same way
+    const again = cli('merge', ...shards);
+    expect(again.status, again.stderr).toBe(1);
+    expect(again.stdout).toContain('these 2 shards were merged before');
+    expect(tail(again.stdout)).toEqual(tail(first.stdout));
+    const json = cli('merge', ...shards, '--json');
+    expect(json.status, json.stderr).toBe(1);
+    expect(JSON.parse(json.stdout)).toMatchObject({ suite: 'tiny', gate: { verdict: 'FAIL' } });
+    expect(tail(json.stderr)).toEqual(tail(first.stdout));
   });
 });
 

@@ -4,7 +4,7 @@ import { validateOrThrow } from '../../contracts/ajv.js';
 import { validateShardFile } from '../../contracts/shard-file.js';
 import { EXIT, RgateError } from '../../core/errors.js';
 import { readJsonFile } from '../../core/jsonl.js';
-import type { ShardFile, StoredPlan } from '../../documents/index.js';
+import type { Report, ShardFile, StoredPlan } from '../../documents/index.js';
 import { thisProcess } from '../../store/run-owner.js';
 import { SqliteRunStore } from '../../store/index.js';
 import { loadRgateConfig } from '../../systems/rgate-config.js';
@@ -14,6 +14,7 @@ import { combineShards, mergeContentKey } from '../../../harness/shard.js';
 import { asReport } from '../../../history/trends.js';
 import { readHistoryAhead } from '../../../history/trends-up-to.js';
 import { renderJson, renderTerminal } from '../../../reports/index.js';
+import { renderOverall } from '../../../reports/run/overall.js';
 import type { RgateCommand } from '../command.js';
 import { OUT_DIR_HELP, outDirOf, storePathOf } from '../out-dir.js';
 import { writeRunReports } from '../run-reports.js';
@@ -66,6 +67,17 @@ export const mergeCommand: RgateCommand<MergeArgs> = {
         'merge, then upload',
       ),
   async handler(args, io) {
+    /**
+     * The merged run's verdict and exit code, last, in the words `rgate run` ends with: a CI log's
+     * tail names the verdict whichever command made the run (stderr under --json, as in run).
+     */
+    const finish = (report: Report): number => {
+      const code = report.gate.verdict === 'FAIL' ? EXIT.gateFail : EXIT.ok;
+      const overall = renderOverall([report], { color: io.color, exitCode: code });
+      if (args.json) io.err(overall);
+      else io.out(overall);
+      return code;
+    };
     const uploadTarget =
       args.upload !== undefined ? uploadTargetOf(args.upload, args, io, '--upload') : undefined;
     const upload = async (store: SqliteRunStore, runId: string): Promise<void> => {
@@ -136,7 +148,7 @@ export const mergeCommand: RgateCommand<MergeArgs> = {
           io.out(`reports: ${relative(io.cwd, runDir) || runDir}/report.{json,html,md,xml}`);
         }
         await upload(store, existing.run_id);
-        return kept.gate.verdict === 'FAIL' ? EXIT.gateFail : EXIT.ok;
+        return finish(kept);
       }
       const started = new Date();
       // a merge of these shards that did not finish (killed) is finished now, under its own id
@@ -180,7 +192,7 @@ export const mergeCommand: RgateCommand<MergeArgs> = {
         io.out(`reports: ${relative(io.cwd, runDir) || runDir}/report.{json,html,md,xml}`);
       }
       await upload(store, runId);
-      return report.gate.verdict === 'FAIL' ? EXIT.gateFail : EXIT.ok;
+      return finish(report);
     } finally {
       store.close();
     }
