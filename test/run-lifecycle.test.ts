@@ -227,7 +227,7 @@ describe('rgate merge ends as rgate run does', () => {
     expect(tail(first.stdout)).toEqual([
       'Summary (1 suite)',
       '  FAIL  tiny   tiny-strict',
-      '        fail: query_count = 4 (min 50)',
+      '        fail: query_count: insufficient evidence: 4 queries, at least 50 required',
       'rgate: tiny FAIL -> exit 1 (a gate failed)',
     ]);
     // the same shards again (a retried CI job): the stored run's verdict, last, the same way

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Report } from '../../src/documents/index.js';
+import { evaluateGate, parseGatePolicy, type GateInput } from '../../gates/index.js';
 import { exitMeaning, renderOverall, worstVerdict } from './overall.js';
 
 function report(suite: string, verdict: Report['gate']['verdict'], failing = false): Report {
@@ -79,6 +80,53 @@ describe('renderOverall', () => {
     expect(lines[2]).toBe('  -     b      b-gate  no verdict (run interrupted: 0 of 6 requests observed)');
     expect(lines).toHaveLength(4);
     expect(lines.join('\n')).not.toContain('fail:');
+  });
+
+  it('a rule short of evidence names that, not a value that reads as passing; the hint is left to the report', () => {
+    // 39/86 = 0.4535 meets min 0.4, but 100 are required: the rule fails (the warn-level one watches)
+    const rule = (severity?: 'warn') => ({
+      metric: 'top1_useful_rate',
+      min: 0.4,
+      min_denominator: 100,
+      ...(severity ? { severity } : {}),
+      description: 'top-1',
+    });
+    const policy = (id: string, severity?: 'warn') =>
+      parseGatePolicy(
+        { gate_id: id, version: '1', description: id, min_queries: 1, rules: [rule(severity)] },
+        `${id}.gate.json`,
+      );
+    const input: GateInput = {
+      metrics: [
+        {
+          id: 'top1_useful_rate',
+          value: { kind: 'rate', numerator: 39, denominator: 86, rate: 39 / 86, wilson95: [0.35, 0.56] },
+          help: '',
+        },
+      ],
+      latency: {},
+      query_count: 86,
+      replays: 1,
+      artifacts: {} as GateInput['artifacts'],
+      checklist_evidence: {},
+    };
+    const withGate = (suite: string, id: string, severity?: 'warn'): Report =>
+      ({
+        ...report(suite, 'PASS'),
+        gate: evaluateGate(policy(id, severity), input),
+      }) as Report;
+    const failed = withGate('a', 'strict');
+    expect(failed.gate.verdict).toBe('FAIL');
+    const watched = withGate('b', 'lenient', 'warn');
+    expect(watched.gate.verdict).toBe('WATCH');
+    const lines = renderOverall([failed, watched], { exitCode: 1 }).split('\n');
+    expect(lines).toContain(
+      '        fail: top1_useful_rate: insufficient evidence: 39/86, at least 100 in the denominator required',
+    );
+    expect(lines).toContain(
+      '        watch: top1_useful_rate: insufficient evidence: 39/86, at least 100 in the denominator required (warn-level rule: WATCH, not FAIL)',
+    );
+    expect(lines.join('\n')).not.toContain('0.4535');
   });
 
   it('names the exit codes and the worst verdict', () => {

@@ -51,7 +51,13 @@ function ordered(reports: readonly Report[]): Report[] {
   );
 }
 
+const INSUFFICIENT = 'insufficient evidence: ';
+
 function ruleText(r: ReturnType<typeof displayGate>['rules'][number]): string {
+  // too little evidence is why it did not pass, not its value: `39/86 = 0.4535 (min 0.4)` would read
+  // as passing. The reason's clause that says so (a timing rule's names its scope), without the hint
+  const short = r.reason.split('; ').find((part) => part.includes(INSUFFICIENT));
+  if (short !== undefined) return `${r.metric}: ${short}`;
   const frac =
     r.numerator !== undefined && r.denominator !== undefined ? ` ${r.numerator}/${r.denominator}` : '';
   const obs = r.observed === null ? 'n/a' : String(Number(r.observed.toFixed(4)));
