@@ -2,7 +2,10 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { spawnSync } from 'node:child_process';
 import { captureIo } from './helpers/cli-io.js';
+import { compiledCli } from './helpers/dist.js';
+import { writeTinySet } from './helpers/tiny-set.js';
 import { runCli } from '../src/cli/program.js';
 import { score } from '../src/metrics/index.js';
 
@@ -96,5 +99,55 @@ describe('rgate run (the CLI)', () => {
     const mean = (id: string) => report.metrics.find((m) => m.id === id)?.value.mean;
     expect(scored.all.recip_rank).toBeCloseTo(mean('recip_rank')!, 12);
     expect(scored.all.ndcg_cut_5).toBeCloseTo(mean('ndcg_cut.5')!, 12);
+  });
+});
+
+describe('rgate run with the system under test down', () => {
+  it('JUnit names the outage as the first testcase, an error, and skips every rule; the summary lists none as failed', () => {
+    const dir = join(out, 'down');
+    writeTinySet(join(dir, 'fixtures', 'tiny'), { queries: 12, frozenOn: '2026-11-23' });
+    writeFileSync(
+      join(dir, 'rgate.config.json'),
+      JSON.stringify({
+        suites: {
+          down: {
+            fixture: 'tiny',
+            system: { type: 'command', argv: [process.execPath, '-e', 'process.exit(3)'], contract: 'rgate' },
+            gate: 'semantic-retrieval-v1',
+            replays: 1,
+          },
+        },
+      }),
+    );
+    const r = spawnSync(process.execPath, [compiledCli(), 'run', 'down'], { cwd: dir, encoding: 'utf8' });
+    expect(r.status, r.stderr).toBe(3);
+    const lines = r.stdout.trimEnd().split('\n');
+    expect(lines.slice(-3)).toEqual([
+      'Summary (1 suite)',
+      expect.stringMatching(
+        /^ {2}FAIL {2}down {3}semantic-retrieval-v1 {2}not judged \(system under test down: the first 10 of 12 requests failed, none succeeded \(first error: crash: process exited with code 3\)\)$/,
+      ),
+      'rgate: down FAIL (a system under test is down) -> exit 3 (the system under test is down or rgate failed)',
+    ]);
+
+    const [runId] = readdirSync(join(dir, '.rgate', 'runs'));
+    const xml = readFileSync(join(dir, '.rgate', 'runs', runId!, 'report.xml'), 'utf8');
+    expect(xml).toMatch(/<testsuite name="down" tests="(\d+)" failures="0" errors="1" skipped="(\d+)">/);
+    const [, tests, skipped] = /tests="(\d+)" failures="0" errors="1" skipped="(\d+)"/.exec(xml)!;
+    expect(Number(skipped)).toBe(Number(tests) - 1);
+    const cases = [
+      ...xml.matchAll(
+        /<testcase classname="[^"]*" name="([^"]*)">\s*(<properties>[\s\S]*?<\/properties>\s*)?<(\w+)/g,
+      ),
+    ].map((m) => [m[1], m[3]]);
+    // the cause first, then every rule (query_count and judged_top1 among them) not judged
+    expect(cases[0]).toEqual(['run', 'error']);
+    expect(xml).toContain('<error message="system under test down: the first 10 of 12 requests failed');
+    expect(xml).toContain('type="down"');
+    expect(cases.slice(1).map(([name]) => name)).toEqual(
+      expect.arrayContaining(['query_count', 'top1_useful_rate', 'judged_top1']),
+    );
+    for (const [name, tag] of cases.slice(1)) expect(tag, name).toBe('skipped');
+    expect(xml).not.toContain('<failure');
   });
 });

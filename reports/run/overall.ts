@@ -89,6 +89,15 @@ export function renderOverall(reports: readonly Report[], opts: OverallOptions):
       );
       continue;
     }
+    if (gate.overruled) {
+      // a system down (or a partial run): its verdict stands, but its rules were measured on what it
+      // observed, so none is listed as failed (JUnit marks them skipped); the reason says what happened
+      const why = r.gate.reasons[0] ?? `run ${gate.overruled}`;
+      out.push(
+        `  ${paint(colorOf(v), v.padEnd(5))} ${safe(r.suite).padEnd(width)}  ${safe(gate.gate_id)}  not judged (${safe(why)})`,
+      );
+      continue;
+    }
     if (!isGated(r)) {
       out.push(`  ${'-'.padEnd(5)} ${safe(r.suite).padEnd(width)}  no gate (measures only)`);
       continue;
