@@ -4,7 +4,7 @@ import { validateOrThrow } from '../../contracts/ajv.js';
 import { validateShardFile } from '../../contracts/shard-file.js';
 import { EXIT, RgateError } from '../../core/errors.js';
 import { readJsonFile } from '../../core/jsonl.js';
-import type { ShardFile, StoredPlan } from '../../documents/index.js';
+import type { Report, ShardFile, StoredPlan } from '../../documents/index.js';
 import { thisProcess } from '../../store/run-owner.js';
 import { SqliteRunStore } from '../../store/index.js';
 import { loadRgateConfig } from '../../systems/rgate-config.js';
@@ -14,7 +14,8 @@ import { combineShards, mergeContentKey } from '../../../harness/shard.js';
 import { asReport } from '../../../history/trends.js';
 import { readHistoryAhead } from '../../../history/trends-up-to.js';
 import { renderJson, renderTerminal } from '../../../reports/index.js';
-import type { RgateCommand } from '../command.js';
+import { renderOverall } from '../../../reports/run/overall.js';
+import type { CliIo, RgateCommand } from '../command.js';
 import { OUT_DIR_HELP, outDirOf, storePathOf } from '../out-dir.js';
 import { writeRunReports } from '../run-reports.js';
 import { gitField } from '../git-ref.js';
@@ -136,7 +137,7 @@ export const mergeCommand: RgateCommand<MergeArgs> = {
           io.out(`reports: ${relative(io.cwd, runDir) || runDir}/report.{json,html,md,xml}`);
         }
         await upload(store, existing.run_id);
-        return kept.gate.verdict === 'FAIL' ? EXIT.gateFail : EXIT.ok;
+        return endsWithVerdict(io, kept, args.json);
       }
       const started = new Date();
       // a merge of these shards that did not finish (killed) is finished now, under its own id
@@ -180,9 +181,22 @@ export const mergeCommand: RgateCommand<MergeArgs> = {
         io.out(`reports: ${relative(io.cwd, runDir) || runDir}/report.{json,html,md,xml}`);
       }
       await upload(store, runId);
-      return report.gate.verdict === 'FAIL' ? EXIT.gateFail : EXIT.ok;
+      return endsWithVerdict(io, report, args.json);
     } finally {
       store.close();
     }
   },
 };
+
+/**
+ * The merge is the nightly matrix's last step: like `rgate run`, its output ends with the summary
+ * and the line naming the verdict, the failing rules and the exit code (on stderr under --json,
+ * whose stdout is the report), so a CI log's tail tells what happened.
+ */
+function endsWithVerdict(io: CliIo, report: Report, json: boolean | undefined): number {
+  const code = report.gate.verdict === 'FAIL' ? EXIT.gateFail : EXIT.ok;
+  const overall = renderOverall([report], { color: io.color, exitCode: code });
+  if (json) io.err(overall);
+  else io.out(overall);
+  return code;
+}
