@@ -51,7 +51,15 @@ function ordered(reports: readonly Report[]): Report[] {
   );
 }
 
+/**
+ * A rule that did not pass, in one short line. A rule failed for want of evidence (too small a
+ * denominator, nothing counted, too few replays) or with nothing observed says that reason: its
+ * value may sit above the threshold, and "39/86 = 0.4535 (min 0.4)" would read as a pass. The
+ * reason's hint after ';' stays in the report above.
+ */
 function ruleText(r: ReturnType<typeof displayGate>['rules'][number]): string {
+  if (r.observed === null || r.reason.startsWith('insufficient evidence'))
+    return `${r.metric} ${r.reason.split(';')[0]!}`;
   const frac =
     r.numerator !== undefined && r.denominator !== undefined ? ` ${r.numerator}/${r.denominator}` : '';
   const obs = r.observed === null ? 'n/a' : String(Number(r.observed.toFixed(4)));
