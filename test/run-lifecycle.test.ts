@@ -140,6 +140,45 @@ describe('a run killed with SIGKILL', () => {
   });
 });
 
+describe('rgate run --json: the shape follows the command line', () => {
+  it('one suite named prints an object; the default suites an array even of one; several named an array', async () => {
+    const { dir } = project('json-shape', 2);
+    const configPath = join(dir, 'rgate.config.json');
+    const config = JSON.parse(readFileSync(configPath, 'utf8')) as {
+      suites: Record<string, unknown>;
+      default_suites?: string[];
+    };
+    writeFileSync(configPath, JSON.stringify({ ...config, default_suites: ['tiny'] }));
+    const json = async (argv: string[]): Promise<unknown> => {
+      const o = captureIo(dir);
+      expect(
+        await runCli(['run', ...argv, '--no-store', '--replays', '1', '--json'], o),
+        o.stderr.join('\n'),
+      ).toBe(0);
+      return JSON.parse(o.stdout.join('\n'));
+    };
+    const one = (await json(['tiny'])) as { suite: string; gate: unknown };
+    expect(Array.isArray(one)).toBe(false);
+    expect(one.suite).toBe('tiny');
+    // one default suite today: an array already, so a script reading it survives a second one
+    const defaults = (await json([])) as { suite: string }[];
+    expect(defaults.map((r) => r.suite)).toEqual(['tiny']);
+    writeFileSync(
+      configPath,
+      JSON.stringify({
+        suites: { ...config.suites, tiny2: config.suites.tiny },
+        default_suites: ['tiny', 'tiny2'],
+      }),
+    );
+    expect(((await json([])) as { suite: string }[]).map((r) => r.suite)).toEqual(['tiny', 'tiny2']);
+    expect(((await json(['tiny2', 'tiny'])) as { suite: string }[]).map((r) => r.suite)).toEqual([
+      'tiny2',
+      'tiny',
+    ]);
+    expect(((await json(['tiny2'])) as { suite: string }).suite).toBe('tiny2');
+  });
+});
+
 describe('sharding on CI runners', () => {
   it('a matrix of 3 shards merges into one run byte-identical to the unsharded one; mismatched shards are refused', async () => {
     const { dir, log } = project('matrix', 10);
