@@ -117,9 +117,11 @@ export function snapshotChange(
 
 /**
  * Trends from complete runs (given newest first, as listRuns returns them). The alarm looks at the
- * newest step only: a gate metric whose newest value falls outside the previous run's 95% interval
- * in the bad direction, or a verdict that got worse. A snapshot change silences the metric alarm
- * (the numbers are not comparable) and says so.
+ * newest run only: a gate metric whose newest value falls outside the 95% interval of the newest
+ * earlier run on the same snapshot and effective config (`compared_with`) in the bad direction, or a
+ * verdict worse than the previous run's. Runs in between on another snapshot or config (a `--set`
+ * experiment) are passed over, so they cannot hide the next night's regression; with no such run
+ * the metric alarm stays silent and the view says there was nothing to compare with.
  */
 export function buildHistory(
   suite: string,
@@ -155,6 +157,14 @@ export function buildHistory(
     return ga - gb || compareCodeUnits(a, b);
   });
 
+  const newestKey = complete.length ? snapshotKey(complete[complete.length - 1]!.row.artifacts) : '';
+  let comparedAt = -1;
+  for (let i = complete.length - 2; i >= 0 && comparedAt < 0; i--)
+    if (snapshotKey(complete[i]!.row.artifacts) === newestKey) comparedAt = i;
+  const comparedWith = comparedAt >= 0 ? complete[comparedAt]!.row.run_id : undefined;
+  // the runs passed over, named in the alarm so the reader sees why the comparison skips them
+  const between = comparedAt >= 0 ? complete.length - 2 - comparedAt : 0;
+
   const trends: MetricTrend[] = [];
   for (const id of metricIds) {
     let kind: MeasureValue['kind'] = 'rate';
@@ -182,6 +192,7 @@ export function buildHistory(
     const measured = points.filter((p) => p.value !== null);
     const last = points[points.length - 1];
     const prev = points[points.length - 2];
+    const comparable = comparedAt >= 0 ? points[comparedAt] : undefined;
     const latest = last?.value ?? null;
     const delta = last && prev && last.value !== null && prev.value !== null ? last.value - prev.value : null;
     trends.push({
@@ -194,7 +205,8 @@ export function buildHistory(
       sparkline: sparkline(points.map((p) => p.value)),
       latest,
       delta: measured.length >= 2 ? delta : null,
-      alarm: gateDir.has(id) && last && prev ? metricAlarm(id, prev, last, better) : null,
+      alarm:
+        gateDir.has(id) && last && comparable ? metricAlarm(id, comparable, last, better, between) : null,
     });
   }
 
@@ -214,10 +226,19 @@ export function buildHistory(
     const run = toHistoryRun(r.row);
     const change =
       i === 0 ? '' : snapshotChange(complete[i - 1]!.row.artifacts, r.row.artifacts, opts.resetNotes);
-    return change ? { ...run, change } : run;
+    const same = { same_as_newest: snapshotKey(r.row.artifacts) === newestKey };
+    return change ? { ...run, change, ...same } : { ...run, ...same };
   });
   const notApplicable = (opts.notApplicable ?? []).filter((h) => h.id !== opts.metric).map((h) => ({ ...h }));
-  return { suite, runs, skipped, trends, alarms, not_applicable: notApplicable };
+  return {
+    suite,
+    runs,
+    skipped,
+    trends,
+    alarms,
+    not_applicable: notApplicable,
+    ...(comparedWith !== undefined ? { compared_with: comparedWith } : {}),
+  };
 }
 
 const STATUS_RANK: Record<RuleStatus, number> = { pass: 0, watch: 1, fail: 2 };
@@ -236,19 +257,32 @@ function gateOrder(rules: HistoryOptions['gateRules'], id: string): number {
   return i < 0 ? Number.MAX_SAFE_INTEGER : i;
 }
 
-function metricAlarm(id: string, prev: TrendPoint, cur: TrendPoint, better: Better): string | null {
-  if (cur.value === null)
-    return prev.value === null ? null : `${id}: not measured in ${cur.run_id} (was ${fmt(prev.value)})`;
+/** `prev`: the newest earlier run on the same snapshot and config; `between`: runs passed over. */
+function metricAlarm(
+  id: string,
+  prev: TrendPoint,
+  cur: TrendPoint,
+  better: Better,
+  between: number,
+): string | null {
+  const was = `was ${fmt(prev.value ?? 0)} in ${prev.run_id}${skippedNote(between)}`;
+  if (cur.value === null) return prev.value === null ? null : `${id}: not measured in ${cur.run_id} (${was})`;
   if (prev.value === null || !prev.interval) return null;
-  if (cur.snapshot_changed) return null;
   const [lo, hi] = prev.interval;
+  const of = between === 0 ? "the previous run's" : `${prev.run_id}'s`;
   if (better === 'higher' && cur.value < lo) {
-    return `${id} dropped to ${fmt(cur.value)} in ${cur.run_id}, below the previous run's 95% interval [${fmt(lo)}, ${fmt(hi)}] (was ${fmt(prev.value)})`;
+    return `${id} dropped to ${fmt(cur.value)} in ${cur.run_id}, below ${of} 95% interval [${fmt(lo)}, ${fmt(hi)}] (${was})`;
   }
   if (better === 'lower' && cur.value > hi) {
-    return `${id} rose to ${fmt(cur.value)} in ${cur.run_id}, above the previous run's 95% interval [${fmt(lo)}, ${fmt(hi)}] (was ${fmt(prev.value)})`;
+    return `${id} rose to ${fmt(cur.value)} in ${cur.run_id}, above ${of} 95% interval [${fmt(lo)}, ${fmt(hi)}] (${was})`;
   }
   return null;
+}
+
+function skippedNote(between: number): string {
+  return between === 0
+    ? ''
+    : `, the newest run on the same snapshot and config; ${between} run(s) in between used another`;
 }
 
 function fmt(x: number): string {

@@ -2,6 +2,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { historyFromStore, sparkline, storedSuites } from '../history/trends.js';
 import { diffReports } from '../history/diff.js';
+import { noAlarmLine } from '../reports/history/trends.js';
+import type { ArtifactRefs } from '../src/documents/index.js';
 import { SqliteRunStore } from '../src/store/index.js';
 import { artifacts, outcome, rate, report, rule, storeRun, tempDir } from './history-helpers.js';
 
@@ -85,7 +87,7 @@ describe('rgate history trends on a real SQLite store', () => {
     const h = historyFromStore(s, 'ctx');
     const top1 = h.trends.find((x) => x.metric === 'top1_useful_rate')!;
     expect(top1.alarm).toMatch(
-      /dropped to 0\.76 in b, below the previous run's 95% interval \[0\.79, 0\.96\]/,
+      /dropped to 0\.76 in b, below the previous run's 95% interval \[0\.79, 0\.96\] \(was 0\.9 in a\)$/,
     );
     const err = h.trends.find((x) => x.metric === 'error_rate')!;
     expect(err.better).toBe('lower');
@@ -122,6 +124,66 @@ describe('rgate history trends on a real SQLite store', () => {
     const t = historyFromStore(s, 'ctx').trends[0]!;
     expect(t.points.map((p) => p.snapshot_changed)).toEqual([false, true]);
     expect(t.alarm).toBeNull();
+    s.close();
+  });
+
+  it('compares past a --set run with the newest run on the same snapshot and config, and names it', () => {
+    const s = store();
+    const night = (id: string, num: number, t: string, over: Partial<ArtifactRefs> = {}) =>
+      storeRun(
+        s,
+        report({
+          runId: id,
+          artifacts: artifacts('v1', over),
+          queries: [],
+          metrics: [rate('top1_useful_rate', num, 50, num === 45 ? [0.79, 0.96] : undefined)],
+          rules: gateRules,
+        }),
+        { startedAt: t },
+      );
+    night('n1', 45, '2026-11-01T00:00:00Z');
+    // a `--set k=12` experiment: same ids, another effective config hash
+    night('x', 45, '2026-11-01T12:00:00Z', { config_sha256: `sha256:${'d'.repeat(64)}` });
+    night('n2', 38, '2026-11-02T00:00:00Z');
+    const h = historyFromStore(s, 'ctx');
+    expect(h.compared_with).toBe('n1');
+    expect(h.runs.map((r) => r.same_as_newest)).toEqual([true, false, true]);
+    const t = h.trends[0]!;
+    expect(t.alarm).toBe(
+      "top1_useful_rate dropped to 0.76 in n2, below n1's 95% interval [0.79, 0.96] (was 0.9 in n1, " +
+        'the newest run on the same snapshot and config; 1 run(s) in between used another)',
+    );
+    expect(h.alarms).toEqual([t.alarm]);
+    s.close();
+  });
+
+  it('says so when no earlier run is on the same snapshot and config, and names a passed-over comparison', () => {
+    const s = store();
+    const at = (id: string, t: string, version: string) =>
+      storeRun(
+        s,
+        report({
+          runId: id,
+          artifacts: artifacts(version),
+          queries: [],
+          metrics: [rate('top1_useful_rate', 45, 50, [0.79, 0.96])],
+          rules: gateRules,
+        }),
+        { startedAt: t },
+      );
+    at('a', '2026-11-01T00:00:00Z', 'v1');
+    at('b', '2026-11-02T00:00:00Z', 'v2');
+    const none = historyFromStore(s, 'ctx');
+    expect(none.compared_with).toBeUndefined();
+    expect(noAlarmLine(none)).toBe(
+      'No regression alarm: no earlier run has the same snapshot and config, so no metric was compared.',
+    );
+    at('c', '2026-11-03T00:00:00Z', 'v1');
+    const past = historyFromStore(s, 'ctx');
+    expect(past.alarms).toEqual([]);
+    expect(noAlarmLine(past)).toBe(
+      'No regression alarm: nothing got worse than in a, the newest earlier run on the same snapshot and config.',
+    );
     s.close();
   });
 

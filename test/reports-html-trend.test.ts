@@ -14,6 +14,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { historyUpToRun } from '../history/trends-up-to.js';
 import { renderHtml } from '../reports/run/html.js';
+import { trendSection } from '../reports/run/html-trend.js';
 import { renderJson } from '../reports/run/json.js';
 import type { CliIo } from '../src/cli/command.js';
 import { reportCommand } from '../src/cli/commands/report.js';
@@ -95,6 +96,25 @@ describe('history up to a run (real SQLite store)', () => {
     expect(historyOf(cwd, HOSTILE_RUN)!.runs.map((r) => r.run_id)).toEqual([HOSTILE_RUN]);
     expect(historyOf(cwd, 'r4-later')!.runs).toHaveLength(4);
     expect(historyOf(cwd, 'no-such-run')).toBeUndefined();
+  });
+});
+
+describe('the trend section after a --set run', () => {
+  it('marks only the --set run as not comparable and names the run the alarms compared with', () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'rgate-trend-set-'));
+    dirs.push(cwd);
+    const a1 = run('pass', 'a1', '2026-02-27T02:00:00.000Z');
+    const b = run('pass', 'b-set', '2026-02-27T12:00:00.000Z', `sha256:${'d'.repeat(64)}`);
+    const a2 = run('fail', 'a2', '2026-02-28T02:00:00.000Z');
+    const store = new SqliteRunStore(join(cwd, '.rgate', 'history.sqlite'));
+    for (const r of [a1, b, a2]) storeRun(store, r, { startedAt: r.environment.started_at });
+    store.close();
+    const section = trendSection(a2, historyOf(cwd, 'a2'))!;
+    expect(section.other_runs).toEqual(['b-set']);
+    expect(section.compared_with).toBe('a1');
+    expect(renderHtml(a2, { history: historyOf(cwd, 'a2')! })).toContain(
+      'Regression alarms compare this run with <code>a1</code>, the newest earlier run on the same snapshot and config.',
+    );
   });
 });
 

@@ -148,6 +148,45 @@ describe('a run killed with SIGKILL', () => {
   });
 });
 
+describe('rgate run --json: the shape follows the command line', () => {
+  it('one suite named prints an object; the default suites an array even of one; several named an array', async () => {
+    const { dir } = project('json-shape', 2);
+    const configPath = join(dir, 'rgate.config.json');
+    const config = JSON.parse(readFileSync(configPath, 'utf8')) as {
+      suites: Record<string, unknown>;
+      default_suites?: string[];
+    };
+    writeFileSync(configPath, JSON.stringify({ ...config, default_suites: ['tiny'] }));
+    const json = async (argv: string[]): Promise<unknown> => {
+      const o = captureIo(dir);
+      expect(
+        await runCli(['run', ...argv, '--no-store', '--replays', '1', '--json'], o),
+        o.stderr.join('\n'),
+      ).toBe(0);
+      return JSON.parse(o.stdout.join('\n'));
+    };
+    const one = (await json(['tiny'])) as { suite: string; gate: unknown };
+    expect(Array.isArray(one)).toBe(false);
+    expect(one.suite).toBe('tiny');
+    // one default suite today: an array already, so a script reading it survives a second one
+    const defaults = (await json([])) as { suite: string }[];
+    expect(defaults.map((r) => r.suite)).toEqual(['tiny']);
+    writeFileSync(
+      configPath,
+      JSON.stringify({
+        suites: { ...config.suites, tiny2: config.suites.tiny },
+        default_suites: ['tiny', 'tiny2'],
+      }),
+    );
+    expect(((await json([])) as { suite: string }[]).map((r) => r.suite)).toEqual(['tiny', 'tiny2']);
+    expect(((await json(['tiny2', 'tiny'])) as { suite: string }[]).map((r) => r.suite)).toEqual([
+      'tiny2',
+      'tiny',
+    ]);
+    expect(((await json(['tiny2'])) as { suite: string }).suite).toBe('tiny2');
+  });
+});
+
 describe('sharding on CI runners', () => {
   it('a matrix of 3 shards merges into one run byte-identical to the unsharded one; mismatched shards are refused', async () => {
     const { dir, log } = project('matrix', 10);
@@ -165,6 +204,13 @@ describe('sharding on CI runners', () => {
     const merged = captureIo(dir);
     expect(await runCli(['merge', ...shards], merged), merged.stderr.join('\n')).toBe(0);
     const runId = /merged 3 shards into run (\S+)/.exec(merged.stdout.join('\n'))![1]!;
+    // the matrix's last step ends as `rgate run` does: the summary, then the verdict and exit line
+    const tail = merged.stdout.join('\n').split('\n').slice(-3);
+    expect(tail).toEqual([
+      'Summary (1 suite)',
+      '  -     tiny   no gate (measures only)',
+      'rgate: tiny no gate -> exit 0 (no gate: measures only, nothing enforced)',
+    ]);
     const whole = captureIo(dir);
     expect(await runCli(['run', 'tiny', '--out-dir', 'whole'], whole)).toBe(0);
     const [wholeRun] = readdirSync(join(dir, 'whole', 'runs'));
@@ -195,6 +241,12 @@ describe('sharding on CI runners', () => {
       0,
     );
     expect(again.stdout.join('\n')).toContain(`these 3 shards were merged before: run ${runId}`);
+    expect(again.stdout.at(-1)).toContain('rgate: tiny no gate -> exit 0');
+    // under --json stdout is the report alone and the verdict line ends stderr
+    const json = captureIo(dir);
+    expect(await runCli(['merge', ...shards, '--json'], json)).toBe(0);
+    expect((JSON.parse(json.stdout.join('\n')) as { suite: string }).suite).toBe('tiny');
+    expect(json.stderr.at(-1)).toContain('rgate: tiny no gate -> exit 0');
     expect(readdirSync(join(dir, '.rgate', 'runs'))).toEqual([runId]);
     const history = captureIo(dir);
     expect(await runCli(['history', 'tiny', '--json'], history)).toBe(0);

@@ -194,12 +194,19 @@ function verdictPaintIn(p: ReturnType<typeof painter>, line: string, h: HistoryV
 }
 
 /**
- * No alarm says only that nothing got worse since the run before; next to a FAIL or WATCH verdict
- * it must not read as "all is well".
+ * No alarm says only that nothing got worse than in the run compared with (named when runs on
+ * another snapshot or config lie between), or that no earlier run was comparable; next to a FAIL
+ * or WATCH verdict it must not read as "all is well".
  */
 export function noAlarmLine(h: HistoryViewModel): string {
   const v = h.runs[h.runs.length - 1]?.verdict;
-  const base = 'No regression alarm: nothing got worse than in the run before';
+  const before = h.runs[h.runs.length - 2]?.run_id;
+  const base =
+    before !== undefined && h.compared_with === undefined
+      ? 'No regression alarm: no earlier run has the same snapshot and config, so no metric was compared'
+      : before !== undefined && h.compared_with !== before
+        ? `No regression alarm: nothing got worse than in ${safe(h.compared_with ?? '')}, the newest earlier run on the same snapshot and config`
+        : 'No regression alarm: nothing got worse than in the run before';
   return v === 'FAIL' || v === 'WATCH' ? `${base} (the gate verdict above still stands).` : `${base}.`;
 }
 

@@ -27,6 +27,8 @@ export interface TrendSection {
   charts: { id: string; metric: string; caption: string }[];
   runs: { run_id: string; started_at: string; verdict: string; snapshot: string; current: boolean }[];
   other_runs: string[];
+  /** the run this one's regression alarms compared with (the history's newest only), or '' */
+  compared_with: string;
   data: TrendChartData[];
 }
 
@@ -74,13 +76,18 @@ export function trendSection(report: Report, history: HistoryViewModel | undefin
     ...prior.map((r) => ({ run_id: r.run_id, started_at: r.started_at, verdict: r.verdict ?? '-' })),
     { run_id: runId, started_at: report.environment.started_at, verdict: report.gate.verdict },
   ];
-  // a run is on this run's snapshot when no change lies between it and this run (an A -> B -> A
-  // history marks the first A too: conservative, the trend cannot tell A from A' without the ids)
+  // when this run is the history's newest, the history says which runs share its snapshot and
+  // config (an A -> B -> A history: the first A does); otherwise a run is on this run's snapshot
+  // when no change lies between them (conservative: the first A is marked)
   const other = seq.map(() => false);
-  let crossed = false;
-  for (let i = seq.length - 1; i >= 0; i--) {
-    other[i] = crossed;
-    if (changed.get(seq[i]!.run_id) === true) crossed = true;
+  if (at >= 0 && at === history.runs.length - 1) {
+    prior.forEach((r, i) => (other[i] = r.same_as_newest === false));
+  } else {
+    let crossed = false;
+    for (let i = seq.length - 1; i >= 0; i--) {
+      other[i] = crossed;
+      if (changed.get(seq[i]!.run_id) === true) crossed = true;
+    }
   }
   const labels = seq.map((r) => [r.started_at.slice(0, 16).replace('T', ' '), r.run_id] as [string, string]);
 
@@ -124,6 +131,7 @@ export function trendSection(report: Report, history: HistoryViewModel | undefin
       current: i === seq.length - 1,
     })),
     other_runs: seq.filter((_, i) => other[i]).map((r) => r.run_id),
+    compared_with: at >= 0 && at === history.runs.length - 1 ? (history.compared_with ?? '') : '',
     data,
   };
 }

@@ -218,7 +218,13 @@ export function htmlView(report: Report, history?: HistoryViewModel) {
     environment: report.environment,
     wall: ms(report.timing.wall_ms),
     trend: trend
-      ? { prior: trend.prior, charts: trend.charts, runs: trend.runs, other_runs: trend.other_runs }
+      ? {
+          prior: trend.prior,
+          charts: trend.charts,
+          runs: trend.runs,
+          other_runs: trend.other_runs,
+          compared_with: trend.compared_with,
+        }
       : null,
     data,
   };

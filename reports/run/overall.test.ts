@@ -41,6 +41,21 @@ describe('renderOverall', () => {
     expect(lines.at(-1)).toBe('rgate: semantic FAIL, context-load PASS -> exit 1 (a gate failed)');
   });
 
+  it('a rule failed for insufficient evidence says so, not a value that reads as a pass', () => {
+    const r = report('semantic', 'FAIL', true);
+    Object.assign(r.gate.rules[0]!, {
+      threshold: 0.4,
+      observed: 39 / 86,
+      numerator: 39,
+      denominator: 86,
+      reason: 'insufficient evidence: 39/86, at least 200 in the denominator required; add probes',
+    });
+    const lines = renderOverall([r], { exitCode: 1 }).split('\n');
+    expect(lines[2]).toBe(
+      '        fail: top1_useful_rate insufficient evidence: 39/86, at least 200 in the denominator required',
+    );
+  });
+
   it('colours the overall line by the worst verdict, and only when asked', () => {
     const bad = renderOverall([report('a', 'PASS'), report('b', 'FAIL', true)], { exitCode: 1, color: true });
     expect(bad.split('\n').at(-1)).toContain('\u001b[31m');

@@ -52,6 +52,8 @@ export const HistoryRunSchema = Closed({
   version: OrNull(Type.String()),
   /** what changed since the previous complete run (snapshot version, corpus, queries, config), with the reset note */
   change: Type.Optional(Type.String()),
+  /** on the newest complete run's snapshot and effective config (its metrics are comparable); complete runs only */
+  same_as_newest: Type.Optional(Type.Boolean()),
 });
 export type HistoryRun = Static<typeof HistoryRunSchema>;
 
@@ -66,5 +68,10 @@ export const HistoryViewSchema = Closed({
   not_applicable: Type.Array(Closed({ id: Type.String(), why: Type.String() })),
   /** every alarm of the newest run, metric alarms and a worsened verdict */
   alarms: Type.Array(Type.String()),
+  /**
+   * the run the newest run's metrics were compared with: the newest earlier complete run on the same
+   * snapshot and effective config; absent when there is none
+   */
+  compared_with: Type.Optional(Type.String()),
 });
 export type HistoryView = Static<typeof HistoryViewSchema>;

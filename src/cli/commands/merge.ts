@@ -59,7 +59,10 @@ export const mergeCommand: RgateCommand<MergeArgs> = {
       })
       .option('out-dir', { type: 'string', describe: OUT_DIR_HELP })
       .option('store', { type: 'string', describe: 'run history file (default <out-dir>/history.sqlite)' })
-      .option('json', { type: 'boolean', describe: 'print the JSON report instead of the summary' })
+      .option('json', {
+        type: 'boolean',
+        describe: "print the run's JSON report (an object) on stdout; the verdict line goes to stderr",
+      })
       .example('$0 merge shards/semantic-*.json', 'after a 3-way matrix of `rgate run semantic --shard i/3`')
       .example('$0 merge a.json b.json --out-dir .rgate --json', 'print the merged report as JSON')
       .example(

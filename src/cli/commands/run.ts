@@ -88,7 +88,8 @@ export const runCommand: RgateCommand<RunArgs> = {
       })
       .option('json', {
         type: 'boolean',
-        describe: 'print the JSON report(s) on stdout instead of the summary',
+        describe:
+          'print the JSON report on stdout instead of the summary: an object for one suite named (or --resume), an array for the default suites or several named (even of one)',
       })
       .option('resume', {
         type: 'string',
@@ -404,12 +405,10 @@ async function runHandler(args: RunArgs, io: CliIo): Promise<number> {
   if (notRun.length) {
     io.err(`rgate: not run (interrupted before they started): ${notRun.join(', ')}`);
   }
-  if (args.json)
-    io.out(
-      reports.length === 1
-        ? renderJson(reports[0]!)
-        : JSON.stringify(reports.map((r) => JSON.parse(renderJson(r)))),
-    );
+  if (args.json) {
+    const doc = jsonReports(reports, args.resume !== undefined || args.suites?.length === 1);
+    if (doc !== undefined) io.out(doc);
+  }
   // a system that answered nothing is not a gate verdict on it: exit 3, as documented; an
   // interrupted invocation (a cancelled CI job) is no verdict at all: 130 or 143, whatever ran
   const code =
@@ -424,6 +423,17 @@ async function runHandler(args: RunArgs, io: CliIo): Promise<number> {
   if (args.json) io.err(overall);
   else io.out(overall);
   return code;
+}
+
+/**
+ * `--json`'s shape follows the command line, never the config: one suite named (or one run resumed)
+ * prints its report object; the default suites or several named print an array, even of one report,
+ * so a script's `.gate.cause` (or `.[].gate.cause`) keeps working when default_suites grows. One
+ * suite interrupted before it started has no report: nothing on stdout (the exit code says 130/143).
+ */
+function jsonReports(reports: readonly Report[], oneNamed: boolean): string | undefined {
+  if (oneNamed) return reports.length ? renderJson(reports[0]!) : undefined;
+  return JSON.stringify(reports.map((r) => JSON.parse(renderJson(r)) as unknown));
 }
 
 interface RunJob {
