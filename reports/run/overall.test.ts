@@ -52,7 +52,7 @@ describe('renderOverall', () => {
     });
     const lines = renderOverall([r], { exitCode: 1 }).split('\n');
     expect(lines[2]).toBe(
-      '        fail: top1_useful_rate insufficient evidence: 39/86, at least 200 in the denominator required',
+      '        fail: top1_useful_rate: insufficient evidence: 39/86, at least 200 in the denominator required',
     );
   });
 
