@@ -4,7 +4,13 @@ import https from 'node:https';
 import type { RetrievalQuery } from '../documents/index.js';
 import type { HttpSystemSpec, KuQuery, QueryRecord, RetrievalConfig } from '../documents/index.js';
 import { deadline } from './deadline.js';
-import { checkTemplates, expandMap, refuseTemplates, mapTemplates, placeholderValues } from './placeholders.js';
+import {
+  checkTemplates,
+  expandMap,
+  refuseTemplates,
+  mapTemplates,
+  placeholderValues,
+} from './placeholders.js';
 import { failedResponse, normalizeResponse, type NormalizedResponse } from './normalize/index.js';
 import { toRawObservation } from './observation.js';
 import { redactObservation, secretsOf, type Secret } from './secrets.js';
