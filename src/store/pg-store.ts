@@ -304,10 +304,7 @@ export class PgRunStore implements AsyncRunStore {
 
   async summarizeRuns(filter: { suite?: string } = {}): Promise<RunsSummary> {
     const args: unknown[] = [];
-    const where = runListWhere(
-      { ...(filter.suite !== undefined ? { suite: filter.suite } : {}) },
-      (v) => `$${args.push(v)}`,
-    );
+    const where = runListWhere(filter, (v) => `$${args.push(v)}`);
     const [count] = await this.rows<{ n: number }>(
       `SELECT COUNT(*)::int AS n FROM runs r WHERE ${where}`,
       args,

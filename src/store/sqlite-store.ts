@@ -284,10 +284,7 @@ export class SqliteRunStore implements RunStore {
   summarizeRuns(filter: { suite?: string } = {}): RunsSummary {
     this.flush();
     const args: unknown[] = [];
-    const where = runListWhere(
-      { ...(filter.suite !== undefined ? { suite: filter.suite } : {}) },
-      (v) => (args.push(v), '?'),
-    );
+    const where = runListWhere(filter, (v) => (args.push(v), '?'));
     const { n } = this.db.prepare(`SELECT COUNT(*) AS n FROM runs r WHERE ${where}`).get(...args) as {
       n: number;
     };
