@@ -1,15 +1,20 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * The end-to-end tests: through a real browser (Chromium), a packed and installed package, or real
- * signals to a real process tree. They are `npm run test:e2e` (vitest.e2e.config.ts), not `npm test`:
- * together about 100 s of CPU, they alone would put `npm test` past its two minutes. CI runs both and
- * counts both in its `tests:` line; so does `npm run test:all`.
+ * The end-to-end tests: through a real browser (Chromium), a packed and installed package, real
+ * signals to a real process tree, or a walkthrough run command by command on the shipped project
+ * (the README's Gate C closeout; every comparison `rgate compare --help` and the README show). They
+ * are `npm run test:e2e` (vitest.e2e.config.ts), not `npm test`: together about 120 s of CPU, they
+ * alone would put `npm test` past its two minutes. CI runs both and counts both in its `tests:`
+ * line; so does `npm run test:all`.
  */
 export const E2E_TESTS = [
   'test/**/*-browser.test.ts',
   'test/init-package.test.ts',
   'test/run-sigint.test.ts',
+  'test/run-sigkill.test.ts',
+  'test/readme-walkthrough.test.ts',
+  'test/compare-help-examples.test.ts',
 ];
 
 /** The suite's settings, and which files it runs (`npm test` and `npm run test:e2e` differ only there). */

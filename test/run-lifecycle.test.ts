@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import {
   existsSync,
   mkdirSync,
@@ -14,143 +14,20 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { captureIo } from './helpers/cli-io.js';
 import { runCli } from '../src/cli/program.js';
-import { SqliteRunStore } from '../src/store/index.js';
-import { until } from './helpers/clock.js';
-import { compiledCli, REPO } from './helpers/dist.js';
-import { writeTinySet } from './helpers/tiny-set.js';
+import { compiledCli } from './helpers/dist.js';
+import { calls, deterministicPart, loggedProject } from './helpers/logged-project.js';
 
 /**
- * A run's life at its edges, through the real CLI: killed with SIGKILL part-way (shown as abandoned,
- * reported as partial, resumed with only its missing requests), and split over a CI matrix of
- * shards merged back into one run. Both must report exactly what an uninterrupted run reports.
+ * A run's life at its edges, through the real CLI: the shape of `--json`, and a run split over a CI
+ * matrix of shards merged back into one run, which must report exactly what an uninterrupted run
+ * reports. (Killed with SIGKILL and resumed: run-sigkill.test.ts, an end-to-end test.)
  */
 const tmp = mkdtempSync(join(tmpdir(), 'rgate-lifecycle-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
-const SUT = join(REPO, 'test', 'sut', 'runner', 'logged.mjs');
-
-/**
- * A project with one suite: 12 queries x 3 replays against a per-query CLI that logs its calls; with
- * `holdAfter`, calls after that many hold their answer while the project's `hold` file exists.
- */
-function project(name: string, queries = 12, holdAfter?: number): { dir: string; log: string; hold: string } {
-  const dir = join(tmp, name);
-  writeTinySet(join(dir, 'fixtures', 'tiny'), {
-    queries,
-    queryId: (i) => `q${String(i + 1).padStart(2, '0')}`,
-    frozenOn: '2026-11-23',
-  });
-  const log = join(dir, 'calls.log');
-  const hold = join(dir, 'hold');
-  const held = holdAfter === undefined ? {} : { SUT_HOLD: hold, SUT_HOLD_AFTER: String(holdAfter) };
-  writeFileSync(
-    join(dir, 'rgate.config.json'),
-    JSON.stringify({
-      suites: {
-        tiny: {
-          fixture: 'tiny',
-          system: {
-            type: 'command',
-            argv: [process.execPath, SUT, '{query_id}', '{query}'],
-            contract: 'rgate',
-            env: { SUT_LOG: log, ...held },
-          },
-          gate: null,
-          replays: 3,
-        },
-      },
-    }),
-  );
-  writeFileSync(log, '');
-  if (holdAfter !== undefined) writeFileSync(hold, '');
-  return { dir, log, hold };
-}
-
-/** Observations committed to the history file, as another process reading it sees them. */
-function storedObservations(path: string): number {
-  if (!existsSync(path)) return 0;
-  const db = new Database(path, { readonly: true, timeout: 5_000 });
-  try {
-    return (db.prepare('SELECT COUNT(*) AS n FROM observations').get() as { n: number }).n;
-  } catch {
-    return 0; // not migrated yet
-  } finally {
-    db.close();
-  }
-}
-
-const calls = (log: string): number => readFileSync(log, 'utf8').split('\n').filter(Boolean).length;
-
-/** The report without the sections that may differ between runs of the same inputs. */
-function deterministicPart(file: string): string {
-  const r = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
-  delete r.environment;
-  delete r.timing;
-  return JSON.stringify(r);
-}
-
-describe('a run killed with SIGKILL', () => {
-  it('shows as abandoned, reports as partial (never PASS), and --resume makes only the missing requests', async () => {
-    // 12 requests answered, the 13th held: killed there, the run has stored exactly 12 (observations
-    // are committed in batches: the held request leaves the batch's time bound to commit the 12)
-    const { dir, log, hold } = project('killed', 12, 12);
-    const child = spawn(process.execPath, [compiledCli(), 'run', 'tiny'], {
-      cwd: dir,
-      stdio: 'ignore',
-      detached: true,
-    });
-    const exited = new Promise((r) => child.once('exit', r));
-    const storePath = join(dir, '.rgate', 'history.sqlite');
-    await until(
-      () => calls(log) === 13,
-      () => `the 13th request (${calls(log)} made)`,
-    );
-    await until(
-      () => storedObservations(storePath) === 12,
-      () => `12 observations committed (${storedObservations(storePath)} are)`,
-    );
-    process.kill(-child.pid!, 'SIGKILL');
-    await exited;
-    // the held system answers into the closed pipe and ends (it is not in the run's process group)
-    rmSync(hold);
-
-    const store = new SqliteRunStore(storePath);
-    const [row] = store.listRuns({ suite: 'tiny' });
-    const kept = store.getObservations(row!.run_id).length;
-    store.close();
-    expect(row!.status).toBe('abandoned');
-    expect(kept).toBe(12);
-
-    const h = captureIo(dir);
-    expect(await runCli(['history', 'tiny'], h)).toBe(0);
-    expect(h.stdout.join('\n')).toContain(`${row!.run_id} (abandoned)`);
-
-    const partial = captureIo(dir);
-    expect(await runCli(['report', row!.run_id, '--format', 'md'], partial)).toBe(1);
-    expect(partial.stdout.join('\n')).toContain(`partial run (abandoned): ${kept} of 36 requests observed`);
-
-    const before = calls(log);
-    const resumed = captureIo(dir);
-    expect(await runCli(['run', '--resume', row!.run_id], resumed)).toBe(0);
-    expect(calls(log) - before).toBe(36 - kept);
-    const again = new SqliteRunStore(storePath);
-    expect(again.getRun(row!.run_id)?.status).toBe('complete');
-    expect(again.getObservations(row!.run_id)).toHaveLength(36);
-    again.close();
-    expect(await runCli(['run', '--resume', row!.run_id], captureIo(dir))).toBe(2);
-
-    // the resumed run reports exactly what an uninterrupted run of the same suite reports
-    const clean = captureIo(dir);
-    expect(await runCli(['run', 'tiny', '--out-dir', 'clean'], clean)).toBe(0);
-    const [cleanRun] = readdirSync(join(dir, 'clean', 'runs'));
-    expect(deterministicPart(join(dir, '.rgate', 'runs', row!.run_id, 'report.json'))).toBe(
-      deterministicPart(join(dir, 'clean', 'runs', cleanRun!, 'report.json')),
-    );
-  });
-});
 
 describe('rgate run --json: the shape follows the command line', () => {
   it('one suite named prints an object; the default suites an array even of one; several named an array', async () => {
-    const { dir } = project('json-shape', 2);
+    const { dir } = loggedProject(tmp, 'json-shape', 2);
     const configPath = join(dir, 'rgate.config.json');
     const config = JSON.parse(readFileSync(configPath, 'utf8')) as {
       suites: Record<string, unknown>;
@@ -189,7 +66,7 @@ describe('rgate run --json: the shape follows the command line', () => {
 
 describe('sharding on CI runners', () => {
   it('a matrix of 3 shards merges into one run byte-identical to the unsharded one; mismatched shards are refused', async () => {
-    const { dir, log } = project('matrix', 10);
+    const { dir, log } = loggedProject(tmp, 'matrix', 10);
     for (const i of [1, 2, 3]) {
       const o = captureIo(dir);
       expect(await runCli(['run', 'tiny', '--shard', `${i}/3`], o), o.stderr.join('\n')).toBe(0);
@@ -258,7 +135,7 @@ describe('sharding on CI runners', () => {
 
 describe('rgate merge ends as rgate run does', () => {
   it("the last lines are the verdict and its exit code, so a CI log's tail names it (stderr under --json)", () => {
-    const { dir } = project('merge-verdict', 4);
+    const { dir } = loggedProject(tmp, 'merge-verdict', 4);
     // the tiny suite under a gate it cannot pass: 4 queries where 50 are required
     mkdirSync(join(dir, 'gates'));
     writeFileSync(
@@ -304,7 +181,7 @@ describe('rgate merge ends as rgate run does', () => {
 
 describe('rgate merge over a history the store refuses', () => {
   it('refuses before storing anything: exit 2 naming the broken run, as rgate run does; fixed, a re-merge still stores one run', async () => {
-    const { dir } = project('broken-history', 4);
+    const { dir } = loggedProject(tmp, 'broken-history', 4);
     const storePath = join(dir, '.rgate', 'history.sqlite');
     expect(await runCli(['run', 'tiny'], captureIo(dir))).toBe(0);
     for (const i of [1, 2])
