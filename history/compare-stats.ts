@@ -16,7 +16,7 @@ import type {
   QueryOutcome,
   TopFlip,
 } from '../src/documents/index.js';
-import { holmAdjust, pairedBootstrapMeanCi, pairedRandomizationP } from '../src/stats/index.js';
+import { holmAdjust, pairedBootstrapMeanCi, pairedRandomizationTest } from '../src/stats/index.js';
 
 /** Deltas smaller than this are ties (float noise in ranking measures). */
 export const TIE_EPS = 1e-9;
@@ -144,15 +144,17 @@ export function pairedTest(
   // each test draws from its own stream, so adding a metric does not change another's interval
   const seed = deriveSeed(s.seed, `${metric}\u0000${aId}\u0000${bId}`);
   const allTies = ties === n;
+  const test = allTies
+    ? { p: 1, exact: true }
+    : pairedRandomizationTest(x, y, { seed: deriveSeed(seed, 'perm'), permutations: s.permutations });
   return {
     ...base,
     mean_a: mean(x),
     mean_b: mean(y),
     mean_delta: mean(d),
     ci95: allTies ? [0, 0] : pairedBootstrapMeanCi(x, y, { seed, resamples: s.resamples }),
-    p_value: allTies
-      ? 1
-      : pairedRandomizationP(x, y, { seed: deriveSeed(seed, 'perm'), permutations: s.permutations }),
+    p_value: test.p,
+    p_exact: test.exact,
     wins,
     ties,
     losses,
@@ -187,7 +189,9 @@ export function nameWinners(
   variantIds: readonly string[],
   tests: readonly PairedTest[],
   better: (metric: string) => 'higher' | 'lower',
+  settings?: Pick<PairedSettings, 'alpha' | 'permutations'>,
 ): MetricWinner[] {
+  const floor = settings ? permutationFloor(tests, settings) : null;
   return metrics.map((metric) => {
     const mine = tests.filter((t) => t.metric === metric);
     const meanOf = new Map<string, number>();
@@ -206,9 +210,11 @@ export function nameWinners(
       return { metric, best: null, winner: null, reason: `${best} and ${second} tie on the mean` };
     }
     const unresolved: string[] = [];
+    let floored = false;
     for (const other of ranked.slice(1)) {
       const t = mine.find((x) => (x.a === best && x.b === other) || (x.a === other && x.b === best));
       if (!t || !t.significant) {
+        floored ||= floor !== null && t?.p_exact === false && t.p_value === floor.p;
         unresolved.push(
           `${other} (Holm p=${t?.p_holm === null || t?.p_holm === undefined ? 'n/a' : fmtP(t.p_holm)})`,
         );
@@ -219,7 +225,9 @@ export function nameWinners(
         metric,
         best,
         winner: null,
-        reason: `${best} has the best mean but is not distinguishable from ${unresolved.join(', ')}`,
+        reason:
+          `${best} has the best mean but is not distinguishable from ${unresolved.join(', ')}` +
+          (floored && floor ? `; ${floor.why}` : ''),
       };
     }
     return {
@@ -228,10 +236,32 @@ export function nameWinners(
       winner: best,
       reason:
         ranked.length > 1
-          ? `${best} beats every other variant (Holm-corrected p < alpha)`
+          ? `${best} beats every other variant (Holm-corrected p <= alpha)`
           : `${best} is the only variant measured`,
     };
   });
+}
+
+/**
+ * When a Monte Carlo p-value, however extreme, cannot pass Holm: its floor 1/(R+1) times the m
+ * tests of the family exceeds alpha (a 13-point sweep has 546 tests: 546/10001 = 0.0546 > 0.05).
+ * Null when the floor is below alpha or no test was estimated. Exact p-values have no floor.
+ */
+export function permutationFloor(
+  tests: readonly PairedTest[],
+  s: Pick<PairedSettings, 'alpha' | 'permutations'>,
+): { p: number; why: string } | null {
+  const m = tests.filter((t) => t.p_value !== null).length;
+  const p = 1 / (s.permutations + 1);
+  if (!tests.some((t) => t.p_exact === false) || m * p <= s.alpha) return null;
+  const needed = Math.ceil(m / s.alpha);
+  return {
+    p,
+    why:
+      `with ${s.permutations} permutations a Monte Carlo p is at least 1/${s.permutations + 1}, which Holm over ` +
+      `${m} tests raises to ${fmtP(Math.min(1, m * p))} > alpha ${s.alpha}: no estimated test can be ` +
+      `significant; rerun with --permutations ${needed} or more`,
+  };
 }
 
 export function fmtP(p: number): string {

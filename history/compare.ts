@@ -164,7 +164,7 @@ export function analyzeCompare(input: AnalyzeInput): CompareSession {
     not_applicable: notTested,
     variants,
     tests,
-    winners: nameWinners(metricIds, ids, tests, better),
+    winners: nameWinners(metricIds, ids, tests, better, input.settings),
     flips,
     label_effects: labelEffects({ gate_metrics, tests, flips }),
     environment: input.environment,

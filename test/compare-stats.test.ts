@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { analyzeCompare } from '../history/compare.js';
-import { applyHolm, nBasis, pairedTest, perQueryValues } from '../history/compare-stats.js';
+import { applyHolm, nameWinners, nBasis, pairedTest, perQueryValues } from '../history/compare-stats.js';
 import { parseSweep, sweepVariants } from '../history/compare-variants.js';
 import { createPrng } from '../src/core/prng.js';
 import { outcome, rate, report, rule } from './history-helpers.js';
@@ -48,6 +48,35 @@ describe('paired tests on planted per-query vectors', () => {
     const x = vector(5);
     const y = vector(6);
     expect(pairedTest('m', 'a', 'b', x, y, S)).toEqual(pairedTest('m', 'a', 'b', x, y, S));
+  });
+});
+
+describe('the floor of an estimated p-value under Holm', () => {
+  // differences on no grid 1/K: the p-value is estimated, and no better than 1/(permutations + 1)
+  const x = ids.map((_, i) => (i % 10) / 10);
+  const y = x.map((v, i) => v + 0.2 + (i % 7) * Math.SQRT2 * 1e-4);
+  const settings = { ...S, permutations: 99 };
+  const family = (m: number) =>
+    applyHolm(
+      Array.from({ length: m }, (_, k) => pairedTest(`m${k}`, 'v1', 'v2', x, y, settings)),
+      0.05,
+    );
+
+  it('says when no estimated test can pass Holm, and how many permutations would let one', () => {
+    const tests = family(10); // 10 x 1/100 = 0.1 > 0.05
+    expect(tests.every((t) => t.p_exact === false && t.p_value === 0.01 && !t.significant)).toBe(true);
+    const [w] = nameWinners(['m0'], ['v1', 'v2'], tests, () => 'higher', settings);
+    expect(w!.winner).toBeNull();
+    expect(w!.reason).toContain(
+      'with 99 permutations a Monte Carlo p is at least 1/100, which Holm over 10 tests raises to 0.1000 > alpha 0.05: no estimated test can be significant; rerun with --permutations 200 or more',
+    );
+  });
+
+  it('says nothing when the floor is below alpha', () => {
+    const tests = family(4); // 4 x 1/100 = 0.04
+    const [w] = nameWinners(['m0'], ['v1', 'v2'], tests, () => 'higher', settings);
+    expect(w!.winner).toBe('v2');
+    expect(w!.reason).toBe('v2 beats every other variant (Holm-corrected p <= alpha)');
   });
 });
 

@@ -126,6 +126,27 @@ function notTestedText(s: CompareSessionModel): string {
   return hidden.length ? `Not tested (not applicable, left out of Holm's family): ${hiddenText(hidden)}` : '';
 }
 
+/** A test's raw p: `~` marks a Monte Carlo estimate (the exact ones counted every sign assignment). */
+function testP(t: PairedTestView): string {
+  // an estimate is never below 1/(R+1): "~.0001", never "<.0001"
+  if (t.p_exact !== false || t.p_value === null) return pValue(t.p_value);
+  return `~${t.p_value < 0.0001 ? t.p_value.toFixed(4).slice(1) : pValue(t.p_value)}`;
+}
+
+/** How the figures were made, precisely enough to reproduce them (README "Tuning comparisons"). */
+function methodText(s: CompareSessionModel): string {
+  const estimated = s.tests.some((t) => t.p_exact === false);
+  return (
+    `p: paired sign-flip randomization test, two-sided, exact where every sign assignment was counted` +
+    (estimated
+      ? `; ~ marks an estimate from ${s.settings.permutations} permutations, (b+1)/(${s.settings.permutations}+1), ` +
+        `standard error about sqrt(p(1-p)/${s.settings.permutations}) (0.005 at p = 0.5)`
+      : '') +
+    `. 95% CI: percentile bootstrap of the mean delta over queries (${s.settings.resamples} resamples), ` +
+    `not adjusted for the ${s.tests.length} tests; Holm p is.`
+  );
+}
+
 /** Does any variant state its weighting (a weights column is then drawn; else it would be all dashes)? */
 function weighted(s: CompareSessionModel): boolean {
   return s.variants.some((v) => v.weighting);
@@ -199,7 +220,7 @@ export function renderSessionTerminal(s: CompareSessionModel, opts: SessionRende
         sideText(s, t, 'b', true),
         signed(t.mean_delta),
         interval(t.ci95),
-        pValue(t.p_value),
+        testP(t),
         t.significant ? p('green', pValue(t.p_holm)) : pValue(t.p_holm),
         `${t.wins}/${t.ties}/${t.losses}`,
       ]),
@@ -207,6 +228,7 @@ export function renderSessionTerminal(s: CompareSessionModel, opts: SessionRende
     ),
     ...nNotes(tests).flatMap((l) => text(l, '      ', '  ')),
     ...(notTestedText(s) ? text(notTestedText(s), '      ', '  ') : []),
+    ...text(methodText(s), '      ', '  '),
     '',
   );
   const labels = labelEffectTexts(s);
@@ -265,7 +287,7 @@ export function renderSessionJson(s: CompareSessionModel): string {
 export function renderSessionMarkdown(s: CompareSessionModel): string {
   const out: string[] = [`## Comparison ${mdCode(s.environment.session_id)}: suite ${mdCode(s.suite)}`, ''];
   out.push(
-    `${s.variants.length} ${s.kind === 'sweep' ? `grid points of ${mdCode(s.sweep?.key ?? '?')}` : 'variants'} on ${mdCode(s.artifacts.query_set_id)}, seed ${s.settings.seed}, ${s.settings.replays} replays. Paired per-query tests, bootstrap 95% interval (${s.settings.resamples} resamples), randomization test (${s.settings.permutations} permutations), Holm over ${s.tests.length} tests, alpha ${s.settings.alpha}.`,
+    `${s.variants.length} ${s.kind === 'sweep' ? `grid points of ${mdCode(s.sweep?.key ?? '?')}` : 'variants'} on ${mdCode(s.artifacts.query_set_id)}, seed ${s.settings.seed}, ${s.settings.replays} replays. Paired per-query tests, Holm over ${s.tests.length} tests, alpha ${s.settings.alpha}. ${methodText(s)}`,
     '',
   );
   out.push(
@@ -296,7 +318,7 @@ export function renderSessionMarkdown(s: CompareSessionModel): string {
   );
   for (const t of s.tests) {
     out.push(
-      `| ${mdCode(t.metric)} | ${t.a} | ${t.b} | ${mdEscape(nText(t))} | ${sideText(s, t, 'a')} | ${sideText(s, t, 'b')} | ${signed(t.mean_delta)} | ${interval(t.ci95)} | ${pValue(t.p_value)} | ${t.significant ? `**${pValue(t.p_holm)}**` : pValue(t.p_holm)} | ${t.wins}/${t.ties}/${t.losses} |`,
+      `| ${mdCode(t.metric)} | ${t.a} | ${t.b} | ${mdEscape(nText(t))} | ${sideText(s, t, 'a')} | ${sideText(s, t, 'b')} | ${signed(t.mean_delta)} | ${interval(t.ci95)} | ${testP(t)} | ${t.significant ? `**${pValue(t.p_holm)}**` : pValue(t.p_holm)} | ${t.wins}/${t.ties}/${t.losses} |`,
     );
   }
   if (notTestedText(s)) out.push('', mdEscape(notTestedText(s)));
@@ -363,6 +385,7 @@ function sessionHtmlView(s: CompareSessionModel, runHref?: (runId: string) => st
     holes: holesView(s),
     label_effects: labelEffectTexts(s),
     not_tested: notTestedText(s),
+    method: methodText(s),
     weighted: weighted(s),
     variants: s.variants.map((v) => ({
       id: v.id,
@@ -392,7 +415,7 @@ function sessionHtmlView(s: CompareSessionModel, runHref?: (runId: string) => st
       value_b: sideText(s, t, 'b'),
       mean_delta: signed(t.mean_delta),
       ci95: interval(t.ci95),
-      p_value: pValue(t.p_value),
+      p_value: testP(t),
       significant: t.significant,
       p_holm: pValue(t.p_holm),
       wins: t.wins,

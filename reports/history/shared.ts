@@ -47,9 +47,14 @@ export function signed(x: number | null | undefined): string {
   return (x > 0 ? '+' : x < 0 ? '-' : '±') + n4(Math.abs(x));
 }
 
+/**
+ * A p-value in a table cell, as APA style writes it (no leading zero: ".0015", "<.0001", "1"): the
+ * compare table fits 80 columns with an exact p far below 0.0001 beside an estimated "~.0005".
+ */
 export function pValue(p: number | null): string {
   if (p === null) return 'n/a';
-  return p < 0.0001 ? '<0.0001' : p.toFixed(4);
+  if (p < 0.0001) return '<.0001';
+  return p >= 0.99995 ? '1' : p.toFixed(4).slice(1);
 }
 
 export function interval(ci: [number, number] | null): string {

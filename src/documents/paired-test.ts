@@ -34,6 +34,12 @@ export const PairedTestSchema = Closed({
   mean_delta: nullableNumber,
   ci95: OrNull(Pair(Type.Number())),
   p_value: nullableNumber,
+  /**
+   * true when p_value is exact (every sign assignment counted), false when it is estimated from the
+   * session's permutations (then it carries Monte Carlo error and is never below 1/(permutations+1)).
+   * Absent in sessions written before it was recorded.
+   */
+  p_exact: Type.Optional(Type.Boolean()),
   /** Holm-adjusted over every test of the session */
   p_holm: nullableNumber,
   significant: Type.Boolean(),

@@ -24,4 +24,9 @@ describe('Holm step-down correction (Holm 1979)', () => {
       expect(adj[i]!).toBeLessThanOrEqual(Math.min(1, p * ps.length) + 1e-15);
     });
   });
+
+  it('refuses a p-value that is not a probability (a NaN spread to every later test)', () => {
+    expect(() => holmAdjust([NaN, 0.01])).toThrow(/p-value 0 is NaN/);
+    expect(() => holmAdjust([0.01, 1.5])).toThrow(RangeError);
+  });
 });

@@ -5,6 +5,9 @@
  */
 export function holmAdjust(ps: readonly number[]): number[] {
   const m = ps.length;
+  // a NaN sorts nowhere and would spread through the running maximum to every later test
+  const bad = ps.findIndex((p) => !(p >= 0 && p <= 1));
+  if (bad >= 0) throw new RangeError(`Holm: p-value ${bad} is ${ps[bad]}, not a probability`);
   const order = ps.map((p, i) => ({ p, i })).sort((a, b) => a.p - b.p || a.i - b.i);
   const out = new Array<number>(m).fill(1);
   let running = 0;

@@ -152,8 +152,17 @@ export const compareCommand: RgateCommand<CompareArgs> = {
         default: 0.05,
         describe: 'significance level after Holm correction',
       })
-      .option('resamples', { type: 'number', default: 2000, describe: 'bootstrap resamples' })
-      .option('permutations', { type: 'number', default: 10000, describe: 'randomization test permutations' })
+      .option('resamples', {
+        type: 'number',
+        default: 2000,
+        describe: 'bootstrap resamples (95% percentile interval, not adjusted for multiple tests)',
+      })
+      .option('permutations', {
+        type: 'number',
+        default: 10000,
+        describe:
+          'randomization test permutations, where the exact p cannot be counted (then p >= 1/(permutations+1), marked ~)',
+      })
       .option('list', {
         type: 'boolean',
         describe: 'list stored comparison sessions (of the suite, if given)',
