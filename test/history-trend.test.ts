@@ -176,13 +176,30 @@ describe('rgate history trends on a real SQLite store', () => {
     const none = historyFromStore(s, 'ctx');
     expect(none.compared_with).toBeUndefined();
     expect(noAlarmLine(none)).toBe(
-      'No regression alarm: no earlier run has the same snapshot and config, so no metric was compared.',
+      'No regression alarm: no earlier run has the same snapshot and config, so no metric was compared; the verdict is no worse than in a, the run before.',
     );
     at('c', '2026-11-03T00:00:00Z', 'v1');
     const past = historyFromStore(s, 'ctx');
     expect(past.alarms).toEqual([]);
     expect(noAlarmLine(past)).toBe(
-      'No regression alarm: nothing got worse than in a, the newest earlier run on the same snapshot and config.',
+      'No regression alarm: no gate metric got worse than in a, the newest earlier run on the same snapshot and config; the verdict is no worse than in b, the run before.',
+    );
+    at('d', '2026-11-04T00:00:00Z', 'v1');
+    expect(noAlarmLine(historyFromStore(s, 'ctx'))).toBe(
+      'No regression alarm: neither a gate metric nor the verdict got worse than in c, the run before, on the same snapshot and config.',
+    );
+    s.close();
+  });
+
+  it('says there was nothing to compare with when the window holds one complete run', () => {
+    const s = store();
+    storeRun(
+      s,
+      report({ runId: 'only', queries: [], metrics: [rate('top1_useful_rate', 45, 50)], rules: gateRules }),
+      { startedAt: '2026-11-01T00:00:00Z' },
+    );
+    expect(noAlarmLine(historyFromStore(s, 'ctx'))).toBe(
+      'No regression alarm: no earlier complete run to compare with.',
     );
     s.close();
   });
