@@ -4,6 +4,7 @@
  * Baselines live in history-baseline.ts, run-to-run diffs in history-diff.ts.
  */
 import { compareCodeUnits } from '../src/core/canonical-json.js';
+import { ALARM_WINDOW } from '../src/core/defaults.js';
 import { RgateError } from '../src/core/errors.js';
 import {
   REPORT_SCHEMA_VERSION,
@@ -158,8 +159,11 @@ export function buildHistory(
   });
 
   const newestKey = complete.length ? snapshotKey(complete[complete.length - 1]!.row.artifacts) : '';
+  // the complete runs inside the alarm window are the newest ones: complete[alarmFrom..]
+  const inAlarmWindow = new Set(runsNewestFirst.slice(0, ALARM_WINDOW).map((r) => r.row.run_id));
+  const alarmFrom = complete.length - complete.filter((r) => inAlarmWindow.has(r.row.run_id)).length;
   let comparedAt = -1;
-  for (let i = complete.length - 2; i >= 0 && comparedAt < 0; i--)
+  for (let i = complete.length - 2; i >= alarmFrom && comparedAt < 0; i--)
     if (snapshotKey(complete[i]!.row.artifacts) === newestKey) comparedAt = i;
   const comparedWith = comparedAt >= 0 ? complete[comparedAt]!.row.run_id : undefined;
   // the runs passed over, named in the alarm so the reader sees why the comparison skips them
@@ -212,7 +216,7 @@ export function buildHistory(
 
   const alarms = trends.flatMap((t) => (t.alarm ? [t.alarm] : []));
   const last = complete[complete.length - 1];
-  const prev = complete[complete.length - 2];
+  const prev = complete.length - 2 >= alarmFrom ? complete[complete.length - 2] : undefined;
   if (
     last?.row.verdict &&
     prev?.row.verdict &&
@@ -238,6 +242,7 @@ export function buildHistory(
     alarms,
     not_applicable: notApplicable,
     ...(comparedWith !== undefined ? { compared_with: comparedWith } : {}),
+    ...(prev && last ? { verdict_compared_with: prev.row.run_id } : {}),
   };
 }
 

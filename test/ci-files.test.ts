@@ -223,3 +223,28 @@ describe('GitLab: the files parse and carry the keys rgate relies on', () => {
     }
   });
 });
+
+describe('the rgate lines of docs/ci.md and docs/server.md', () => {
+  // each was run in a copy of the project when written; this keeps the suites they name real
+  // (a `compare search` once named the server's project, a suite the project does not have)
+  const suites = Object.keys((JSON.parse(read('rgate.config.json')) as { suites: object }).suites);
+  const lines = ['docs/ci.md', 'docs/server.md'].flatMap((doc) =>
+    read(doc)
+      .split('\n')
+      .map((l) => l.replace(/^\s*(-\s+|run:\s+)?/, '').replace(/\s+#.*$/, ''))
+      .filter((l) => l.startsWith('npx rgate '))
+      .map((l): [string, string[]] => [doc, l.slice('npx rgate '.length).split(/\s+/)]),
+  );
+
+  it('name only suites the project ships (run, compare, history; the action its suites input)', () => {
+    expect(lines.length).toBeGreaterThan(10);
+    for (const [doc, [command, first]] of lines)
+      if (['run', 'compare', 'history'].includes(command!) && first !== undefined && !first.startsWith('-'))
+        expect(suites, `${doc}: rgate ${command} ${first}`).toContain(first);
+    for (const [name, text] of GITHUB_WORKFLOWS)
+      for (const job of Object.values((parse(text) as { jobs: Record<string, { steps?: Step[] }> }).jobs))
+        for (const s of job.steps ?? [])
+          for (const suite of s.with?.suites?.split(/[\s,]+/).filter(Boolean) ?? [])
+            expect(suites, `${name}: suites ${suite}`).toContain(suite);
+  });
+});

@@ -18,6 +18,9 @@ const db = join(tmp.dir, 'history.sqlite');
     ['20261123T100000Z-aaa111', '2026-11-23T10:00:00Z'],
     ['20261123T100000Z-aab222', '2026-11-23T10:00:01Z'],
     ['20261124T090000Z-ccc333', '2026-11-24T09:00:00Z'],
+    ...[1, 2, 3, 4, 5, 6, 7, 8].map(
+      (i) => [`20261125T00000${i}Z-ddd00${i}`, `2026-11-25T00:00:0${i}Z`] as const,
+    ),
   ] as const) {
     storeRun(store, report({ runId: id, queries: [outcome('q1', { top1: 'useful' })] }), { startedAt: at });
   }
@@ -49,5 +52,22 @@ describe('run id prefixes', () => {
       'run id prefix "20261123T1000" matches 2 runs: 20261123T100000Z-aab222, 20261123T100000Z-aaa111',
     );
     expect(d.err).toContain('hint: type more of the id');
+  });
+
+  it('names the newest five of many candidates and counts the rest', async () => {
+    const d = await cli('diff', '20261125', '20261124');
+    expect(d.code).toBe(2);
+    expect(d.err).toContain(
+      'run id prefix "20261125" matches 8 runs: 20261125T000008Z-ddd008, 20261125T000007Z-ddd007, 20261125T000006Z-ddd006, 20261125T000005Z-ddd005, 20261125T000004Z-ddd004 and 3 more',
+    );
+  });
+
+  it('reads `_` and `%` in a prefix as themselves, not as wildcards', async () => {
+    for (const prefix of ['2026112_T', '20261124%', '20261124t']) {
+      const d = await cli('report', prefix, '--format', 'json');
+      expect(d.code, prefix).toBe(2);
+      expect(d.err, prefix).not.toContain('matches');
+      expect(d.out, prefix).toBe('');
+    }
   });
 });

@@ -9,9 +9,9 @@ import { writeMemoryProject } from './helpers/memory-project.js';
 import { tempDir } from './history-helpers.js';
 
 /**
- * Every comparison `rgate compare --help` and README's "Tuning comparisons" block show runs, in
- * process on real runs: on the project as shipped, or (the `memory` suite, which exists only as the
- * README's System parameters setup) on that setup with test/sut/memory-modes.mjs. Each must make
+ * Every comparison `rgate compare --help`, README's "Tuning comparisons" block and docs/server.md
+ * show runs, in process on real runs: on the project as shipped, or (the `memory` suite, which exists
+ * only as the README's System parameters setup) on that setup with test/sut/memory-modes.mjs. Each must make
  * variants that differ somewhere: an example whose variants tie on every query teaches a setting
  * that does nothing.
  */
@@ -40,10 +40,20 @@ function readmeComparisons(): string[] {
     .map((l) => l.slice('rgate '.length));
 }
 
+/** docs/server.md's `npx rgate compare <suite> ...` lines (its upload example), as the docs write them. */
+function serverDocComparisons(): string[] {
+  return readFileSync(join(REPO, 'docs', 'server.md'), 'utf8')
+    .split('\n')
+    .map((l) => l.replace(/\s+#.*$/, '').trim())
+    .filter((l) => /^npx rgate compare [a-z]/.test(l))
+    .map((l) => l.slice('npx rgate '.length));
+}
+
 const comparisons = [
   ...new Set([
     ...COMPARE_EXAMPLES.map(([cmd]) => cmd).filter((c) => /--set|--sweep/.test(c)),
     ...readmeComparisons(),
+    ...serverDocComparisons(),
   ]),
 ];
 
@@ -52,6 +62,9 @@ describe('the comparisons rgate compare --help and README show', () => {
     expect(comparisons).toContain('compare semantic --sweep semantic.hybrid_confidence_min=0.8:1:0.05');
     expect(comparisons.some((c) => c.startsWith('compare cacm'))).toBe(true);
     expect(comparisons.some((c) => c.startsWith('compare memory'))).toBe(true);
+    // docs/server.md's upload example is one of them: a suite the project ships, keys its engine reads
+    expect(serverDocComparisons()).toHaveLength(1);
+    for (const c of serverDocComparisons()) expect(comparisons).toContain(c);
   });
 
   it.each(comparisons)(

@@ -1,6 +1,8 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { historyFromStore, sparkline, storedSuites } from '../history/trends.js';
+import { suiteTrendView } from '../history/dashboard-views.js';
+import { asAsync } from '../src/store/async-store.js';
 import { diffReports } from '../history/diff.js';
 import { noAlarmLine } from '../reports/history/trends.js';
 import type { ArtifactRefs } from '../src/documents/index.js';
@@ -176,13 +178,83 @@ describe('rgate history trends on a real SQLite store', () => {
     const none = historyFromStore(s, 'ctx');
     expect(none.compared_with).toBeUndefined();
     expect(noAlarmLine(none)).toBe(
-      'No regression alarm: no earlier run has the same snapshot and config, so no metric was compared.',
+      'No regression alarm: no earlier run among the newest 20 has the same snapshot and config, so no metric was compared; the verdict is no worse than in a, the run before.',
     );
     at('c', '2026-11-03T00:00:00Z', 'v1');
     const past = historyFromStore(s, 'ctx');
     expect(past.alarms).toEqual([]);
     expect(noAlarmLine(past)).toBe(
-      'No regression alarm: nothing got worse than in a, the newest earlier run on the same snapshot and config.',
+      'No regression alarm: no gate metric got worse than in a, the newest earlier run on the same snapshot and config; the verdict is no worse than in b, the run before.',
+    );
+    at('d', '2026-11-04T00:00:00Z', 'v1');
+    expect(noAlarmLine(historyFromStore(s, 'ctx'))).toBe(
+      'No regression alarm: neither a gate metric nor the verdict got worse than in c, the run before, on the same snapshot and config.',
+    );
+    s.close();
+  });
+
+  it('says there was nothing to compare with when the window holds one complete run', () => {
+    const s = store();
+    storeRun(
+      s,
+      report({ runId: 'only', queries: [], metrics: [rate('top1_useful_rate', 45, 50)], rules: gateRules }),
+      { startedAt: '2026-11-01T00:00:00Z' },
+    );
+    expect(noAlarmLine(historyFromStore(s, 'ctx'))).toBe(
+      'No regression alarm: no earlier complete run among the newest 20 to compare with.',
+    );
+    s.close();
+  });
+
+  it('the dashboard (100 runs) and rgate history (20) raise the same alarm over more than 20 runs', async () => {
+    const s = store();
+    let day = 0;
+    const at = (
+      id: string,
+      version: string,
+      num: number,
+      o: { verdict?: 'PASS' | 'FAIL'; status?: 'failed' } = {},
+    ) =>
+      storeRun(
+        s,
+        report({
+          runId: id,
+          artifacts: artifacts(version),
+          queries: [],
+          metrics: [rate('top1_useful_rate', num, 50, [num / 50 - 0.05, num / 50 + 0.05])],
+          rules: gateRules,
+          verdict: o.verdict ?? 'PASS',
+        }),
+        {
+          startedAt: `2026-10-01T00:00:00Z`.replace('00:00:00', `00:${String(day++).padStart(2, '0')}:00`),
+          ...(o.status ? { status: o.status } : {}),
+        },
+      );
+    // the one run on the newest run's snapshot lies 24 runs back: past the alarm window, inside the
+    // dashboard's; then 19 failed runs hide the run before the newest complete one's verdict
+    at('same-snapshot', 'v1', 48);
+    for (let i = 0; i < 23; i++) at(`experiment-${String(i).padStart(2, '0')}`, 'v2', 45);
+    at('newest', 'v1', 20);
+    const both = async () => {
+      const cli = historyFromStore(s, 'ctx');
+      const dashboard = (await suiteTrendView(asAsync(s), 'p', 'ctx')).history;
+      expect(dashboard.runs.length).toBeGreaterThan(cli.runs.length);
+      expect(dashboard.alarms).toEqual(cli.alarms);
+      expect(dashboard.compared_with).toEqual(cli.compared_with);
+      expect(noAlarmLine(dashboard)).toBe(noAlarmLine(cli));
+      return cli;
+    };
+    const metric = await both();
+    expect(metric.alarms).toEqual([]);
+    expect(noAlarmLine(metric)).toBe(
+      'No regression alarm: no earlier run among the newest 20 has the same snapshot and config, so no metric was compared; the verdict is no worse than in experiment-22, the run before.',
+    );
+    for (let i = 0; i < 19; i++) at(`broken-${String(i).padStart(2, '0')}`, 'v1', 0, { status: 'failed' });
+    at('failing', 'v1', 20, { verdict: 'FAIL' });
+    const verdict = await both();
+    expect(verdict.alarms).toEqual([]);
+    expect(noAlarmLine(verdict)).toBe(
+      'No regression alarm: no earlier complete run among the newest 20 to compare with (the gate verdict above still stands).',
     );
     s.close();
   });

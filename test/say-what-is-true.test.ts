@@ -72,7 +72,7 @@ describe('history states the verdict beside any alarm', () => {
     expect(text).toContain('Newest run r2: FAIL (gate test-gate).');
     // wrapped to 80 columns: read as one line
     expect(text.replace(/\n +/g, ' ')).toContain(
-      'No regression alarm: nothing got worse than in the run before (the gate verdict above still stands).',
+      'No regression alarm: neither a gate metric nor the verdict got worse than in r1, the run before, on the same snapshot and config (the gate verdict above still stands).',
     );
     // a metric with nothing to count has no trend row, and the reader is told why
     expect(text).not.toMatch(/^fallback_expectation_met/m);

@@ -21,6 +21,7 @@ import {
   signed,
   type ChartSpec,
 } from './shared.js';
+import { ALARM_WINDOW } from '../../src/core/defaults.js';
 import { fittedTable } from '../fitted-table.js';
 import { mdCode, mdEscape } from '../escape.js';
 import { wrap } from '../wrap.js';
@@ -194,19 +195,25 @@ function verdictPaintIn(p: ReturnType<typeof painter>, line: string, h: HistoryV
 }
 
 /**
- * No alarm says only that nothing got worse than in the run compared with (named when runs on
- * another snapshot or config lie between), or that no earlier run was comparable; next to a FAIL
- * or WATCH verdict it must not read as "all is well".
+ * No alarm says what was compared, naming the runs: the gate metrics with `compared_with` (the
+ * newest earlier run on the same snapshot and config, not always the run before) and the verdict
+ * with the run before; or that no earlier run in the alarm window was comparable, or that there
+ * was none. Next to a FAIL or WATCH verdict it must not read as "all is well".
  */
 export function noAlarmLine(h: HistoryViewModel): string {
   const v = h.runs[h.runs.length - 1]?.verdict;
-  const before = h.runs[h.runs.length - 2]?.run_id;
+  const before = h.verdict_compared_with;
+  const cw = h.compared_with;
+  const verdict =
+    before === undefined ? '' : `; the verdict is no worse than in ${safe(before)}, the run before`;
   const base =
-    before !== undefined && h.compared_with === undefined
-      ? 'No regression alarm: no earlier run has the same snapshot and config, so no metric was compared'
-      : before !== undefined && h.compared_with !== before
-        ? `No regression alarm: nothing got worse than in ${safe(h.compared_with ?? '')}, the newest earlier run on the same snapshot and config`
-        : 'No regression alarm: nothing got worse than in the run before';
+    cw === undefined
+      ? before === undefined
+        ? `No regression alarm: no earlier complete run among the newest ${ALARM_WINDOW} to compare with`
+        : `No regression alarm: no earlier run among the newest ${ALARM_WINDOW} has the same snapshot and config, so no metric was compared${verdict}`
+      : cw === before
+        ? `No regression alarm: neither a gate metric nor the verdict got worse than in ${safe(cw)}, the run before, on the same snapshot and config`
+        : `No regression alarm: no gate metric got worse than in ${safe(cw)}, the newest earlier run on the same snapshot and config${verdict}`;
   return v === 'FAIL' || v === 'WATCH' ? `${base} (the gate verdict above still stands).` : `${base}.`;
 }
 

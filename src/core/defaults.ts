@@ -118,3 +118,11 @@ export const KU_MATCHING_DEFAULTS = {
   strategy_units: 2,
   session_units: 3,
 } as const;
+
+/**
+ * The newest runs of a suite (of any status) a regression alarm is decided from, whatever window is
+ * shown around them: `rgate history` (20 runs by default, `--limit` more), the dashboard's trend (100)
+ * and a run report's trend section see the same alarm for the same stored runs. A window of fewer
+ * runs (`rgate history --limit 5`) decides it from the runs it holds.
+ */
+export const ALARM_WINDOW = 20;

@@ -73,5 +73,10 @@ export const HistoryViewSchema = Closed({
    * snapshot and effective config; absent when there is none
    */
   compared_with: Type.Optional(Type.String()),
+  /**
+   * the run the newest run's verdict was compared with: the complete run before it, when that run is
+   * among the newest 20 (the alarm window); absent otherwise
+   */
+  verdict_compared_with: Type.Optional(Type.String()),
 });
 export type HistoryView = Static<typeof HistoryViewSchema>;

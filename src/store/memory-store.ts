@@ -100,7 +100,7 @@ export class MemoryRunStore implements RunStore {
   }
 
   listRuns(filter: RunListFilter = {}): RunRow[] {
-    let rows = this.nightly(filter.suite).filter(
+    let rows = this.nightly(filter.suite, filter.idPrefix).filter(
       (r) =>
         (filter.branch === undefined || r.git?.branch === filter.branch) &&
         (filter.status === undefined || r.status === filter.status),
@@ -112,8 +112,8 @@ export class MemoryRunStore implements RunStore {
     return (filter.limit !== undefined && filter.limit >= 0 ? rows.slice(0, filter.limit) : rows).map(live);
   }
 
-  summarizeRuns(filter: { suite?: string } = {}): RunsSummary {
-    const rows = this.nightly(filter.suite);
+  summarizeRuns(filter: Pick<RunListFilter, 'suite' | 'idPrefix'> = {}): RunsSummary {
+    const rows = this.nightly(filter.suite, filter.idPrefix);
     const newest = rows[0];
     return {
       run_count: rows.length,
@@ -138,10 +138,15 @@ export class MemoryRunStore implements RunStore {
   }
 
   /** the nightly history (no comparison variants), of one suite or all, newest first */
-  private nightly(suite?: string): RunRow[] {
+  private nightly(suite?: string, idPrefix?: string): RunRow[] {
     return [...this.runs.values()]
       .map((r) => r.row)
-      .filter((r) => r.compare_session === undefined && (suite === undefined || r.suite === suite))
+      .filter(
+        (r) =>
+          r.compare_session === undefined &&
+          (suite === undefined || r.suite === suite) &&
+          (idPrefix === undefined || r.run_id.startsWith(idPrefix)),
+      )
       .sort((a, b) => compareCodeUnits(b.started_at, a.started_at) || compareCodeUnits(b.run_id, a.run_id));
   }
 

@@ -302,7 +302,7 @@ export class PgRunStore implements AsyncRunStore {
     return startingAt(rows, filter.from).map((r) => this.read.row(r));
   }
 
-  async summarizeRuns(filter: { suite?: string } = {}): Promise<RunsSummary> {
+  async summarizeRuns(filter: Pick<RunListFilter, 'suite' | 'idPrefix'> = {}): Promise<RunsSummary> {
     const args: unknown[] = [];
     const where = runListWhere(filter, (v) => `$${args.push(v)}`);
     const [count] = await this.rows<{ n: number }>(

@@ -186,6 +186,16 @@ export function runListWhere(filter: RunListFilter, param: (v: string) => string
   if (filter.suite !== undefined) where.push(`r.suite = ${param(filter.suite)}`);
   if (filter.branch !== undefined) where.push(`r.git_branch = ${param(filter.branch)}`);
   if (filter.status !== undefined) where.push(`r.status = ${param(filter.status)}`);
+  if (filter.idPrefix !== undefined) {
+    // LIKE finds the candidates (an index can serve it); the prefix's own `%`, `_` and `\` are
+    // escaped so they match themselves. SQLite's LIKE ignores ASCII case: the substr comparison
+    // keeps the match exact in both databases.
+    const escaped = filter.idPrefix.replace(/[\\%_]/g, (c) => `\\${c}`);
+    where.push(
+      `r.run_id LIKE ${param(`${escaped}%`)} ESCAPE '\\'`,
+      `substr(r.run_id, 1, ${[...filter.idPrefix].length}) = ${param(filter.idPrefix)}`,
+    );
+  }
   if (filter.from !== undefined) {
     where.push(
       `(r.started_at${collate}, r.run_id${collate}) <= ` +

@@ -281,7 +281,7 @@ export class SqliteRunStore implements RunStore {
     return startingAt(rows, filter.from).map((r) => this.read.row(r));
   }
 
-  summarizeRuns(filter: { suite?: string } = {}): RunsSummary {
+  summarizeRuns(filter: Pick<RunListFilter, 'suite' | 'idPrefix'> = {}): RunsSummary {
     this.flush();
     const args: unknown[] = [];
     const where = runListWhere(filter, (v) => (args.push(v), '?'));

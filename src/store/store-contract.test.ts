@@ -221,6 +221,41 @@ describe.each(factories)('RunStore contract: %s', (name, make) => {
 
   itOn(
     name,
+    'lists and counts the runs whose id starts with a prefix, wildcards and case as typed',
+    async () => {
+      const s = await make();
+      const ids = ['r_1', 'rx1', 'r%2', 'R_3', 'r\\4', 'q1'];
+      for (const [i, id] of ids.entries()) {
+        await s.beginRun({
+          run_id: id,
+          suite: 'x',
+          started_at: `2026-01-0${i + 1}T00:00:00Z`,
+          artifacts: ARTIFACTS,
+          settings: SETTINGS,
+        });
+      }
+      const listed = async (idPrefix: string, limit?: number) =>
+        (await s.listRuns({ idPrefix, ...(limit !== undefined ? { limit } : {}) })).map((r) => r.run_id);
+      // newest first, as every listing; `R_3` differs in case, `q1` in its first letter
+      expect(await listed('r')).toEqual(['r\\4', 'r%2', 'rx1', 'r_1']);
+      expect(await listed('r', 2)).toEqual(['r\\4', 'r%2']);
+      // `_` and `%` are characters here, not LIKE's wildcards; so is the escape character
+      expect(await listed('r_')).toEqual(['r_1']);
+      expect(await listed('r%')).toEqual(['r%2']);
+      expect(await listed('r\\')).toEqual(['r\\4']);
+      expect(await listed('R')).toEqual(['R_3']);
+      expect(await listed('r_1x')).toEqual([]);
+      expect(await s.summarizeRuns({ idPrefix: 'r' })).toMatchObject({
+        run_count: 4,
+        newest: { run_id: 'r\\4' },
+      });
+      expect(await s.summarizeRuns({ idPrefix: '%' })).toEqual({ run_count: 0, newest: null });
+      await s.close();
+    },
+  );
+
+  itOn(
+    name,
     "a comparison's variant run is not nightly history: neither listed nor counted, yet getRun finds it",
     async () => {
       const s = await make();

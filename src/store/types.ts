@@ -56,6 +56,11 @@ export interface RunListFilter {
    * listed: a caller knows its run is in the listing by finding it first.
    */
   from?: string;
+  /**
+   * only runs whose id starts with this, as typed (`%` and `_` are themselves, and case counts): a
+   * run id prefix (`rgate diff 20261123T1121 ...`) is resolved without listing every run
+   */
+  idPrefix?: string;
   limit?: number;
 }
 
@@ -103,7 +108,7 @@ export interface RunStore {
    * the run count and the newest run (of one suite, or of all), without reading the runs (listRuns
    * reads and checks each)
    */
-  summarizeRuns(filter?: { suite?: string }): RunsSummary;
+  summarizeRuns(filter?: Pick<RunListFilter, 'suite' | 'idPrefix'>): RunsSummary;
   /** the suites and branches listRuns would show, without reading the runs */
   runFacets(): RunFacets;
   /** ordered by replay, then query_id */

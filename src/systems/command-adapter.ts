@@ -13,11 +13,9 @@ import {
 import { toRawObservation } from './observation.js';
 import { rankedEntriesOption } from './ranked-entries.js';
 import {
-  checkArgvTemplate,
-  checkTemplates,
+  checkSystemTemplates,
   expandArgv,
   expandMap,
-  mapTemplates,
   placeholderValues,
   type PlaceholderValues,
 } from './placeholders.js';
@@ -114,8 +112,7 @@ export class CommandAdapter implements SystemAdapter {
     baseDir: string = process.cwd(),
     name?: string,
   ) {
-    checkArgvTemplate(spec.argv, config, 'system', spec.worker === true);
-    checkTemplates(mapTemplates(spec.env, 'system/env'), config, { worker: spec.worker === true, env: true });
+    checkSystemTemplates(spec, config);
     this.secrets = secretsOf([...spec.argv, ...Object.values(spec.env ?? {})]);
     this.name = name ?? `command:${spec.argv[0]}${spec.worker ? ' (worker)' : ''}`;
     this.contract = spec.contract;

@@ -4,13 +4,7 @@ import https from 'node:https';
 import type { RetrievalQuery } from '../documents/index.js';
 import type { HttpSystemSpec, KuQuery, QueryRecord, RetrievalConfig } from '../documents/index.js';
 import { deadline } from './deadline.js';
-import {
-  checkTemplates,
-  expandMap,
-  refuseTemplates,
-  mapTemplates,
-  placeholderValues,
-} from './placeholders.js';
+import { checkSystemTemplates, expandMap, placeholderValues } from './placeholders.js';
 import { failedResponse, normalizeResponse, type NormalizedResponse } from './normalize/index.js';
 import { toRawObservation } from './observation.js';
 import { redactObservation, secretsOf, type Secret } from './secrets.js';
@@ -80,16 +74,7 @@ export class HttpAdapter implements SystemAdapter {
     name?: string,
     private readonly config?: RetrievalConfig,
   ) {
-    if (config) {
-      // filters travel in the request body; a secret belongs in a header
-      checkTemplates(mapTemplates(spec.filters, 'system/filters'), config);
-      checkTemplates(mapTemplates(spec.headers, 'system/headers'), config, { env: true });
-    }
-    refuseTemplates(
-      'system/url',
-      spec.url,
-      'the url is sent as written; put a key in a header ("headers": {"Authorization": "Bearer {env.NAME}"})',
-    );
+    checkSystemTemplates(spec, config);
     this.secrets = secretsOf(Object.values(spec.headers ?? {}));
     this.url = new URL(spec.url);
     this.name = name ?? `http:${this.url.host}${this.url.pathname}`;

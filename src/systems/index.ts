@@ -11,7 +11,7 @@ export * from './types.js';
 export { BuiltinAdapter } from './builtin-adapter.js';
 export { CommandAdapter } from './command-adapter.js';
 export { HttpAdapter } from './http-adapter.js';
-export { expandArgv } from './placeholders.js';
+export { checkSystemTemplates, expandArgv } from './placeholders.js';
 export {
   CONTRACT_NAMES,
   normalizeResponse,

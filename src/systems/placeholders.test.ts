@@ -77,6 +77,23 @@ describe('argv placeholders', () => {
     expect(msg([])).toBe('system/argv: must name a program');
     expect(msg(['w', '{query}'], true)).toBe('system/argv/1: {query} has no value when a worker starts');
   });
+
+  it('suggests the placeholder a typo was meant as, and none when nothing is near', () => {
+    const hint = (arg: string): string | undefined => {
+      try {
+        checkArgvTemplate(['x', arg], config, 'system');
+      } catch (e) {
+        return (e as { hint?: string }).hint;
+      }
+      return 'accepted';
+    };
+    expect(hint('{qury}')).toMatch(/^did you mean \{query\}\? placeholders: \{query\}, \{query_id\}/);
+    expect(hint('{corpusdir}')).toMatch(/^did you mean \{corpus_dir\}\?/);
+    expect(hint('{conifg.k}')).toMatch(/^did you mean \{config\.k\}\?/);
+    expect(hint('{evn.TOKEN}')).toMatch(/^did you mean \{env\.TOKEN\}\?/);
+    expect(hint('{config.nope}')).toMatch(/^placeholders: /);
+    expect(hint('{banana}')).toMatch(/^placeholders: /);
+  });
 });
 
 describe('system params placeholders', () => {

@@ -1,6 +1,7 @@
 import { canonicalJson } from '../core/canonical-json.js';
+import { editDistance } from '../core/edit-distance.js';
 import { RgateError } from '../core/errors.js';
-import type { QueryRecord, RetrievalConfig } from '../documents/index.js';
+import type { CommandSystemSpec, HttpSystemSpec, QueryRecord, RetrievalConfig } from '../documents/index.js';
 
 /** Values the argv template may use. */
 export interface PlaceholderValues {
@@ -23,6 +24,11 @@ export interface TemplateRules {
   env?: boolean;
   /** the environment `{env.NAME}` is checked against (default process.env) */
   environment?: Readonly<Record<string, string | undefined>>;
+  /**
+   * whether `{env.NAME}` must be set now (default true); `rgate init` checks the name only: the
+   * suite it writes runs later, in CI, where the secret is set
+   */
+  envSet?: boolean;
 }
 
 const SIMPLE = new Set(['query', 'query_id', 'k', 'corpus_dir', 'profile', 'replay', 'exact_key']);
@@ -66,6 +72,7 @@ export function checkArgvTemplate(
   config: RetrievalConfig,
   where: string,
   worker = false,
+  rules: Pick<TemplateRules, 'envSet' | 'environment'> = {},
 ): void {
   if (argv.length === 0 || argv[0] === '')
     throw new RgateError('config_invalid', `${where}/argv: must name a program`, undefined, {
@@ -74,7 +81,37 @@ export function checkArgvTemplate(
   checkTemplates(
     argv.map((arg, i) => [`${where}/argv/${i}`, arg]),
     config,
-    { worker, env: true },
+    { ...rules, worker, env: true },
+  );
+}
+
+/**
+ * Every placeholder of a command or http system, checked before its first request: the argv and env
+ * of a command, the filters, headers and url of an http system. The adapters call it when a run
+ * builds them, and `rgate init` with `envSet: false` before it writes a suite, so the two cannot
+ * disagree on what a suite may hold. `config`: the resolved config the run will use (an http system
+ * built without one has only its url checked).
+ */
+export function checkSystemTemplates(
+  spec: CommandSystemSpec | HttpSystemSpec,
+  config: RetrievalConfig | undefined,
+  rules: Pick<TemplateRules, 'envSet' | 'environment'> = {},
+): void {
+  if (spec.type === 'command') {
+    const worker = spec.worker === true;
+    checkArgvTemplate(spec.argv, config!, 'system', worker, rules);
+    checkTemplates(mapTemplates(spec.env, 'system/env'), config!, { ...rules, worker, env: true });
+    return;
+  }
+  if (config) {
+    // filters travel in the request body; a secret belongs in a header
+    checkTemplates(mapTemplates(spec.filters, 'system/filters'), config, rules);
+    checkTemplates(mapTemplates(spec.headers, 'system/headers'), config, { ...rules, env: true });
+  }
+  refuseTemplates(
+    'system/url',
+    spec.url,
+    'the url is sent as written; put a key in a header ("headers": {"Authorization": "Bearer {env.NAME}"})',
   );
 }
 
@@ -126,14 +163,42 @@ export function checkTemplates(
           { at },
         );
       }
+      const near = nearestPlaceholder(name);
       throw new RgateError(
         'config_invalid',
         `${at}: unknown placeholder {${name}}`,
-        `placeholders: ${[...SIMPLE].map((s) => `{${s}}`).join(', ')}, {config.<dotted key>}, {params.<key>}, {env.NAME}; write {{name}} for a literal {name}`,
+        `${near ? `did you mean {${near}}? ` : ''}placeholders: ${[...SIMPLE].map((s) => `{${s}}`).join(', ')}, {config.<dotted key>}, {params.<key>}, {env.NAME}; write {{name}} for a literal {name}`,
         { at },
       );
     }
   }
+}
+
+/**
+ * The placeholder a typo was probably meant as: the nearest fixed name (`qury` -> `query`), or the
+ * same dotted key under the nearest namespace (`conifg.k` -> `config.k`); none when nothing is near.
+ */
+function nearestPlaceholder(name: string): string | undefined {
+  const dot = name.indexOf('.');
+  const head = dot < 0 ? name : name.slice(0, dot);
+  const names = dot < 0 ? [...SIMPLE] : ['config', 'params', 'env'];
+  let best: string | undefined;
+  let bestD = Infinity;
+  for (const n of names) {
+    const d = editDistance(head, n);
+    if (d < bestD || (d === bestD && best !== undefined && n < best)) {
+      best = n;
+      bestD = d;
+    }
+  }
+  // `{config.nope}` is in the right namespace: the key is what is wrong, not the spelling of `config`
+  if (
+    best === undefined ||
+    bestD === 0 ||
+    bestD > (head.length < 3 ? 1 : Math.max(2, Math.floor(head.length / 3)))
+  )
+    return undefined;
+  return dot < 0 ? best : `${best}${name.slice(dot)}`;
 }
 
 function checkEnvPlaceholder(at: string, name: string, rules: TemplateRules): void {
@@ -153,6 +218,7 @@ function checkEnvPlaceholder(at: string, name: string, rules: TemplateRules): vo
       { at },
     );
   }
+  if (rules.envSet === false) return;
   const value = (rules.environment ?? process.env)[name];
   if (value === undefined || value === '') {
     throw new RgateError(

@@ -33,6 +33,11 @@ async function cli(argv: string[]): Promise<{ code: number; out: string; err: st
   return { code, out: text(io.stdout), err: text(io.stderr) };
 }
 
+/** `rgate init` of a command system (`node search.mjs <argv>`) on `data` (`--from beir <folder>`, `--fixture <set>`). */
+function commandInit(data: string[], ...argv: string[]): string[] {
+  return ['init', ...data, '--system', 'command', '--contract', 'rgate', '--', 'node', 'search.mjs', ...argv];
+}
+
 describe('rgate init: flags only, one-line mistakes', () => {
   it('needs data, a contract for a command, an URL for http, a collection folder for trec/smart', async () => {
     const cases: [string[], RegExp][] = [
@@ -425,6 +430,53 @@ describe('rgate init: flags only, one-line mistakes', () => {
       );
     }
     dir = root;
+  });
+
+  it('refuses at once a placeholder rgate run would refuse, naming it, the known ones and the nearest', async () => {
+    const beir = ['--from', 'beir', beirMini];
+    const cases: [string[], string[]][] = [
+      [
+        commandInit(beir, '{qury}'),
+        [
+          'rgate init --system command: system/argv/2: unknown placeholder {qury}',
+          'did you mean {query}? placeholders: {query}, {query_id}, {k}, {corpus_dir}',
+        ],
+      ],
+      [commandInit(beir, '--cfg={conifg.k}'), ['unknown placeholder {conifg.k}', 'did you mean {config.k}?']],
+      [commandInit(beir, '{config.no_such_key}'), ['unknown placeholder {config.no_such_key}']],
+      // init writes no system params: plain `rgate run` would refuse it
+      [commandInit(beir, '{params.mode}'), ['system/argv/2: {params.mode} names no system parameter']],
+      [commandInit(beir, '{env.9_TOKEN}'), ['{env.9_TOKEN} is not an environment variable name']],
+      [
+        ['init', '--fixture', 'context-load', '--system', 'http', 'http://127.0.0.1:9/{k}'],
+        ['rgate init --system http: system/url: {k} is not filled in here', 'put a key in a header'],
+      ],
+    ];
+    for (const [argv, parts] of cases) {
+      const r = await cli(argv);
+      expect(r.code, argv.join(' ')).toBe(2);
+      for (const part of parts) expect(r.err, argv.join(' ')).toContain(part);
+      expect(r.err).not.toMatch(/\n\s+at /);
+      // refused before the import: nothing written
+      expect(readdirSync(dir), argv.join(' ')).toEqual([]);
+    }
+  });
+
+  it('accepts {config.*} of the config the suite runs with, and {env.NAME} set only where it runs', async () => {
+    copyFileSync(termOverlap, join(dir, 'search.mjs'));
+    const init = await cli(
+      commandInit(['--from', 'beir', beirMini], '{corpus_dir}', '{config.k}', '{query}'),
+    );
+    expect(init.code, init.err).toBe(0);
+    const run = await cli(['run', '--no-store']);
+    expect(run.code, run.out + run.err).toBe(0);
+    // a secret is checked by name: CI sets it, the laptop running init need not
+    const secret = 'RGATE_INIT_TEST_UNSET_SECRET';
+    expect(process.env[secret]).toBeUndefined();
+    const keyed = await cli([
+      ...commandInit(['--fixture', 'context-load', '--suite', 'keyed'], `--token={env.${secret}}`, '{query}'),
+    ]);
+    expect(keyed.code, keyed.err).toBe(0);
   });
 
   it('--contract without a command or http system is refused, not ignored', async () => {

@@ -6,9 +6,16 @@ import { RESPONSE_CONTRACTS, type RgateConfigFile, type SuiteSpec } from '../../
 import { validateRgateConfig } from '../../contracts/rgate-config.js';
 import { formatAjvErrors } from '../../contracts/ajv.js';
 import { PACKAGE_ROOT } from '../../core/package-root.js';
-import { EXIT, RgateError } from '../../core/errors.js';
-import { loadRgateConfig } from '../../systems/index.js';
-import { locateSmartFiles, locateTrecFiles, resolveFixtureDir } from '../../snapshot/index.js';
+import { EXIT, isRgateError, RgateError } from '../../core/errors.js';
+import { checkSystemTemplates, loadRgateConfig } from '../../systems/index.js';
+import {
+  FIXTURE_FILES,
+  locateSmartFiles,
+  locateTrecFiles,
+  readConfigFile,
+  resolveFixtureDir,
+} from '../../snapshot/index.js';
+import { resolveConfig } from '../../core/resolve-config.js';
 import type { CliIo, RgateCommand } from '../command.js';
 import { importCommand } from './import.js';
 import { shellWord } from '../../core/shell-word.js';
@@ -196,6 +203,7 @@ async function initHandler(args: InitArgs, io: CliIo): Promise<number> {
   if (from && args.fixture) throw new RgateError('usage', '--from and --fixture: give one of them');
   const fixture = args.fixture ?? suiteName;
   const gateId = args.gate ?? suiteName;
+  checkPlaceholders(system, args.fixture, root);
 
   // a repository already gating other suites keeps them: this suite is added beside them
   const existing = existsSync(join(root, CONFIG))
@@ -438,6 +446,32 @@ function systemSpec(args: InitArgs, root: string): SuiteSpec['system'] {
     return { type: 'http', url, ...(args.contract ? { contract: args.contract } : {}) };
   }
   throw new RgateError('usage', `--system ${type}: unknown system type`, 'builtin, command or http');
+}
+
+/**
+ * Refuse now a placeholder `rgate run` would refuse at the suite's first run (`{qury}`, a url with a
+ * placeholder, `{env.bad name}`), with the same check the adapters make. Judged against the config the
+ * suite will run with: the --fixture set's config.json over the defaults, or the defaults alone for an
+ * imported set (its config.json holds no other key), and no system params (init writes none), so a
+ * `{params.*}` is refused as run would refuse it. `{env.NAME}` is checked by name only: the variable is
+ * set where the suite runs (CI), not necessarily here.
+ */
+function checkPlaceholders(system: SuiteSpec['system'], fixture: string | undefined, root: string): void {
+  if (system.type === 'builtin') return;
+  const file =
+    fixture === undefined ? undefined : join(resolveFixtureDir(fixture, root), FIXTURE_FILES.config);
+  const config = file !== undefined && existsSync(file) ? readConfigFile(file).config : resolveConfig();
+  try {
+    checkSystemTemplates(system, config, { envSet: false });
+  } catch (e) {
+    if (!isRgateError(e)) throw e;
+    throw new RgateError(
+      e.code,
+      `rgate init --system ${system.type}: ${e.message}`,
+      e.hint,
+      e.at ? { at: e.at } : undefined,
+    );
+  }
 }
 
 function fromSpec(args: InitArgs): { kind: FromKind; path: string } | undefined {
