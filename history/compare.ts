@@ -29,6 +29,7 @@ import { runSuite } from '../harness/run-suite.js';
 import type { Progress } from '../harness/progress.js';
 import {
   applyHolm,
+  inHolmFamily,
   gateDenominator,
   nameWinners,
   pairedTest,
@@ -164,6 +165,7 @@ export function analyzeCompare(input: AnalyzeInput): CompareSession {
     not_applicable: notTested,
     variants,
     tests,
+    holm_tests: tests.filter(inHolmFamily).length,
     winners: nameWinners(metricIds, ids, tests, better, input.settings),
     flips,
     label_effects: labelEffects({ gate_metrics, tests, flips }),

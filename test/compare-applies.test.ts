@@ -86,7 +86,7 @@ describe('measures that do not apply are not tested', () => {
     expect(Object.keys(session.variants[0]!.per_query)).toContain('top1_useful_rate');
   });
 
-  it("Holm's correction runs over the 5 tests left, as computed by hand", () => {
+  it("Holm's correction runs over the 4 tests left that could reject, as computed by hand", () => {
     const tests = session.tests;
     expect(tests).toHaveLength(5);
     // top1_useful_any_mode (0/1 per query) and recip_rank (differences on a grid 1/K) are exact; the
@@ -118,33 +118,34 @@ describe('measures that do not apply are not tested', () => {
       return sum / 2 ** k;
     };
     expect(top1.p_value).toBeCloseTo(2 * tail(Math.max(top1.wins, top1.losses)), 15);
-    // Holm by hand, m = 5, sorted: recip_rank r, top1 t, ndcg f, recall f, determinism 1; each times
-    // 5, 4, 3, 2, 1 and raised to the one before it
+    // Holm by hand: replay_determinism ties on every query, so it cannot reject and is left out of
+    // the family (Holm p 1); m = 4, sorted: recip_rank r, top1 t, ndcg f, recall f; each times 4, 3,
+    // 2, 1 and raised to the one before it
     const r = by.recip_rank!.p_value!;
     const t = top1.p_value!;
     expect(r).toBeLessThan(t);
     expect(t).toBeLessThan(floor);
     const holm = Object.fromEntries(tests.map((x) => [x.metric, x.p_holm]));
     expect(holm).toEqual({
-      recip_rank: 5 * r,
-      top1_useful_any_mode: Math.max(5 * r, 4 * t),
-      'ndcg_cut.5': 3 * floor,
-      'recall.10': 3 * floor,
+      recip_rank: 4 * r,
+      top1_useful_any_mode: Math.max(4 * r, 3 * t),
+      'ndcg_cut.5': 2 * floor,
+      'recall.10': 2 * floor,
       replay_determinism: 1,
     });
   });
 
-  it('every format counts 5 tests and names what it left out, in one line', async () => {
+  it('every format counts the 4 tests of the family and names what it left out, in one line', async () => {
     const id = session.environment.session_id;
     const line = 'top1_useful_rate, fallback_expectation_met (no selection step)';
     const terminal = (await show(id, 'terminal')).replace(/\n +/g, ' ');
-    expect(terminal).toContain('Holm over 5 tests');
+    expect(terminal).toContain('Holm over 4 tests; 1 tied on every query, left out');
     expect(terminal).toContain(`Not tested (not applicable, left out of Holm's family): ${line}`);
     const md = await show(id, 'md');
-    expect(md).toContain('Holm over 5 tests');
+    expect(md).toContain('Holm over 4 tests; 1 tied on every query, left out');
     expect(md).toMatch(/^Not tested \(not applicable, left out of Holm's family\): top1\\_useful\\_rate, /m);
     const html = await show(id, 'html');
-    expect(html).toContain('Holm over 5 tests');
+    expect(html).toContain('Holm over 4 tests; 1 tied on every query, left out');
     expect(html).toContain(
       `<p class="muted" id="not-tested">Not tested (not applicable, left out of Holm&#x27;s family): ${line}</p>`,
     );

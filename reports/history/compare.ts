@@ -133,6 +133,16 @@ function testP(t: PairedTestView): string {
   return `~${t.p_value < 0.0001 ? t.p_value.toFixed(4).slice(1) : pValue(t.p_value)}`;
 }
 
+/** The size of Holm's family: stored since ties were left out of it; before, every test with a p. */
+function holmTests(s: CompareSessionModel): number {
+  return s.holm_tests ?? s.tests.filter((t) => t.p_value !== null).length;
+}
+
+function holmLeftOut(s: CompareSessionModel): string {
+  const tied = s.tests.filter((t) => t.p_value !== null).length - holmTests(s);
+  return tied > 0 ? `; ${tied} tied on every query, left out` : '';
+}
+
 /** How the figures were made, precisely enough to reproduce them (README "Tuning comparisons"). */
 function methodText(s: CompareSessionModel): string {
   const estimated = s.tests.some((t) => t.p_exact === false);
@@ -143,7 +153,7 @@ function methodText(s: CompareSessionModel): string {
         `standard error about sqrt(p(1-p)/${s.settings.permutations}) (0.005 at p = 0.5)`
       : '') +
     `. 95% CI: percentile bootstrap of the mean delta over queries (${s.settings.resamples} resamples), ` +
-    `not adjusted for the ${s.tests.length} tests; Holm p is.`
+    `not adjusted for the ${holmTests(s)} tests; Holm p is.`
   );
 }
 
@@ -195,7 +205,7 @@ export function renderSessionTerminal(s: CompareSessionModel, opts: SessionRende
   const tests = vsReference(s);
   out.push(
     ...text(
-      `Paired per-query tests vs ${s.reference} (Δ = variant - ${s.reference}; Holm over ${s.tests.length} tests)`,
+      `Paired per-query tests vs ${s.reference} (Δ = variant - ${s.reference}; Holm over ${holmTests(s)} tests${holmLeftOut(s)})`,
       '  ',
     ).map((l) => p('bold', l)),
   );
@@ -287,7 +297,7 @@ export function renderSessionJson(s: CompareSessionModel): string {
 export function renderSessionMarkdown(s: CompareSessionModel): string {
   const out: string[] = [`## Comparison ${mdCode(s.environment.session_id)}: suite ${mdCode(s.suite)}`, ''];
   out.push(
-    `${s.variants.length} ${s.kind === 'sweep' ? `grid points of ${mdCode(s.sweep?.key ?? '?')}` : 'variants'} on ${mdCode(s.artifacts.query_set_id)}, seed ${s.settings.seed}, ${s.settings.replays} replays. Paired per-query tests, Holm over ${s.tests.length} tests, alpha ${s.settings.alpha}. ${methodText(s)}`,
+    `${s.variants.length} ${s.kind === 'sweep' ? `grid points of ${mdCode(s.sweep?.key ?? '?')}` : 'variants'} on ${mdCode(s.artifacts.query_set_id)}, seed ${s.settings.seed}, ${s.settings.replays} replays. Paired per-query tests, Holm over ${holmTests(s)} tests${holmLeftOut(s)}, alpha ${s.settings.alpha}. ${methodText(s)}`,
     '',
   );
   out.push(
@@ -385,6 +395,7 @@ function sessionHtmlView(s: CompareSessionModel, runHref?: (runId: string) => st
     holes: holesView(s),
     label_effects: labelEffectTexts(s),
     not_tested: notTestedText(s),
+    holm_family: `${holmTests(s)} tests${holmLeftOut(s)}`,
     method: methodText(s),
     weighted: weighted(s),
     variants: s.variants.map((v) => ({

@@ -127,6 +127,11 @@ export const CompareSessionSchema = Closed({
   variants: Type.Array(CompareVariantSchema),
   /** every pair of variants x every metric, Holm-corrected together */
   tests: Type.Array(PairedTestSchema),
+  /**
+   * how many tests Holm's family counted: those whose pairs do not tie on every query. Absent in
+   * sessions written before the ties were left out, whose family was every test with a p-value.
+   */
+  holm_tests: Type.Optional(count),
   winners: Type.Array(MetricWinnerSchema),
   /** top-1 flips of every variant against the reference */
   flips: Type.Array(CompareFlipsSchema),
