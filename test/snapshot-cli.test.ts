@@ -161,7 +161,7 @@ describe('rgate import', () => {
     expect((await rgate(['verify', 'scifact'])).code).toBe(0);
   });
 
-  it('beir <folder>: reads queries.jsonl and every qrels/*.tsv of a BEIR folder', async () => {
+  it('beir <folder>: reads queries.jsonl and the test split, as BEIR evaluates (not train.tsv beside it)', async () => {
     const r = await rgate([
       'import',
       'beir',
@@ -172,8 +172,8 @@ describe('rgate import', () => {
     ]);
     expect(r.code).toBe(0);
     const j = JSON.parse(r.out) as { counts: Record<string, number>; sources: { path: string }[] };
-    expect(j.counts.judgments).toBe(339 + 919);
-    expect(j.sources.map((s) => s.path.split('/').pop())).toEqual(['queries.jsonl', 'test.tsv', 'train.tsv']);
+    expect(j.counts).toMatchObject({ queries: 300, judged_queries: 300, judgments: 339 });
+    expect(j.sources.map((s) => s.path.split('/').pop())).toEqual(['queries.jsonl', 'test.tsv']);
   });
 
   it('smart: a malformed qrels line gives file:line and exit 2', async () => {

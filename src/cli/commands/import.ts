@@ -31,6 +31,7 @@ export interface ImportArgs {
   qrels?: string[];
   config?: string;
   'only-judged'?: boolean;
+  'all-queries'?: boolean;
   'topic-field'?: 'title' | 'description' | 'title+description';
   'positional-query-ids'?: boolean;
   'reverse-grades'?: string;
@@ -67,7 +68,7 @@ export function commandLine(a: ImportArgs): string {
     else parts.push(`--${name}`, String(v));
   };
   for (const k of PATH_OPTIONS) opt(k, a[k]);
-  opt('only-judged', a['only-judged']);
+  opt('all-queries', a['all-queries']);
   opt('topic-field', a['topic-field']);
   opt('positional-query-ids', a['positional-query-ids']);
   opt('reverse-grades', a['reverse-grades']);
@@ -134,7 +135,15 @@ export const importCommand: RgateCommand<ImportArgs> = {
         type: 'string',
         describe: 'partial config JSON to write as config.json (default: bm25, k 1000)',
       })
-      .option('only-judged', { type: 'boolean', describe: 'beir: keep only queries with judgments' })
+      .option('only-judged', {
+        type: 'boolean',
+        describe: 'beir: keep only the queries the qrels judge (the default, as BEIR evaluates)',
+      })
+      .option('all-queries', {
+        type: 'boolean',
+        describe:
+          'beir: keep every query of queries.jsonl, judged or not (they score 0 in every ranking measure)',
+      })
       .option('topic-field', {
         choices: ['title', 'description', 'title+description'] as const,
         describe: 'trec <top>: query text',
@@ -247,18 +256,24 @@ export const importCommand: RgateCommand<ImportArgs> = {
             if (!a.queries) a.queries = join(folder, 'queries.jsonl');
             if (!a.corpus && existsSync(join(folder, 'corpus.jsonl')))
               a.corpus = join(folder, 'corpus.jsonl');
-            if (qrels.length === 0 && existsSync(join(folder, 'qrels')))
-              for (const f of readdirSync(join(folder, 'qrels'))
-                .filter((n) => n.endsWith('.tsv'))
-                .sort())
-                qrels.push(join(folder, 'qrels', f));
+            // BEIR evaluates a split (its loader's default: test): train and dev judgments mixed in
+            // would put other splits' queries in the set. Without test.tsv, every split file.
+            if (qrels.length === 0 && existsSync(join(folder, 'qrels'))) {
+              if (existsSync(join(folder, 'qrels', 'test.tsv')))
+                qrels.push(join(folder, 'qrels', 'test.tsv'));
+              else
+                for (const f of readdirSync(join(folder, 'qrels'))
+                  .filter((n) => n.endsWith('.tsv'))
+                  .sort())
+                  qrels.push(join(folder, 'qrels', f));
+            }
           }
           r = importBeir({
             ...base,
             queries: p(need(a, 'queries'))!,
             qrels,
             ...(a.corpus ? { corpus: p(a.corpus)! } : {}),
-            onlyJudged: !!a['only-judged'],
+            allQueries: !!a['all-queries'],
           });
           break;
         }

@@ -50,14 +50,23 @@ describe('importBeir on SciFact (queries + qrels; the corpus is not available)',
     expect(readFileSync(join(dir, 'scifact', 'corpus.jsonl'), 'utf8')).toBe('');
   });
 
-  it('--only-judged with one split keeps the 300 test queries', () => {
+  it('with one split keeps its 300 judged queries, as BEIR evaluates; --all-queries keeps all 1109', () => {
     const t = importBeir({
       queries: join(src, 'queries.jsonl'),
       qrels: [join(src, 'qrels', 'test.tsv')],
       out: join(dir, 't'),
-      onlyJudged: true,
     });
     expect(t.counts).toEqual({ corpus_records: 0, queries: 300, judged_queries: 300, judgments: 339 });
+    expect(t.notes).toContain(
+      'Kept the 300 of 1109 queries the qrels judge, as BEIR evaluates (--all-queries keeps the others).',
+    );
+    const all = importBeir({
+      queries: join(src, 'queries.jsonl'),
+      qrels: [join(src, 'qrels', 'test.tsv')],
+      out: join(dir, 'all'),
+      allQueries: true,
+    });
+    expect(all.counts).toEqual({ corpus_records: 0, queries: 1109, judged_queries: 300, judgments: 339 });
   });
 
   it('imports a BEIR corpus as is (`_id/title/text`) and names file:line of a bad line', () => {
