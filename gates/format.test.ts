@@ -2,6 +2,15 @@ import { describe, expect, it } from 'vitest';
 import { measureSummary, ms, num, pct, pctAgainst, signedPct } from './format.js';
 
 describe('format', () => {
+  it('a measure reads in a report as rgate score and trec_eval print it: an exact tie rounds to even', () => {
+    // 5/32 = 0.15625 exactly: printf("%.4f") gives 0.1562, toFixed 0.1563 (an audit's P.1 on 32 queries)
+    expect(num(5 / 32)).toBe('0.1562');
+    expect(num(7 / 32)).toBe('0.2188'); // 0.21875: the even neighbour is up
+    expect(num(0.15625000000000003)).toBe('0.1563'); // not a tie
+    expect(num(-5 / 32)).toBe('-0.1562');
+    expect(num(0.5, 0)).toBe('0');
+  });
+
   it('a rate just under its threshold never prints as the threshold', () => {
     expect(pctAgainst(0.7999, 0.8)).toBe('79.99%');
     expect(pctAgainst(0.79999999, 0.8)).toBe('79.999999%');

@@ -3,6 +3,7 @@
  * Pure and locale-independent (no toLocaleString: output must not depend on the machine).
  */
 import type { MeasureValue } from '../src/documents/index.js';
+import { cFixed } from '../src/metrics/index.js';
 
 /** 0.8 -> "80.0%". */
 export function pct(x: number, digits = 1): string {
@@ -19,9 +20,12 @@ export function pctAgainst(x: number, threshold: number): string {
   return pct(x, d);
 }
 
-/** A plain decimal with up to `digits` places, trailing zeros removed: 0.6300 -> "0.63". */
+/**
+ * A plain decimal with up to `digits` places, trailing zeros removed: 0.6300 -> "0.63"; rounded as
+ * trec_eval's printf rounds (an exact tie to even: 5/32 -> "0.1562", as `rgate score` prints it).
+ */
 export function num(x: number, digits = 4): string {
-  const s = x.toFixed(digits);
+  const s = cFixed(x, digits);
   return s.includes('.') ? s.replace(/\.?0+$/, '') : s;
 }
 

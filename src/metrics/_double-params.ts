@@ -1,4 +1,5 @@
 import { RgateError } from '../core/errors.js';
+import { cFixed } from './_format.js';
 
 /** A decimal number as C's atof reads a whole parameter (".25", "5.0", "1e-1"); junk is refused. */
 function readDouble(measure: string, text: string, part: string): number {
@@ -45,22 +46,9 @@ export function paramName(id: string, p: DoubleParams): string {
   return p.text === null ? id : `${id}_${p.text}`;
 }
 
-/**
- * C's printf("%.2f"): the exact binary value rounded, an exact tie to even. toFixed also rounds the
- * exact value but breaks exact ties upward, so ties (0.125, 0.375...) are fixed here.
- */
-function cFixed2(x: number): string {
-  const s = x.toFixed(2);
-  const exact = Math.abs(x).toFixed(30);
-  const dot = exact.indexOf('.');
-  if (!/^50*$/.test(exact.slice(dot + 3))) return s;
-  const kept = exact.slice(0, dot + 3);
-  return Number(kept[kept.length - 1]) % 2 === 0 ? (x < 0 ? '-' : '') + kept : s;
-}
-
 /** Names like iprec_at_recall_0.10 (trec_eval's append_double, "%s_%3.2f"). */
 export function doubleCutoffNames(id: string, cutoffs: readonly number[]): string[] {
-  return cutoffs.map((c) => `${id}_${cFixed2(c).padStart(3)}`);
+  return cutoffs.map((c) => `${id}_${cFixed(c, 2).padStart(3)}`);
 }
 
 /** C's lround: to the nearest integer, halfway cases away from zero. */

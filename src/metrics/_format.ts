@@ -2,28 +2,29 @@ import { byteStringToText } from '../trec/index.js';
 import type { QueryValues, TrecEvalResult } from './_evaluate.js';
 
 /**
- * Numbers printed as trec_eval prints them. C's printf("%.4f") rounds the exact binary value of the
- * double; only a value that is exactly halfway (e.g. 0.03125) is a tie, and glibc breaks it to even.
- * JavaScript's toFixed rounds ties up, so exact ties are detected and rounded to even here.
+ * C's printf("%.<digits>f"): the exact binary value of the double rounded; only a value exactly
+ * halfway (e.g. 0.03125 at 4 digits) is a tie, and glibc breaks it to even. JavaScript's toFixed
+ * rounds ties up, so exact ties are detected and rounded to even here. Every number rgate prints
+ * with fixed decimals goes through it, so a report reads 5/32 as trec_eval does (0.1562).
  */
+export function cFixed(x: number, digits: number): string {
+  const s = x.toFixed(digits);
+  // toFixed(30) is exact for |x| < 1e21: a tie shows as ....d5 followed by zeros only
+  if (!(Math.abs(x) < 1e21)) return s;
+  const exact = Math.abs(x).toFixed(30);
+  const dot = exact.indexOf('.');
+  if (!/^50*$/.test(exact.slice(dot + 1 + digits))) return s;
+  const kept = exact.slice(0, digits === 0 ? dot : dot + 1 + digits);
+  // odd last digit: rounding away from zero (toFixed's choice) is the even result
+  if (Number(kept[kept.length - 1]) % 2 !== 0) return s;
+  return (x < 0 ? '-' : '') + kept;
+}
+
+/** trec_eval's %6.4f, with its spellings of what is not a finite number. */
 export function formatFixed4(x: number): string {
   // glibc's %6.4f: right-aligned in 6 columns; 0/0 on x86 is the negative default NaN, "-nan"
   if (!Number.isFinite(x)) return (x > 0 ? 'inf' : x < 0 ? '-inf' : '-nan').padStart(6);
-  const s = x.toFixed(4);
-  // toFixed(30) is exact for |x| < 1e21: a tie shows as ....d5 followed by zeros only
-  if (Math.abs(x) < 1e21) {
-    const exact = Math.abs(x).toFixed(30);
-    const dot = exact.indexOf('.');
-    const tail = exact.slice(dot + 5);
-    if (tail[0] === '5' && /^50*$/.test(tail)) {
-      const kept = exact.slice(0, dot + 5); // digits up to the 4th decimal
-      const lastDigit = Number(kept[kept.length - 1]);
-      const down = (x < 0 ? '-' : '') + kept;
-      if (lastDigit % 2 === 0) return down === '-0.0000' ? '-0.0000' : down;
-      return s; // odd last digit: rounding away from zero (toFixed's choice) is the even result
-    }
-  }
-  return s;
+  return cFixed(x, 4);
 }
 
 /** One trec_eval output line: the measure name left-aligned in 22 columns, query, value. */

@@ -9,7 +9,7 @@ export {
   type TrecEvalResult,
   type QueryValues,
 } from './_evaluate.js';
-export { formatFixed4, renderTrecEval, trecEvalJson, trecLine } from './_format.js';
+export { cFixed, formatFixed4, renderTrecEval, trecEvalJson, trecLine } from './_format.js';
 export * from './_types.js';
 export {
   computeRunMeasures,
