@@ -70,7 +70,7 @@ describe("the run's terminal report at 40, 80 and 120 columns", () => {
     const text = renderTerminal(longIdReport(), { width: 80 });
     expect(text).toMatch(/^memory_cli_evaluate\.top1_useful +n=50 +0\.9076 /m);
     expect(text).toMatch(/^scifact\/test\/q-0000000000000000003 +fb:path +rec-003 +rec-003$/m);
-    expect(text).toMatch(/^metric +num\/den +rate +wilson 95% +threshold +status$/m);
+    expect(text).toMatch(/^metric +num\/den +rate +95% interval +threshold +status$/m);
   });
 
   it('at 40 columns a row that cannot fit becomes a block under its id', () => {

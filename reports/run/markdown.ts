@@ -60,7 +60,7 @@ export function renderMarkdown(report: Report, opts: MarkdownOptions = {}): stri
   out.push('');
 
   out.push(
-    '| metric | num/den | rate | Wilson 95% | threshold | status |',
+    '| metric | num/den | rate | 95% interval | threshold | status |',
     '| --- | ---: | ---: | --- | --- | --- |',
   );
   for (const row of metricRows(report)) {

@@ -1,5 +1,5 @@
 /**
- * Terminal report: verdict banner, metric table (numerator / denominator / rate / Wilson interval /
+ * Terminal report: verdict banner, metric table (numerator / denominator / rate / 95% interval (Wilson for rates, bootstrap for means) /
  * threshold / status), checklist, selection modes, failing queries, replay proof, artifact ids.
  * Every line fits the width the caller gives (80 when none: a pipe or a file); tables keep their
  * 80-column layout where it fits and splits no id, else are laid out from their content
@@ -104,7 +104,7 @@ export function renderTerminal(report: Report, opts: TerminalOptions = {}): stri
       col('metric', 25),
       col('num/den', 11),
       col('rate', 9),
-      col('wilson 95%', 13),
+      col('95% interval', 13),
       col('threshold', 11),
       col('status', 6),
     ],
