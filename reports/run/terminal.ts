@@ -1,6 +1,7 @@
 /**
- * Terminal report: verdict banner, metric table (numerator / denominator / rate / 95% interval (Wilson for rates, bootstrap for means) /
- * threshold / status), checklist, selection modes, failing queries, replay proof, artifact ids.
+ * Terminal report: verdict banner, metric table (numerator / denominator / rate / 95% interval:
+ * Wilson for a rate, bootstrap for a mean / threshold / status), checklist, selection modes,
+ * failing queries, replay proof, artifact ids.
  * Every line fits the width the caller gives (80 when none: a pipe or a file); tables keep their
  * 80-column layout where it fits and splits no id, else are laid out from their content
  * (reports/fitted-table.ts). Colour only when the caller says so (it decides NO_COLOR / TTY).
