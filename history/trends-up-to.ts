@@ -3,12 +3,16 @@
  * run, never the ones after it, so re-rendering an old run shows the history as it stood then (and a
  * run finishing while another suite writes to the same store is not charted against newer runs).
  */
+import { ALARM_WINDOW } from '../src/core/defaults.js';
 import type { RunStore } from '../src/store/types.js';
 import type { HistoryView, Report, RunRow } from '../src/documents/index.js';
 import { asReport, buildHistory, type RunWithMetrics } from './trends.js';
 
-/** The runs a report's trend charts show by default: the run and the ones before it. */
-export const WINDOW = 20;
+/**
+ * The runs a report's trend charts show by default: the run and the ones before it. The alarm's own
+ * window, so the report's alarm is the one `rgate history` and the dashboard show.
+ */
+export const WINDOW = ALARM_WINDOW;
 
 /**
  * The trend window ending at `runId` (its newest `limit` runs of the same suite), or undefined when

@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import type { Argv } from 'yargs';
+import { ALARM_WINDOW } from '../../core/defaults.js';
 import { EXIT, RgateError } from '../../core/errors.js';
 import { SqliteRunStore } from '../../store/index.js';
 import type { SuiteSpec } from '../../documents/index.js';
@@ -86,7 +87,7 @@ export const historyCommand: RgateCommand<HistoryArgs> = {
     withStoreOptions(y)
       .positional('suite', { type: 'string', describe: 'suite name (default: every suite in the store)' })
       .option('metric', { type: 'string', describe: 'one metric, shown run by run with its interval' })
-      .option('limit', { type: 'number', default: 20, describe: 'newest runs in the window' })
+      .option('limit', { type: 'number', default: ALARM_WINDOW, describe: 'newest runs in the window' })
       .option('json', { type: 'boolean', describe: 'print the history as JSON' })
       .option('format', {
         choices: ['terminal', 'json', 'md', 'html'] as const,
