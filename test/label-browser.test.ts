@@ -84,6 +84,16 @@ describe('label queue page in chromium', () => {
       page.evaluate('Object.values(localStorage).map((v) => Object.keys(JSON.parse(v)).length)');
     expect(await stored()).toEqual([3]);
 
+    // Chromium hands a page's localStorage writes to the browser process asynchronously, and a
+    // reload may start a new renderer before they arrive (CI saw 0 of 3 once). A second tab reads
+    // the browser's copy: once it shows the three grades they are stored, and the reload is fair.
+    const tab = await context.newPage();
+    await tab.goto(page.url());
+    await expect
+      .poll(() => tab.evaluate('Object.values(localStorage).map((v) => Object.keys(JSON.parse(v)).length)'))
+      .toEqual([3]);
+    await tab.close();
+
     // a reload keeps the grades (localStorage) and resumes at the first ungraded document
     await page.reload();
     expect(
