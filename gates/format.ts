@@ -2,7 +2,7 @@
  * Number formatting shared by gate reasons and every renderer, so a number reads the same everywhere.
  * Pure and locale-independent (no toLocaleString: output must not depend on the machine).
  */
-import type { MeasureValue } from '../src/documents/index.js';
+import type { MeasureValue, PairedTest } from '../src/documents/index.js';
 import { cFixed } from '../src/metrics/index.js';
 
 /** 0.8 -> "80.0%". */
@@ -65,4 +65,22 @@ export function measureSummary(v: MeasureValue): string {
     case 'quantiles':
       return v.p95 === null ? `n/a (n=${v.n})` : `p50 ${ms(v.p50 ?? 0)}, p95 ${ms(v.p95)} (n=${v.n})`;
   }
+}
+
+/**
+ * A p-value as APA style writes it (no leading zero: ".0015", "<.0001", "1"), in every rendering
+ * and every reason text, so one test never reads as "0.0015" in one place and ".0015" in another
+ * (the compare table fits 80 columns with an exact p far below 0.0001 beside an estimated "~.0005").
+ */
+export function pValue(p: number | null): string {
+  if (p === null) return 'n/a';
+  if (p < 0.0001) return '<.0001';
+  return p >= 0.99995 ? '1' : p.toFixed(4).slice(1);
+}
+
+/** A paired test's raw p: `~` marks a Monte Carlo estimate (the exact ones counted every sign assignment). */
+export function testP(t: Pick<PairedTest, 'p_value' | 'p_exact'>): string {
+  // an estimate is never below 1/(R+1): "~.0001", never "<.0001"
+  if (t.p_exact !== false || t.p_value === null) return pValue(t.p_value);
+  return `~${t.p_value < 0.0001 ? t.p_value.toFixed(4).slice(1) : pValue(t.p_value)}`;
 }

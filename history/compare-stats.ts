@@ -16,6 +16,7 @@ import type {
   QueryOutcome,
   TopFlip,
 } from '../src/documents/index.js';
+import { pValue } from '../gates/format.js';
 import { holmAdjust, pairedBootstrapMeanCi, pairedRandomizationTest } from '../src/stats/index.js';
 
 /** Deltas smaller than this are ties (float noise in ranking measures). */
@@ -228,7 +229,7 @@ export function nameWinners(
       if (!t || !t.significant) {
         floored ||= floor !== null && t?.p_exact === false && t.p_value === floor.p;
         unresolved.push(
-          `${other} (Holm p=${t?.p_holm === null || t?.p_holm === undefined ? 'n/a' : fmtP(t.p_holm)})`,
+          `${other} (Holm p=${t?.p_holm === null || t?.p_holm === undefined ? 'n/a' : pValue(t.p_holm)})`,
         );
       }
     }
@@ -271,14 +272,9 @@ export function permutationFloor(
     p,
     why:
       `with ${s.permutations} permutations a Monte Carlo p is at least 1/${s.permutations + 1}, which Holm over ` +
-      `${m} tests raises to ${fmtP(Math.min(1, m * p))} > alpha ${s.alpha}: no estimated test can be ` +
+      `${m} tests raises to ${pValue(Math.min(1, m * p))} > alpha ${s.alpha}: no estimated test can be ` +
       `significant; rerun with --permutations ${needed} or more`,
   };
-}
-
-export function fmtP(p: number): string {
-  if (p < 0.0001) return '<0.0001';
-  return p.toFixed(4);
 }
 
 /** Queries whose top-1 record differs between two variants' reports. */

@@ -68,7 +68,7 @@ describe('the floor of an estimated p-value under Holm', () => {
     const [w] = nameWinners(['m0'], ['v1', 'v2'], tests, () => 'higher', settings);
     expect(w!.winner).toBeNull();
     expect(w!.reason).toContain(
-      'with 99 permutations a Monte Carlo p is at least 1/100, which Holm over 10 tests raises to 0.1000 > alpha 0.05: no estimated test can be significant; rerun with --permutations 200 or more',
+      'with 99 permutations a Monte Carlo p is at least 1/100, which Holm over 10 tests raises to .1000 > alpha 0.05: no estimated test can be significant; rerun with --permutations 200 or more',
     );
   });
 

@@ -22,6 +22,7 @@ import {
   painter,
   pValue,
   renderPage,
+  testP,
   safe,
   signed,
   type ChartSpec,
@@ -124,13 +125,6 @@ function sideText(s: CompareSessionModel, t: PairedTestView, side: 'a' | 'b', te
 function notTestedText(s: CompareSessionModel): string {
   const hidden = s.not_applicable ?? [];
   return hidden.length ? `Not tested (not applicable, left out of Holm's family): ${hiddenText(hidden)}` : '';
-}
-
-/** A test's raw p: `~` marks a Monte Carlo estimate (the exact ones counted every sign assignment). */
-function testP(t: PairedTestView): string {
-  // an estimate is never below 1/(R+1): "~.0001", never "<.0001"
-  if (t.p_exact !== false || t.p_value === null) return pValue(t.p_value);
-  return `~${t.p_value < 0.0001 ? t.p_value.toFixed(4).slice(1) : pValue(t.p_value)}`;
 }
 
 /** The size of Holm's family: stored since ties were left out of it; before, every test with a p. */

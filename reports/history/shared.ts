@@ -6,6 +6,9 @@
  * escapes it, so hostile query text cannot become markup.
  */
 import { jsonForScript, terminalSafe } from '../escape.js';
+
+/** re-exported: every renderer writes p-values the one way gates/format.ts does */
+export { pValue, testP } from '../../gates/format.js';
 import { chartJs, cspHash, FRAMED_PAGE_CSP, template, type PageFrame } from '../templates.js';
 
 /**
@@ -45,16 +48,6 @@ export function n4(x: number | null | undefined): string {
 export function signed(x: number | null | undefined): string {
   if (x === null || x === undefined) return 'n/a';
   return (x > 0 ? '+' : x < 0 ? '-' : '±') + n4(Math.abs(x));
-}
-
-/**
- * A p-value in a table cell, as APA style writes it (no leading zero: ".0015", "<.0001", "1"): the
- * compare table fits 80 columns with an exact p far below 0.0001 beside an estimated "~.0005".
- */
-export function pValue(p: number | null): string {
-  if (p === null) return 'n/a';
-  if (p < 0.0001) return '<.0001';
-  return p >= 0.99995 ? '1' : p.toFixed(4).slice(1);
 }
 
 export function interval(ci: [number, number] | null): string {
