@@ -28,7 +28,7 @@ import { checkSession } from './compare.js';
 import { diffReports } from './diff.js';
 import { buildLabelQueue, rankingsFromRun, rankingsFromSession } from './label-queue.js';
 import { historyOfWindow, WINDOW } from './trends-up-to.js';
-import { asReport, historyFromRuns, type RunWithMetrics } from './trends.js';
+import { asReport, comparedRunOf, historyFromRuns, type RunWithMetrics } from './trends.js';
 
 /** A page's subject is not in the store: the server answers 404 (other RgateErrors are 400). */
 export class DashboardNotFound extends RgateError {
@@ -180,8 +180,12 @@ export async function suiteTrendView(
   );
   const runs: RunWithMetrics[] = window.map((row, i) => ({ row, metrics: metrics[i]! }));
   const newestComplete = window.find((r) => r.status === 'complete');
-  const report = newestComplete ? await store.getReport(newestComplete.run_id) : undefined;
-  const history = historyFromRuns(suite, runs, report);
+  const compared = comparedRunOf(window);
+  const [report, comparedReport] = await Promise.all([
+    newestComplete ? store.getReport(newestComplete.run_id) : undefined,
+    compared !== undefined ? store.getReport(compared) : undefined,
+  ]);
+  const history = historyFromRuns(suite, runs, report, { comparedReport });
   const baseline = await store.getBaseline(suite);
   const listed = [...window].reverse().map(dashboardRun);
   return {
@@ -258,10 +262,13 @@ export async function runPageView(store: AsyncRunStore, slug: string, runId: str
     const metrics = await Promise.all(
       window.map((r) => (r.status === 'complete' ? store.getMetrics(r.run_id) : Promise.resolve([]))),
     );
+    const compared = comparedRunOf(window);
+    const comparedReport = compared !== undefined ? asReport(await store.getReport(compared)) : undefined;
     history = historyOfWindow(
       row.suite,
       window.map((r, i) => ({ row: r, metrics: metrics[i]! })),
       report,
+      comparedReport,
     );
   }
   return { project: slug, run: dashboardRun(row), report, history };

@@ -4,9 +4,10 @@
  * run finishing while another suite writes to the same store is not charted against newer runs).
  */
 import { ALARM_WINDOW } from '../src/core/defaults.js';
+import { RgateError } from '../src/core/errors.js';
 import type { RunStore } from '../src/store/types.js';
 import type { HistoryView, Report, RunRow } from '../src/documents/index.js';
-import { asReport, buildHistory, type RunWithMetrics } from './trends.js';
+import { asReport, buildHistory, comparedRunOf, type RunWithMetrics } from './trends.js';
 
 /**
  * The runs a report's trend charts show by default: the run and the ones before it. The alarm's own
@@ -31,7 +32,9 @@ export function historyUpToRun(
   // `report`: the run's own report, which the caller holds (checked) and the store keeps; read
   // and checked again otherwise
   const report = opts.report ?? asReport(store.getReport(runId));
-  return historyOfWindow(row.suite, withMetrics(store, window), report);
+  const compared = comparedRunOf(window);
+  const comparedReport = compared !== undefined ? readableReport(store, compared) : undefined;
+  return historyOfWindow(row.suite, withMetrics(store, window), report, comparedReport);
 }
 
 /**
@@ -48,6 +51,20 @@ export function readHistoryAhead(store: RunStore, suite: string, resumed?: strin
   withMetrics(store, window);
 }
 
+/**
+ * Another run's stored report, or undefined when the store cannot parse it: the run being reported
+ * has finished and is stored, and a damaged older row costs it only the paired alarm (readHistoryAhead
+ * does not know which run that will be), not its report.
+ */
+function readableReport(store: RunStore, runId: string): Report | undefined {
+  try {
+    return asReport(store.getReport(runId));
+  } catch (e) {
+    if (e instanceof RgateError) return undefined;
+    throw e;
+  }
+}
+
 function withMetrics(store: RunStore, window: readonly RunRow[]): RunWithMetrics[] {
   return window.map((r) => ({
     row: r,
@@ -55,14 +72,21 @@ function withMetrics(store: RunStore, window: readonly RunRow[]): RunWithMetrics
   }));
 }
 
-/** The trends of that window; gate metrics are those of the run's own report (read back). Pure. */
+/**
+ * The trends of that window; gate metrics are those of the run's own report (read back), and the
+ * paired alarm reads the report of the run it is compared with. Pure.
+ */
 export function historyOfWindow(
   suite: string,
   runs: readonly RunWithMetrics[],
   report: Report | undefined,
+  comparedReport?: Report,
 ): HistoryView {
   const gateRules = report?.gate.rules
     .filter((r) => r.metric !== 'query_count')
     .map((r) => ({ metric: r.metric, op: r.op }));
-  return buildHistory(suite, runs, gateRules ? { gateRules } : {});
+  return buildHistory(suite, runs, {
+    ...(gateRules ? { gateRules } : {}),
+    reports: { newest: report, compared: comparedReport },
+  });
 }

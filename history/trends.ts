@@ -24,6 +24,7 @@ import {
 import type { RunStore } from '../src/store/types.js';
 import { upgradeReport } from '../harness/failure-reasons.js';
 import { isValidReport, notApplicable } from '../gates/index.js';
+import { pairedAlarm, pairedAlarmTests, type PairedAlarms } from './paired-alarm.js';
 
 /** Metrics where a smaller number is the better one (independent of any gate rule). */
 const LOWER_IS_BETTER = new Set(['error_rate', 'requests_warned', 'sensitive_leak_rate', 'latency_ms']);
@@ -85,6 +86,40 @@ export interface HistoryOptions {
   resetNotes?: Readonly<Record<string, string>>;
   /** measures of the newest run that do not apply to it: no trend (unless asked for by --metric) */
   notApplicable?: readonly { id: string; why: string }[];
+  /**
+   * the stored reports of the newest complete run and of the run it is compared with
+   * (comparedRunOf): the paired alarm reads their per-query values. Reports of other runs are ignored.
+   */
+  reports?: { newest?: Report | undefined; compared?: Report | undefined };
+}
+
+/**
+ * The complete runs oldest -> newest, and the index of the newest earlier one on the newest's
+ * snapshot and effective config inside the alarm window (-1: none): what the newest run is compared with.
+ */
+function alarmComparison(runsNewestFirst: readonly RunWithMetrics[]): {
+  complete: RunWithMetrics[];
+  alarmFrom: number;
+  comparedAt: number;
+} {
+  const complete = runsNewestFirst.filter((r) => r.row.status === 'complete').reverse();
+  const newestKey = complete.length ? snapshotKey(complete[complete.length - 1]!.row.artifacts) : '';
+  // the complete runs inside the alarm window are the newest ones: complete[alarmFrom..]
+  const inAlarmWindow = new Set(runsNewestFirst.slice(0, ALARM_WINDOW).map((r) => r.row.run_id));
+  const alarmFrom = complete.length - complete.filter((r) => inAlarmWindow.has(r.row.run_id)).length;
+  let comparedAt = -1;
+  for (let i = complete.length - 2; i >= alarmFrom && comparedAt < 0; i--)
+    if (snapshotKey(complete[i]!.row.artifacts) === newestKey) comparedAt = i;
+  return { complete, alarmFrom, comparedAt };
+}
+
+/**
+ * The run the newest complete run's metrics are compared with (rows newest first, as listRuns
+ * returns them), so a caller reads that run's report before building the history; undefined when none.
+ */
+export function comparedRunOf(rowsNewestFirst: readonly RunRow[]): string | undefined {
+  const { complete, comparedAt } = alarmComparison(rowsNewestFirst.map((row) => ({ row, metrics: [] })));
+  return comparedAt >= 0 ? complete[comparedAt]!.row.run_id : undefined;
 }
 
 /**
@@ -129,7 +164,7 @@ export function buildHistory(
   runsNewestFirst: readonly RunWithMetrics[],
   opts: HistoryOptions = {},
 ): HistoryView {
-  const complete = runsNewestFirst.filter((r) => r.row.status === 'complete').reverse();
+  const { complete, alarmFrom, comparedAt } = alarmComparison(runsNewestFirst);
   const skipped = runsNewestFirst
     .filter((r) => r.row.status !== 'complete')
     .reverse()
@@ -159,15 +194,16 @@ export function buildHistory(
   });
 
   const newestKey = complete.length ? snapshotKey(complete[complete.length - 1]!.row.artifacts) : '';
-  // the complete runs inside the alarm window are the newest ones: complete[alarmFrom..]
-  const inAlarmWindow = new Set(runsNewestFirst.slice(0, ALARM_WINDOW).map((r) => r.row.run_id));
-  const alarmFrom = complete.length - complete.filter((r) => inAlarmWindow.has(r.row.run_id)).length;
-  let comparedAt = -1;
-  for (let i = complete.length - 2; i >= alarmFrom && comparedAt < 0; i--)
-    if (snapshotKey(complete[i]!.row.artifacts) === newestKey) comparedAt = i;
   const comparedWith = comparedAt >= 0 ? complete[comparedAt]!.row.run_id : undefined;
   // the runs passed over, named in the alarm so the reader sees why the comparison skips them
   const between = comparedAt >= 0 ? complete.length - 2 - comparedAt : 0;
+
+  const paired = pairedOf(
+    metricIds.filter((id) => gateDir.has(id)),
+    comparedWith,
+    complete[complete.length - 1]?.row.run_id,
+    opts.reports,
+  );
 
   const trends: MetricTrend[] = [];
   for (const id of metricIds) {
@@ -212,6 +248,11 @@ export function buildHistory(
       alarm:
         gateDir.has(id) && last && comparable ? metricAlarm(id, comparable, last, better, between) : null,
     });
+    const trend = trends[trends.length - 1]!;
+    const test = paired?.tests.find((t) => t.metric === id);
+    // the interval alarm says it already; else a paired test can see what the interval cannot
+    if (trend.alarm === null && test)
+      trend.alarm = pairedAlarm(test, paired!.tests, better, skippedNote(between));
   }
 
   const alarms = trends.flatMap((t) => (t.alarm ? [t.alarm] : []));
@@ -242,8 +283,23 @@ export function buildHistory(
     alarms,
     not_applicable: notApplicable,
     ...(comparedWith !== undefined ? { compared_with: comparedWith } : {}),
+    ...(paired ? { paired } : {}),
     ...(prev && last ? { verdict_compared_with: prev.row.run_id } : {}),
   };
+}
+
+/** The paired tests of the gate metrics, when both runs' reports are at hand (and are those runs'). */
+function pairedOf(
+  gateMetrics: readonly string[],
+  comparedWith: string | undefined,
+  newestId: string | undefined,
+  reports: HistoryOptions['reports'],
+): PairedAlarms | undefined {
+  const a = reports?.compared;
+  const b = reports?.newest;
+  if (comparedWith === undefined || !a || !b) return undefined;
+  if (a.environment.run_id !== comparedWith || b.environment.run_id !== newestId) return undefined;
+  return pairedAlarmTests(gateMetrics, a, b);
 }
 
 const STATUS_RANK: Record<RuleStatus, number> = { pass: 0, watch: 1, fail: 2 };
@@ -326,19 +382,29 @@ export function historyFromStore(
     metrics: row.status === 'complete' ? store.getMetrics(row.run_id) : [],
   }));
   const latest = rows.find((r) => r.status === 'complete');
-  return historyFromRuns(suite, runs, latest ? store.getReport(latest.run_id) : undefined, opts);
+  const compared = comparedRunOf(rows);
+  return historyFromRuns(suite, runs, latest ? store.getReport(latest.run_id) : undefined, {
+    ...opts,
+    ...(compared !== undefined ? { comparedReport: store.getReport(compared) } : {}),
+  });
 }
 
 /**
  * The trends of a window already read from a store (newest first, metrics of complete runs only)
- * and the stored report of its newest complete run, whose gate names the gate metrics. Pure: the
+ * and the stored report of its newest complete run, whose gate names the gate metrics (and, for the
+ * paired alarm, the report of the run it is compared with). Pure: the
  * synchronous CLI and the async server read the rows their own way and both end here.
  */
 export function historyFromRuns(
   suite: string,
   runs: readonly RunWithMetrics[],
   newestReport: unknown,
-  opts: { metric?: string; resetNotes?: Readonly<Record<string, string>> } = {},
+  opts: {
+    metric?: string;
+    resetNotes?: Readonly<Record<string, string>>;
+    /** the stored report of comparedRunOf(rows): the paired alarm compares the two per query */
+    comparedReport?: unknown;
+  } = {},
 ): HistoryView {
   const report = asReport(newestReport);
   const gateRules = report?.gate.rules
@@ -354,6 +420,7 @@ export function historyFromRuns(
     : [];
   return buildHistory(suite, runs, {
     notApplicable: notApplicableNow,
+    reports: { newest: report, compared: asReport(opts.comparedReport) },
     ...(opts.metric !== undefined ? { metric: opts.metric } : {}),
     ...(opts.resetNotes ? { resetNotes: opts.resetNotes } : {}),
     ...(gateRules ? { gateRules } : {}),

@@ -4,10 +4,11 @@ import { historyFromStore, sparkline, storedSuites } from '../history/trends.js'
 import { suiteTrendView } from '../history/dashboard-views.js';
 import { asAsync } from '../src/store/async-store.js';
 import { diffReports } from '../history/diff.js';
-import { noAlarmLine } from '../reports/history/trends.js';
+import { historyUpToRun } from '../history/trends-up-to.js';
+import { noAlarmLine, pairedLine } from '../reports/history/trends.js';
 import type { ArtifactRefs } from '../src/documents/index.js';
 import { SqliteRunStore } from '../src/store/index.js';
-import { artifacts, outcome, rate, report, rule, storeRun, tempDir } from './history-helpers.js';
+import { artifacts, mean, outcome, rate, report, rule, storeRun, tempDir } from './history-helpers.js';
 
 const cleanups: (() => void)[] = [];
 afterEach(() => {
@@ -266,6 +267,65 @@ describe('rgate history trends on a real SQLite store', () => {
     });
     expect(() => historyFromStore(s, 'ctx', { metric: 'ndcg' })).toThrow(/--metric ndcg: not measured/);
     expect(() => historyFromStore(s, 'nope')).toThrow(/no runs of suite "nope"/);
+    s.close();
+  });
+});
+
+describe('the paired alarm, read from a real SQLite store', () => {
+  it('rgate history, the dashboard and the run report test the same two stored runs and raise the same alarm', async () => {
+    const s = store();
+    const at = (id: string, t: string, vals: number[], status?: 'interrupted') => {
+      const m = vals.reduce((a, b) => a + b, 0) / vals.length;
+      storeRun(
+        s,
+        report({
+          runId: id,
+          queries: vals.map((v, i) => outcome(`q${i}`, { measures: { 'ndcg_cut.10': v } })),
+          metrics: [mean('ndcg_cut.10', m, vals.length, [m - 0.2, m + 0.2])],
+          rules: [rule('ndcg_cut.10', 'min', 0.2)],
+        }),
+        { startedAt: t, ...(status ? { status } : {}) },
+      );
+    };
+    const base = [0.2, 0.4, 0.6, 0.3, 0.5, 0.7, 0.2, 0.4, 0.6, 0.3, 0.5, 0.7];
+    at('r1', '2026-11-01T00:00:00Z', base);
+    // an interrupted run in between is not what the newest is compared with
+    at(
+      'r2',
+      '2026-11-02T00:00:00Z',
+      base.map(() => 0),
+      'interrupted',
+    );
+    at(
+      'r3',
+      '2026-11-03T00:00:00Z',
+      base.map((v, i) => (i < 10 ? v - 0.1 : v)),
+    );
+    const cli = historyFromStore(s, 'ctx');
+    expect(cli.compared_with).toBe('r1');
+    expect(cli.paired?.tests).toHaveLength(1);
+    // 10 queries each 0.1 lower, 2 tied: exact p = 2/2^10
+    expect(cli.paired!.tests[0]).toMatchObject({
+      a: 'r1',
+      b: 'r3',
+      n: 12,
+      losses: 10,
+      ties: 2,
+      p_exact: true,
+    });
+    expect(cli.paired!.tests[0]!.p_value).toBeCloseTo(2 / 1024, 15);
+    expect(cli.alarms).toEqual([
+      'ndcg_cut.10 fell to 0.3667 in r3 from 0.45 in r1, paired over 12 queries (worse on 10, better on 0, tied on 2): sign-flip p=.0020, Holm p=.0020 over 1 gate metric',
+    ]);
+    expect(pairedLine(cli)).toBe(
+      'Paired with r1 (query by query, sign-flip test, Holm over 1 gate metric that moved, alpha 0.05; an alarm when significant the bad way): ndcg_cut.10 -0.0833 on 12 queries, p=.0020, Holm p=.0020.',
+    );
+    const dashboard = (await suiteTrendView(asAsync(s), 'p', 'ctx')).history;
+    expect(dashboard.paired).toEqual(cli.paired);
+    expect(dashboard.alarms).toEqual(cli.alarms);
+    const own = historyUpToRun(s, 'r3')!;
+    expect(own.paired).toEqual(cli.paired);
+    expect(own.alarms).toEqual(cli.alarms);
     s.close();
   });
 });

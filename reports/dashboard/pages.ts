@@ -22,7 +22,7 @@ import { jsonForScript } from '../escape.js';
 import { renderSessionHtml } from '../history/compare.js';
 import { renderLabelQueueHtml } from '../history/label-queue.js';
 import { n4, PALETTE, signed, type ChartSpec } from '../history/shared.js';
-import { measuredTrends, noAlarmLine, pointText, snapshotDifferences } from '../history/trends.js';
+import { measuredTrends, noAlarmLine, pairedLine, pointText, snapshotDifferences } from '../history/trends.js';
 import { renderHtml } from '../run/html.js';
 import { FRAMED_PAGE_CSP, template, type PageFrame } from '../templates.js';
 import type { DashboardLinks } from './links.js';
@@ -289,6 +289,7 @@ export function renderSuiteTrendPage(v: SuiteTrendView, links: DashboardLinks): 
         : null,
       alarms: h.alarms.map((text) => ({ text })),
       no_alarm: noAlarmLine(h),
+      paired: pairedLine(h) ?? '',
       baseline: v.baseline
         ? {
             run_id: v.baseline.run_id,

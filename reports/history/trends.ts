@@ -16,9 +16,11 @@ import {
   PALETTE,
   n4,
   painter,
+  pValue,
   renderPage,
   safe,
   signed,
+  testP,
   type ChartSpec,
 } from './shared.js';
 import { ALARM_WINDOW } from '../../src/core/defaults.js';
@@ -26,7 +28,7 @@ import { fittedTable } from '../fitted-table.js';
 import { mdCode, mdEscape } from '../escape.js';
 import { wrap } from '../wrap.js';
 import { hiddenText } from '../run/view.js';
-import { measureSummary } from '../../gates/format.js';
+import { measureSummary, num } from '../../gates/format.js';
 
 export interface TerminalOpts {
   color?: boolean;
@@ -164,7 +166,29 @@ export function renderHistoryTerminal(h: HistoryViewModel, opts: TerminalOpts = 
   } else {
     out.push(...wrap(noAlarmLine(h), width, '  '));
   }
+  const paired = pairedLine(h);
+  if (paired) out.push(...wrap(paired, width, '  ').map((l) => p('dim', l)));
   return finish(out);
+}
+
+/**
+ * How the newest run compares with `compared_with` query by query, and how the alarm reads it:
+ * "Paired with r1 (query by query, sign-flip test, Holm over 1 gate metric that moved, alpha 0.05; an alarm when
+ * significant the bad way): ndcg_cut.10 -0.028 on 52 queries, p=.0070, Holm p=.0070". Null without
+ * paired tests (a report missing, or no gate metric valued per query).
+ */
+export function pairedLine(h: HistoryViewModel): string | null {
+  const pr = h.paired;
+  if (!pr || pr.tests.length === 0) return null;
+  const family = pr.tests.filter((t) => t.p_value !== null && t.ties < t.n).length;
+  const tests = pr.tests.map(
+    (t) => `${t.metric} ${signed(t.mean_delta)} on ${t.n} queries, p=${testP(t)}, Holm p=${pValue(t.p_holm)}`,
+  );
+  return (
+    `Paired with ${safe(h.compared_with ?? '')} (query by query, sign-flip test, Holm over ` +
+    `${family} gate metric${family === 1 ? '' : 's'} that moved, alpha ${num(pr.settings.alpha)}; ` +
+    `an alarm when significant the bad way): ${safe(tests.join('; '))}.`
+  );
 }
 
 /**
@@ -241,6 +265,8 @@ export function renderHistoryMarkdown(h: HistoryViewModel): string {
   out.push('');
   if (h.alarms.length) out.push('**Regression alarms**', '', ...h.alarms.map((a) => `- ${mdEscape(a)}`), '');
   else out.push(noAlarmLine(h), '');
+  const paired = pairedLine(h);
+  if (paired) out.push(mdEscape(paired), '');
   return out.join('\n') + '\n';
 }
 
@@ -289,6 +315,7 @@ function historyHtmlView(h: HistoryViewModel) {
     newest: newestRunLine(h) ?? '',
     newest_class: h.runs[h.runs.length - 1]?.verdict ?? 'INFO',
     no_alarm: noAlarmLine(h),
+    paired: pairedLine(h) ?? '',
     trends: measuredTrends(h).map((t) => ({
       metric: t.metric,
       gate_metric: t.gate_metric,

@@ -29,6 +29,8 @@ export interface TrendSection {
   other_runs: string[];
   /** the run this one's regression alarms compared with (the history's newest only), or '' */
   compared_with: string;
+  /** this run's regression alarms, as `rgate history` states them (when it is the history's newest) */
+  alarms: string[];
   data: TrendChartData[];
 }
 
@@ -117,6 +119,7 @@ export function trendSection(report: Report, history: HistoryViewModel | undefin
     });
   }
   if (data.length === 0) return null;
+  const newest = at >= 0 && at === history.runs.length - 1;
 
   return {
     prior: prior.length,
@@ -131,7 +134,8 @@ export function trendSection(report: Report, history: HistoryViewModel | undefin
       current: i === seq.length - 1,
     })),
     other_runs: seq.filter((_, i) => other[i]).map((r) => r.run_id),
-    compared_with: at >= 0 && at === history.runs.length - 1 ? (history.compared_with ?? '') : '',
+    compared_with: newest ? (history.compared_with ?? '') : '',
+    alarms: newest ? [...history.alarms] : [],
     data,
   };
 }

@@ -224,6 +224,7 @@ export function htmlView(report: Report, history?: HistoryViewModel) {
           runs: trend.runs,
           other_runs: trend.other_runs,
           compared_with: trend.compared_with,
+          alarms: trend.alarms,
         }
       : null,
     data,

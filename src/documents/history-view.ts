@@ -4,6 +4,7 @@ import { BetterSchema } from './better.js';
 import { RuleStatusSchema, VerdictSchema } from './gate-result.js';
 import { Closed, OrNull, Pair } from './keywords.js';
 import { MeasureKindSchema } from './measure-value.js';
+import { PairedSettingsSchema, PairedTestSchema } from './paired-test.js';
 import { RunStatusSchema } from './run-row.js';
 
 const count = Type.Integer({ minimum: 0 });
@@ -73,6 +74,12 @@ export const HistoryViewSchema = Closed({
    * snapshot and effective config; absent when there is none
    */
   compared_with: Type.Optional(Type.String()),
+  /**
+   * the newest run against `compared_with` query by query: a paired sign-flip test per gate metric
+   * both stored reports give per-query values for (a = compared_with, b = the newest), Holm-corrected
+   * over them; a significant change the bad way alarms. Absent without both reports.
+   */
+  paired: Type.Optional(Closed({ settings: PairedSettingsSchema, tests: Type.Array(PairedTestSchema) })),
   /**
    * the run the newest run's verdict was compared with: the complete run before it, when that run is
    * among the newest 20 (the alarm window); absent otherwise
