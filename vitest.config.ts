@@ -17,6 +17,7 @@ export const E2E_TESTS = [
   'test/run-lifecycle.test.ts',
   'test/readme-walkthrough.test.ts',
   'test/compare-help-examples.test.ts',
+  'test/compare-runs.test.ts',
 ];
 
 /** The suite's settings, and which files it runs (`npm test` and `npm run test:e2e` differ only there). */

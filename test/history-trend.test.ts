@@ -318,7 +318,7 @@ describe('the paired alarm, read from a real SQLite store', () => {
       'ndcg_cut.10 fell to 0.3667 in r3 from 0.45 in r1, paired over 12 queries (worse on 10, better on 0, tied on 2): sign-flip p=.0020, Holm p=.0020 over 1 gate metric',
     ]);
     expect(pairedLine(cli)).toBe(
-      'Paired with r1 (query by query, sign-flip test, Holm over 1 gate metric that moved, alpha 0.05; an alarm when significant the bad way): ndcg_cut.10 -0.0833 on 12 queries, p=.0020, Holm p=.0020.',
+      'Paired with r1 (query by query, sign-flip test, Holm over the 1 gate metric that moved, alpha 0.05; an alarm when significant the bad way): ndcg_cut.10 -0.0833 on 12 queries, p=.0020, Holm p=.0020.',
     );
     const dashboard = (await suiteTrendView(asAsync(s), 'p', 'ctx')).history;
     expect(dashboard.paired).toEqual(cli.paired);

@@ -173,7 +173,7 @@ export function renderHistoryTerminal(h: HistoryViewModel, opts: TerminalOpts = 
 
 /**
  * How the newest run compares with `compared_with` query by query, and how the alarm reads it:
- * "Paired with r1 (query by query, sign-flip test, Holm over 1 gate metric that moved, alpha 0.05; an alarm when
+ * "Paired with r1 (query by query, sign-flip test, Holm over the 1 gate metric that moved, alpha 0.05; an alarm when
  * significant the bad way): ndcg_cut.10 -0.028 on 52 queries, p=.0070, Holm p=.0070". Null without
  * paired tests (a report missing, or no gate metric valued per query).
  */
@@ -181,13 +181,20 @@ export function pairedLine(h: HistoryViewModel): string | null {
   const pr = h.paired;
   if (!pr || pr.tests.length === 0) return null;
   const family = pr.tests.filter((t) => t.p_value !== null && t.ties < t.n).length;
-  const tests = pr.tests.map(
-    (t) => `${t.metric} ${signed(t.mean_delta)} on ${t.n} queries, p=${testP(t)}, Holm p=${pValue(t.p_holm)}`,
-  );
+  const tests = pr.tests.map((t) => {
+    // per-query values the gate counted but the stored report does not give (an older report)
+    const gate = (t.gate_n ?? []).flatMap((g) => (g !== null && g !== t.n ? [g] : []));
+    const counted = gate.length ? ` (the gate counted ${Math.max(...gate)})` : '';
+    return t.ties === t.n
+      ? `${t.metric} tied on all ${t.n} queries${counted}`
+      : `${t.metric} ${signed(t.mean_delta)} on ${t.n} queries${counted}, p=${testP(t)}, Holm p=${pValue(t.p_holm)}`;
+  });
+  const with_ = `Paired with ${safe(h.compared_with ?? '')}`;
+  if (family === 0)
+    return `${with_} query by query: no gate metric differs on any query; ${safe(tests.join('; '))}.`;
   return (
-    `Paired with ${safe(h.compared_with ?? '')} (query by query, sign-flip test, Holm over ` +
-    `${family} gate metric${family === 1 ? '' : 's'} that moved, alpha ${num(pr.settings.alpha)}; ` +
-    `an alarm when significant the bad way): ${safe(tests.join('; '))}.`
+    `${with_} (query by query, sign-flip test, Holm over the ${family} gate metric${family === 1 ? '' : 's'} ` +
+    `that moved, alpha ${num(pr.settings.alpha)}; an alarm when significant the bad way): ${safe(tests.join('; '))}.`
   );
 }
 
