@@ -22,7 +22,13 @@ import { jsonForScript } from '../escape.js';
 import { renderSessionHtml } from '../history/compare.js';
 import { renderLabelQueueHtml } from '../history/label-queue.js';
 import { n4, PALETTE, signed, type ChartSpec } from '../history/shared.js';
-import { measuredTrends, noAlarmLine, pairedLine, pointText, snapshotDifferences } from '../history/trends.js';
+import {
+  measuredTrends,
+  noAlarmLine,
+  pairedLine,
+  pointText,
+  snapshotDifferences,
+} from '../history/trends.js';
 import { renderHtml } from '../run/html.js';
 import { FRAMED_PAGE_CSP, template, type PageFrame } from '../templates.js';
 import type { DashboardLinks } from './links.js';
