@@ -17,7 +17,12 @@ import type {
   TopFlip,
 } from '../src/documents/index.js';
 import { pValue } from '../gates/format.js';
-import { holmAdjust, pairedBootstrapMeanCi, pairedRandomizationTest } from '../src/stats/index.js';
+import {
+  holmAdjust,
+  pairedBootstrapMeanCi,
+  pairedRandomizationTest,
+  pairedTTest,
+} from '../src/stats/index.js';
 
 /** Deltas smaller than this are ties (float noise in ranking measures). */
 export const TIE_EPS = 1e-9;
@@ -145,6 +150,22 @@ export function pairedTest(
   // each test draws from its own stream, so adding a metric does not change another's interval
   const seed = deriveSeed(s.seed, `${metric}\u0000${aId}\u0000${bId}`);
   const allTies = ties === n;
+  if (s.test === 't') {
+    const t = pairedTTest(x, y);
+    return {
+      ...base,
+      mean_a: mean(x),
+      mean_b: mean(y),
+      mean_delta: mean(d),
+      ci95: allTies ? [0, 0] : pairedBootstrapMeanCi(x, y, { seed, resamples: s.resamples }),
+      // one query that differs has no variance to test against: no p
+      p_value: allTies ? 1 : (t?.p ?? null),
+      ...(t ? { t: Number.isFinite(t.t) ? t.t : null, df: t.df } : {}),
+      wins,
+      ties,
+      losses,
+    };
+  }
   const test = allTies
     ? { p: 1, exact: true }
     : pairedRandomizationTest(x, y, { seed: deriveSeed(seed, 'perm'), permutations: s.permutations });

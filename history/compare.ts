@@ -17,6 +17,7 @@ import {
   type GitRef,
   type PairedSettings,
   type PairedTest,
+  type PairedTestKind,
   type QueryOutcome,
   type QueryRecord,
   type Report,
@@ -227,6 +228,8 @@ export interface CompareOptions {
   alpha?: number;
   resamples?: number;
   permutations?: number;
+  /** the paired test behind p (default: the sign-flip test) */
+  test?: PairedTestKind;
   now?: () => number;
   progress?: Progress;
   /** interrupts the comparison (see RunSuiteOptions.signal); it then throws, nothing half-compared */
@@ -291,6 +294,7 @@ export async function runCompare(opts: CompareOptions): Promise<CompareSession> 
       alpha: opts.alpha ?? STATS_DEFAULTS.alpha,
       resamples: opts.resamples ?? STATS_DEFAULTS.resamples,
       permutations: opts.permutations ?? STATS_DEFAULTS.permutations,
+      ...(opts.test === 't' ? { test: 't' as const } : {}),
     },
     environment: { session_id: opts.sessionId, created_at: opts.createdAt },
     ...(queries ? { queries } : {}),

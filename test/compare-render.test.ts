@@ -34,6 +34,16 @@ describe('comparison renderers', () => {
     expect(text).toMatch(/Top-1 flips v1 -> v2 \(20\)/);
   });
 
+  it("states the test behind p in every format: sign-flip, or Student's t with --test t", () => {
+    const t = { ...s, settings: { ...s.settings, test: 't' as const } };
+    for (const render of [renderSessionTerminal, renderSessionMarkdown, renderSessionHtml]) {
+      expect(render(s).replace(/\s+/g, ' ')).toContain('paired sign-flip randomization test');
+      const text = render(t).replace(/\s+/g, ' ').replaceAll('&#x27;', "'");
+      expect(text).toContain("paired Student's t-test, two-sided");
+      expect(text).not.toContain('sign-flip');
+    }
+  });
+
   it('JSON is deterministic: the same inputs give the same bytes', () => {
     expect(renderSessionJson(hostileSession())).toBe(renderSessionJson(s));
   });

@@ -3,6 +3,7 @@ import { analyzeCompare } from '../history/compare.js';
 import { applyHolm, nameWinners, nBasis, pairedTest, perQueryValues } from '../history/compare-stats.js';
 import { parseSweep, sweepVariants } from '../history/compare-variants.js';
 import { createPrng } from '../src/core/prng.js';
+import { studentTwoSidedP } from '../src/stats/index.js';
 import { outcome, rate, report, rule } from './history-helpers.js';
 
 const S = { seed: 11, alpha: 0.05, resamples: 1000, permutations: 4000 };
@@ -42,6 +43,30 @@ describe('paired tests on planted per-query vectors', () => {
     expect(t.p_value!).toBeLessThan(0.001);
     expect(t.ci95![0]).toBeGreaterThan(0);
     expect(t.significant).toBe(true);
+  });
+
+  it("with --test t: Student's paired t-test on the same differences, beside the same bootstrap interval", () => {
+    const x = vector(7);
+    const y = x.map((v, i) => (i % 3 === 0 ? v + 0.05 : v - 0.01));
+    const T = { ...S, test: 't' as const };
+    const t = pairedTest('ndcg_cut.5', 'v1', 'v2', x, y, T);
+    const d = x.map((v, i) => y[i]! - v);
+    const m = d.reduce((a, b) => a + b, 0) / d.length;
+    const sd = Math.sqrt(d.reduce((a, b) => a + (b - m) ** 2, 0) / (d.length - 1));
+    expect(t.t!).toBeCloseTo(m / (sd / Math.sqrt(60)), 10);
+    expect(t.df).toBe(59);
+    expect(t.p_value).toBe(studentTwoSidedP(t.t!, 59));
+    expect(t.p_exact).toBeUndefined();
+    // the interval does not depend on the test
+    expect(t.ci95).toEqual(pairedTest('ndcg_cut.5', 'v1', 'v2', x, y, S).ci95);
+    // all tied: p 1 (scipy says nan); a single differing query among ties still has a variance
+    expect(pairedTest('m', 'a', 'b', x, x, T)).toMatchObject({ p_value: 1, t: 0 });
+    expect(pairedTest('m', 'a', 'b', [0.5], [0.7], T)).toMatchObject({ p_value: null, n: 1 });
+    expect(pairedTest('m', 'a', 'b', [0.1, 0.2], [0.2, 0.3], T)).toMatchObject({
+      p_value: 0,
+      t: null,
+      df: 1,
+    });
   });
 
   it('is reproducible from the seed', () => {

@@ -140,6 +140,15 @@ function holmLeftOut(s: CompareSessionModel): string {
 /** How the figures were made, precisely enough to reproduce them (README "Tuning comparisons"). */
 function methodText(s: CompareSessionModel): string {
   const estimated = s.tests.some((t) => t.p_exact === false);
+  const ci =
+    `. 95% CI: percentile bootstrap of the mean delta over queries (${s.settings.resamples} resamples), ` +
+    `not adjusted for the ${holmTests(s)} tests; Holm p is.`;
+  if (s.settings.test === 't')
+    return (
+      "p: paired Student's t-test, two-sided, t = mean / (sd / sqrt n) with the n-1 standard deviation, " +
+      'df = n - 1 (as scipy.stats.ttest_rel and ranx compare compute it); all-tied tests p = 1' +
+      ci
+    );
   return (
     `p: paired sign-flip randomization test, two-sided, exact where every sign assignment was counted` +
     (estimated

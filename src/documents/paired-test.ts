@@ -5,11 +5,17 @@ import { Closed, OrNull, Pair } from './keywords.js';
 const count = Type.Integer({ minimum: 0 });
 const nullableNumber = OrNull(Type.Number());
 
+/** The paired test behind p: the sign-flip randomization test, or Student's paired t-test. */
+export const PairedTestKindSchema = Type.Union([Type.Literal('sign-flip'), Type.Literal('t')]);
+export type PairedTestKind = Static<typeof PairedTestKindSchema>;
+
 export const PairedSettingsSchema = Closed({
   seed: Type.Integer(),
   alpha: Type.Number(),
   resamples: count,
   permutations: count,
+  /** absent: the sign-flip test (every session stored before the t-test was offered) */
+  test: Type.Optional(PairedTestKindSchema),
 });
 export type PairedSettings = Static<typeof PairedSettingsSchema>;
 
@@ -40,6 +46,9 @@ export const PairedTestSchema = Closed({
    * Absent in sessions written before it was recorded.
    */
   p_exact: Type.Optional(Type.Boolean()),
+  /** the t statistic and its degrees of freedom, when the session's test is the t-test (null: infinite t) */
+  t: Type.Optional(OrNull(Type.Number())),
+  df: Type.Optional(count),
   /** Holm-adjusted over every test of the session */
   p_holm: nullableNumber,
   significant: Type.Boolean(),

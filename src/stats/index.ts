@@ -3,3 +3,4 @@ export { wilsonInterval } from './wilson-interval.js';
 export { bootstrapMeanCi, pairedBootstrapMeanCi } from './bootstrap.js';
 export { pairedRandomizationTest, pairedRandomizationP } from './randomization-test.js';
 export { holmAdjust, holmReject } from './holm.js';
+export { pairedTTest, studentTwoSidedP } from './t-test.js';

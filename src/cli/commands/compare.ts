@@ -42,6 +42,7 @@ interface CompareArgs extends StoreArgs, UploadFlags {
   alpha: number;
   resamples: number;
   permutations: number;
+  test: 'sign-flip' | 't';
   list?: boolean;
   show?: string;
   json?: boolean;
@@ -100,6 +101,10 @@ export const COMPARE_EXAMPLES: readonly (readonly [string, string])[] = [
   [
     'compare context-load --set budgets.max_files=4 --set budgets.max_files=8 --upload https://rgate.example.org --project search',
     "CI: compare, then share the session page (token in RGATE_SERVER_TOKEN); the exit code stays the comparison's",
+  ],
+  [
+    'compare cacm --set bm25.b=0.4 --set bm25.b=0.75 --test t',
+    "Student's paired t-test instead of the sign-flip test: the p-values ranx's compare and scipy's ttest_rel give",
   ],
   ['compare --list', 'stored sessions'],
   ['compare --show cmp-20261122T071500Z-a1b2c3 --format md', 're-render one'],
@@ -162,6 +167,12 @@ export const compareCommand: RgateCommand<CompareArgs> = {
         default: 10000,
         describe:
           'randomization test permutations, where the exact p cannot be counted (then p >= 1/(permutations+1), marked ~)',
+      })
+      .option('test', {
+        choices: ['sign-flip', 't'] as const,
+        default: 'sign-flip' as const,
+        describe:
+          "the paired test behind p: the sign-flip randomization test, or Student's paired t-test (scipy's ttest_rel, ranx's default)",
       })
       .option('list', {
         type: 'boolean',
@@ -250,6 +261,7 @@ export const compareCommand: RgateCommand<CompareArgs> = {
         alpha: args.alpha,
         resamples: args.resamples,
         permutations: args.permutations,
+        test: args.test,
         ...(args.seed !== undefined ? { seed: args.seed } : {}),
         ...(args.replays !== undefined ? { replays: args.replays } : {}),
         ...(args.concurrency !== undefined ? { concurrency: args.concurrency } : {}),
