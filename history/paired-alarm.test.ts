@@ -76,6 +76,39 @@ describe('the paired alarm', () => {
     expect(stale.alarms).toEqual([]);
   });
 
+  it('tests every gate metric whatever --metric shows, so Holm (and the alarm) does not change with it', () => {
+    const two = (id: string, nd: number[], p5: number[]) => {
+      const r = run(id, nd);
+      r.queries.forEach((q, i) => (q.measures = { ...q.measures, 'P.5': p5[i]! }));
+      r.metrics.push(mean('P.5', 0.5, nd.length, [0, 1]));
+      return r;
+    };
+    // nDCG drops on 6 of 20 queries (exact p = 2/64 = .03125), P.5 on 5 (p = .0625): Holm over the
+    // two gives nDCG .0625, no alarm; over nDCG alone it would be .03125, an alarm
+    const a = two('r1', base, base);
+    const b = two(
+      'r2',
+      base.map((v, i) => (i < 6 ? v - 0.05 : v)),
+      base.map((v, i) => (i < 5 ? v - 0.2 : v)),
+    );
+    const opts = {
+      gateRules: [
+        { metric: 'ndcg_cut.10', op: 'min' as const },
+        { metric: 'P.5', op: 'min' as const },
+      ],
+      reports: { compared: a, newest: b },
+    };
+    const all = buildHistory('ctx', rows(a, b), opts);
+    const one = buildHistory('ctx', rows(a, b), { ...opts, metric: 'ndcg_cut.10' });
+    expect(all.paired!.tests.map((t) => [t.metric, t.p_value, t.p_holm])).toEqual([
+      ['ndcg_cut.10', 2 / 64, 2 / 32],
+      ['P.5', 2 / 32, 2 / 32],
+    ]);
+    expect(one.paired).toEqual(all.paired);
+    expect(all.alarms).toEqual([]);
+    expect(one.alarms).toEqual([]);
+  });
+
   it('reads a lower-is-better metric the other way round', () => {
     const a = run('r1', base);
     const b = run(

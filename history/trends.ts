@@ -198,8 +198,10 @@ export function buildHistory(
   // the runs passed over, named in the alarm so the reader sees why the comparison skips them
   const between = comparedAt >= 0 ? complete.length - 2 - comparedAt : 0;
 
+  // every gate metric of the newest run, whatever --metric shows: the Holm family, and so each
+  // alarm, must not depend on which trend is printed
   const paired = pairedOf(
-    metricIds.filter((id) => gateDir.has(id)),
+    [...gateDir.keys()].filter((id) => !hidden.has(id)),
     comparedWith,
     complete[complete.length - 1]?.row.run_id,
     opts.reports,
