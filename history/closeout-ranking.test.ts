@@ -53,6 +53,17 @@ describe('rankingEvidence against the baseline', () => {
     });
   });
 
+  it('gives the paired sign-flip p of the change: exact over 5 queries, 1 when nothing moved', () => {
+    const ids = ['q1', 'q2', 'q3', 'q4', 'q5'];
+    const base = run(Object.fromEntries(ids.map((id, i) => [id, 0.3 + i / 10])));
+    // every query 0.125 lower: only the two all-same-sign assignments are as extreme, 2/32
+    const down = run(Object.fromEntries(ids.map((id, i) => [id, 0.175 + i / 10])));
+    const [e] = rankingEvidence([uplift], down, { run_id: 'base', report: base });
+    expect(e).toMatchObject({ dropped: 5, p_value: 2 / 32, p_exact: true });
+    const [same] = rankingEvidence([uplift], base, { run_id: 'base', report: base });
+    expect(same).toMatchObject({ tied: 5, p_value: 1, p_exact: true });
+  });
+
   it('orders equal drops by query id (code units) and lists at most 10', () => {
     const ids = ['q10', 'Q2', 'q02', 'a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'z'];
     const cand = run(Object.fromEntries(ids.map((id) => [id, id === 'z' ? 0 : 0.25])));

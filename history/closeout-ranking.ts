@@ -6,6 +6,9 @@
  */
 import { compareCodeUnits } from '../src/core/canonical-json.js';
 import type { RankingEvidence, RankingQuery, Report, RuleResult } from '../src/documents/index.js';
+import { SUITE_DEFAULTS, STATS_DEFAULTS } from '../src/core/defaults.js';
+import { deriveSeed } from '../src/core/prng.js';
+import { pairedRandomizationTest } from '../src/stats/index.js';
 import { EPS } from './diff.js';
 
 /** How many queries a closeout lists per rule. */
@@ -72,6 +75,19 @@ export function rankingEvidence(
       }
       const dropped = paired.filter((q) => q.delta! < -EPS);
       const improved = paired.filter((q) => q.delta! > EPS).length;
+      // the test reads every pair (in query id order), the listing only the largest drops
+      const inOrder = [...paired].sort((a, b) => compareCodeUnits(a.query_id, b.query_id));
+      const test =
+        dropped.length + improved === 0
+          ? { p: 1, exact: true }
+          : pairedRandomizationTest(
+              inOrder.map((q) => q.baseline!),
+              inOrder.map((q) => q.value),
+              {
+                seed: deriveSeed(SUITE_DEFAULTS.seed, `closeout\u0000${r.metric}`),
+                permutations: STATS_DEFAULTS.permutations,
+              },
+            );
       dropped.sort((a, b) => a.delta! - b.delta! || compareCodeUnits(a.query_id, b.query_id));
       out.push({
         ...head,
@@ -81,6 +97,7 @@ export function rankingEvidence(
         tied: paired.length - improved - dropped.length,
         dropped: dropped.length,
         unpaired: values.size + before.size - 2 * paired.length,
+        ...(paired.length ? { p_value: test.p, p_exact: test.exact } : {}),
         queries: dropped.slice(0, RANKING_EVIDENCE_LIMIT),
       });
     } else if (r.op === 'min') {

@@ -95,15 +95,16 @@ describe('README Gate C walkthrough', () => {
     // then the 10 largest drops, delta ascending and query id on ties, each with its text
     const section6 = md.slice(md.indexOf('## 6.'), md.indexOf('## 7.'));
     const counts = new RegExp(
-      `^\`ndcg_cut\\.5 vs baseline\` against baseline run \`${baselineId}\`: dropped (\\d+)/(\\d+), tied (\\d+)/\\2, improved (\\d+)/\\2 \\(of the queries both runs measured\\)\\.$`,
+      `^\`ndcg_cut\\.5 vs baseline\` against baseline run \`${baselineId}\`: dropped (\\d+)/(\\d+), tied (\\d+)/\\2, improved (\\d+)/\\2 \\(of the queries both runs measured\\); paired sign-flip p=(\\S+)\\.$`,
       'm',
     ).exec(section6);
     expect(counts, section6).not.toBeNull();
-    const [dropped, n, tied, improved] = counts!.slice(1).map(Number) as [number, number, number, number];
+    const [dropped, n, tied, improved] = counts!.slice(1, 5).map(Number) as [number, number, number, number];
+    const p = counts![5]!;
     expect(dropped + tied + improved).toBe(n);
     expect(dropped).toBeGreaterThanOrEqual(10);
     expect(closeout.out).toContain(
-      `ndcg_cut.5 vs baseline, per query: dropped ${dropped}/${n}, tied ${tied}/${n}, improved ${improved}/${n}; largest drop `,
+      `ndcg_cut.5 vs baseline, per query: dropped ${dropped}/${n}, tied ${tied}/${n}, improved ${improved}/${n}; paired sign-flip p=${p}; largest drop `,
     );
     // the order is held on the JSON's exact deltas (the Markdown's are rounded to 4 places)
     const json = JSON.parse(
@@ -111,6 +112,9 @@ describe('README Gate C walkthrough', () => {
     ) as CloseoutDoc;
     const ndcg = json.ranking_evidence!.find((e) => e.rule === 'ndcg_cut.5 vs baseline')!;
     expect(ndcg).toMatchObject({ kind: 'vs_baseline', n, dropped, tied, improved });
+    // 54 of 60 moved queries dropped: no chance (the p as the Markdown writes it, from the JSON's)
+    expect(ndcg.p_value!).toBeLessThan(0.0001);
+    expect(p).toBe(ndcg.p_exact === false ? `~${ndcg.p_value!.toFixed(4).slice(1)}` : '<.0001');
     expect(ndcg.queries).toHaveLength(10);
     for (let i = 1; i < ndcg.queries.length; i++) {
       const [a, b] = [ndcg.queries[i - 1]!, ndcg.queries[i]!];

@@ -8,7 +8,7 @@ import type {
   RankingEvidence,
   RuleResult,
 } from '../../src/documents/index.js';
-import { measureSummary, num, pct, signedNum } from '../../gates/format.js';
+import { measureSummary, num, pct, signedNum, testP } from '../../gates/format.js';
 import { isGateC } from '../../gates/gate-c.js';
 import { mdCode, mdEscape, terminalSafe } from '../escape.js';
 import { barChart, barChartSize, jsonDoc, renderPage, type ChartSpec } from './shared.js';
@@ -241,7 +241,7 @@ function rankingTail(e: RankingEvidence, code: (s: string) => string, text: (s: 
   if (e.kind === 'threshold')
     return `: ${e.below}/${e.n} queries below ${num(e.threshold!)} (of the queries the run measured)`;
   const unpaired = e.unpaired ? `; ${e.unpaired} measured in one run only, not compared` : '';
-  return ` against baseline run ${code(e.baseline_run_id ?? '')}: dropped ${e.dropped}/${e.n}, tied ${e.tied}/${e.n}, improved ${e.improved}/${e.n} (of the queries both runs measured${unpaired})`;
+  return ` against baseline run ${code(e.baseline_run_id ?? '')}: dropped ${e.dropped}/${e.n}, tied ${e.tied}/${e.n}, improved ${e.improved}/${e.n} (of the queries both runs measured${unpaired})${pairedP(e)}`;
 }
 
 /**
@@ -256,8 +256,15 @@ export function rankingEvidenceLines(c: CloseoutModel): string[] {
     const first = e.queries[0];
     if (e.kind === 'threshold')
       return `${head}${e.below}/${e.n} below ${num(e.threshold!)}${first ? `; lowest ${terminalSafe(first.query_id)} ${num(first.value)}` : ''}`;
-    return `${head}dropped ${e.dropped}/${e.n}, tied ${e.tied}/${e.n}, improved ${e.improved}/${e.n}${first ? `; largest drop ${terminalSafe(first.query_id)} ${signedNum(first.delta!)}` : ''}`;
+    return `${head}dropped ${e.dropped}/${e.n}, tied ${e.tied}/${e.n}, improved ${e.improved}/${e.n}${pairedP(e)}${first ? `; largest drop ${terminalSafe(first.query_id)} ${signedNum(first.delta!)}` : ''}`;
   });
+}
+
+/** "; paired sign-flip p=.0231" (`~` an estimate); '' for a closeout written before it was recorded. */
+function pairedP(e: RankingEvidence): string {
+  return e.p_value === undefined
+    ? ''
+    : `; paired sign-flip p=${testP({ p_value: e.p_value, p_exact: e.p_exact })}`;
 }
 
 /** What the run changed from the frozen config, each pair as `code` makes it. */

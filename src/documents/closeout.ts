@@ -54,6 +54,13 @@ export const RankingEvidenceSchema = Closed({
   /** vs_baseline: queries with a value in one run only, left out of n */
   unpaired: Type.Optional(count),
   below: Type.Optional(count),
+  /**
+   * vs_baseline: two-sided paired sign-flip p of run minus baseline over the n queries (exact where
+   * countable, else 10,000 seeded permutations: then p_exact false); whether the change is more than
+   * chance, which the rule's verdict on the means does not say. Absent in closeouts written before.
+   */
+  p_value: Type.Optional(Type.Number()),
+  p_exact: Type.Optional(Type.Boolean()),
   /** vs_baseline: why no query could be compared (the baseline's stored report cannot be read) */
   unavailable: Type.Optional(Type.String()),
   /** at most 10: the largest drops (delta ascending, then query_id) or the lowest below the threshold (value ascending, then query_id) */
