@@ -200,6 +200,9 @@ describe('Gate C closeout', () => {
         tied: 0,
         dropped: 1,
         unpaired: 0,
+        // one query that moved: either sign is as extreme, p 1
+        p_value: 1,
+        p_exact: true,
         queries: [{ query_id: 'q1', text: 'query q1', value: 0.3, baseline: 0.5, delta: 0.3 - 0.5 }],
       },
     ]);
