@@ -18,6 +18,7 @@ export const E2E_TESTS = [
   'test/readme-walkthrough.test.ts',
   'test/compare-help-examples.test.ts',
   'test/compare-runs.test.ts',
+  'test/program-bundle.test.ts',
 ];
 
 /** The suite's settings, and which files it runs (`npm test` and `npm run test:e2e` differ only there). */
