@@ -27,6 +27,9 @@ describe("Student's t tail", () => {
     expect(studentTwoSidedP(2.2281388519649385, 10)).toBeCloseTo(0.05, 10);
     expect(studentTwoSidedP(2.0085591121007607, 50)).toBeCloseTo(0.05, 10);
     expect(studentTwoSidedP(0, 5)).toBe(1);
+    // a tiny t: 1 - 7.94e-9 (the density at 0 times 2t), not 1 (df / (df + t^2) rounds to 1)
+    expect(1 - studentTwoSidedP(1e-8, 51)).toBeCloseTo(7.9398318e-9, 14);
+    expect(studentTwoSidedP(1e-8, 51)).toBeLessThan(1);
     expect(studentTwoSidedP(Infinity, 5)).toBe(0);
     expect(() => studentTwoSidedP(1, 0)).toThrow(/df 0/);
   });

@@ -46,7 +46,11 @@ export function studentTwoSidedP(t: number, df: number): number {
   if (!(df > 0)) throw new RangeError(`t distribution: df ${df} must be positive`);
   if (!Number.isFinite(t)) return Number.isNaN(t) ? NaN : 0;
   if (t === 0) return 1;
-  return regularizedBeta(df / (df + t * t), df / 2, 0.5);
+  const t2 = t * t;
+  // I_x(df/2, 1/2) with x = df / (df + t^2); for a tiny t, x rounds to 1 and the tail would read
+  // exactly 1: then 1 - I_{1-x}(1/2, df/2), with 1 - x = t^2 / (df + t^2) computed as such
+  const y = t2 / (df + t2);
+  return y < 0.5 ? 1 - regularizedBeta(y, 0.5, df / 2) : regularizedBeta(df / (df + t2), df / 2, 0.5);
 }
 
 /** I_x(a, b), the regularized incomplete beta function, for 0 <= x <= 1 and a, b > 0. */
