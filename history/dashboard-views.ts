@@ -28,7 +28,13 @@ import { checkSession } from './compare.js';
 import { diffReports } from './diff.js';
 import { buildLabelQueue, rankingsFromRun, rankingsFromSession } from './label-queue.js';
 import { historyOfWindow, WINDOW } from './trends-up-to.js';
-import { asReport, comparedRunOf, historyFromRuns, type RunWithMetrics } from './trends.js';
+import {
+  asReport,
+  comparedRunOf,
+  historyFromRuns,
+  readComparedReport,
+  type RunWithMetrics,
+} from './trends.js';
 
 /** A page's subject is not in the store: the server answers 404 (other RgateErrors are 400). */
 export class DashboardNotFound extends RgateError {
@@ -181,11 +187,12 @@ export async function suiteTrendView(
   const runs: RunWithMetrics[] = window.map((row, i) => ({ row, metrics: metrics[i]! }));
   const newestComplete = window.find((r) => r.status === 'complete');
   const compared = comparedRunOf(window);
-  const [report, comparedReport] = await Promise.all([
-    newestComplete ? store.getReport(newestComplete.run_id) : undefined,
-    compared !== undefined ? store.getReport(compared) : undefined,
-  ]);
-  const history = historyFromRuns(suite, runs, report, { comparedReport });
+  const report = newestComplete ? await store.getReport(newestComplete.run_id) : undefined;
+  const comparedRead = compared !== undefined ? await readComparedAsync(store, compared) : undefined;
+  const history = historyFromRuns(suite, runs, report, {
+    readLimit: limit,
+    ...(comparedRead ? { compared: comparedRead } : {}),
+  });
   const baseline = await store.getBaseline(suite);
   const listed = [...window].reverse().map(dashboardRun);
   return {
@@ -263,12 +270,11 @@ export async function runPageView(store: AsyncRunStore, slug: string, runId: str
       window.map((r) => (r.status === 'complete' ? store.getMetrics(r.run_id) : Promise.resolve([]))),
     );
     const compared = comparedRunOf(window);
-    const comparedReport = compared !== undefined ? asReport(await store.getReport(compared)) : undefined;
     history = historyOfWindow(
       row.suite,
       window.map((r, i) => ({ row: r, metrics: metrics[i]! })),
       report,
-      comparedReport,
+      compared !== undefined ? await readComparedAsync(store, compared) : undefined,
     );
   }
   return { project: slug, run: dashboardRun(row), report, history };
@@ -360,6 +366,22 @@ export async function labelQueueView(
     };
   }
   return { project: slug, suite, source, queue: buildLabelQueue(rankings, set, k), why: null };
+}
+
+/** readComparedReport over an async store: a store's refusal becomes the reason, as in the CLI. */
+async function readComparedAsync(
+  store: AsyncRunStore,
+  runId: string,
+): Promise<{ report: Report | undefined; unavailable?: string }> {
+  let raw: unknown;
+  try {
+    raw = await store.getReport(runId);
+  } catch (e) {
+    return readComparedReport(() => {
+      throw e;
+    }, runId);
+  }
+  return readComparedReport(() => raw, runId);
 }
 
 async function requireRun(store: AsyncRunStore, slug: string, runId: string): Promise<RunRow> {

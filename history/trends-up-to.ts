@@ -4,10 +4,9 @@
  * run finishing while another suite writes to the same store is not charted against newer runs).
  */
 import { ALARM_WINDOW } from '../src/core/defaults.js';
-import { RgateError } from '../src/core/errors.js';
 import type { RunStore } from '../src/store/types.js';
 import type { HistoryView, Report, RunRow } from '../src/documents/index.js';
-import { asReport, buildHistory, comparedRunOf, type RunWithMetrics } from './trends.js';
+import { asReport, buildHistory, comparedRunOf, readComparedReport, type RunWithMetrics } from './trends.js';
 
 /**
  * The runs a report's trend charts show by default: the run and the ones before it. The alarm's own
@@ -33,8 +32,11 @@ export function historyUpToRun(
   // and checked again otherwise
   const report = opts.report ?? asReport(store.getReport(runId));
   const compared = comparedRunOf(window);
-  const comparedReport = compared !== undefined ? readableReport(store, compared) : undefined;
-  return historyOfWindow(row.suite, withMetrics(store, window), report, comparedReport);
+  // a damaged older row costs the run's report only the paired test (readHistoryAhead cannot know
+  // before the run which run it will be compared with), and the report says so
+  const read =
+    compared !== undefined ? readComparedReport(() => store.getReport(compared), compared) : undefined;
+  return historyOfWindow(row.suite, withMetrics(store, window), report, read);
 }
 
 /**
@@ -49,20 +51,6 @@ export function readHistoryAhead(store: RunStore, suite: string, resumed?: strin
     resumed === undefined ? { suite, limit: WINDOW - 1 } : { suite, from: resumed, limit: WINDOW },
   );
   withMetrics(store, window);
-}
-
-/**
- * Another run's stored report, or undefined when the store cannot parse it: the run being reported
- * has finished and is stored, and a damaged older row costs it only the paired alarm (readHistoryAhead
- * does not know which run that will be), not its report.
- */
-function readableReport(store: RunStore, runId: string): Report | undefined {
-  try {
-    return asReport(store.getReport(runId));
-  } catch (e) {
-    if (e instanceof RgateError) return undefined;
-    throw e;
-  }
 }
 
 function withMetrics(store: RunStore, window: readonly RunRow[]): RunWithMetrics[] {
@@ -80,13 +68,17 @@ export function historyOfWindow(
   suite: string,
   runs: readonly RunWithMetrics[],
   report: Report | undefined,
-  comparedReport?: Report,
+  compared?: { report: Report | undefined; unavailable?: string },
 ): HistoryView {
   const gateRules = report?.gate.rules
     .filter((r) => r.metric !== 'query_count')
     .map((r) => ({ metric: r.metric, op: r.op }));
   return buildHistory(suite, runs, {
     ...(gateRules ? { gateRules } : {}),
-    reports: { newest: report, compared: comparedReport },
+    reports: {
+      newest: report,
+      compared: compared?.report,
+      ...(compared?.unavailable !== undefined ? { unavailable: compared.unavailable } : {}),
+    },
   });
 }

@@ -90,7 +90,9 @@ export interface HistoryOptions {
    * the stored reports of the newest complete run and of the run it is compared with
    * (comparedRunOf): the paired alarm reads their per-query values. Reports of other runs are ignored.
    */
-  reports?: { newest?: Report | undefined; compared?: Report | undefined };
+  reports?: { newest?: Report | undefined; compared?: Report | undefined; unavailable?: string };
+  /** how many runs the caller asked the store for (`--limit`); fewer than ALARM_WINDOW narrows the alarm */
+  readLimit?: number;
 }
 
 /**
@@ -286,6 +288,16 @@ export function buildHistory(
     not_applicable: notApplicable,
     ...(comparedWith !== undefined ? { compared_with: comparedWith } : {}),
     ...(paired ? { paired } : {}),
+    ...(comparedWith !== undefined && !paired
+      ? {
+          paired_unavailable: pairedUnavailable(
+            comparedWith,
+            complete[complete.length - 1]!.row.run_id,
+            opts.reports,
+          ),
+        }
+      : {}),
+    alarm_window: Math.min(ALARM_WINDOW, opts.readLimit ?? ALARM_WINDOW),
     ...(prev && last ? { verdict_compared_with: prev.row.run_id } : {}),
   };
 }
@@ -302,6 +314,43 @@ function pairedOf(
   if (comparedWith === undefined || !a || !b) return undefined;
   if (a.environment.run_id !== comparedWith || b.environment.run_id !== newestId) return undefined;
   return pairedAlarmTests(gateMetrics, a, b);
+}
+
+/** Why pairedOf gave nothing for a compared run: the reason the caller read, else which report is missing. */
+function pairedUnavailable(
+  comparedWith: string,
+  newestId: string,
+  reports: HistoryOptions['reports'],
+): string {
+  if (reports?.unavailable !== undefined) return reports.unavailable;
+  if (reports?.compared?.environment.run_id !== comparedWith)
+    return `the stored report of ${comparedWith} is missing or no longer valid`;
+  if (reports?.newest?.environment.run_id !== newestId)
+    return `the stored report of ${newestId} is missing or no longer valid`;
+  return 'no stored reports were given';
+}
+
+/**
+ * A stored report for the paired test, or why it cannot be had: a run stored without one, or one the
+ * store cannot parse (a damaged row costs the paired test, not the history; the reason is shown).
+ */
+export function readComparedReport(
+  read: () => unknown,
+  runId: string,
+): { report: Report | undefined; unavailable?: string } {
+  try {
+    const report = asReport(read());
+    return report
+      ? { report }
+      : { report: undefined, unavailable: `the stored report of ${runId} is missing or no longer valid` };
+  } catch (e) {
+    if (e instanceof RgateError)
+      return {
+        report: undefined,
+        unavailable: `the stored report of ${runId} cannot be read (${e.message})`,
+      };
+    throw e;
+  }
 }
 
 const STATUS_RANK: Record<RuleStatus, number> = { pass: 0, watch: 1, fail: 2 };
@@ -387,7 +436,10 @@ export function historyFromStore(
   const compared = comparedRunOf(rows);
   return historyFromRuns(suite, runs, latest ? store.getReport(latest.run_id) : undefined, {
     ...opts,
-    ...(compared !== undefined ? { comparedReport: store.getReport(compared) } : {}),
+    readLimit: opts.limit ?? ALARM_WINDOW,
+    ...(compared !== undefined
+      ? { compared: readComparedReport(() => store.getReport(compared), compared) }
+      : {}),
   });
 }
 
@@ -404,8 +456,10 @@ export function historyFromRuns(
   opts: {
     metric?: string;
     resetNotes?: Readonly<Record<string, string>>;
-    /** the stored report of comparedRunOf(rows): the paired alarm compares the two per query */
-    comparedReport?: unknown;
+    /** how many runs were asked of the store (the window's limit) */
+    readLimit?: number;
+    /** the stored report of comparedRunOf(rows) (readComparedReport): the paired alarm compares the two per query */
+    compared?: { report: Report | undefined; unavailable?: string };
   } = {},
 ): HistoryView {
   const report = asReport(newestReport);
@@ -422,7 +476,12 @@ export function historyFromRuns(
     : [];
   return buildHistory(suite, runs, {
     notApplicable: notApplicableNow,
-    reports: { newest: report, compared: asReport(opts.comparedReport) },
+    ...(opts.readLimit !== undefined ? { readLimit: opts.readLimit } : {}),
+    reports: {
+      newest: report,
+      compared: opts.compared?.report,
+      ...(opts.compared?.unavailable !== undefined ? { unavailable: opts.compared.unavailable } : {}),
+    },
     ...(opts.metric !== undefined ? { metric: opts.metric } : {}),
     ...(opts.resetNotes ? { resetNotes: opts.resetNotes } : {}),
     ...(gateRules ? { gateRules } : {}),

@@ -7,6 +7,7 @@ import { diffReports } from '../history/diff.js';
 import { historyUpToRun } from '../history/trends-up-to.js';
 import { noAlarmLine, pairedLine } from '../reports/history/trends.js';
 import type { ArtifactRefs } from '../src/documents/index.js';
+import Database from 'better-sqlite3';
 import { SqliteRunStore } from '../src/store/index.js';
 import { artifacts, mean, outcome, rate, report, rule, storeRun, tempDir } from './history-helpers.js';
 
@@ -272,6 +273,76 @@ describe('rgate history trends on a real SQLite store', () => {
 });
 
 describe('the paired alarm, read from a real SQLite store', () => {
+  const base = [0.2, 0.4, 0.6, 0.3, 0.5, 0.7, 0.2, 0.4, 0.6, 0.3, 0.5, 0.7];
+  const storeNdcg = (s: SqliteRunStore, id: string, t: string, vals: number[]) => {
+    const m = vals.reduce((a, b) => a + b, 0) / vals.length;
+    storeRun(
+      s,
+      report({
+        runId: id,
+        queries: vals.map((v, i) => outcome(`q${i}`, { measures: { 'ndcg_cut.10': v } })),
+        metrics: [mean('ndcg_cut.10', m, vals.length, [m - 0.2, m + 0.2])],
+        rules: [rule('ndcg_cut.10', 'min', 0.2)],
+      }),
+      { startedAt: t },
+    );
+  };
+
+  it('says the paired test did not run when the compared report is missing or unreadable, in every view', async () => {
+    const s = store();
+    storeNdcg(s, 'r1', '2026-11-01T00:00:00Z', base);
+    storeNdcg(
+      s,
+      'r2',
+      '2026-11-02T00:00:00Z',
+      base.map((v, i) => (i < 10 ? v - 0.1 : v)),
+    );
+    expect(historyFromStore(s, 'ctx').alarms).toHaveLength(1);
+    const db = new Database(s.location);
+    for (const [bytes, why] of [
+      [null, 'the stored report of r1 is missing or no longer valid'],
+      [Buffer.from([0, 17, 34, 51]), 'the stored report of r1 cannot be read'],
+    ] as const) {
+      db.prepare('UPDATE runs SET report_json = ? WHERE run_id = ?').run(bytes, 'r1');
+      const cli = historyFromStore(s, 'ctx');
+      expect(cli.alarms).toEqual([]);
+      expect(cli.paired).toBeUndefined();
+      expect(cli.paired_unavailable).toContain(why);
+      expect(noAlarmLine(cli)).toMatch(
+        new RegExp(
+          `^No regression alarm: neither a gate metric nor the verdict got worse than in r1, the run before, on the same snapshot and config \\(95% interval only: ${why}.*, so no paired test\\)\\.$`,
+        ),
+      );
+      const dashboard = (await suiteTrendView(asAsync(s), 'p', 'ctx')).history;
+      expect(dashboard.paired_unavailable).toBe(cli.paired_unavailable);
+      expect(historyUpToRun(s, 'r2')!.paired_unavailable).toBe(cli.paired_unavailable);
+    }
+    db.close();
+    s.close();
+  });
+
+  it('names the narrower window a --limit below 20 decides from', () => {
+    const s = store();
+    storeNdcg(s, 'r1', '2026-11-01T00:00:00Z', base);
+    for (let i = 2; i <= 4; i++) {
+      const r = report({
+        runId: `x${i}`,
+        artifacts: artifacts('v2'),
+        queries: [],
+        rules: [rule('ndcg_cut.10', 'min', 0.2)],
+      });
+      storeRun(s, r, { startedAt: `2026-11-0${i}T00:00:00Z` });
+    }
+    storeNdcg(s, 'r5', '2026-11-05T00:00:00Z', base);
+    expect(historyFromStore(s, 'ctx').compared_with).toBe('r1');
+    const narrow = historyFromStore(s, 'ctx', { limit: 3 });
+    expect(narrow.compared_with).toBeUndefined();
+    expect(noAlarmLine(narrow)).toBe(
+      'No regression alarm: no earlier run among the newest 3 read (a limit below 20) has the same snapshot and config, so no metric was compared; the verdict is no worse than in x4, the run before.',
+    );
+    s.close();
+  });
+
   it('rgate history, the dashboard and the run report test the same two stored runs and raise the same alarm', async () => {
     const s = store();
     const at = (id: string, t: string, vals: number[], status?: 'interrupted') => {

@@ -237,14 +237,25 @@ export function noAlarmLine(h: HistoryViewModel): string {
   const cw = h.compared_with;
   const verdict =
     before === undefined ? '' : `; the verdict is no worse than in ${safe(before)}, the run before`;
+  // the runs the alarm was decided from: fewer than ALARM_WINDOW when `--limit` read fewer
+  const window = h.alarm_window ?? ALARM_WINDOW;
+  const among =
+    window < ALARM_WINDOW
+      ? `the newest ${window} read (a limit below ${ALARM_WINDOW})`
+      : `the newest ${window}`;
+  // without the paired test only the 95% interval was checked: say so, never "nothing got worse"
+  const unpaired =
+    h.paired_unavailable !== undefined
+      ? ` (95% interval only: ${safe(h.paired_unavailable)}, so no paired test)`
+      : '';
   const base =
     cw === undefined
       ? before === undefined
-        ? `No regression alarm: no earlier complete run among the newest ${ALARM_WINDOW} to compare with`
-        : `No regression alarm: no earlier run among the newest ${ALARM_WINDOW} has the same snapshot and config, so no metric was compared${verdict}`
+        ? `No regression alarm: no earlier complete run among ${among} to compare with`
+        : `No regression alarm: no earlier run among ${among} has the same snapshot and config, so no metric was compared${verdict}`
       : cw === before
-        ? `No regression alarm: neither a gate metric nor the verdict got worse than in ${safe(cw)}, the run before, on the same snapshot and config`
-        : `No regression alarm: no gate metric got worse than in ${safe(cw)}, the newest earlier run on the same snapshot and config${verdict}`;
+        ? `No regression alarm: neither a gate metric nor the verdict got worse than in ${safe(cw)}, the run before, on the same snapshot and config${unpaired}`
+        : `No regression alarm: no gate metric got worse than in ${safe(cw)}, the newest earlier run on the same snapshot and config${unpaired}${verdict}`;
   return v === 'FAIL' || v === 'WATCH' ? `${base} (the gate verdict above still stands).` : `${base}.`;
 }
 

@@ -79,6 +79,16 @@ export const HistoryViewSchema = Closed({
    * both stored reports give per-query values for (a = compared_with, b = the newest), Holm-corrected
    * over them; a significant change the bad way alarms. Absent without both reports.
    */
+  /**
+   * why there is no `paired` although a run was compared with: a stored report missing or unreadable.
+   * The no-alarm line says so, since only the interval alarm could then speak.
+   */
+  paired_unavailable: Type.Optional(Type.String()),
+  /**
+   * how many of the newest runs the alarm was decided from: 20 (ALARM_WINDOW), or fewer when fewer
+   * were asked of the store (`--limit 5`).
+   */
+  alarm_window: Type.Optional(Type.Integer({ minimum: 0 })),
   paired: Type.Optional(Closed({ settings: PairedSettingsSchema, tests: Type.Array(PairedTestSchema) })),
   /**
    * the run the newest run's verdict was compared with: the complete run before it, when that run is
