@@ -189,11 +189,13 @@ export async function suiteTrendView(
   const compared = comparedRunOf(window);
   const report = newestComplete ? await store.getReport(newestComplete.run_id) : undefined;
   const comparedRead = compared !== undefined ? await readComparedAsync(store, compared) : undefined;
+  const baseline = await store.getBaseline(suite);
+  const baselineReport = baseline ? (await readComparedAsync(store, baseline.run_id)).report : undefined;
   const history = historyFromRuns(suite, runs, report, {
     readLimit: limit,
+    baseline: baselineReport,
     ...(comparedRead ? { compared: comparedRead } : {}),
   });
-  const baseline = await store.getBaseline(suite);
   const listed = [...window].reverse().map(dashboardRun);
   return {
     project: slug,
@@ -270,11 +272,13 @@ export async function runPageView(store: AsyncRunStore, slug: string, runId: str
       window.map((r) => (r.status === 'complete' ? store.getMetrics(r.run_id) : Promise.resolve([]))),
     );
     const compared = comparedRunOf(window);
+    const baseline = await store.getBaseline(row.suite);
     history = historyOfWindow(
       row.suite,
       window.map((r, i) => ({ row: r, metrics: metrics[i]! })),
       report,
       compared !== undefined ? await readComparedAsync(store, compared) : undefined,
+      baseline ? (await readComparedAsync(store, baseline.run_id)).report : undefined,
     );
   }
   return { project: slug, run: dashboardRun(row), report, history };

@@ -115,7 +115,7 @@ describe('the paired alarm', () => {
       'r2',
       base.map((v) => v + 0.05),
     );
-    const [t] = pairedAlarmTests(['ndcg_cut.10'], a, b).tests;
+    const [t] = pairedAlarmTests(['ndcg_cut.10'], [a], b).tests;
     expect(pairedAlarm(t!, [t!], 'higher', '')).toBeNull();
     expect(pairedAlarm(t!, [t!], 'lower', '')).toMatch(
       /^ndcg_cut\.10 rose to 0\.55 in r2 from 0\.5 in r1, paired over 20 queries \(worse on 20, better on 0/,
@@ -128,8 +128,8 @@ describe('the paired alarm', () => {
       'r2',
       base.map((v, i) => v + (i % 3 === 0 ? -0.04 : 0.01) + i * 1e-3),
     );
-    const once = pairedAlarmTests(['error_rate', 'ndcg_cut.10'], a, b);
+    const once = pairedAlarmTests(['error_rate', 'ndcg_cut.10'], [a], b);
     expect(once.tests.map((t) => t.metric)).toEqual(['ndcg_cut.10']);
-    expect(pairedAlarmTests(['error_rate', 'ndcg_cut.10'], a, b)).toEqual(once);
+    expect(pairedAlarmTests(['error_rate', 'ndcg_cut.10'], [a], b)).toEqual(once);
   });
 });

@@ -29,22 +29,40 @@ export const ALARM_PAIRED_SETTINGS: PairedSettings = {
 
 export interface PairedAlarms {
   settings: PairedSettings;
-  /** one per gate metric both reports give per-query values for, in the order asked; Holm over them */
+  /**
+   * per run compared with (the comparable run, then the suite's baseline), one test per gate metric
+   * both reports give per-query values for, in the order asked; Holm over all of them
+   */
   tests: PairedTest[];
+  /** the suite's baseline run, when the newest run was also tested against it */
+  baseline?: string;
 }
 
 /**
- * The paired tests of `metrics` (gate metrics, in rule order) between two stored reports: `a` the
- * run compared with, `b` the newest. Metrics that are not measured per query in both are left out.
+ * The paired tests of `metrics` (gate metrics, in rule order) of the newest run `b` against each
+ * stored report of `against` (the run compared with, then the baseline). Metrics that are not
+ * measured per query in both are left out.
  */
 export function pairedAlarmTests(
   metrics: readonly string[],
-  a: Report,
+  against: readonly Report[],
   b: Report,
   settings: PairedSettings = ALARM_PAIRED_SETTINGS,
-): PairedAlarms {
-  const pa = perQueryValues(a.queries, semanticWinModesOf(a));
+): Omit<PairedAlarms, 'baseline'> {
   const pb = perQueryValues(b.queries, semanticWinModesOf(b));
+  const tests: PairedTest[] = [];
+  for (const a of against) tests.push(...testsAgainst(metrics, a, b, pb, settings));
+  return { settings, tests: applyHolm(tests, settings.alpha) };
+}
+
+function testsAgainst(
+  metrics: readonly string[],
+  a: Report,
+  b: Report,
+  pb: ReturnType<typeof perQueryValues>,
+  settings: PairedSettings,
+): PairedTest[] {
+  const pa = perQueryValues(a.queries, semanticWinModesOf(a));
   const tests: PairedTest[] = [];
   for (const metric of metrics) {
     const va = pa[metric];
@@ -60,7 +78,7 @@ export function pairedAlarmTests(
       pairedTest(metric, a.environment.run_id, b.environment.run_id, x, y, settings, { gate_n, unpaired }),
     );
   }
-  return { settings, tests: applyHolm(tests, settings.alpha) };
+  return tests;
 }
 
 /**
@@ -72,6 +90,7 @@ export function pairedAlarm(
   t: PairedTest,
   tests: readonly PairedTest[],
   better: Better,
+  /** what the run compared with is: ", the newest run on the same snapshot ...", " (the suite's baseline)" */
   passedOver: string,
 ): string | null {
   if (!t.significant || t.mean_delta === null || t.mean_a === null || t.mean_b === null) return null;
@@ -79,10 +98,14 @@ export function pairedAlarm(
   if (!worse) return null;
   const verb = t.mean_delta < 0 ? 'fell' : 'rose';
   const family = tests.filter(inHolmFamily).length;
+  const oneRun = tests.every((x) => x.a === t.a);
+  const over = oneRun
+    ? `${family} gate metric${family === 1 ? '' : 's'}`
+    : `${family} tests (gate metrics against each run compared with)`;
   const [nWorse, nBetter] = better === 'higher' ? [t.losses, t.wins] : [t.wins, t.losses];
   return (
     `${t.metric} ${verb} to ${num(t.mean_b)} in ${t.b} from ${num(t.mean_a)} in ${t.a}${passedOver}, ` +
     `paired over ${t.n} queries (worse on ${nWorse}, better on ${nBetter}, tied on ${t.ties}): ` +
-    `sign-flip p=${testP(t)}, Holm p=${pValue(t.p_holm)} over ${family} gate metric${family === 1 ? '' : 's'}`
+    `sign-flip p=${testP(t)}, Holm p=${pValue(t.p_holm)} over ${over}`
   );
 }

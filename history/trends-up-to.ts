@@ -36,7 +36,10 @@ export function historyUpToRun(
   // before the run which run it will be compared with), and the report says so
   const read =
     compared !== undefined ? readComparedReport(() => store.getReport(compared), compared) : undefined;
-  return historyOfWindow(row.suite, withMetrics(store, window), report, read);
+  const baseline = store.getBaseline(row.suite)?.run_id;
+  const baselineReport =
+    baseline !== undefined ? readComparedReport(() => store.getReport(baseline), baseline).report : undefined;
+  return historyOfWindow(row.suite, withMetrics(store, window), report, read, baselineReport);
 }
 
 /**
@@ -69,6 +72,7 @@ export function historyOfWindow(
   runs: readonly RunWithMetrics[],
   report: Report | undefined,
   compared?: { report: Report | undefined; unavailable?: string },
+  baseline?: Report,
 ): HistoryView {
   const gateRules = report?.gate.rules
     .filter((r) => r.metric !== 'query_count')
@@ -79,6 +83,7 @@ export function historyOfWindow(
       newest: report,
       compared: compared?.report,
       ...(compared?.unavailable !== undefined ? { unavailable: compared.unavailable } : {}),
+      baseline,
     },
   });
 }

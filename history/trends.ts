@@ -90,7 +90,13 @@ export interface HistoryOptions {
    * the stored reports of the newest complete run and of the run it is compared with
    * (comparedRunOf): the paired alarm reads their per-query values. Reports of other runs are ignored.
    */
-  reports?: { newest?: Report | undefined; compared?: Report | undefined; unavailable?: string };
+  reports?: {
+    newest?: Report | undefined;
+    compared?: Report | undefined;
+    unavailable?: string;
+    /** the suite's baseline run's stored report: tested too when on the newest's snapshot and config */
+    baseline?: Report | undefined;
+  };
   /** how many runs the caller asked the store for (`--limit`); fewer than ALARM_WINDOW narrows the alarm */
   readLimit?: number;
 }
@@ -205,9 +211,14 @@ export function buildHistory(
   const paired = pairedOf(
     [...gateDir.keys()].filter((id) => !hidden.has(id)),
     comparedWith,
-    complete[complete.length - 1]?.row.run_id,
+    complete[complete.length - 1]?.row,
     opts.reports,
   );
+
+  const unavailable =
+    comparedWith !== undefined
+      ? pairedUnavailable(comparedWith, complete[complete.length - 1]!.row.run_id, opts.reports)
+      : undefined;
 
   const trends: MetricTrend[] = [];
   for (const id of metricIds) {
@@ -253,10 +264,14 @@ export function buildHistory(
         gateDir.has(id) && last && comparable ? metricAlarm(id, comparable, last, better, between) : null,
     });
     const trend = trends[trends.length - 1]!;
-    const test = paired?.tests.find((t) => t.metric === id);
-    // the interval alarm says it already; else a paired test can see what the interval cannot
-    if (trend.alarm === null && test)
-      trend.alarm = pairedAlarm(test, paired!.tests, better, skippedNote(between));
+    // the interval alarm says it already; else a paired test can see what the interval cannot:
+    // against the run compared with, else against the suite's baseline (a drop spread over several
+    // nights, or a CI retry of the night that dropped, ties with the run before but not with it)
+    for (const test of paired?.tests.filter((t) => t.metric === id) ?? []) {
+      if (trend.alarm !== null) break;
+      const from = test.a === paired!.baseline ? " (the suite's baseline)" : skippedNote(between);
+      trend.alarm = pairedAlarm(test, paired!.tests, better, from);
+    }
   }
 
   const alarms = trends.flatMap((t) => (t.alarm ? [t.alarm] : []));
@@ -288,46 +303,55 @@ export function buildHistory(
     not_applicable: notApplicable,
     ...(comparedWith !== undefined ? { compared_with: comparedWith } : {}),
     ...(paired ? { paired } : {}),
-    ...(comparedWith !== undefined && !paired
-      ? {
-          paired_unavailable: pairedUnavailable(
-            comparedWith,
-            complete[complete.length - 1]!.row.run_id,
-            opts.reports,
-          ),
-        }
-      : {}),
+    ...(unavailable !== undefined ? { paired_unavailable: unavailable } : {}),
     alarm_window: Math.min(ALARM_WINDOW, opts.readLimit ?? ALARM_WINDOW),
     ...(prev && last ? { verdict_compared_with: prev.row.run_id } : {}),
   };
 }
 
-/** The paired tests of the gate metrics, when both runs' reports are at hand (and are those runs'). */
+/**
+ * The paired tests of the gate metrics: the newest run against the run compared with, when both
+ * reports are at hand (and are those runs'), and against the suite's baseline when that is another,
+ * earlier run on the same snapshot and effective config. Undefined when neither can be tested.
+ */
 function pairedOf(
   gateMetrics: readonly string[],
   comparedWith: string | undefined,
-  newestId: string | undefined,
+  newest: RunRow | undefined,
   reports: HistoryOptions['reports'],
 ): PairedAlarms | undefined {
-  const a = reports?.compared;
   const b = reports?.newest;
-  if (comparedWith === undefined || !a || !b) return undefined;
-  if (a.environment.run_id !== comparedWith || b.environment.run_id !== newestId) return undefined;
-  return pairedAlarmTests(gateMetrics, a, b);
+  if (!newest || !b || b.environment.run_id !== newest.run_id) return undefined;
+  const a = reports?.compared;
+  const against = comparedWith !== undefined && a?.environment.run_id === comparedWith ? [a] : [];
+  const base = reports?.baseline;
+  const baselineOk =
+    base !== undefined &&
+    base.environment.run_id !== newest.run_id &&
+    base.environment.run_id !== comparedWith &&
+    // a baseline set after this run is not what it was held to (a report re-rendered later)
+    compareCodeUnits(base.environment.started_at, b.environment.started_at) < 0 &&
+    snapshotKey(base.artifacts) === snapshotKey(newest.artifacts);
+  if (baselineOk) against.push(base);
+  if (against.length === 0) return undefined;
+  const out = pairedAlarmTests(gateMetrics, against, b);
+  return baselineOk ? { ...out, baseline: base.environment.run_id } : out;
 }
 
-/** Why pairedOf gave nothing for a compared run: the reason the caller read, else which report is missing. */
+/**
+ * Why the newest run could not be tested against the run it is compared with (undefined: it could):
+ * the reason the caller read, else which report is missing.
+ */
 function pairedUnavailable(
   comparedWith: string,
   newestId: string,
   reports: HistoryOptions['reports'],
-): string {
+): string | undefined {
+  const a = reports?.compared?.environment.run_id === comparedWith;
+  const b = reports?.newest?.environment.run_id === newestId;
+  if (a && b) return undefined;
   if (reports?.unavailable !== undefined) return reports.unavailable;
-  if (reports?.compared?.environment.run_id !== comparedWith)
-    return `the stored report of ${comparedWith} is missing or no longer valid`;
-  if (reports?.newest?.environment.run_id !== newestId)
-    return `the stored report of ${newestId} is missing or no longer valid`;
-  return 'no stored reports were given';
+  return `the stored report of ${a ? newestId : comparedWith} is missing or no longer valid`;
 }
 
 /**
@@ -434,8 +458,12 @@ export function historyFromStore(
   }));
   const latest = rows.find((r) => r.status === 'complete');
   const compared = comparedRunOf(rows);
+  const baseline = store.getBaseline(suite)?.run_id;
   return historyFromRuns(suite, runs, latest ? store.getReport(latest.run_id) : undefined, {
     ...opts,
+    ...(baseline !== undefined
+      ? { baseline: readComparedReport(() => store.getReport(baseline), baseline).report }
+      : {}),
     readLimit: opts.limit ?? ALARM_WINDOW,
     ...(compared !== undefined
       ? { compared: readComparedReport(() => store.getReport(compared), compared) }
@@ -458,6 +486,8 @@ export function historyFromRuns(
     resetNotes?: Readonly<Record<string, string>>;
     /** how many runs were asked of the store (the window's limit) */
     readLimit?: number;
+    /** the stored report of the suite's baseline run (tested too, when on the same snapshot and config) */
+    baseline?: Report | undefined;
     /** the stored report of comparedRunOf(rows) (readComparedReport): the paired alarm compares the two per query */
     compared?: { report: Report | undefined; unavailable?: string };
   } = {},
@@ -481,6 +511,7 @@ export function historyFromRuns(
       newest: report,
       compared: opts.compared?.report,
       ...(opts.compared?.unavailable !== undefined ? { unavailable: opts.compared.unavailable } : {}),
+      baseline: opts.baseline,
     },
     ...(opts.metric !== undefined ? { metric: opts.metric } : {}),
     ...(opts.resetNotes ? { resetNotes: opts.resetNotes } : {}),

@@ -276,16 +276,13 @@ describe('the paired alarm, read from a real SQLite store', () => {
   const base = [0.2, 0.4, 0.6, 0.3, 0.5, 0.7, 0.2, 0.4, 0.6, 0.3, 0.5, 0.7];
   const storeNdcg = (s: SqliteRunStore, id: string, t: string, vals: number[]) => {
     const m = vals.reduce((a, b) => a + b, 0) / vals.length;
-    storeRun(
-      s,
-      report({
-        runId: id,
-        queries: vals.map((v, i) => outcome(`q${i}`, { measures: { 'ndcg_cut.10': v } })),
-        metrics: [mean('ndcg_cut.10', m, vals.length, [m - 0.2, m + 0.2])],
-        rules: [rule('ndcg_cut.10', 'min', 0.2)],
-      }),
-      { startedAt: t },
-    );
+    const r = report({
+      runId: id,
+      queries: vals.map((v, i) => outcome(`q${i}`, { measures: { 'ndcg_cut.10': v } })),
+      metrics: [mean('ndcg_cut.10', m, vals.length, [m - 0.2, m + 0.2])],
+      rules: [rule('ndcg_cut.10', 'min', 0.2)],
+    });
+    storeRun(s, { ...r, environment: { ...r.environment, started_at: t } }, { startedAt: t });
   };
 
   it('says the paired test did not run when the compared report is missing or unreadable, in every view', async () => {
@@ -319,6 +316,48 @@ describe('the paired alarm, read from a real SQLite store', () => {
     }
     db.close();
     s.close();
+  });
+
+  it("holds the newest run to the suite's baseline too: a drop spread over nights, and a CI retry of the night that dropped", () => {
+    const s = store();
+    // each night 4 more of the 12 queries lose 0.1: night to night 4 of 12 moved, exact p = 2/16 = .125
+    const night = (k: number) => base.map((v, i) => (i < 4 * k ? v - 0.1 : v));
+    storeNdcg(s, 'b0', '2026-11-01T00:00:00Z', night(0));
+    storeNdcg(s, 'n1', '2026-11-02T00:00:00Z', night(1));
+    expect(historyFromStore(s, 'ctx').alarms).toEqual([]);
+    storeNdcg(s, 'n2', '2026-11-03T00:00:00Z', night(2));
+    expect(historyFromStore(s, 'ctx').alarms).toEqual([]);
+    s.setBaseline('ctx', 'b0');
+    const drift = historyFromStore(s, 'ctx');
+    // against the baseline 8 of 12 dropped: p = 2/256 = .0078, Holm over the 2 tests that moved: .0156
+    expect(drift.paired!.baseline).toBe('b0');
+    expect(drift.paired!.tests.map((t) => [t.a, t.p_value, t.p_holm])).toEqual([
+      ['n1', 2 / 16, 2 / 16],
+      ['b0', 2 / 256, 4 / 256],
+    ]);
+    expect(drift.alarms).toEqual([
+      "ndcg_cut.10 fell to 0.3833 in n2 from 0.45 in b0 (the suite's baseline), paired over 12 queries (worse on 8, better on 0, tied on 4): sign-flip p=.0078, Holm p=.0156 over 2 tests (gate metrics against each run compared with)",
+    ]);
+    expect(pairedLine(drift)).toBe(
+      "Paired query by query (sign-flip test, Holm over the 2 tests that moved, alpha 0.05; an alarm when significant the bad way), with n1: ndcg_cut.10 -0.0333 on 12 queries, p=.1250, Holm p=.1250; with the suite's baseline b0: ndcg_cut.10 -0.0667 on 12 queries, p=.0078, Holm p=.0156.",
+    );
+    // the retry of n2: tied with n2, still held to the baseline
+    storeNdcg(s, 'n2-retry', '2026-11-04T00:00:00Z', night(2));
+    const retry = historyFromStore(s, 'ctx');
+    expect(retry.compared_with).toBe('n2');
+    expect(retry.alarms).toHaveLength(1);
+    expect(retry.alarms[0]).toMatch(
+      /^ndcg_cut\.10 fell to 0\.3833 in n2-retry from 0\.45 in b0 \(the suite's baseline\)/,
+    );
+    // the dashboard and the run report hold it to the same baseline
+    return suiteTrendView(asAsync(s), 'p', 'ctx').then((v) => {
+      expect(v.history.alarms).toEqual(retry.alarms);
+      expect(historyUpToRun(s, 'n2-retry')!.alarms).toEqual(retry.alarms);
+      // a run before the baseline was set is not held to it when its report is drawn again
+      s.setBaseline('ctx', 'n2-retry');
+      expect(historyUpToRun(s, 'n2')!.paired!.baseline).toBeUndefined();
+      s.close();
+    });
   });
 
   it('names the narrower window a --limit below 20 decides from', () => {
@@ -389,7 +428,7 @@ describe('the paired alarm, read from a real SQLite store', () => {
       'ndcg_cut.10 fell to 0.3667 in r3 from 0.45 in r1, paired over 12 queries (worse on 10, better on 0, tied on 2): sign-flip p=.0020, Holm p=.0020 over 1 gate metric',
     ]);
     expect(pairedLine(cli)).toBe(
-      'Paired with r1 (query by query, sign-flip test, Holm over the 1 gate metric that moved, alpha 0.05; an alarm when significant the bad way): ndcg_cut.10 -0.0833 on 12 queries, p=.0020, Holm p=.0020.',
+      'Paired query by query (sign-flip test, Holm over the 1 gate metric that moved, alpha 0.05; an alarm when significant the bad way), with r1: ndcg_cut.10 -0.0833 on 12 queries, p=.0020, Holm p=.0020.',
     );
     const dashboard = (await suiteTrendView(asAsync(s), 'p', 'ctx')).history;
     expect(dashboard.paired).toEqual(cli.paired);

@@ -3,6 +3,7 @@
  * page with one trend chart per gate metric. Renderers return strings; the CLI prints or writes.
  */
 import type {
+  PairedTest as HistoryTest,
   BaselineInfo as BaselineInfoModel,
   HistoryView as HistoryViewModel,
   QueryChange as QueryChangeView,
@@ -181,20 +182,32 @@ export function pairedLine(h: HistoryViewModel): string | null {
   const pr = h.paired;
   if (!pr || pr.tests.length === 0) return null;
   const family = pr.tests.filter((t) => t.p_value !== null && t.ties < t.n).length;
-  const tests = pr.tests.map((t) => {
+  const text = (t: HistoryTest): string => {
     // per-query values the gate counted but the stored report does not give (an older report)
     const gate = (t.gate_n ?? []).flatMap((g) => (g !== null && g !== t.n ? [g] : []));
     const counted = gate.length ? ` (the gate counted ${Math.max(...gate)})` : '';
     return t.ties === t.n
       ? `${t.metric} tied on all ${t.n} queries${counted}`
       : `${t.metric} ${signed(t.mean_delta)} on ${t.n} queries${counted}, p=${testP(t)}, Holm p=${pValue(t.p_holm)}`;
+  };
+  // one clause per run compared with, in the tests' order (the comparable run, then the baseline)
+  const runs = [...new Set(pr.tests.map((t) => t.a))];
+  const clauses = runs.map((a) => {
+    const who = a === pr.baseline ? `the suite's baseline ${a}` : a;
+    return `with ${safe(who)}: ${safe(
+      pr.tests
+        .filter((t) => t.a === a)
+        .map(text)
+        .join('; '),
+    )}`;
   });
-  const with_ = `Paired with ${safe(h.compared_with ?? '')}`;
   if (family === 0)
-    return `${with_} query by query: no gate metric differs on any query; ${safe(tests.join('; '))}.`;
+    return `Paired query by query: no gate metric differs on any query; ${clauses.join('; ')}.`;
+  const tests =
+    runs.length === 1 ? `gate metric${family === 1 ? '' : 's'}` : `test${family === 1 ? '' : 's'}`;
   return (
-    `${with_} (query by query, sign-flip test, Holm over the ${family} gate metric${family === 1 ? '' : 's'} ` +
-    `that moved, alpha ${num(pr.settings.alpha)}; an alarm when significant the bad way): ${safe(tests.join('; '))}.`
+    `Paired query by query (sign-flip test, Holm over the ${family} ${tests} that moved, alpha ` +
+    `${num(pr.settings.alpha)}; an alarm when significant the bad way), ${clauses.join('; ')}.`
   );
 }
 

@@ -75,13 +75,9 @@ export const HistoryViewSchema = Closed({
    */
   compared_with: Type.Optional(Type.String()),
   /**
-   * the newest run against `compared_with` query by query: a paired sign-flip test per gate metric
-   * both stored reports give per-query values for (a = compared_with, b = the newest), Holm-corrected
-   * over them; a significant change the bad way alarms. Absent without both reports.
-   */
-  /**
-   * why there is no `paired` although a run was compared with: a stored report missing or unreadable.
-   * The no-alarm line says so, since only the interval alarm could then speak.
+   * why the newest run was not tested against `compared_with` query by query although it was compared
+   * with it: a stored report missing or unreadable. The no-alarm line says so, since only the
+   * interval alarm could then speak.
    */
   paired_unavailable: Type.Optional(Type.String()),
   /**
@@ -89,7 +85,21 @@ export const HistoryViewSchema = Closed({
    * were asked of the store (`--limit 5`).
    */
   alarm_window: Type.Optional(Type.Integer({ minimum: 0 })),
-  paired: Type.Optional(Closed({ settings: PairedSettingsSchema, tests: Type.Array(PairedTestSchema) })),
+  /**
+   * the newest run query by query against `compared_with` and against the suite's baseline (when it
+   * is another, earlier run on the same snapshot and config): a paired sign-flip test per gate metric
+   * both stored reports give per-query values for (a = the run compared with, b = the newest),
+   * Holm-corrected over all of them; a significant change the bad way alarms. Absent when neither
+   * comparison has both reports.
+   */
+  paired: Type.Optional(
+    Closed({
+      settings: PairedSettingsSchema,
+      tests: Type.Array(PairedTestSchema),
+      /** the suite's baseline run, when the newest run was also tested against it (tests whose `a` is it) */
+      baseline: Type.Optional(Type.String()),
+    }),
+  ),
   /**
    * the run the newest run's verdict was compared with: the complete run before it, when that run is
    * among the newest 20 (the alarm window); absent otherwise
