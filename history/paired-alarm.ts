@@ -101,7 +101,7 @@ export function pairedAlarm(
   const oneRun = tests.every((x) => x.a === t.a);
   const over = oneRun
     ? `${family} gate metric${family === 1 ? '' : 's'}`
-    : `${family} tests (gate metrics against each run compared with)`;
+    : `${family} test${family === 1 ? '' : 's'} (gate metrics against each run compared with)`;
   const [nWorse, nBetter] = better === 'higher' ? [t.losses, t.wins] : [t.wins, t.losses];
   return (
     `${t.metric} ${verb} to ${num(t.mean_b)} in ${t.b} from ${num(t.mean_a)} in ${t.a}${passedOver}, ` +
