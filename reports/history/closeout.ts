@@ -10,6 +10,7 @@ import type {
 } from '../../src/documents/index.js';
 import { measureSummary, num, pct, signedNum, testP } from '../../gates/format.js';
 import { isGateC } from '../../gates/gate-c.js';
+import { STATS_DEFAULTS } from '../../src/core/defaults.js';
 import { mdCode, mdEscape, terminalSafe } from '../escape.js';
 import { barChart, barChartSize, jsonDoc, renderPage, type ChartSpec } from './shared.js';
 
@@ -175,6 +176,8 @@ export function renderCloseoutMarkdown(c: CloseoutModel): string {
   push('');
   if (c.ranking_evidence?.length) {
     push('### Queries behind the failing ranking rules', '');
+    const method = rankingPMethod(c);
+    if (method) push(mdEscape(method), '');
     for (const e of c.ranking_evidence) {
       push(`${mdCode(e.rule)}${rankingTail(e, mdCode, mdEscape)}.`, '');
       if (!e.queries.length) continue;
@@ -258,6 +261,25 @@ export function rankingEvidenceLines(c: CloseoutModel): string[] {
       return `${head}${e.below}/${e.n} below ${num(e.threshold!)}${first ? `; lowest ${terminalSafe(first.query_id)} ${num(first.value)}` : ''}`;
     return `${head}dropped ${e.dropped}/${e.n}, tied ${e.tied}/${e.n}, improved ${e.improved}/${e.n}${pairedP(e)}${first ? `; largest drop ${terminalSafe(first.query_id)} ${signedNum(first.delta!)}` : ''}`;
   });
+}
+
+/**
+ * How the vs-baseline p was made, once above the rules, so `~.0001` is read as the floor of an
+ * estimate (the true p may be far smaller), not as a figure; '' when no rule carries a p.
+ */
+function rankingPMethod(c: CloseoutModel): string {
+  const ps = (c.ranking_evidence ?? []).filter((e) => e.p_value !== undefined);
+  if (!ps.length) return '';
+  const estimated = ps.some((e) => e.p_exact === false);
+  return (
+    'p: two-sided paired sign-flip test of run minus baseline over the queries both runs measured, ' +
+    'exact where every sign assignment could be counted' +
+    (estimated
+      ? `; ~ marks an estimate from ${STATS_DEFAULTS.permutations} seeded permutations, never below ` +
+        `1/${STATS_DEFAULTS.permutations + 1} (~.0001: at most about that, possibly far smaller)`
+      : '') +
+    '. It says whether the change is more than chance; the rule judges the two means.'
+  );
 }
 
 /** "; paired sign-flip p=.0231" (`~` an estimate); '' for a closeout written before it was recorded. */
@@ -371,6 +393,7 @@ function closeoutHtmlView(c: CloseoutModel) {
         : null,
     },
     no_failing_queries: noFailingQueries(c, (m) => m),
+    ranking_p_method: rankingPMethod(c),
     ranking_evidence: (c.ranking_evidence ?? []).map((e) => ({
       rule: e.rule,
       tail: rankingTail(
