@@ -12,26 +12,11 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../src/cli/program.js';
 import type { HistoryView } from '../src/documents/index.js';
 import { captureIo } from './helpers/cli-io.js';
+import { CACM_RUN, swapTopTwo, trecRunSuite } from './helpers/trec-run-suite.js';
 
 const REPO = resolve(import.meta.dirname, '..');
-const RUN = join(REPO, 'fixtures', 'cacm', 'source', 'cacm-bm25.txt');
 const tmp = mkdtempSync(join(tmpdir(), 'rgate-paired-alarm-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
-
-/** The run with each query's documents at ranks 1 and 2 exchanged (scores kept in rank order). */
-function swapTopTwo(text: string): string {
-  const lines = text.trimEnd().split('\n');
-  return (
-    lines
-      .map((l, i) => {
-        const f = l.split(' ');
-        const other = f[3] === '1' ? lines[i + 1] : f[3] === '2' ? lines[i - 1] : undefined;
-        if (!other || other.split(' ')[0] !== f[0]) return l;
-        return [f[0], f[1], other.split(' ')[2], f[3], f[4], f[5]].join(' ');
-      })
-      .join('\n') + '\n'
-  );
-}
 
 async function cli(args: string[]): Promise<{ code: number; out: string; err: string }> {
   const io = captureIo(tmp);
@@ -60,25 +45,7 @@ describe('the nightly alarm, paired', () => {
     writeFileSync(
       join(tmp, 'rgate.config.json'),
       JSON.stringify({
-        suites: {
-          nightly: {
-            fixture: 'cacm',
-            system: {
-              type: 'command',
-              worker: true,
-              contract: 'rgate',
-              argv: [
-                process.execPath,
-                join(REPO, 'examples', 'trec-run-worker.mjs'),
-                join(tmp, 'runs', 'nightly.txt'),
-              ],
-            },
-            config: { k: 1000 },
-            replays: 1,
-            ranking_measures: ['ndcg_cut.10'],
-            gate: 'nightly',
-          },
-        },
+        suites: { nightly: trecRunSuite(join(tmp, 'runs', 'nightly.txt'), ['ndcg_cut.10'], 'nightly') },
       }),
     );
     const night = async (run: string) => {
@@ -87,7 +54,7 @@ describe('the nightly alarm, paired', () => {
       expect(r.code, r.err).toBe(0);
       return cli(['history', 'nightly', '--json']).then((h) => JSON.parse(h.out) as HistoryView);
     };
-    const original = readFileSync(RUN, 'utf8');
+    const original = readFileSync(CACM_RUN, 'utf8');
 
     // night 2 = night 1: tied on every query, p 1, no alarm (error_rate is a count of requests,
     // not a per-query value: the interval alarm keeps it)

@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../src/cli/program.js';
 import { score } from '../src/index.js';
 import { captureIo } from './helpers/cli-io.js';
+import { CACM_RUN, swapTopTwo, trecRunSuite } from './helpers/trec-run-suite.js';
 
 /**
  * A team whose pipeline already writes TREC runs gates them through examples/trec-run-worker.mjs (the
@@ -14,7 +15,7 @@ import { captureIo } from './helpers/cli-io.js';
 const REPO = resolve(import.meta.dirname, '..');
 const tmp = mkdtempSync(join(tmpdir(), 'rgate-run-worker-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
-const RUN = join(REPO, 'fixtures', 'cacm', 'source', 'cacm-bm25.txt');
+const RUN = CACM_RUN;
 const MEASURES = ['map', 'P.10', 'P.30', 'ndcg_cut.10', 'recall.1000', 'recip_rank'];
 
 describe('examples/trec-run-worker.mjs', () => {
@@ -22,23 +23,7 @@ describe('examples/trec-run-worker.mjs', () => {
     cpSync(join(REPO, 'fixtures', 'cacm'), join(tmp, 'fixtures', 'cacm'), { recursive: true });
     writeFileSync(
       join(tmp, 'rgate.config.json'),
-      JSON.stringify({
-        suites: {
-          nightly: {
-            fixture: 'cacm',
-            system: {
-              type: 'command',
-              worker: true,
-              contract: 'rgate',
-              argv: [process.execPath, join(REPO, 'examples', 'trec-run-worker.mjs'), RUN],
-            },
-            config: { k: 1000 },
-            replays: 1,
-            ranking_measures: MEASURES,
-            gate: null,
-          },
-        },
-      }),
+      JSON.stringify({ suites: { nightly: trecRunSuite(RUN, MEASURES, null) } }),
     );
     const io = captureIo(tmp);
     expect(await runCli(['run', 'nightly'], io), io.stderr.join('\n')).toBe(0);
@@ -59,15 +44,8 @@ describe('examples/trec-run-worker.mjs', () => {
 
   it('compares two run files with paired tests, the path a system parameter', async () => {
     // a second run: each query's first two documents swapped (scores exchanged)
-    const lines = readFileSync(RUN, 'utf8').trimEnd().split('\n');
-    const swapped = lines.map((l, i) => {
-      const f = l.split(' ');
-      const other = f[3] === '1' ? lines[i + 1] : f[3] === '2' ? lines[i - 1] : undefined;
-      if (!other || other.split(' ')[0] !== f[0]) return l;
-      return [f[0], f[1], other.split(' ')[2], f[3], f[4], f[5]].join(' ');
-    });
     const b = join(tmp, 'swapped.txt');
-    writeFileSync(b, swapped.join('\n') + '\n');
+    writeFileSync(b, swapTopTwo(readFileSync(RUN, 'utf8')));
     const config = JSON.parse(readFileSync(join(tmp, 'rgate.config.json'), 'utf8')) as {
       suites: { nightly: { system: { argv: string[]; params?: Record<string, string> } } };
     };
