@@ -150,37 +150,40 @@ export function pairedTest(
   // each test draws from its own stream, so adding a metric does not change another's interval
   const seed = deriveSeed(s.seed, `${metric}\u0000${aId}\u0000${bId}`);
   const allTies = ties === n;
-  if (s.test === 't') {
-    const t = pairedTTest(x, y);
-    return {
-      ...base,
-      mean_a: mean(x),
-      mean_b: mean(y),
-      mean_delta: mean(d),
-      ci95: allTies ? [0, 0] : pairedBootstrapMeanCi(x, y, { seed, resamples: s.resamples }),
-      // one query that differs has no variance to test against: no p
-      p_value: allTies ? 1 : (t?.p ?? null),
-      ...(t ? { t: Number.isFinite(t.t) ? t.t : null, df: t.df } : {}),
-      wins,
-      ties,
-      losses,
-    };
-  }
-  const test = allTies
-    ? { p: 1, exact: true }
-    : pairedRandomizationTest(x, y, { seed: deriveSeed(seed, 'perm'), permutations: s.permutations });
   return {
     ...base,
     mean_a: mean(x),
     mean_b: mean(y),
     mean_delta: mean(d),
     ci95: allTies ? [0, 0] : pairedBootstrapMeanCi(x, y, { seed, resamples: s.resamples }),
-    p_value: test.p,
-    p_exact: test.exact,
+    ...(s.test === 't' ? tFields(x, y, allTies) : signFlipFields(x, y, allTies, seed, s.permutations)),
     wins,
     ties,
     losses,
   };
+}
+
+/** Student's t-test: p (null with one differing query: no variance to test against), t and df. */
+function tFields(x: readonly number[], y: readonly number[], allTies: boolean): Partial<PairedTest> {
+  const t = pairedTTest(x, y);
+  return {
+    p_value: allTies ? 1 : (t?.p ?? null),
+    ...(t ? { t: Number.isFinite(t.t) ? t.t : null, df: t.df } : {}),
+  };
+}
+
+/** The sign-flip test: p, and whether every sign assignment was counted. */
+function signFlipFields(
+  x: readonly number[],
+  y: readonly number[],
+  allTies: boolean,
+  seed: number,
+  permutations: number,
+): Partial<PairedTest> {
+  const test = allTies
+    ? { p: 1, exact: true }
+    : pairedRandomizationTest(x, y, { seed: deriveSeed(seed, 'perm'), permutations });
+  return { p_value: test.p, p_exact: test.exact };
 }
 
 function mean(v: readonly number[]): number {
