@@ -93,13 +93,26 @@ export function evaluateGate(policy: GatePolicy, input: GateInput): GateResult {
   // unjudged top-1s could still carry: grading, not the system, decides it. The headline goes first.
   const failing = rules.filter((r) => r.status === 'fail');
   // a judgment rule that was not measured at all is a broken run, not a fixture with holes
+  // a judgment rule with nothing unjudged is short of units, not of judgments
   const onJudgments = (r: RuleResult) =>
-    (JUDGMENT_METRICS.includes(r.metric) && r.denominator !== undefined) || r.undecided === true;
+    (JUDGMENT_METRICS.includes(r.metric) && r.denominator !== undefined && r.numerator !== r.denominator) ||
+    r.undecided === true;
+  const checklistOk = checklist.every((c) => c.ok || severityOf.get(c.id) === 'warn');
+  // too few queries: every failing rule only counted fewer than its minimum (the query count
+  // itself, or units a bigger set would bring); grading has nothing to add there
+  const shortOfQueries = failing.every((r) => r.insufficient === 'too_few');
   const cause =
-    failing.every(onJudgments) && checklist.every((c) => c.ok || severityOf.get(c.id) === 'warn')
-      ? 'judgments'
-      : 'system';
-  const headline = cause === 'judgments' ? [judgmentHeadline(failing, debt, input)] : [];
+    shortOfQueries && checklistOk
+      ? 'queries'
+      : failing.every(onJudgments) && checklistOk
+        ? 'judgments'
+        : 'system';
+  const headline =
+    cause === 'judgments'
+      ? [judgmentHeadline(failing, debt, input)]
+      : cause === 'queries'
+        ? [queriesHeadline(failing, input)]
+        : [];
   return {
     gate_id: policy.gate_id,
     gate_version: policy.version,
@@ -127,6 +140,20 @@ function poolHint(input: GateInput): string {
   return `run \`rgate label pool ${input.suite ?? '<suite>'} --modes all\``;
 }
 
+/** "too few queries (the query set, not the system, decides this FAIL): 10 queries, at least 50 required; ..." */
+function queriesHeadline(failing: RuleResult[], input: GateInput): string {
+  const count = failing.find((r) => r.metric === 'query_count');
+  const what = count
+    ? `${input.query_count} ${input.query_count === 1 ? 'query' : 'queries'}, at least ${count.threshold} required`
+    : `every failing rule counted fewer than its minimum (${failing
+        .map(
+          (r) =>
+            `${ruleLabel(r)} ${r.denominator !== undefined ? `${r.numerator}/${r.denominator}` : `n=${r.n ?? 0}`}`,
+        )
+        .join(', ')})`;
+  return `too few queries (the query set, not the system, decides this FAIL): ${what}; add queries to the set (grading answers cannot supply them)`;
+}
+
 /** "insufficient judgments: 24 of 86 top-1s unjudged; run `rgate label pool semantic --modes all`" */
 function judgmentHeadline(failing: RuleResult[], debt: Top1Debt | undefined, input: GateInput): string {
   const what: string[] = [];
@@ -145,6 +172,8 @@ function judgmentHeadline(failing: RuleResult[], debt: Top1Debt | undefined, inp
 function withJudgmentDebt(r: RuleResult, debt: Top1Debt | undefined, input: GateInput): RuleResult {
   if (JUDGMENT_METRICS.includes(r.metric)) {
     if (r.status !== 'fail' || r.numerator === undefined || r.denominator === undefined) return r;
+    // every unit judged, and still short: too few of them were counted, which grading cannot change
+    if (r.numerator === r.denominator) return r;
     const unit = r.metric === 'judged_top1' ? 'top-1s' : 'ranked positions';
     return {
       ...r,
@@ -159,7 +188,8 @@ function withJudgmentDebt(r: RuleResult, debt: Top1Debt | undefined, input: Gate
     !debt ||
     debt.unjudged === 0 ||
     r.numerator === undefined ||
-    r.denominator !== debt.counted
+    r.denominator === undefined ||
+    r.denominator < debt.counted
   )
     return r;
   const best = r.numerator + debt.unjudged;
@@ -192,6 +222,7 @@ function queryCountRule(policy: GatePolicy, input: GateInput): RuleResult {
     observed: input.query_count,
     n: input.query_count,
     status: ok ? 'pass' : 'fail',
+    ...(ok ? {} : { insufficient: 'too_few' as const }),
     reason: ok
       ? `${input.query_count} queries, at least ${policy.min_queries} required`
       : `insufficient evidence: ${input.query_count} queries, at least ${Math.max(1, policy.min_queries)} required`,
@@ -267,16 +298,22 @@ function evaluateMeasureRule(rule: GateRule, input: GateInput, base: RuleResult)
   const minDen = rule.min_denominator ?? 1;
   const hint = FALLBACK_EVIDENCE.has(rule.metric) ? `; ${probeHint(input.artifacts, input.metrics)}` : '';
   if (o.count === 0 || o.value === null) {
-    return fail(r, `insufficient evidence: ${countText(o)}, nothing was counted${hint}`);
+    return fail(
+      { ...r, insufficient: 'none' },
+      `insufficient evidence: ${countText(o)}, nothing was counted${hint}`,
+    );
   }
   if (o.count < minDen) {
     return fail(
-      r,
+      { ...r, insufficient: 'too_few' },
       `insufficient evidence: ${countText(o)}, at least ${minDen} ${o.kind === 'rate' ? 'in the denominator' : 'samples'} required${hint}`,
     );
   }
   if (rule.min_replays !== undefined && input.replays < rule.min_replays) {
-    return fail(r, `insufficient evidence: ${input.replays} replays, at least ${rule.min_replays} required`);
+    return fail(
+      { ...r, insufficient: 'replays' },
+      `insufficient evidence: ${input.replays} replays, at least ${rule.min_replays} required`,
+    );
   }
   if (rule.vs_baseline) return compareToBaseline(rule, input, r, o);
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Observation, QueryRecord } from '../src/documents/index.js';
-import { computeRunMeasures } from '../src/metrics/index.js';
+import { computeRunMeasures, EvidenceIndex } from '../src/metrics/index.js';
 import { errorSummary, queryError, stderrTail } from './error-summary.js';
 import { fingerprint } from './fingerprint.js';
 import { buildReplayProof } from './replay-proof.js';
@@ -86,12 +86,15 @@ describe('error summary', () => {
 
 describe('replay stability: one definition for the proof and the gate', () => {
   it('a deterministic error is stable in both; an error on one replay only is unstable in both', () => {
-    const proof = buildReplayProof(observations, { replays: 3, seed: 1, orderSeeds: [1, 2, 3] });
-    expect(proof.divergent.map((d) => d.query_id)).toEqual(['q-flaky']);
     const queries: QueryRecord[] = ['q-locked', 'q-flaky', 'q-ok'].map((query_id) => ({
       query_id,
       text: query_id,
     }));
+    const proof = buildReplayProof(new EvidenceIndex(queries, observations, 3), {
+      seed: 1,
+      orderSeeds: [1, 2, 3],
+    });
+    expect(proof.divergent.map((d) => d.query_id)).toEqual(['q-flaky']);
     const m = computeRunMeasures({
       queries,
       corpus: [],

@@ -13,6 +13,7 @@ import type {
   ReportedError,
   WarningSummary,
 } from '../src/documents/index.js';
+import type { EvidenceIndex } from '../src/metrics/index.js';
 
 /** The last non-empty lines of stderr, at most `max` characters (cut at a line start when it can be). */
 export function stderrTail(
@@ -40,7 +41,7 @@ function reported(o: Observation): ReportedError {
 const byReplayThenQuery = (a: Observation, b: Observation) =>
   a.replay - b.replay || compareCodeUnits(a.query_id, b.query_id);
 
-/** A query's first error (lowest replay that errored) with its error count and classes; undefined when none erred. */
+/** A query's first error (lowest replay that errored) with its error count, the replays run and its classes; undefined when none erred. */
 export function queryError(observations: readonly Observation[]): QueryError | undefined {
   const failed = observations.filter((o) => !o.ok).sort(byReplayThenQuery);
   const first = failed[0];
@@ -48,6 +49,7 @@ export function queryError(observations: readonly Observation[]): QueryError | u
   return {
     ...reported(first),
     errored_replays: failed.length,
+    observed_replays: observations.length,
     kinds: [...new Set(failed.map((o) => o.error?.kind ?? 'error'))].sort(compareCodeUnits),
   };
 }
@@ -79,18 +81,9 @@ export function errorSummary(observations: readonly Observation[]): ErrorSummary
 }
 
 /** Each QueryOutcome with its first error attached (those without errors unchanged). */
-export function withFirstErrors(
-  queries: readonly QueryOutcome[],
-  observations: readonly Observation[],
-): QueryOutcome[] {
-  const byQuery = new Map<string, Observation[]>();
-  for (const o of observations) {
-    const list = byQuery.get(o.query_id);
-    if (list) list.push(o);
-    else byQuery.set(o.query_id, [o]);
-  }
+export function withFirstErrors(queries: readonly QueryOutcome[], evidence: EvidenceIndex): QueryOutcome[] {
   return queries.map((q) => {
-    const e = queryError(byQuery.get(q.query_id) ?? []);
+    const e = queryError(evidence.all(q.query_id));
     return e ? { ...q, first_error: e } : q;
   });
 }

@@ -4,7 +4,7 @@
  * restates the rule. Reports written before the field existed are upgraded when they are read
  * (upgradeReport), with the same rule.
  */
-import type { QueryOutcome, Report } from '../src/documents/index.js';
+import { gateAsRead, type QueryOutcome, type Report } from '../src/documents/index.js';
 import {
   hasSelectionStep,
   isSemanticWin,
@@ -17,6 +17,7 @@ interface FailureFacts extends OutcomeFacts {
   actual: { ok: boolean; selection_mode?: string | undefined };
   judged?: boolean | undefined;
   leaked_tags?: string[] | undefined;
+  determinism_shown?: boolean | undefined;
 }
 
 /** Gate measures that judge a benchmark query by its top-1 answer. */
@@ -79,7 +80,8 @@ function failureReasons(
     else if (q.top1 === 'no_answer') why.push('no answer');
   } else if (q.kind === 'probe' && selection && q.expectation_met === false)
     why.push(expectationGated ? 'expectation not met' : EXPECTATION_NOT_GATED);
-  if (!q.deterministic && by.stability) why.push('unstable across replays');
+  // only replays that ran are compared: a query short of a replay is unstable only if two that ran differ
+  if (!q.deterministic && q.determinism_shown !== false && by.stability) why.push('unstable across replays');
   if (q.leaked_tags?.length) why.push(`leaked ${q.leaked_tags.join(', ')}`);
   return why;
 }
@@ -116,7 +118,10 @@ export function withFailureReasons(
  * `judging`) existed gets them here, decided by today's rule exactly as the harness decides them.
  * A current report is returned as it is.
  */
-export function upgradeReport(report: Report): Report {
+export function upgradeReport(read: Report): Report {
+  // a no-gate report written before NONE said PASS: it is read as NONE
+  const gate = gateAsRead(read.gate);
+  const report = gate === read.gate ? read : { ...read, gate };
   const current =
     report.judging !== undefined &&
     report.queries.every((q) => q.failure_reasons !== undefined) &&
@@ -129,7 +134,7 @@ export function upgradeReport(report: Report): Report {
       report.gate.rules.map((r) => r.metric),
     );
   const modes = semanticWinModesOf(report);
-  const gated = !(report.gate.gate_id === 'measures-only' && report.gate.rules.length === 0);
+  const gated = report.gate.verdict !== 'NONE';
   const by = judgedBy(gated ? report.gate.rules.map((r) => r.metric) : undefined);
   const reasons = (q: QueryOutcome): QueryOutcome => ({
     ...q,

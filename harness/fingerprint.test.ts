@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Observation } from '../src/documents/index.js';
 import { fingerprint, firstDifference, fingerprintInput } from './fingerprint.js';
+import { EvidenceIndex } from '../src/metrics/index.js';
 import { buildReplayProof } from './replay-proof.js';
 
 function obs(query_id: string, replay: number, ids: string[], extra: Partial<Observation> = {}): Observation {
@@ -46,10 +47,21 @@ describe('fingerprint', () => {
   });
 });
 
+/** The proof over an index of these observations, the set being the queries they name. */
+function proof(observations: Observation[], replays: number, orderSeeds: number[]) {
+  const ids = [...new Set(observations.map((o) => o.query_id))];
+  const index = new EvidenceIndex(
+    ids.map((query_id) => ({ query_id, text: query_id })),
+    observations,
+    replays,
+  );
+  return buildReplayProof(index, { seed: 7, orderSeeds });
+}
+
 describe('buildReplayProof', () => {
   it('is identical when every replay agrees', () => {
     const all = [1, 2, 3].flatMap((r) => [obs('q1', r, ['a', 'b']), obs('q2', r, ['c'])]);
-    const p = buildReplayProof(all, { replays: 3, seed: 7, orderSeeds: [1, 2, 3] });
+    const p = proof(all, 3, [1, 2, 3]);
     expect(p.identical).toBe(true);
     expect(new Set(p.rollups).size).toBe(1);
     expect(p.divergent).toEqual([]);
@@ -64,7 +76,7 @@ describe('buildReplayProof', () => {
       obs('q2', 2, ['c']),
       obs('q2', 3, ['c']),
     ];
-    const p = buildReplayProof(all, { replays: 3, seed: 7, orderSeeds: [1, 2, 3] });
+    const p = proof(all, 3, [1, 2, 3]);
     expect(p.identical).toBe(false);
     expect(p.divergent).toHaveLength(1);
     expect(p.divergent[0]).toMatchObject({ query_id: 'q1', field: '/ranked/0/id' });
@@ -73,9 +85,19 @@ describe('buildReplayProof', () => {
     expect(p.rollups[2]).not.toBe(p.rollups[0]);
   });
 
-  it('shows a query missing from a replay', () => {
-    const p = buildReplayProof([obs('q1', 1, ['a'])], { replays: 2, seed: 1, orderSeeds: [1, 2] });
+  it('shows a query missing from a replay, and calls that unproven, never divergent', () => {
+    const p = proof([obs('q1', 1, ['a'])], 2, [1, 2]);
     expect(p.per_query[0]!.fingerprints[1]).toBe('missing');
-    expect(p.divergent[0]!.field).toBe('/missing');
+    expect(p.divergent).toEqual([]);
+    expect(p.identical).toBe(false);
+    expect(p.status).toBe('unproven');
+    expect(p.completed_replays).toBe(1);
+  });
+
+  it('a divergence between the replays that ran is shown even when another never ran', () => {
+    const p = proof([obs('q1', 1, ['a', 'b']), obs('q1', 2, ['b', 'a'])], 3, [1, 2]);
+    expect(p.status).toBe('divergent');
+    expect(p.divergent[0]).toMatchObject({ query_id: 'q1', field: '/ranked/0/id' });
+    expect(p.divergent[0]!.groups.map((g) => g.replays)).toEqual([[1], [2]]);
   });
 });

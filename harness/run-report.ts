@@ -7,8 +7,9 @@ import {
   type MetricEntry,
   type Observation,
   type Report,
+  NO_GATE_ID,
 } from '../src/documents/index.js';
-import { computeRunMeasures, hasSelectionStep, usefulnessRule } from '../src/metrics/index.js';
+import { computeRunMeasures, EvidenceIndex, hasSelectionStep, usefulnessRule } from '../src/metrics/index.js';
 import { evaluateGate, separateTimingRules } from '../gates/index.js';
 import { checklistEvidence } from './checklist-evidence.js';
 import { orderSeed } from './replay.js';
@@ -68,6 +69,9 @@ export function buildRunReport(
   const { replays, seed, relevance_level: relevanceLevel } = plan.settings;
   // a stored plan older than the setting names none: such a run is measured with today's default
   const semanticWinModes = c.system.semantic_win_modes ?? [...CONTRACT_DEFAULTS.semantic_win_modes];
+  // the one index every measure and section below reads: what ran, grouped by query and replay
+  const evidence = new EvidenceIndex(plan.suite.queries, observations, replays);
+  const state = c.down ? 'down' : c.partial ? 'partial' : c.interrupted ? 'interrupted' : 'complete';
   const na = notApplicableProbes(
     plan.suite.queries,
     effectiveSystem(plan.spec, plan.config),
@@ -78,7 +82,8 @@ export function buildRunReport(
       semanticWinModes,
       queries: plan.suite.queries,
       corpus: plan.suite.corpus,
-      observations: [...observations],
+      observations: evidence.observations,
+      evidence,
       replays,
       relevanceLevel,
       seed,
@@ -87,10 +92,11 @@ export function buildRunReport(
     }),
   );
   // the order seeds of the replays that made observations (every replay, for a finished run)
-  const seen = new Set(observations.map((o) => o.replay));
+  const seen = new Set(evidence.observations.map((o) => o.replay));
   const orderSeeds: number[] = [];
   for (let r = 1; r <= replays; r++) if (seen.has(r)) orderSeeds.push(orderSeed(seed, r));
-  const proof = buildReplayProof([...observations], { replays, seed, orderSeeds });
+  const proof = buildReplayProof(evidence, { seed, orderSeeds });
+  const ran = evidence.summary(state);
 
   const evaluated = plan.policy
     ? evaluateGate(plan.policy, {
@@ -104,7 +110,7 @@ export function buildRunReport(
           ? { baseline: { metrics: plan.baseline.metrics, source: plan.baseline.source } }
           : {}),
         checklist_evidence: checklistEvidence(
-          observations,
+          evidence.observations,
           proof.identical,
           plan.artifacts,
           semanticWinModes,
@@ -114,15 +120,18 @@ export function buildRunReport(
   // Latency rules read the wall clock: their measured values move to the timing section.
   const { gate, timing_rules } = separateTimingRules(evaluated);
   const planned = plannedRequests(plan);
+  const made = ran.requests.made;
+  const notRun = planned > made ? `; ${planned - made} of ${planned} planned were never made` : '';
   const overruling = c.down
-    ? `system under test down: ${c.down.failed_requests === planned ? 'all' : `the first ${c.down.failed_requests} of ${planned}`} requests failed, none succeeded (first error: ${c.down.first_error.kind}: ${c.down.first_error.message})`
+    ? `system under test down: ${c.down.failed_requests === 1 ? 'the 1 request' : `all ${c.down.failed_requests} requests`} made failed, none succeeded${notRun} (first error: ${c.down.first_error.kind}: ${c.down.first_error.message})`
     : c.partial
-      ? `partial run (${c.partial}): ${observations.length} of ${planned} requests observed; not a verdict on the system`
+      ? `partial run (${c.partial}): ${made} of ${planned} requests observed; not a verdict on the system`
       : c.interrupted
-        ? `run interrupted: ${observations.length} of ${planned} requests observed`
+        ? `run interrupted: ${made} of ${planned} requests observed`
         : undefined;
   if (overruling) {
-    gate.verdict = 'FAIL';
+    // a suite with no gate keeps its NONE: the run failed, but no gate judged it
+    if (plan.policy) gate.verdict = 'FAIL';
     // no verdict on judgments when the run itself did not complete
     if (c.down) gate.cause = 'system';
     else delete gate.cause;
@@ -130,7 +139,7 @@ export function buildRunReport(
     gate.overruled = c.down ? 'down' : c.partial ? 'partial' : 'interrupted';
   }
 
-  const measuredQueries = withFirstErrors(measured.queries, observations);
+  const measuredQueries = withFirstErrors(measured.queries, evidence);
   const selection = hasSelectionStep(
     measuredQueries,
     (plan.policy?.rules ?? []).map((r) => r.metric),
@@ -143,8 +152,14 @@ export function buildRunReport(
     plan.policy ? plan.policy.rules.map((r) => r.metric) : undefined,
   );
   const b = plan.baseline;
-  const violations = contractViolations(plan.suite.queries, observations);
-  const peers = peerFigures(c.system, plan.suite.queries, plan.suite.corpus, observations, measured.metrics);
+  const violations = contractViolations(plan.suite.queries, evidence.observations);
+  const peers = peerFigures(
+    c.system,
+    plan.suite.queries,
+    plan.suite.corpus,
+    evidence.observations,
+    measured.metrics,
+  );
   return {
     schema_version: REPORT_SCHEMA_VERSION,
     suite: plan.name,
@@ -162,11 +177,12 @@ export function buildRunReport(
     failing_queries: failing,
     queries,
     replay_proof: proof,
-    errors: errorSummary(observations),
+    evidence: ran,
+    errors: errorSummary(evidence.observations),
     ...(violations ? { contract_violations: violations } : {}),
     ...(peers ? { peer_figures: peers } : {}),
     ...(na.section.length ? { not_applicable: na.section } : {}),
-    warnings: warningSummary(observations),
+    warnings: warningSummary(evidence.observations),
     ...(b
       ? {
           baseline: {
@@ -217,12 +233,13 @@ export function systemDown(
   };
 }
 
+/** No gate judged the run: verdict NONE, never a PASS nobody gated. */
 function noGate(metrics: MetricEntry[]): GateResult {
   const checklist: ChecklistItem[] = [];
   return {
-    gate_id: 'measures-only',
+    gate_id: NO_GATE_ID,
     gate_version: '-',
-    verdict: 'PASS',
+    verdict: 'NONE',
     rules: [],
     reasons: [`no gate policy for this suite: ${metrics.length} measures reported, nothing enforced`],
     checklist,

@@ -61,7 +61,8 @@ function interval(v: MeasureValue): [number, number] | null {
   return v.kind === 'rate' ? v.wilson95 : v.kind === 'mean' ? v.ci95 : null;
 }
 
-const VERDICT_RANK: Record<Verdict, number> = { PASS: 0, WATCH: 1, FAIL: 2 };
+/** NONE (no gate) ranks with nothing: a suite gaining or losing its gate is no worsening */
+const VERDICT_RANK: Record<Verdict, number> = { PASS: 0, WATCH: 1, FAIL: 2, NONE: -1 };
 
 /**
  * What must stay equal for two runs' numbers to be comparable in a trend: the pinned ids and the
@@ -280,6 +281,7 @@ export function buildHistory(
   if (
     last?.row.verdict &&
     prev?.row.verdict &&
+    prev.row.verdict !== 'NONE' &&
     VERDICT_RANK[last.row.verdict] > VERDICT_RANK[prev.row.verdict]
   ) {
     alarms.unshift(

@@ -125,7 +125,7 @@ describe('exit codes as documented', () => {
     expect(await runCli(['run', 'dead'], o)).toBe(3);
     const err = o.stderr.join('\n');
     expect(err).toContain(
-      'suite dead: the system under test is down: 10 of 630 requests failed and none succeeded',
+      'suite dead: the system under test is down: all 10 requests made (of 630 planned) failed and none succeeded',
     );
     expect(err).toContain('missing-retriever');
     expect(o.stdout.join('\n')).toContain('system under test down');
@@ -199,7 +199,7 @@ describe('a run that measured nothing names the config place to fix', () => {
         const r = await runAgainst({ type: 'http', url: s.url });
         expect(r.code).toBe(3);
         expect(r.err).toContain(
-          `rgate: suite x: no answer could be measured: 2 of 2 requests failed and none succeeded, ${which} of them answers that broke contract "context-pack" (the default, none is set), so the run stopped (first: response breaks context-pack and cannot be measured: /context_text: is required; /items: is required; the answer reads as retrieval-result-v1)`,
+          `rgate: suite x: no answer could be measured: all 2 requests failed and none succeeded, ${which} of them answers that broke contract "context-pack" (the default, none is set), so the run stopped (first: response breaks context-pack and cannot be measured: /context_text: is required; /items: is required; the answer reads as retrieval-result-v1)`,
         );
         expect(r.err).toContain(
           `  hint: ${r.at('"system"')} /suites/x/system/contract: the answers read as retrieval-result-v1: set it to "retrieval-result-v1"`,
@@ -230,7 +230,7 @@ describe('a run that measured nothing names the config place to fix', () => {
     await s.close();
     const r = await runAgainst({ type: 'http', url: s.url, contract: 'rgate' });
     expect(r.code).toBe(3);
-    expect(r.err).toContain('rgate: suite x: the system under test is down: 2 of 2 requests failed');
+    expect(r.err).toContain('rgate: suite x: the system under test is down: all 2 requests failed');
     expect(r.err).toContain('ECONNREFUSED');
     expect(r.err).toContain(
       `  hint: ${r.at('"url"')} /suites/x/system/url: nothing answered there: start the system, or fix the url`,

@@ -337,7 +337,7 @@ describe('memory-cli-v1 through the command adapter, on the recorded outputs', (
 
   it('an unmet probe expectation no rule reads is listed apart, with the expectation, never as failing', () => {
     const r = probesKeyed.report;
-    expect(r.gate.verdict).toBe('PASS'); // no gate: measures only
+    expect(r.gate.verdict).toBe('NONE'); // no gate: measures only, never a PASS
     // the benchmark query is a top-1 miss (useful only via fallback); the probes are not among them
     expect(r.failing_queries.map((q) => q.query_id)).toEqual(['q-review']);
     const none = r.queries.find((q) => q.query_id === 'probe-none')!;

@@ -228,10 +228,19 @@ describe('json', () => {
   });
   it('keeps the top-level sections in reading order, environment and timing last', () => {
     const keys = Object.keys(JSON.parse(renderJson(sampleReport('watch'))));
-    // the sample has no baseline, no probe it cannot take, no warning, no contract violation, no peer figure
+    // the sample has no baseline, no probe it cannot take, no warning, no contract violation, no peer
+    // figure, and no evidence section (it is shaped like a report written before that section)
     expect(keys).toEqual(
       TOP_LEVEL_ORDER.filter(
-        (k) => !['baseline', 'not_applicable', 'warnings', 'contract_violations', 'peer_figures'].includes(k),
+        (k) =>
+          ![
+            'baseline',
+            'not_applicable',
+            'warnings',
+            'contract_violations',
+            'peer_figures',
+            'evidence',
+          ].includes(k),
       ),
     );
     expect(keys.slice(-2)).toEqual(['environment', 'timing']);

@@ -125,7 +125,7 @@ describe('rgate run with the system under test down', () => {
     expect(lines.slice(-3)).toEqual([
       'Summary (1 suite)',
       expect.stringMatching(
-        /^ {2}FAIL {2}down {3}semantic-retrieval-v1 {2}not judged \(system under test down: the first 10 of 12 requests failed, none succeeded \(first error: crash: process exited with code 3\)\)$/,
+        /^ {2}FAIL {2}down {3}semantic-retrieval-v1 {2}not judged \(system under test down: all 10 requests made failed, none succeeded; 2 of 12 planned were never made \(first error: crash: process exited with code 3\)\)$/,
       ),
       'rgate: down FAIL (a system under test is down) -> exit 3 (the system under test is down or rgate failed)',
     ]);
@@ -142,7 +142,9 @@ describe('rgate run with the system under test down', () => {
     ].map((m) => [m[1], m[3]]);
     // the cause first, then every rule (query_count and judged_top1 among them) not judged
     expect(cases[0]).toEqual(['run', 'error']);
-    expect(xml).toContain('<error message="system under test down: the first 10 of 12 requests failed');
+    expect(xml).toContain(
+      '<error message="system under test down: all 10 requests made failed, none succeeded; 2 of 12 planned were never made',
+    );
     expect(xml).toContain('type="down"');
     expect(cases.slice(1).map(([name]) => name)).toEqual(
       expect.arrayContaining(['query_count', 'top1_useful_rate', 'judged_top1']),

@@ -220,7 +220,7 @@ describe('runSuite against real systems under test', () => {
       expect(outcome.observations).toHaveLength(10);
       expect(outcome.report.gate.verdict).toBe('FAIL');
       expect(outcome.report.gate.reasons[0]).toMatch(
-        /^system under test down: the first 10 of 45 requests failed, none succeeded \(first error: \w+: .*no-such-retriever/,
+        /^system under test down: all 10 requests made failed, none succeeded; 35 of 45 planned were never made \(first error: \w+: .*no-such-retriever/,
       );
       expect(store.getRun('run-1')).toMatchObject({ status: 'failed', verdict: 'FAIL' });
       // JUnit: the outage is an error, first; no rule passes or fails on 10 failed requests

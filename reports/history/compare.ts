@@ -192,7 +192,10 @@ export function renderSessionTerminal(s: CompareSessionModel, opts: SessionRende
     ),
   );
   for (const v of s.variants) {
-    const verdict = p(v.verdict === 'PASS' ? 'green' : v.verdict === 'WATCH' ? 'yellow' : 'red', v.verdict);
+    const verdict =
+      v.verdict === 'NONE'
+        ? v.verdict
+        : p(v.verdict === 'PASS' ? 'green' : v.verdict === 'WATCH' ? 'yellow' : 'red', v.verdict);
     const id = v.id + (v.id === s.reference ? '*' : '');
     const [first = '', ...rest] = text(`${id} ${v.verdict} ${v.label}`, '      ');
     out.push(first.replace(` ${v.verdict}`, ` ${verdict}`), ...rest);

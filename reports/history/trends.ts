@@ -39,6 +39,7 @@ export interface TerminalOpts {
 
 function verdictPaint(p: ReturnType<typeof painter>, v: string | null): string {
   if (!v) return '-';
+  if (v === 'NONE') return v;
   return p(v === 'PASS' ? 'green' : v === 'WATCH' ? 'yellow' : 'red', v);
 }
 
@@ -229,7 +230,8 @@ function statusCell(p: ReturnType<typeof painter>, m: HistoryViewModel['trends']
 function newestRunLine(h: HistoryViewModel): string | undefined {
   const r = h.runs[h.runs.length - 1];
   if (!r) return undefined;
-  if (!r.verdict) return `Newest run ${safe(r.run_id)}: no gate (measures only).`;
+  if (!r.verdict || r.verdict === 'NONE')
+    return `Newest run ${safe(r.run_id)}: NONE (no gate: measures only, nothing enforced).`;
   return `Newest run ${safe(r.run_id)}: ${r.verdict}${r.gate_id ? ` (gate ${safe(r.gate_id)})` : ''}.`;
 }
 

@@ -34,6 +34,7 @@ import {
   unrankedText,
   displayGate,
   top1SplitText,
+  stabilityOf,
 } from './view.js';
 import { warningView, violationView, peerFigureViews } from './view-findings.js';
 
@@ -110,6 +111,7 @@ export function htmlView(report: Report, history?: HistoryViewModel) {
       status_class: status.replace(' ', '-'),
       why: q.not_applicable ? `not applicable: ${q.not_applicable}` : whyFailing(q),
       deterministic: q.deterministic,
+      ...stabilityOf(q),
       unranked: unrankedText(q),
     }));
 
@@ -200,6 +202,8 @@ export function htmlView(report: Report, history?: HistoryViewModel) {
     not_applicable: notApplicableRows(report),
     replay: {
       identical: report.replay_proof.identical,
+      status: rp.status,
+      status_class: rp.status === 'identical' ? 'pass' : rp.status === 'divergent' ? 'fail' : 'watch',
       headline: rp.headline,
       divergent: rp.divergent,
       rollups: report.replay_proof.rollups.map((r, i) => ({

@@ -25,6 +25,7 @@ export const TOP_LEVEL_ORDER: readonly (keyof Report)[] = [
   'failing_queries',
   'queries',
   'replay_proof',
+  'evidence',
   'errors',
   'contract_violations',
   'peer_figures',

@@ -36,14 +36,14 @@ export interface MarkdownOptions {
   maxFailing?: number;
 }
 
-const ICON = { PASS: '✅', WATCH: '⚠️', FAIL: '❌' } as const;
+const ICON = { PASS: '✅', WATCH: '⚠️', FAIL: '❌', NONE: 'ℹ️' } as const;
 
 export function renderMarkdown(report: Report, opts: MarkdownOptions = {}): string {
   const e = mdEscape;
   const g = displayGate(report);
   const out: string[] = [];
   const banner = bannerTitle(report);
-  out.push(`## ${isGated(report) ? ICON[g.verdict] : 'ℹ️'} ${banner.status}: ${e(banner.title)}`, '');
+  out.push(`## ${ICON[g.verdict]} ${banner.status}: ${e(banner.title)}`, '');
   out.push(
     `Suite ${mdCode(report.suite)} · system ${mdCode(report.system.name)} (${e(report.system.kind)}, ${e(report.system.contract)})`,
     '',
@@ -164,7 +164,7 @@ export function renderMarkdown(report: Report, opts: MarkdownOptions = {}): stri
   out.push(
     '### Replay proof',
     '',
-    `${report.replay_proof.identical ? 'Identical' : '**Divergent**'}: ${e(rp.headline)}`,
+    `${rp.status === 'identical' ? 'Identical' : rp.status === 'divergent' ? '**Divergent**' : '**Not shown**'}: ${e(rp.headline)}`,
   );
   if (rp.divergent.length) {
     out.push('');
@@ -223,9 +223,7 @@ function markdownErrors(report: Report, max: number): string[] {
   out.push('', `<details><summary>Queries with errors (${v.queries.length})</summary>`, '');
   out.push('| query | class | replays | stable | first error |', '| --- | --- | ---: | --- | --- |');
   for (const q of v.queries.slice(0, max)) {
-    out.push(
-      `| ${mdCode(q.query_id)} | ${mdCode(q.kind)} | ${q.replays} | ${q.deterministic ? 'yes' : 'no'} | ${e(q.text)} |`,
-    );
+    out.push(`| ${mdCode(q.query_id)} | ${mdCode(q.kind)} | ${q.replays} | ${q.stable} | ${e(q.text)} |`);
   }
   if (v.queries.length > max)
     out.push('', `… and ${v.queries.length - max} more in the JSON and HTML reports.`);

@@ -18,7 +18,8 @@ export interface OverallOptions {
   interrupted?: { by: string; suites: readonly string[]; notRun: readonly string[] };
 }
 
-const RANK: Record<Verdict, number> = { PASS: 0, WATCH: 1, FAIL: 2 };
+/** NONE (no gate) before PASS: it judged nothing, so it is never the worst */
+const RANK: Record<Verdict, number> = { NONE: -1, PASS: 0, WATCH: 1, FAIL: 2 };
 const ANSI = { red: 31, green: 32, yellow: 33, bold: 1 } as const;
 
 /**

@@ -227,9 +227,10 @@ export function renderTerminal(report: Report, opts: TerminalOptions = {}): stri
 
   const rp = replaySummary(report);
   out.push(...heading('Replay proof'));
-  const tag = report.replay_proof.identical ? 'identical' : 'DIVERGENT';
+  const tag = rp.status === 'identical' ? 'identical' : rp.status === 'divergent' ? 'DIVERGENT' : 'NOT SHOWN';
   const [head = '', ...more] = wrap(`${tag}: ${rp.headline}`, W, '  ');
-  out.push(paint(report.replay_proof.identical ? 'green' : 'red', tag) + head.slice(tag.length), ...more);
+  const colour = rp.status === 'identical' ? 'green' : rp.status === 'divergent' ? 'red' : 'yellow';
+  out.push(paint(colour, tag) + head.slice(tag.length), ...more);
   for (const d of rp.divergent) {
     out.push(...wrap(`${safe(d.query_id)} first differs at ${safe(d.field)}: ${d.groups}`, W, '    ', '  '));
   }
@@ -280,10 +281,10 @@ function errorSection(
   );
   out.push(...ct);
   for (const q of v.queries.slice(0, max)) {
-    const stable = q.deterministic ? 'same class every replay' : 'varies across replays';
+    const stable = q.stability ? `, ${q.stability}` : '';
     out.push(
       ...wrap(
-        terminalSafe(`${q.query_id} [${q.kind}, ${q.replays} replays, ${stable}] ${fit(q.text, 300)}`),
+        terminalSafe(`${q.query_id} [${q.kind}, ${q.replays_text}${stable}] ${fit(q.text, 300)}`),
         W,
         '    ',
         '  ',

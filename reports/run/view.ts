@@ -25,6 +25,7 @@ import {
   type MetricEntry,
   type QueryOutcome,
   type Report,
+  gateAsRead,
   type RuleResult,
   type RuleStatus,
   type Weighting,
@@ -152,8 +153,7 @@ export function displayGate(report: Report): GateResult {
 
 /** A suite run without a gate policy: measures only, nothing enforced (harness noGate). */
 export function isGated(report: Report): boolean {
-  const g = report.gate;
-  return !(g.gate_id === 'measures-only' && g.rules.length === 0);
+  return gateAsRead(report.gate).verdict !== 'NONE';
 }
 
 /** Does selection data (modes, fallback, probes) apply to this run? The harness decides (readers upgrade older reports). */
@@ -165,7 +165,8 @@ export function selectionApplies(report: Report): boolean {
 export function bannerTitle(report: Report): { status: string; title: string } {
   const g = displayGate(report);
   // a FAIL the fixture's missing judgments decide says so where the eye lands first
-  const cause = g.cause === 'judgments' ? ' · insufficient judgments' : '';
+  const cause =
+    g.cause === 'judgments' ? ' · insufficient judgments' : g.cause === 'queries' ? ' · too few queries' : '';
   return isGated(report)
     ? { status: g.verdict, title: `${g.gate_id} v${g.gate_version}${cause}` }
     : { status: 'NO GATE', title: 'measures only, nothing enforced' };
@@ -367,6 +368,8 @@ export function actualText(q: QueryOutcome): string {
 }
 
 export interface ReplaySummary {
+  /** identical, divergent, or unproven (a run that stopped before every replay ran and nothing differs) */
+  status: 'identical' | 'divergent' | 'unproven';
   headline: string;
   divergent: { query_id: string; field: string; groups: string }[];
 }
@@ -378,14 +381,24 @@ export function shortHash(h: string): string {
 
 export function replaySummary(report: Report): ReplaySummary {
   const p = report.replay_proof;
+  const status = p.status ?? (p.identical ? 'identical' : 'divergent');
+  const completed = p.completed_replays ?? p.replays;
   const distinctRollups = new Set(p.rollups).size;
   const stable = p.per_query.length - p.divergent.length;
+  const divergentText = `${p.divergent.length} divergent ${p.divergent.length === 1 ? 'query' : 'queries'}`;
   const headline =
-    `${p.replays} replays (seed ${p.seed}): ${stable}/${p.per_query.length} queries identical in every replay; ` +
-    (p.identical
-      ? `all ${p.rollups.length} replay rollups equal (${shortHash(p.rollups[0] ?? '')})`
-      : `${distinctRollups} distinct replay rollups, ${p.divergent.length} divergent ${p.divergent.length === 1 ? 'query' : 'queries'}`);
+    status === 'unproven'
+      ? // what never ran is no evidence either way: no "identical", no "divergent"
+        `${completed} of ${p.replays} replays completed (seed ${p.seed}): determinism not shown, ` +
+        'a query replays identically only when every replay of it ran; no two replays that ran differ'
+      : `${p.replays} replays (seed ${p.seed}): ${stable}/${p.per_query.length} queries identical in every replay; ` +
+        (status === 'identical'
+          ? `all ${p.rollups.length} replay rollups equal (${shortHash(p.rollups[0] ?? '')})`
+          : completed < p.replays
+            ? `${divergentText} among the replays that ran (${completed} of ${p.replays} completed)`
+            : `${distinctRollups} distinct replay rollups, ${divergentText}`);
   return {
+    status,
     headline,
     divergent: p.divergent.map((d) => ({
       query_id: d.query_id,
@@ -479,7 +492,28 @@ export interface ErrorView {
   /** failed requests by class, most frequent first */
   classes: { kind: string; requests: number; queries: number; first: string }[];
   /** each query that erred, in report order, with its first error */
-  queries: { query_id: string; kind: string; replays: string; text: string; deterministic: boolean }[];
+  queries: {
+    query_id: string;
+    kind: string;
+    /** "1/3", or "1/1 (2 planned)" when not every replay of the query ran */
+    replays: string;
+    /** the same in words: "1/3 replays", or "1/1 replays that ran (2 planned)" */
+    replays_text: string;
+    text: string;
+    deterministic: boolean;
+    /** "same class every replay", "varies across replays", or "" where the replays that ran show neither */
+    stability: string;
+    /** yes / no / "not shown" */
+    stable: string;
+  }[];
+}
+
+/** A query's stability as its evidence shows it: only replays that ran are compared. */
+export function stabilityOf(q: QueryOutcome): { stable: string; stability: string } {
+  if (q.determinism_shown === false) return { stable: 'not shown', stability: '' };
+  return q.deterministic
+    ? { stable: 'yes', stability: 'same class every replay' }
+    : { stable: 'no', stability: 'varies across replays' };
 }
 
 /**
@@ -491,10 +525,15 @@ export function errorView(report: Report): ErrorView {
   if (!s)
     return { headline: 'not recorded (report written before error summaries)', classes: [], queries: [] };
   const erred = report.queries.filter((q) => q.first_error);
+  const notRun = report.evidence?.requests.not_run ?? 0;
+  const never =
+    notRun > 0 ? `; ${notRun} planned ${notRun === 1 ? 'request was' : 'requests were'} never made` : '';
+  const made = notRun > 0 ? 'requests made' : 'requests';
   const headline =
     s.failed === 0
-      ? `no request failed (${s.requests} requests)`
-      : `${s.failed} of ${s.requests} requests failed (${pct(s.failed / s.requests)}) in ${erred.length} ${erred.length === 1 ? 'query' : 'queries'}`;
+      ? `no request failed (${s.requests} ${made})${never}`
+      : `${s.failed} of ${s.requests} ${made} failed (${pct(s.failed / s.requests)}) in ${erred.length} ${erred.length === 1 ? 'query' : 'queries'}${never}`;
+  const planned = report.settings.replays;
   return {
     headline,
     classes: s.by_class.map((c) => ({
@@ -505,12 +544,21 @@ export function errorView(report: Report): ErrorView {
     })),
     queries: erred.map((q) => {
       const e = q.first_error!;
+      const ran = e.observed_replays ?? planned;
       return {
         query_id: q.query_id,
         kind: e.kinds.join(', '),
-        replays: `${e.errored_replays}/${report.settings.replays}`,
+        replays:
+          ran < planned
+            ? `${e.errored_replays}/${ran} (${planned} planned)`
+            : `${e.errored_replays}/${planned}`,
+        replays_text:
+          ran < planned
+            ? `${e.errored_replays}/${ran} replays that ran (${planned} planned)`
+            : `${e.errored_replays}/${planned} replays`,
         text: `replay ${e.replay}: ${errorText(e)}`,
         deterministic: q.deterministic,
+        ...stabilityOf(q),
       };
     }),
   };

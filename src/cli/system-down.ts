@@ -15,7 +15,11 @@ export function systemDownLines(
   system: SystemSpec,
   configFile: string,
 ): string[] {
-  const counted = `${d.failed_requests} of ${d.planned_requests} requests`;
+  // the requests made, not the ones planned: the run stopped before the rest were made
+  const counted =
+    d.failed_requests === d.planned_requests
+      ? `all ${d.planned_requests} requests`
+      : `all ${d.failed_requests} requests made (of ${d.planned_requests} planned)`;
   const place = (key: string): string => {
     const pointer = `/suites/${suite}/system/${key}`;
     return `${configLocation(configFile, pointer)} ${pointer}`;

@@ -26,6 +26,8 @@ export const QueryErrorSchema = Closed({
   ...ReportedErrorSchema.properties,
   /** replays of this query that errored */
   errored_replays: count,
+  /** replays of this query that were run (absent in older reports: every planned replay) */
+  observed_replays: Type.Optional(count),
   /** every class seen across its replays, sorted: one class in every replay is a deterministic failure */
   kinds: Type.Array(Type.String()),
 });

@@ -2,8 +2,27 @@ import { Type, type Static } from '@sinclair/typebox';
 import { Closed, Pair, OrNull, StringEnum } from './keywords.js';
 import { QuantileNameSchema } from './measure-value.js';
 
-export const VERDICTS = ['PASS', 'WATCH', 'FAIL'] as const;
+/**
+ * PASS, WATCH and FAIL are a gate's; NONE is a run no gate judged (its suite names none): it is
+ * neither a pass nor a failure, and nothing that reads verdicts may count it as either.
+ */
+export const VERDICTS = ['PASS', 'WATCH', 'FAIL', 'NONE'] as const;
 export const VerdictSchema = StringEnum(VERDICTS);
+
+/** The gate id of a run no gate judged (its verdict NONE; reports before NONE said PASS beside it). */
+export const NO_GATE_ID = 'measures-only';
+
+/**
+ * A report's gate as it reads today: a no-gate report written before NONE existed carries verdict
+ * PASS beside the no-gate id and no rule; it is read as NONE, so no reader counts it a pass.
+ */
+export function gateAsRead<G extends { gate_id: string; verdict: Verdict; rules: readonly unknown[] }>(
+  g: G,
+): G {
+  return g.gate_id === NO_GATE_ID && g.rules.length === 0 && g.verdict === 'PASS'
+    ? { ...g, verdict: 'NONE' }
+    : g;
+}
 export type Verdict = Static<typeof VerdictSchema>;
 
 export const RuleStatusSchema = StringEnum(['pass', 'watch', 'fail']);
@@ -40,6 +59,11 @@ export const RuleResultSchema = Closed({
    * judged useful): the failure rests on missing judgments, not on what was judged
    */
   undecided: Type.Optional(Type.Boolean()),
+  /**
+   * a rule that failed for want of evidence, not on its value: 'none' (nothing was counted), 'too_few'
+   * (fewer counted than its minimum), 'replays' (fewer replays than its minimum). Absent otherwise
+   */
+  insufficient: Type.Optional(StringEnum(['none', 'too_few', 'replays'])),
 });
 export type RuleResult = Static<typeof RuleResultSchema>;
 
@@ -58,9 +82,12 @@ export const GateResultSchema = Closed({
   /**
    * what a FAIL is about (absent unless FAIL): 'judgments' when every failing rule is a judgment
    * completeness rule (judged_top1, judged@10) or undecided for lack of judgments, so the fixture needs
-   * grading before the verdict says anything about the system; 'system' otherwise
+   * grading before the verdict says anything about the system; 'queries' when every failing rule
+   * fails only for want of evidence the query set is too small to give (fewer queries than the gate's
+   * minimum, every top-1 judged): more queries, not grading, would let the gate judge; 'system'
+   * otherwise
    */
-  cause: Type.Optional(StringEnum(['system', 'judgments'])),
+  cause: Type.Optional(StringEnum(['system', 'judgments', 'queries'])),
   /**
    * the run itself overruled the rules (absent when it completed): the system under test was down,
    * the run was interrupted, or a partial run was reported as it stood. Its rules were measured on

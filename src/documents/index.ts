@@ -29,6 +29,7 @@ export * from './profile.js';
 export * from './query-outcome.js';
 export * from './query-record.js';
 export * from './replay-proof.js';
+export * from './run-evidence.js';
 export * from './report.js';
 export * from './residual-risk.js';
 export * from './resolved-intent.js';

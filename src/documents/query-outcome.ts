@@ -51,7 +51,17 @@ export const QueryOutcomeSchema = Closed({
   expectation_met: Type.Optional(Type.Boolean()),
   /** a probe this system cannot take (no way to receive its input): why; its expectation is not measured */
   not_applicable: Type.Optional(Type.String()),
+  /**
+   * replay_determinism's value for the query: true when every planned replay was observed and gave
+   * the same fingerprint; false when two observed replays differ
+   */
   deterministic: Type.Boolean(),
+  /**
+   * false when the run did not observe every planned replay of this query and the ones it did
+   * observe agree: determinism is then not shown either way, and `deterministic` (false) is no
+   * finding. Absent when the evidence is complete
+   */
+  determinism_shown: Type.Optional(Type.Boolean()),
   /** the query's first error (lowest replay that errored), its class and text; absent when none erred */
   first_error: Type.Optional(QueryErrorSchema),
   leaked_tags: Type.Optional(strings),

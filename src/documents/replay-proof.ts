@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Closed } from './keywords.js';
+import { Closed, StringEnum } from './keywords.js';
 
 const strings = Type.Array(Type.String());
 
@@ -22,7 +22,16 @@ export const ReplayProofSchema = Closed({
   order_seeds: Type.Array(Type.Integer()),
   /** sha256 over the sorted (query_id, fingerprint) pairs of each replay */
   rollups: strings,
+  /** no query's observed replays differ and every planned replay of every query was observed */
   identical: Type.Boolean(),
+  /**
+   * identical; divergent: some query's observed replays differ; unproven: nothing differs but fewer
+   * than every planned replay was observed (a run that stopped early), so determinism is not shown.
+   * Absent in reports written before it (identical decides there)
+   */
+  status: Type.Optional(StringEnum(['identical', 'divergent', 'unproven'])),
+  /** replays in which every query was observed (absent in older reports: all of them) */
+  completed_replays: Type.Optional(Type.Integer({ minimum: 0 })),
   per_query: Type.Array(Closed({ query_id: Type.String(), fingerprints: strings })),
   divergent: Type.Array(ReplayDivergenceSchema),
 });

@@ -14,6 +14,7 @@ import { MeasureValueSchema } from './measure-value.js';
 import { BreakdownSchema, MetricEntrySchema } from './metric-entry.js';
 import { QueryOutcomeSchema } from './query-outcome.js';
 import { ReplayProofSchema } from './replay-proof.js';
+import { RunEvidenceSchema } from './run-evidence.js';
 import { SelectionModeSchema } from './selection-mode.js';
 import { WeightingSchema } from './retrieval-config.js';
 
@@ -102,6 +103,8 @@ const report = Closed(
     failing_queries: Type.Array(QueryOutcomeSchema),
     queries: Type.Array(QueryOutcomeSchema),
     replay_proof: ReplayProofSchema,
+    /** what ran: the run's state and its requests and replays attempted (absent in older reports) */
+    evidence: Type.Optional(RunEvidenceSchema),
     /** failed requests by error class (absent in reports written before it existed) */
     errors: Type.Optional(ErrorSummarySchema),
     /** measured answers that break the letter of their contract, by rule (absent when none does) */

@@ -76,7 +76,8 @@ export function rankingSpecsOf(ids: readonly string[]): NumericSpec[] {
 function rankingMeasures(ctx: GateContext, input: RunMeasuresInput): RankingResult {
   const specs = rankingSpecsOf(input.rankingMeasures);
   const result: RankingResult = { perQuery: new Map(), summary: new Map(), ids: [], help: new Map() };
-  const judgedQueries = ctx.queries.filter((q) => Object.keys(q.qrels ?? {}).length > 0);
+  // a query a run that stopped early never asked is not scored (it would score 0 for want of a request)
+  const judgedQueries = ctx.queries.filter((q) => Object.keys(q.qrels ?? {}).length > 0 && ctx.attempted(q));
   if (specs.length === 0 || judgedQueries.length === 0) {
     for (const s of specs) for (const n of s.names) result.ids.push(metricIdOf(s, n));
     return result;
@@ -212,6 +213,8 @@ function queryOutcome(
     ...(met !== null ? { expectation_met: met === 1 } : {}),
     ...(ctx.notApplicable(q) !== undefined ? { not_applicable: ctx.notApplicable(q) } : {}),
     deterministic: queryValue(gate, 'replay_determinism', q) === 1,
+    // not every replay of it ran and those that did agree: neither stable nor unstable is shown
+    ...(queryValue(gate, 'replay_determinism', q) === null ? { determinism_shown: false } : {}),
     ...(leaked.length ? { leaked_tags: leaked } : {}),
     ...(Object.keys(measures).length ? { measures } : {}),
   };

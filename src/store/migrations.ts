@@ -104,4 +104,21 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
       ALTER TABLE runs ADD COLUMN compare_session TEXT;
     `,
   },
+  {
+    version: 8,
+    name: 'verdict NONE (a run no gate judged), and the no-gate runs stored as PASS read as NONE',
+    // SQLite cannot alter a CHECK: the table is rebuilt, rows copied
+    sql: `
+      CREATE TABLE verdicts_v8 (
+        run_id TEXT NOT NULL REFERENCES runs(run_id) ON DELETE CASCADE,
+        gate_id TEXT NOT NULL,
+        verdict TEXT NOT NULL CHECK (verdict IN ('PASS','WATCH','FAIL','NONE')),
+        PRIMARY KEY (run_id, gate_id)
+      );
+      INSERT INTO verdicts_v8 (run_id, gate_id, verdict)
+        SELECT run_id, gate_id, CASE WHEN gate_id = 'measures-only' THEN 'NONE' ELSE verdict END FROM verdicts;
+      DROP TABLE verdicts;
+      ALTER TABLE verdicts_v8 RENAME TO verdicts;
+    `,
+  },
 ];

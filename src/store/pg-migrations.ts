@@ -51,6 +51,12 @@ const DIALECT: Readonly<Record<number, string>> = {
         note TEXT
       );
     `,
+  8: `
+      ALTER TABLE verdicts DROP CONSTRAINT verdicts_verdict_check;
+      UPDATE verdicts SET verdict = 'NONE' WHERE gate_id = 'measures-only';
+      ALTER TABLE verdicts ADD CONSTRAINT verdicts_verdict_check
+        CHECK (verdict IN ('PASS','WATCH','FAIL','NONE'));
+    `,
 };
 
 /** The PostgreSQL schema: the SQLite migrations, step for step (same numbers and names), in this dialect. */

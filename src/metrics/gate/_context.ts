@@ -5,6 +5,7 @@
  */
 import { compareCodeUnits } from '../../core/canonical-json.js';
 import { CONTRACT_DEFAULTS } from '../../core/defaults.js';
+import { EvidenceIndex } from '../_evidence.js';
 import { isSemanticWin } from './_query-values.js';
 import {
   type CorpusRecord,
@@ -30,6 +31,8 @@ export interface MeasureInput {
    * input, e.g. no `{exact_key}`): no expectation of theirs is measured
    */
   notApplicable?: ReadonlyMap<string, string>;
+  /** the run's evidence index, when the caller built it already (the harness shares one per run) */
+  evidence?: EvidenceIndex;
 }
 
 export interface Top1Verdict {
@@ -76,8 +79,9 @@ export class GateContext {
   readonly queries: readonly QueryRecord[];
   readonly corpusById = new Map<string, CorpusRecord>();
   readonly corpusPaths = new Set<string>();
-  /** observations of each query, sorted by replay */
-  readonly byQuery = new Map<string, Observation[]>();
+  /** the run's observations, grouped by query and replay once */
+  readonly evidence: EvidenceIndex;
+  /** requests in a total order (query set order, then replay) so anything listed is deterministic */
   readonly observations: readonly Observation[];
   readonly semanticWinModes: readonly string[];
 
@@ -89,14 +93,8 @@ export class GateContext {
       this.corpusById.set(r.id, r);
       this.corpusPaths.add(r.source_path);
     }
-    for (const q of input.queries) this.byQuery.set(q.query_id, []);
-    for (const o of input.observations) {
-      const list = this.byQuery.get(o.query_id);
-      if (list) list.push(o); // observations of unknown queries are ignored
-    }
-    for (const list of this.byQuery.values()) list.sort((a, b) => a.replay - b.replay);
-    // requests in a total order (query set order, then replay) so anything listed is deterministic
-    this.observations = input.queries.flatMap((q) => this.byQuery.get(q.query_id) ?? []);
+    this.evidence = input.evidence ?? new EvidenceIndex(input.queries, input.observations, input.replays);
+    this.observations = input.queries.flatMap((q) => this.evidence.all(q.query_id));
   }
 
   /** Why the system cannot take this probe, or undefined when it can (or the query is no probe). */
@@ -106,12 +104,16 @@ export class GateContext {
 
   /** Replay 1's observation of a query (the answer the report shows), if it was observed. */
   first(q: QueryRecord): Observation | undefined {
-    const list = this.byQuery.get(q.query_id) ?? [];
-    return list.find((o) => o.replay === 1) ?? list[0];
+    return this.evidence.first(q.query_id);
   }
 
-  all(q: QueryRecord): Observation[] {
-    return this.byQuery.get(q.query_id) ?? [];
+  all(q: QueryRecord): readonly Observation[] {
+    return this.evidence.all(q.query_id);
+  }
+
+  /** was any request of this query made: a query never asked is no evidence for any measure */
+  attempted(q: QueryRecord): boolean {
+    return this.evidence.attempted(q.query_id);
   }
 
   /**

@@ -64,7 +64,8 @@ export function perQueryRate(
 ): GateValues {
   const perQuery = new Map<string, 0 | 1 | null>();
   for (const q of ctx.queries) {
-    const v = value(q);
+    // a query never asked (a run that stopped early) is evidence of nothing
+    const v = ctx.attempted(q) ? value(q) : null;
     perQuery.set(q.query_id, v === null ? null : v ? 1 : 0);
   }
   return { id, kind: 'query_rate', perQuery };

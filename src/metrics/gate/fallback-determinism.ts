@@ -21,16 +21,18 @@ export const fallbackDeterminism: GateMeasure = {
     'numerator: queries whose fallback outcome (selection mode, fallback stage, selected id, ranked ids) is ' +
     'identical in every replay, with every replay observed and none errored; denominator: queries that took a ' +
     'fallback (fallback.triggered or a fallback selection mode) in any replay, plus queries with an errored ' +
-    'replay. Source: seed 001 v1 ("fallback outcome identical for same input/corpus/config").',
+    'replay, less those a run that stopped early did not observe in every replay and whose observed replays ' +
+    'agree. Source: seed 001 v1 ("fallback outcome identical for same input/corpus/config").',
   perQuery(ctx) {
     return [
       perQueryRate(this.id, ctx, (q) => {
         const obs = ctx.all(q);
         const errored = obs.some((o) => !o.ok);
         if (!errored && !obs.some((o) => ctx.tookFallback(o))) return null;
-        if (errored || obs.length < ctx.input.replays) return false;
-        const first = fallbackOutcome(obs[0]!);
-        return obs.every((o) => fallbackOutcome(o) === first);
+        const same = ctx.evidence.sameInEveryReplay(q.query_id, fallbackOutcome);
+        // observed replays that differ are a finding; agreeing ones short of every replay show nothing
+        if (same !== true) return same;
+        return !errored;
       }),
     ];
   },

@@ -10,15 +10,17 @@ export const judgedTop1: GateMeasure = {
   id: 'judged_top1',
   help:
     'numerator: benchmark queries whose replay-1 top-1 is covered by a judgment (a qrels line of any grade, ' +
-    'useful_ids, useful_paths, an include rule, or an excluded tag), plus those with no top-1 to judge ' +
-    '(an errored request, no answer); denominator: the queries top1_useful_rate counts (benchmark queries ' +
-    'with at least one judgment). The rest are unjudged top-1s, counted as not useful by the top-1 rates: ' +
+    'useful_ids, useful_paths, an include rule, or an excluded tag); denominator: the queries top1_useful_rate ' +
+    'counts (benchmark queries with at least one judgment) that have a replay-1 top-1 to judge (an errored ' +
+    'request or an empty answer has none, and is no judgment hole). The rest are unjudged top-1s, counted as not useful by the top-1 rates: ' +
     'grade them with rgate label pool.',
   perQuery(ctx) {
     return [
-      perQueryRate(this.id, ctx, (q) =>
-        ctx.isProbe(q) || !ctx.hasJudgment(q) ? null : ctx.judgeTop1(q, ctx.first(q)).judgment !== 'unjudged',
-      ),
+      perQueryRate(this.id, ctx, (q) => {
+        if (ctx.isProbe(q) || !ctx.hasJudgment(q)) return null;
+        const j = ctx.judgeTop1(q, ctx.first(q)).judgment;
+        return j === 'error' || j === 'no_answer' ? null : j !== 'unjudged';
+      }),
     ];
   },
 };
