@@ -13,7 +13,6 @@ import {
   failingTitle,
   hiddenMetrics,
   hiddenText,
-  isGated,
   metricRows,
   replaySummary,
   selectionModeRows,
