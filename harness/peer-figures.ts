@@ -1,15 +1,78 @@
 import type { MetricEntry, Observation, PeerFigure, QueryRecord, Report } from '../src/documents/index.js';
 import { cortexPhase2Figures } from '../src/metrics/peer/cortex-phase2.js';
-import { memoryCliEvaluate, type Rate } from '../src/metrics/peer/memory-cli-evaluate.js';
+import {
+  CLI_SEMANTIC_MODES,
+  cliExpectedId,
+  memoryCliEvaluate,
+  type Rate,
+} from '../src/metrics/peer/memory-cli-evaluate.js';
+import { compareCodeUnits } from '../src/core/canonical-json.js';
+import { CONTRACT_DEFAULTS } from '../src/core/defaults.js';
 
-const MEMORY_CLI_WHY: Record<string, string> = {
-  top1_useful_rate:
-    'The CLI asks each query once and divides by every query, those with no expected id included; rgate counts the judged queries, by its judgments, as its help says.',
+/** The CLI's four rates in its order; why each differs where the reason is the same in every run (top-1's is not: topOneWhy). */
+const MEMORY_CLI_WHY: Record<string, string | undefined> = {
+  top1_useful_rate: undefined,
   selection_mode_reporting: 'The CLI asks each query once; rgate counts every request of every replay.',
   source_trace_completeness: 'The CLI asks each query once; rgate counts every request of every replay.',
   fallback_determinism:
     'The CLI compares five asks of each query that fell back; rgate compares every replay of those queries.',
 };
+
+const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+/**
+ * Why the CLI's top-1 rate differs from rgate's on this run: only the causes present in it, each
+ * with its count (a cause that did not occur is not offered as the explanation).
+ */
+function topOneWhy(
+  queries: readonly QueryRecord[],
+  first: (id: string) => Observation | undefined,
+  ours: MetricEntry['value'] | undefined,
+  semanticWinModes: readonly string[],
+): string {
+  const why: string[] = [];
+  const d = ours?.kind === 'rate' ? ours.denominator : 0;
+  if (d !== queries.length)
+    why.push(
+      `The CLI divides by all ${queries.length} queries; rgate by the ${count(d, 'benchmark query', 'benchmark queries')} with a judgment (probes and unjudged queries are not counted).`,
+    );
+  const judged = (q: QueryRecord) =>
+    Object.keys(q.qrels ?? {}).length > 0 ||
+    (q.useful_ids?.length ?? 0) > 0 ||
+    (q.useful_paths?.length ?? 0) > 0 ||
+    (q.must_include_signals_any?.length ?? 0) + (q.must_include_tags_any?.length ?? 0) > 0;
+  const noSingle = queries.filter((q) => judged(q) && cliExpectedId(q) === undefined).length;
+  if (noSingle)
+    why.push(
+      `${count(noSingle, 'judged query names', 'judged queries name')} no single expected id (several relevant documents, or judged by paths or include rules); the CLI's query file holds one expected_id per query, so it never counts ${noSingle === 1 ? 'it' : 'them'} useful.`,
+    );
+  const modes = new Map<string, number>();
+  for (const q of queries) {
+    const m = first(q.query_id)?.selection_mode;
+    if (m && CLI_SEMANTIC_MODES.includes(m) !== semanticWinModes.includes(m))
+      modes.set(m, (modes.get(m) ?? 0) + 1);
+  }
+  if (modes.size)
+    why.push(
+      `rgate counts a top-1 selected in ${semanticWinModes.join(', ')} (the system's semantic_win_modes), the CLI in ${CLI_SEMANTIC_MODES.join(', ')}: ` +
+        [...modes]
+          .sort(([a], [b]) => compareCodeUnits(a, b))
+          .map(([m, n]) => `${count(n, 'query', 'queries')} answered ${m}`)
+          .join(', ') +
+        '.',
+    );
+  const failed = queries.filter((q) => first(q.query_id)?.ok === false).length;
+  if (failed)
+    why.push(
+      `${count(failed, 'query', 'queries')} failed on replay 1: the CLI's evaluate stops at a failed request, so it would print no figure; here the failure counts as an empty answer.`,
+    );
+  if (why.length === 0)
+    why.push(
+      "rgate judges a top-1 by the query's judgments (qrels grades at the suite's relevance level, useful_ids, useful_paths, include rules); the CLI by its one expected id.",
+    );
+  return why.join(' ');
+}
+
 /**
  * Why the CLI's 1/1 by default differs from rgate's figure: what is true depends on rgate's own value.
  * rgate also counts a query with a failed request (the CLI stops its whole evaluation there), so it can
@@ -30,17 +93,19 @@ function byDefaultWhy(ours: MetricEntry['value'] | undefined): string {
 
 /** memory-cli evaluate's four rates where they differ from rgate's, each with why. */
 function memoryCliFigures(
+  system: Report['system'],
   queries: readonly QueryRecord[],
   observations: readonly Observation[],
   metrics: readonly MetricEntry[],
 ): PeerFigure[] {
   const byQuery = new Map<string, Observation[]>();
   for (const o of observations) byQuery.set(o.query_id, [...(byQuery.get(o.query_id) ?? []), o]);
+  const first = (id: string) => [...(byQuery.get(id) ?? [])].sort((a, b) => a.replay - b.replay)[0];
   const r = memoryCliEvaluate(
     queries.map((q) => ({
       query_id: q.query_id,
-      // the CLI's expected_id: a query naming exactly one useful id
-      ...(q.useful_ids?.length === 1 ? { expected_id: q.useful_ids[0]! } : {}),
+      // the expected_id the CLI's own query file would hold (cliExpectedId says how it is read)
+      ...(cliExpectedId(q) !== undefined ? { expected_id: cliExpectedId(q)! } : {}),
     })),
     (id) => byQuery.get(id) ?? [],
   );
@@ -63,7 +128,10 @@ function memoryCliFigures(
       denominator: peer.denominator,
       per_query: [],
       beside: { metric: id, value: ours?.kind === 'rate' ? ours.rate : null },
-      why: peer.by_default ? byDefaultWhy(ours) : MEMORY_CLI_WHY[id]!,
+      why: peer.by_default
+        ? byDefaultWhy(ours)
+        : (MEMORY_CLI_WHY[id] ??
+          topOneWhy(queries, first, ours, system.semantic_win_modes ?? CONTRACT_DEFAULTS.semantic_win_modes)),
     });
   }
   return out;
@@ -91,7 +159,7 @@ export function peerFigures(
 ): PeerFigure[] | undefined {
   if (system.kind === 'builtin') return undefined;
   if (system.contract === 'memory-cli-v1') {
-    const m = memoryCliFigures(queries, observations, metrics);
+    const m = memoryCliFigures(system, queries, observations, metrics);
     return m.length ? m : undefined;
   }
   if (system.contract !== 'context-load-v0') return undefined;

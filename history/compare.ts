@@ -42,7 +42,7 @@ import { checkVariants, type VariantSpec } from './compare-variants.js';
 import { frozenConfigId } from '../src/snapshot/index.js';
 import { betterOf, headline } from './trends.js';
 import { judgmentHoles } from './label-holes.js';
-import { labelEffects } from './compare-labels.js';
+import { labelEffects, withoutLabelWins } from './compare-labels.js';
 import { notApplicableIn } from '../gates/index.js';
 
 /** Gate measures first (in DESIGN.md order), then ranking measures by id. */
@@ -107,6 +107,7 @@ export function analyzeCompare(input: AnalyzeInput): CompareSession {
     config_sha256: v.report.artifacts.config_sha256,
     ...(v.report.system.weighting ? { weighting: v.report.system.weighting } : {}),
     verdict: v.report.gate.verdict,
+    ...verdictReason(v.report.gate),
     aggregates: [...v.report.metrics]
       .sort((a, b) => compareCodeUnits(a.id, b.id))
       .map((m) => ({
@@ -153,6 +154,7 @@ export function analyzeCompare(input: AnalyzeInput): CompareSession {
     queries: topFlips(input.variants[0]!.report.queries, v.report.queries),
   }));
   const gate_metrics = [...opOf.keys()];
+  const label_effects = labelEffects({ gate_metrics, tests, flips });
   return {
     schema: COMPARE_SCHEMA_VERSION,
     suite: input.suite,
@@ -167,9 +169,13 @@ export function analyzeCompare(input: AnalyzeInput): CompareSession {
     variants,
     tests,
     holm_tests: tests.filter(inHolmFamily).length,
-    winners: nameWinners(metricIds, ids, tests, better, input.settings),
+    winners: withoutLabelWins(
+      nameWinners(metricIds, ids, tests, better, input.settings),
+      label_effects,
+      tests,
+    ),
     flips,
-    label_effects: labelEffects({ gate_metrics, tests, flips }),
+    label_effects,
     environment: input.environment,
   };
 }
@@ -196,6 +202,23 @@ function untestedMetrics(runs: readonly { id: string; report: Report }[]): { id:
         .join('; '),
     }))
     .sort((a, b) => metricOrder(a.id, b.id));
+}
+
+/**
+ * Why a variant's verdict is not PASS, in its gate's words: what overruled the run, else the first
+ * reason at the verdict's level (its first failing rule or checklist item for a FAIL, though the gate
+ * may list WATCH lines before it). None for PASS.
+ */
+function verdictReason(gate: Report['gate']): { verdict_reason?: string } {
+  if (gate.verdict === 'PASS') return {};
+  const level = `${gate.verdict} `;
+  const line = gate.overruled
+    ? gate.reasons[0]
+    : (gate.reasons.find((r) => r.startsWith(level)) ?? gate.reasons[0]);
+  // the level is the row's verdict already: the reason starts at the rule
+  return line === undefined
+    ? {}
+    : { verdict_reason: line.startsWith(level) ? line.slice(level.length) : line };
 }
 
 /** Benchmark queries by replay 1's selection mode, as the run report's selection-mode table counts them. */
@@ -346,6 +369,9 @@ export function checkSession(stored: unknown, sessionId: string, location: strin
     );
   }
   const session = doc as CompareSession;
-  // a session stored before label effects were part of it: the same computation, on read
-  return session.label_effects ? session : { ...session, label_effects: labelEffects(session) };
+  // a session stored before label effects (or before they withheld a winner): the same computation, on read
+  const label_effects = session.label_effects ?? labelEffects(session);
+  const winners = withoutLabelWins(session.winners, label_effects, session.tests);
+  const same = session.label_effects && winners.every((w, i) => w === session.winners[i]);
+  return same ? session : { ...session, label_effects, winners };
 }

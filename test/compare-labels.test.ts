@@ -61,6 +61,26 @@ describe('label effects in rgate compare', () => {
     expect(html).toContain('hybrid_rrf 18/18 (100.0%)');
   });
 
+  it('names no winner on the moved metric: best mean kept, winner withheld, in every format', () => {
+    const s = session((i) => `doc-${i}`);
+    const w = s.winners.find((x) => x.metric === 'top1_useful_rate')!;
+    // p = 2/4096: significant, yet what it measured is the labelling
+    expect(s.tests.find((t) => t.metric === 'top1_useful_rate')!.significant).toBe(true);
+    expect(w).toMatchObject({ best: 'v1', winner: null, label_effect: true });
+    expect(w.reason).toBe(
+      "v1's lead over v2 is a label effect (0 top-1 flips, every ranking measure tied on every query): it comes from how the answers are labelled (e.g. their selection mode), not from what was retrieved; the test (Holm p=.0005) measures that labelling",
+    );
+    expect(JSON.parse(renderSessionJson(s)).winners).toEqual(s.winners);
+    expect(renderSessionTerminal(s)).toContain('top1_useful_rate: no retrieval winner (a label effect)');
+    expect(renderSessionMarkdown(s)).toContain(
+      '- `top1_useful_rate`: no retrieval winner (a label effect): ',
+    );
+    expect(renderSessionHtml(s)).toContain('No retrieval winner on any metric (1 moved by labelling only');
+    // a real ranking change keeps its winner
+    const changed = session((i) => (i === 4 ? 'other-doc' : `doc-${i}`));
+    expect(changed.winners.find((x) => x.metric === 'top1_useful_rate')!.winner).toBe('v1');
+  });
+
   it('is silent when the rankings changed', () => {
     const s = session((i) => (i === 4 ? 'other-doc' : `doc-${i}`));
     expect(s.flips[0]!.queries).toHaveLength(1);
@@ -87,6 +107,23 @@ describe('label effects of a session stored before they were part of it', () => 
     expect(renderSessionMarkdown(read)).toContain('### Label effects');
     // a session that has them keeps them as stored
     expect(checkSession(built, 'cmp-labels', 'test store')).toBe(built);
+  });
+
+  it('a session stored naming a winner on a label effect is read back without it', () => {
+    const built = session((i) => `doc-${i}`);
+    const named = built.winners.map((w) =>
+      w.metric === 'top1_useful_rate'
+        ? {
+            metric: w.metric,
+            best: 'v1',
+            winner: 'v1',
+            reason: 'v1 beats every other variant (Holm-corrected p <= alpha)',
+          }
+        : w,
+    );
+    const read = checkSession({ ...built, winners: named }, 'cmp-labels', 'test store');
+    expect(read.winners).toEqual(built.winners);
+    expect(renderSessionTerminal(read)).not.toContain('beats every other variant');
   });
 
   it('rgate compare --show <id> --json prints them for a session stored without them', async () => {

@@ -208,6 +208,8 @@ describe('analyzeCompare over reports', () => {
       environment: { session_id: 's', created_at: 't' },
     });
     const w = s.winners.find((x) => x.metric === 'ndcg_cut.5')!;
+    // a ranking measure moves with the ranking: never a label effect, though no top-1 flipped
+    expect(s.label_effects).toEqual([]);
     expect(w.best).toBe('v4');
     expect(w.winner).toBeNull();
     expect(w.reason).toMatch(/not distinguishable from v3/);

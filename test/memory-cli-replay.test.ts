@@ -102,6 +102,8 @@ const rate = (r: Report, id: string) => {
 
 let classic: RunOutcome;
 let hybrid: RunOutcome;
+let hybridQrels: RunOutcome;
+let hybridGraded: RunOutcome;
 let hybridStrict: RunOutcome;
 let hybridCrash: RunOutcome;
 let noWarnings: RunOutcome;
@@ -117,6 +119,17 @@ beforeAll(async () => {
     { query_id: 'q-locked', text: LOCKED, useful_ids: ['cli-readme-ea1491fd'] },
   ]);
   fixtureSet('mcli-hybrid', [{ query_id: 'q-review', text: REVIEW, useful_ids: ['cli-commands-4a43d031'] }]);
+  // the same query judged by qrels only: one relevant document (a CLI bench's expected_id), then two
+  fixtureSet('mcli-hybrid-qrels', [
+    { query_id: 'q-review', text: REVIEW, qrels: { 'cli-commands-4a43d031': 1, 'agents-37dd6836': 0 } },
+  ]);
+  fixtureSet('mcli-hybrid-graded', [
+    {
+      query_id: 'q-review',
+      text: REVIEW,
+      qrels: { 'cli-commands-4a43d031': 2, 'concepts-governance-1c616379': 3 },
+    },
+  ]);
   // hybrid with two queries the CLI fails on (no recording; locked) in both replays
   fixtureSet('mcli-hybrid-crash', [
     { query_id: 'q-review', text: REVIEW, useful_ids: ['cli-commands-4a43d031'] },
@@ -151,6 +164,8 @@ beforeAll(async () => {
   );
   classic = await run('classic', spec('mcli', []));
   hybrid = await run('hybrid', spec('mcli-hybrid', ['--mode', 'hybrid']));
+  hybridQrels = await run('hybrid-qrels', spec('mcli-hybrid-qrels', ['--mode', 'hybrid']));
+  hybridGraded = await run('hybrid-graded', spec('mcli-hybrid-graded', ['--mode', 'hybrid']));
   hybridStrict = await run('hybrid-strict', spec('mcli-hybrid', ['--mode', 'hybrid'], ['semantic']));
   hybridCrash = await run('hybrid-crash', spec('mcli-hybrid-crash', ['--mode', 'hybrid']));
   noWarnings = await run('no-warnings', { ...spec('mcli', []), gate: 'no-warnings' });
@@ -233,6 +248,35 @@ describe('memory-cli-v1 through the command adapter, on the recorded outputs', (
     );
     expect(renderHtml(hybrid.report, {})).toMatch(
       /<td>memory-cli evaluate<\/td><td><code>memory_cli_evaluate\.fallback_determinism<\/code><\/td><td class="num">1\/1 \(100\.0%\)<\/td><td><code>fallback_determinism<\/code><\/td><td class="num">0\/0 \(insufficient evidence\)<\/td>/,
+    );
+  });
+
+  it("reads the CLI's expected id from qrels as from useful_ids, and says only what is true of the run", () => {
+    // hybrid answers cli-commands-4a43d031 in hybrid_rrf: judged by one useful id or by one relevant
+    // qrels line, the CLI's evaluate counts it (1/1, as rgate does), so no top-1 figure is shown
+    for (const r of [hybrid.report, hybridQrels.report]) {
+      expect(rate(r, 'top1_useful_rate')).toBe('1/1');
+      expect(r.peer_figures!.map((p) => p.id)).toEqual(['memory_cli_evaluate.fallback_determinism']);
+    }
+    // two relevant documents: no single expected_id for the CLI's query file, so 0/1 beside rgate's 1/1,
+    // and the why names that, not a denominator the two share
+    const graded = hybridGraded.report.peer_figures!.find(
+      (p) => p.id === 'memory_cli_evaluate.top1_useful_rate',
+    )!;
+    expect([graded.numerator, graded.denominator, graded.beside.value]).toEqual([0, 1, 1]);
+    expect(graded.why).toContain('1 judged query names no single expected id');
+    expect(graded.why).not.toContain('divides by all');
+    // classic: the CLI divides by all 4 queries, rgate by 3; q-locked failed; every judged query has one id
+    const top1 = classic.report.peer_figures!.find((p) => p.id === 'memory_cli_evaluate.top1_useful_rate')!;
+    expect(top1.why).toContain('The CLI divides by all 4 queries; rgate by the 3 benchmark queries');
+    expect(top1.why).toContain('1 query failed on replay 1');
+    expect(top1.why).not.toContain('no single expected id');
+    // a strict setting: hybrid_rrf is a CLI win and not rgate's, and the why says so
+    const strict = hybridStrict.report.peer_figures!.find(
+      (p) => p.id === 'memory_cli_evaluate.top1_useful_rate',
+    )!;
+    expect(strict.why).toBe(
+      "rgate counts a top-1 selected in semantic (the system's semantic_win_modes), the CLI in semantic, embedding_semantic, hybrid_rrf: 1 query answered hybrid_rrf.",
     );
   });
 

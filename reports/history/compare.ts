@@ -31,7 +31,7 @@ import { mdCode, mdEscape } from '../escape.js';
 import { wrap } from '../wrap.js';
 import { hiddenText, weightingText } from '../run/view.js';
 import { holesMarkdown, holesTerminal, holesView } from './compare-holes.js';
-import { labelEffectTexts } from './compare-labels.js';
+import { labelEffectTexts, noWinnerText } from './compare-labels.js';
 import { fittedTable } from '../fitted-table.js';
 import type { PageFrame } from '../templates.js';
 
@@ -192,13 +192,12 @@ export function renderSessionTerminal(s: CompareSessionModel, opts: SessionRende
     ),
   );
   for (const v of s.variants) {
-    const verdict =
-      v.verdict === 'NONE'
-        ? v.verdict
-        : p(v.verdict === 'PASS' ? 'green' : v.verdict === 'WATCH' ? 'yellow' : 'red', v.verdict);
+    const verdict = v.verdict === 'NONE' ? v.verdict : p(verdictColour(v), v.verdict);
     const id = v.id + (v.id === s.reference ? '*' : '');
     const [first = '', ...rest] = text(`${id} ${v.verdict} ${v.label}`, '      ');
     out.push(first.replace(` ${v.verdict}`, ` ${verdict}`), ...rest);
+    const why = verdictWhy(v);
+    if (why) out.push(...text(`${v.verdict}: ${why}`, '      ', '    ').map((l) => p(verdictColour(v), l)));
     const values = gateValues(s, v);
     if (values.length) out.push(...text(values.join(' · '), '      ', '    '));
     const modes = modeRates(v);
@@ -258,7 +257,7 @@ export function renderSessionTerminal(s: CompareSessionModel, opts: SessionRende
 
   out.push(p('bold', `Winners (alpha ${s.settings.alpha}, Holm-corrected)`));
   for (const w of s.winners) {
-    const head = w.winner ? `${w.winner} ${labelOf(s, w.winner)}` : 'no distinguishable winner';
+    const head = w.winner ? `${w.winner} ${labelOf(s, w.winner)}` : noWinnerText(w);
     out.push(...text(`${w.metric}: ${head}`, '      ', '  ').map((l) => p(w.winner ? 'green' : 'yellow', l)));
     out.push(...text(w.reason, '      ', '    ').map((l) => p('dim', l)));
   }
@@ -312,7 +311,7 @@ export function renderSessionMarkdown(s: CompareSessionModel): string {
   );
   for (const v of s.variants)
     out.push(
-      `| ${v.id}${v.id === s.reference ? ' (reference)' : ''} | ${mdEscape(v.label)} | ${v.verdict} | ${mdEscape(gateValues(s, v).join('; ') || '-')} | ${mdEscape(modeRates(v).join('; ') || '-')} |${weighted(s) ? ` ${mdEscape(weightingText(v.weighting) || '-')} |` : ''}`,
+      `| ${v.id}${v.id === s.reference ? ' (reference)' : ''} | ${mdEscape(v.label)} | ${v.verdict}${verdictWhy(v) ? `: ${mdEscape(verdictWhy(v)!)}` : ''} | ${mdEscape(gateValues(s, v).join('; ') || '-')} | ${mdEscape(modeRates(v).join('; ') || '-')} |${weighted(s) ? ` ${mdEscape(weightingText(v.weighting) || '-')} |` : ''}`,
     );
   out.push(...holesMarkdown(s));
   const labels = labelEffectTexts(s);
@@ -323,7 +322,7 @@ export function renderSessionMarkdown(s: CompareSessionModel): string {
   out.push('', '### Winners', '');
   for (const w of s.winners)
     out.push(
-      `- ${mdCode(w.metric)}: ${w.winner ? `**${w.winner}** ${mdEscape(labelOf(s, w.winner))}` : 'no distinguishable winner'}: ${mdEscape(w.reason)}`,
+      `- ${mdCode(w.metric)}: ${w.winner ? `**${w.winner}** ${mdEscape(labelOf(s, w.winner))}` : noWinnerText(w)}: ${mdEscape(w.reason)}`,
     );
   out.push(
     '',
@@ -386,6 +385,30 @@ export function sessionCharts(s: CompareSessionModel): ChartSpec[] {
   return charts;
 }
 
+/** NONE (no gate) is left plain: it is neither a pass nor a failure */
+function verdictColour(v: CompareVariant): 'green' | 'yellow' | 'red' {
+  return v.verdict === 'PASS' ? 'green' : v.verdict === 'WATCH' ? 'yellow' : 'red';
+}
+
+/** Why a variant did not PASS, as the session keeps it from its run's gate (older sessions did not keep it). */
+function verdictWhy(v: CompareVariant): string | undefined {
+  if (v.verdict === 'PASS' || v.verdict === 'NONE') return undefined;
+  return (
+    v.verdict_reason ??
+    'reason not kept in this session (written before reasons were); compare again to see it'
+  );
+}
+
+/** The HTML page's one-line summary of the winners. */
+function bannerText(s: CompareSessionModel): string {
+  const named = s.winners.filter((w) => w.winner).length;
+  if (named) return `${named} metric(s) with a distinguishable winner`;
+  const labelled = s.winners.filter((w) => w.label_effect).length;
+  return labelled
+    ? `No retrieval winner on any metric (${labelled} moved by labelling only: a label effect)`
+    : 'No distinguishable winner on any metric';
+}
+
 /** What compare.hbs draws: every value already a display string. */
 function sessionHtmlView(s: CompareSessionModel, runHref?: (runId: string) => string) {
   return {
@@ -398,6 +421,7 @@ function sessionHtmlView(s: CompareSessionModel, runHref?: (runId: string) => st
     query_set_id: s.artifacts.query_set_id,
     corpus_id: s.artifacts.corpus_id,
     winner_count: s.winners.filter((w) => w.winner).length,
+    banner: bannerText(s),
     holes: holesView(s),
     label_effects: labelEffectTexts(s),
     not_tested: notTestedText(s),
@@ -410,6 +434,7 @@ function sessionHtmlView(s: CompareSessionModel, runHref?: (runId: string) => st
       reference: v.id === s.reference,
       label: v.label,
       verdict: v.verdict,
+      verdict_why: verdictWhy(v) ?? null,
       config_id: v.config_id,
       values: gateValues(s, v).join('; '),
       modes: modeRates(v).join('; '),
@@ -419,7 +444,7 @@ function sessionHtmlView(s: CompareSessionModel, runHref?: (runId: string) => st
       metric: w.metric,
       best: w.best ?? '-',
       has_winner: Boolean(w.winner),
-      winner: w.winner ?? 'none',
+      winner: w.winner ?? (w.label_effect ? 'none (a label effect)' : 'none'),
       reason: w.reason,
     })),
     tests: s.tests.map((t) => ({

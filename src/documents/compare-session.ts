@@ -52,6 +52,12 @@ export const CompareVariantSchema = Closed({
    */
   weighting: Type.Optional(WeightingSchema),
   verdict: VerdictSchema,
+  /**
+   * why the verdict is not PASS, as its run's gate says it: the first reason at the verdict's level
+   * (a FAIL's first failing rule or checklist item; what overruled the run, when the run did).
+   * Absent for PASS and in sessions written before it.
+   */
+  verdict_reason: Type.Optional(Type.String()),
   /** every measure of the variant's report (headline value) */
   aggregates: Type.Array(CompareAggregateSchema),
   per_query: PerQueryValuesSchema,

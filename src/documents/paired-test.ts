@@ -66,5 +66,11 @@ export const MetricWinnerSchema = Closed({
   /** named only when `best` beats every other variant with a Holm-significant test */
   winner: OrNull(Type.String()),
   reason: Type.String(),
+  /**
+   * true when `best`'s lead over another variant is a label effect (the session's label_effects: no
+   * top-1 flip, every ranking measure tied): no retrieval winner is named, however small its p.
+   * Absent otherwise and in sessions written before it.
+   */
+  label_effect: Type.Optional(Type.Boolean()),
 });
 export type MetricWinner = Static<typeof MetricWinnerSchema>;

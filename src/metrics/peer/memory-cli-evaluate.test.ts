@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { normalizeResponse } from '../../systems/normalize/index.js';
-import { memoryCliEvaluate } from './memory-cli-evaluate.js';
+import { cliExpectedId, memoryCliEvaluate } from './memory-cli-evaluate.js';
 
 const DIR = resolve(import.meta.dirname, '../../../fixtures/memory-cli/responses');
 interface Raw {
@@ -62,5 +62,32 @@ describe("memory-cli evaluate's four rates, reproduced on the recorded answers",
     const failed = memoryCliEvaluate([queries[0]!], () => [{ ok: false, replay: 1 }]);
     expect(failed.selection_mode_reporting).toEqual({ numerator: 0, denominator: 1 });
     expect(failed.fallback_determinism.by_default).toBe(true);
+  });
+});
+
+describe("the CLI's expected id, read off an rgate query record", () => {
+  const hybrid = ['q1', 'q2', 'q3'];
+  const answers = (id: string) => (hybrid.includes(id) ? observed('hybrid', 1) : []);
+
+  it('is the one relevant document, whether the set judges by qrels or by useful_ids', () => {
+    const byQrels = hybrid.map((query_id) => ({
+      query_id,
+      qrels: { 'cli-commands-4a43d031': 1, 'agents-37dd6836': 0 },
+    }));
+    const byIds = hybrid.map((query_id) => ({ query_id, useful_ids: ['cli-commands-4a43d031'] }));
+    for (const set of [byQrels, byIds]) {
+      const queries = set.map((q) => ({ query_id: q.query_id, expected_id: cliExpectedId(q) }));
+      expect(memoryCliEvaluate(queries, answers).top1_useful_rate).toEqual({ numerator: 3, denominator: 3 });
+    }
+  });
+
+  it('is none where the query names several relevant documents, paths or nothing', () => {
+    expect(cliExpectedId({ qrels: { a: 2, b: 3, c: 0 } })).toBeUndefined();
+    expect(cliExpectedId({ useful_ids: ['a', 'b'], qrels: { a: 1 } })).toBeUndefined();
+    expect(cliExpectedId({ useful_paths: ['x.md'], qrels: { a: 1 } })).toBeUndefined();
+    expect(cliExpectedId({ qrels: { a: 0 } })).toBeUndefined();
+    expect(cliExpectedId({})).toBeUndefined();
+    // useful_ids override qrels, as in rgate's own judging
+    expect(cliExpectedId({ useful_ids: ['b'], qrels: { a: 1 } })).toBe('b');
   });
 });

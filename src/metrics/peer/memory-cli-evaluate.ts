@@ -9,9 +9,32 @@
  *   selected_id and source_path are the same in 5 asks; **1/1 when no query fell back** (a default,
  *   not a measurement).
  * A failed request stops the CLI's whole evaluation; here it counts as an answer with nothing in it.
+ *
+ * The CLI reads its queries from a JSON file (`--query-file`, types.EvaluationQuery: `query`,
+ * `domain`, `expected_id`): one expected id per query, or none. cliExpectedId reads that id off an
+ * rgate query record.
  */
+import type { QueryRecord } from '../../documents/index.js';
 
-const SEMANTIC = ['semantic', 'embedding_semantic', 'hybrid_rrf'];
+/** The selection modes the CLI's evaluate counts a top-1 in (eval.go, whatever the system's setting). */
+export const CLI_SEMANTIC_MODES: readonly string[] = ['semantic', 'embedding_semantic', 'hybrid_rrf'];
+
+/**
+ * The `expected_id` the CLI's query file would hold for this query: the one document it names as
+ * relevant. Its useful_ids when it lists any (they override qrels, as in rgate's judging): the id
+ * when there is exactly one. Otherwise its qrels: the id when exactly one has a grade >= 1 (the CLI
+ * has no grades; 1 is rgate's and trec_eval's default relevance level). Anything else (several
+ * relevant ids, useful_paths only, include rules, no judgment) has no single expected id: the CLI
+ * counts such a query in its denominator and never as useful.
+ */
+export function cliExpectedId(
+  q: Pick<QueryRecord, 'useful_ids' | 'useful_paths' | 'qrels'>,
+): string | undefined {
+  if ((q.useful_ids?.length ?? 0) > 0) return q.useful_ids!.length === 1 ? q.useful_ids![0] : undefined;
+  if ((q.useful_paths?.length ?? 0) > 0) return undefined;
+  const relevant = Object.entries(q.qrels ?? {}).filter(([, grade]) => grade >= 1);
+  return relevant.length === 1 ? relevant[0]![0] : undefined;
+}
 
 export interface Rate {
   numerator: number;
@@ -54,7 +77,7 @@ export function memoryCliEvaluate(
     const source = first?.ok ? (first.source_path ?? '') : '';
     if (mode !== '') modes++;
     if (selected !== '' && source !== '') traces++;
-    if (SEMANTIC.includes(mode) && q.expected_id && selected === q.expected_id) top1++;
+    if (CLI_SEMANTIC_MODES.includes(mode) && q.expected_id && selected === q.expected_id) top1++;
     if (mode.startsWith('fallback_')) {
       checks++;
       const same = all
