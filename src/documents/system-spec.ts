@@ -29,7 +29,10 @@ export type BuiltinSystemSpec = Static<typeof BuiltinSystemSpecSchema>;
 
 export const CommandSystemSpecSchema = Closed({
   type: Const('command'),
-  /** argv template; argv[0] is resolved on PATH. No shell is involved, so placeholders cannot inject. */
+  /**
+   * argv template; argv[0] is resolved on PATH. rgate starts no shell: each placeholder stays inside its
+   * argument. A shell the argv starts (`sh -c`) parses its script, so a placeholder there is refused.
+   */
   argv: Type.Array(Type.String(), { minItems: 1 }),
   /** keep one process per concurrency slot speaking JSON lines instead of spawning per query */
   worker: Type.Optional(Type.Boolean()),
