@@ -3,12 +3,7 @@
  * before measuring, so the measures leave them out and the report says why and how to fix it.
  */
 import type { QueryRecord, Report, SystemSpec } from '../src/documents/index.js';
-import { exactKeyChannel } from '../src/systems/probe-inputs.js';
-
-/** An exact-key probe: it hands the system a key and expects the exact-key fallback to answer. */
-export function isExactKeyProbe(q: QueryRecord): boolean {
-  return q.exact_key !== undefined && q.expect?.selection_mode === 'fallback_exact_key';
-}
+import { exactKeyChannel, isExactKeyProbe } from '../src/systems/probe-inputs.js';
 
 export interface NotApplicable {
   /** query id -> reason, for the measures */

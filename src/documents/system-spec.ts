@@ -16,6 +16,15 @@ const contract = Type.Unsafe<string>({ enum: [...RESPONSE_CONTRACTS] });
 /** context-load answers: which entries are ranked (RankedEntriesSchema); hashed into the config id unless `auto` */
 const rankedEntries = Type.Optional(RankedEntriesSchema);
 const semanticWinModes = Type.Optional(Type.Array(SelectionModeSchema, { minItems: 1, uniqueItems: true }));
+/**
+ * How the system takes an exact-key probe's key when its request has no `{exact_key}`: `as_query`, as
+ * its query text (`{query}`, a worker's `query`, an http body's `query`), for a system whose exact-key
+ * lookup is reached by asking for the key itself (AthenaMind memory-cli). Only exact-key probes are
+ * sent so; every other query keeps its text. Without it, such probes are not applicable to the system.
+ */
+export const ExactKeyInputSchema = StringEnum(['as_query']);
+export type ExactKeyInput = Static<typeof ExactKeyInputSchema>;
+const exactKey = Type.Optional(ExactKeyInputSchema);
 
 export const BuiltinModeSchema = RetrievalModeSchema;
 export type BuiltinMode = Static<typeof BuiltinModeSchema>;
@@ -29,7 +38,10 @@ export type BuiltinSystemSpec = Static<typeof BuiltinSystemSpecSchema>;
 
 export const CommandSystemSpecSchema = Closed({
   type: Const('command'),
-  /** argv template; argv[0] is resolved on PATH. No shell is involved, so placeholders cannot inject. */
+  /**
+   * argv template; argv[0] is resolved on PATH. rgate starts no shell: each placeholder stays inside its
+   * argument. A shell the argv starts (`sh -c`) parses its script, so a placeholder there is refused.
+   */
   argv: Type.Array(Type.String(), { minItems: 1 }),
   /** keep one process per concurrency slot speaking JSON lines instead of spawning per query */
   worker: Type.Optional(Type.Boolean()),
@@ -40,6 +52,7 @@ export const CommandSystemSpecSchema = Closed({
   /** selection modes that count as a semantic win (seed 001 top-1 useful rate); default semantic, hybrid_rrf */
   semantic_win_modes: semanticWinModes,
   ranked_entries: rankedEntries,
+  exact_key: exactKey,
   /** per request; default 30000 */
   timeout_ms: Type.Optional(posInt),
   /** stdout cap per response; default 16 MiB */
@@ -68,6 +81,7 @@ export const HttpSystemSpecSchema = Closed({
   /** selection modes that count as a semantic win (seed 001 top-1 useful rate); default semantic, hybrid_rrf */
   semantic_win_modes: semanticWinModes,
   ranked_entries: rankedEntries,
+  exact_key: exactKey,
   /** per request; default 30000 */
   timeout_ms: Type.Optional(posInt),
   /** response body cap; default 16 MiB */

@@ -20,6 +20,7 @@ import {
   type PlaceholderValues,
 } from './placeholders.js';
 import { childEnv, isFolder } from './process-group.js';
+import { querySent } from './probe-inputs.js';
 import { runOnce, type RunOnceResult } from './run-once.js';
 import { redactObservation, secretsOf, type Secret } from './secrets.js';
 import { stderrWarnings } from './stderr-warnings.js';
@@ -164,7 +165,10 @@ export class CommandAdapter implements SystemAdapter {
           kind: 'interrupted',
           message: 'request abandoned: rgate was interrupted',
         });
-      else ({ n, warnings } = await (this.spec.worker ? this.viaWorker(q, ctx) : this.viaProcess(q, ctx)));
+      else {
+        const sent = querySent(this.spec, q);
+        ({ n, warnings } = await (this.spec.worker ? this.viaWorker(sent, ctx) : this.viaProcess(sent, ctx)));
+      }
     } catch (e) {
       // defensive: request() must never throw, whatever goes wrong inside
       n = failedResponse(this.contract, { kind: 'internal', message: (e as Error).message });

@@ -6,6 +6,7 @@ import type { HttpSystemSpec, KuQuery, QueryRecord, RetrievalConfig } from '../d
 import { deadline } from './deadline.js';
 import { checkSystemTemplates, expandMap, placeholderValues } from './placeholders.js';
 import { failedResponse, normalizeResponse, type NormalizedResponse } from './normalize/index.js';
+import { querySent } from './probe-inputs.js';
 import { toRawObservation } from './observation.js';
 import { redactObservation, secretsOf, type Secret } from './secrets.js';
 import { type RawObservation, type RequestContext, type SystemAdapter } from './types.js';
@@ -98,7 +99,8 @@ export class HttpAdapter implements SystemAdapter {
     const t0 = performance.now();
     let n: NormalizedResponse;
     try {
-      const out = await this.post(JSON.stringify(retrievalQuery(this.spec, q, ctx)), q, ctx);
+      const sent = querySent(this.spec, q);
+      const out = await this.post(JSON.stringify(retrievalQuery(this.spec, sent, ctx)), sent, ctx);
       n = this.interpret(out);
     } catch (e) {
       n = failedResponse(this.contract, { kind: 'internal', message: (e as Error).message });

@@ -2,6 +2,8 @@ import { canonicalJson } from '../core/canonical-json.js';
 import { editDistance } from '../core/edit-distance.js';
 import { RgateError } from '../core/errors.js';
 import type { CommandSystemSpec, HttpSystemSpec, QueryRecord, RetrievalConfig } from '../documents/index.js';
+import { checkShellScripts } from './shell-scripts.js';
+import { TOKEN } from './template-tokens.js';
 
 /** Values the argv template may use. */
 export interface PlaceholderValues {
@@ -34,9 +36,6 @@ export interface TemplateRules {
 const SIMPLE = new Set(['query', 'query_id', 'k', 'corpus_dir', 'profile', 'replay', 'exact_key']);
 /** placeholders that only exist per query (not when a worker process starts) */
 const PER_QUERY = new Set(['query', 'query_id', 'exact_key']);
-// `{name}` with an identifier-like name is a placeholder; `{{name}}` is the literal text `{name}`. Other
-// braces (JSON in an argument: `{"a":{"b":1}}`) are left alone, so no escaping is needed for them.
-const TOKEN = /\{\{([A-Za-z_][\w.]*)\}\}|\{([A-Za-z_][\w.]*)\}/g;
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 function configValue(config: RetrievalConfig, dotted: string): unknown {
@@ -99,6 +98,8 @@ export function checkSystemTemplates(
 ): void {
   if (spec.type === 'command') {
     const worker = spec.worker === true;
+    // first: a placeholder a shell would run as code is refused whatever else is wrong with it
+    checkShellScripts(spec.argv, spec.env, 'system');
     checkArgvTemplate(spec.argv, config!, 'system', worker, rules);
     checkTemplates(mapTemplates(spec.env, 'system/env'), config!, { ...rules, worker, env: true });
     return;
@@ -242,8 +243,9 @@ export function envNames(texts: readonly string[]): string[] {
 }
 
 /**
- * Expand an argv template. Each argument stays one argument whatever the query holds (no shell, so no
- * injection): `--task={query}` with a query `a; rm -rf /` is the single argument `--task=a; rm -rf /`.
+ * Expand an argv template. Each argument stays one argument whatever the query holds (rgate starts no
+ * shell): `--task={query}` with a query `a; rm -rf /` is the single argument `--task=a; rm -rf /`. A
+ * shell the argv starts itself would parse its script: checkShellScripts refuses placeholders there.
  * Objects from `{config.x}` are rendered as JSON. `{{name}}` is the literal text `{name}`.
  */
 export function expandArgv(argv: readonly string[], v: PlaceholderValues): string[] {

@@ -5,6 +5,7 @@ import type { RgateConfigFile, SuiteSpec } from '../documents/index.js';
 import { validateRgateConfig } from '../contracts/rgate-config.js';
 import { EXIT, isRgateError, RgateError } from '../core/errors.js';
 import { lookupRoots } from '../core/package-root.js';
+import { checkShellScripts } from './shell-scripts.js';
 import { findNodeAtLocation, parseTree, type Node as JsonNode } from 'jsonc-parser';
 
 export const RGATE_CONFIG_FILE = 'rgate.config.json';
@@ -129,6 +130,17 @@ export function loadRgateConfig(cwd: string, explicitPath?: string | false): Loa
         `${configLocation(path, `/default_suites/${i}`)} /default_suites/${i}: no suite named "${name}"`,
         `suites: ${Object.keys(config.suites).sort().join(', ') || '(none)'}`,
       );
+    }
+  }
+  // a suite whose query text a shell would run as code is refused before any command reads this file,
+  // whichever suites the command goes on to run (src/systems/shell-scripts.ts)
+  for (const name of Object.keys(config.suites).sort()) {
+    const system = config.suites[name]!.system;
+    if (system.type !== 'command') continue;
+    try {
+      checkShellScripts(system.argv, system.env, 'system');
+    } catch (e) {
+      throw locateSuiteError({ path }, name, e);
     }
   }
   return { path, dir: dirname(path), config };

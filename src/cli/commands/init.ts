@@ -433,7 +433,7 @@ function systemSpec(args: InitArgs, root: string): SuiteSpec['system'] {
         '--system command needs --contract',
         `one of ${RESPONSE_CONTRACTS.join(', ')}`,
       );
-    return { type: 'command', argv, contract: args.contract };
+    return { type: 'command', argv, contract: args.contract, ...exactKeyAsQuery(args.contract, argv) };
   }
   if (type === 'http') {
     const url = rest[0];
@@ -443,9 +443,24 @@ function systemSpec(args: InitArgs, root: string): SuiteSpec['system'] {
         '--system http needs the endpoint URL',
         'e.g. --system http http://127.0.0.1:8080/retrieve',
       );
-    return { type: 'http', url, ...(args.contract ? { contract: args.contract } : {}) };
+    return {
+      type: 'http',
+      url,
+      ...(args.contract ? { contract: args.contract, ...exactKeyAsQuery(args.contract, []) } : {}),
+    };
   }
   throw new RgateError('usage', `--system ${type}: unknown system type`, 'builtin, command or http');
+}
+
+/**
+ * A system answering as memory-cli does (memory-cli-v1) reaches its exact-key lookup by being asked
+ * for the key itself: its exact-key probes are sent the key as the query, unless the command passes
+ * the key its own way (`{exact_key}` in its argv).
+ */
+function exactKeyAsQuery(contract: string, argv: readonly string[]): { exact_key?: 'as_query' } {
+  return contract === 'memory-cli-v1' && !argv.some((a) => a.includes('{exact_key}'))
+    ? { exact_key: 'as_query' }
+    : {};
 }
 
 /**
