@@ -1,5 +1,5 @@
 import { isUtf8 } from 'node:buffer';
-import { RgateError } from './errors.js';
+import { RgateError, type RgateErrorCode } from './errors.js';
 
 /** Offset of the first byte that breaks UTF-8 (overlongs, surrogates and > U+10FFFF included), or -1. */
 export function firstInvalidUtf8(b: Uint8Array): number {
@@ -62,10 +62,13 @@ export function startsWithBom(b: Uint8Array): boolean {
  * mark were not there (trec_eval reads it as part of the first token), and an invisible character
  * in an id or a parse error would not name it. `why`: what the mark would have done in this input.
  */
-export function bomError(label: string, why: string): RgateError {
+export function bomError(label: string, why: string, code: RgateErrorCode = 'input_invalid'): RgateError {
   return new RgateError(
-    'input_invalid',
+    code,
     `${label}:1: starts with a UTF-8 byte order mark (bytes EF BB BF): ${why}`,
     `save the file as UTF-8 without a BOM (e.g. sed -i '1s/^\\xEF\\xBB\\xBF//' ${label})`,
   );
 }
+
+/** What a BOM would be in a JSON file (RFC 8259 8.1: JSON text carries none; a parser may skip it). */
+export const JSON_BOM = 'JSON text has none, and rgate does not read a file as if it were not there';
