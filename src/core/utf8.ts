@@ -1,5 +1,6 @@
 import { isUtf8 } from 'node:buffer';
 import { RgateError, type RgateErrorCode } from './errors.js';
+import { shellWord } from './shell-word.js';
 
 /** Offset of the first byte that breaks UTF-8 (overlongs, surrogates and > U+10FFFF included), or -1. */
 export function firstInvalidUtf8(b: Uint8Array): number {
@@ -66,7 +67,9 @@ export function bomError(label: string, why: string, code: RgateErrorCode = 'inp
   return new RgateError(
     code,
     `${label}:1: starts with a UTF-8 byte order mark (bytes EF BB BF): ${why}`,
-    `save the file as UTF-8 without a BOM (e.g. sed -i '1s/^\\xEF\\xBB\\xBF//' ${label})`,
+    label === 'stdin'
+      ? "remove it before the pipe (e.g. sed '1s/^\\xEF\\xBB\\xBF//')"
+      : `save the file as UTF-8 without a BOM (e.g. sed -i '1s/^\\xEF\\xBB\\xBF//' ${shellWord(label)})`,
   );
 }
 
