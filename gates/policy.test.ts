@@ -29,10 +29,21 @@ describe('loadGatePolicy', () => {
   it('a missing id names the file it looked for', () => {
     expect(() => loadGatePolicy('nope', root)).toThrow(/gate policy not found: .*gates\/nope\.gate\.json/);
   });
-  it('invalid JSON names the file', () => {
+  it('invalid JSON names the file, the line and the column; a BOM is named', () => {
     const dir = mkdtempSync(join(tmpdir(), 'rgate-gate-'));
     writeFileSync(join(dir, 'bad.gate.json'), '{ "gate_id": ');
-    expect(() => loadGatePolicy(join(dir, 'bad.gate.json'), root)).toThrow(/bad\.gate\.json: not valid JSON/);
+    expect(() => loadGatePolicy(join(dir, 'bad.gate.json'), root)).toThrow(
+      /bad\.gate\.json:1:14: not valid JSON/,
+    );
+    // JSON.parse names no position for a trailing comma: the line and column are found anyway
+    writeFileSync(join(dir, 'comma.gate.json'), '{\n  "rules": [\n    1,\n  ]\n}\n');
+    expect(() => loadGatePolicy(join(dir, 'comma.gate.json'), root)).toThrow(
+      /comma\.gate\.json:4:3: not valid JSON/,
+    );
+    writeFileSync(join(dir, 'bom.gate.json'), '\uFEFF{}');
+    expect(() => loadGatePolicy(join(dir, 'bom.gate.json'), root)).toThrow(
+      /bom\.gate\.json:1: starts with a UTF-8 byte order mark/,
+    );
   });
 });
 

@@ -8,7 +8,9 @@ import { isAbsolute, join, resolve } from 'node:path';
 import { validateOrThrow } from '../src/contracts/ajv.js';
 import type { GatePolicy } from '../src/documents/index.js';
 import { validateGatePolicySchema } from '../src/contracts/gate-policy.js';
+import { parse, type ParseError } from 'jsonc-parser';
 import { RgateError } from '../src/core/errors.js';
+import { parseJsonText } from '../src/core/jsonl.js';
 import { lookupRoots, PACKAGE_ROOT } from '../src/core/package-root.js';
 import { isGateMetricId, TIMING_METRICS } from './metric-ids.js';
 
@@ -107,11 +109,17 @@ export function bundledGateIds(): string[] {
 }
 
 function readGatePolicy(file: string): GatePolicy {
-  let value: unknown;
-  try {
-    value = JSON.parse(readFileSync(file, 'utf8'));
-  } catch (e) {
-    throw new RgateError('gate_invalid', `${file}: not valid JSON (${(e as Error).message})`, HINT);
-  }
+  const value = parseJsonText(readFileSync(file, 'utf8'), file, {
+    code: 'gate_invalid',
+    hint: HINT,
+    locate: firstJsonErrorOffset,
+  });
   return parseGatePolicy(value, file);
+}
+
+/** Where strict JSON first goes wrong, for the errors JSON.parse gives without a position. */
+function firstJsonErrorOffset(text: string): number | undefined {
+  const errors: ParseError[] = [];
+  parse(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
+  return errors[0]?.offset;
 }

@@ -1,10 +1,10 @@
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { captureIo } from './helpers/cli-io.js';
 import { writeTinySet } from './helpers/tiny-set.js';
 import { runCli } from '../src/cli/program.js';
@@ -236,6 +236,28 @@ describe('a run that measured nothing names the config place to fix', () => {
       `  hint: ${r.at('"url"')} /suites/x/system/url: nothing answered there: start the system, or fix the url`,
     );
   });
+
+  it('a server that accepts and drops every connection: not "nothing answered there"', async () => {
+    const server = createNetServer((socket) => socket.destroy());
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const { port } = server.address() as AddressInfo;
+    try {
+      const r = await runAgainst({
+        type: 'http',
+        url: `http://127.0.0.1:${port}/retrieve`,
+        contract: 'rgate',
+      });
+      expect(r.code).toBe(3);
+      expect(r.err).toContain('rgate: suite x: the system under test is down: 2 of 2 requests failed');
+      expect(r.err).toMatch(/first error: connection_failed: .*ECONNRESET/);
+      expect(r.err).not.toContain('nothing answered there');
+      expect(r.err).toContain(
+        `  hint: ${r.at('"url"')} /suites/x/system/url: something there accepted the connection and closed it without an answer`,
+      );
+    } finally {
+      await new Promise((r) => server.close(r));
+    }
+  });
 });
 
 describe('usage mistakes are named', () => {
@@ -254,6 +276,26 @@ describe('usage mistakes are named', () => {
       expect(await runCli([...argv], o)).toBe(2);
       expect(o.stderr.join('\n')).toContain(message);
       expect(o.stderr.join('\n')).not.toContain('NaN');
+    }
+  });
+
+  it('an unknown command is an error (exit 2), with or without --help; a near one is suggested', () => {
+    for (const [argv, message] of [
+      [['plna'], 'rgate: unknown command plna\n'],
+      [['plna', '--help'], 'rgate: unknown command plna\n'],
+      [['rnu', '--help'], 'rgate: unknown command rnu; did you mean run?\n'],
+      [['verfy', 'cacm'], 'rgate: unknown command verfy; did you mean verify?\n'],
+    ] as const) {
+      const r = spawnSync(process.execPath, [compiledCli(), ...argv], { cwd: REPO, encoding: 'utf8' });
+      expect(r.status, argv.join(' ')).toBe(2);
+      expect(r.stdout, argv.join(' ')).toBe('');
+      expect(r.stderr, argv.join(' ')).toContain(message);
+    }
+    // the help of rgate and of a known command are as they were
+    for (const argv of [['--help'], ['run', '--help'], ['help']]) {
+      const r = spawnSync(process.execPath, [compiledCli(), ...argv], { cwd: REPO, encoding: 'utf8' });
+      expect(r.status, argv.join(' ')).toBe(0);
+      expect(r.stdout).toMatch(/^rgate /);
     }
   });
 });

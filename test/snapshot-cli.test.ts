@@ -75,6 +75,24 @@ describe('rgate verify', () => {
     noStack(r.err);
   });
 
+  it('a file that starts with a UTF-8 BOM fails verify, naming it, whichever file it is', async () => {
+    for (const file of ['corpus.jsonl', 'queries.jsonl', 'config.json', 'freeze.json']) {
+      const as = `bom-${file.replace('.', '-')}`;
+      const dir = copySet('cranfield', as);
+      const path = join(dir, file);
+      writeFileSync(path, Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), readFileSync(path)]));
+      const r = await rgate(['verify', as]);
+      expect(r.code, `${file}: ${r.err}`).toBe(2);
+      expect(r.err).toMatch(
+        new RegExp(
+          `rgate: error: (?:[^\\s]*/)?${file.replace('.', '\\.')}:1: starts with a UTF-8 byte order mark`,
+        ),
+      );
+      expect(r.err).toContain('save the file as UTF-8 without a BOM');
+      noStack(r.err);
+    }
+  });
+
   it('an unknown set: exit 2 with a hint', async () => {
     const r = await rgate(['verify', 'nope']);
     expect(r.code).toBe(2);

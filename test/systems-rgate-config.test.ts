@@ -125,6 +125,17 @@ describe('rgate.config.json', () => {
     );
   });
 
+  it('a BOM is named (not "Unexpected token"), and a trailing comma in an array has its line too', () => {
+    const p = write('\uFEFF{ "suites": {} }\n');
+    const bom = failure(() => loadRgateConfig(dir));
+    expect(bom.code).toBe('config_invalid');
+    expect(bom.message).toBe(
+      `${p}:1: starts with a UTF-8 byte order mark (bytes EF BB BF): JSON text has none, and rgate does not read a file as if it were not there`,
+    );
+    write('{\n  "default_suites": [\n    "a",\n  ],\n  "suites": {}\n}\n');
+    expect(failure(() => loadRgateConfig(dir)).message).toMatch(/:4:3: not valid JSON/);
+  });
+
   it('schema mistakes name the file, the line and the JSON path', () => {
     const cases: Array<[unknown, string]> = [
       [{ suites: { a: { ...suite, replays: 0 } } }, '/suites/a/replays: must be >= 1'],

@@ -1,3 +1,4 @@
+import { editDistance } from '../core/edit-distance.js';
 import { EXIT } from '../core/errors.js';
 import type { AnyCommand, CliIo } from './command.js';
 import { loadCommands } from './commands/index.js';
@@ -27,6 +28,13 @@ export async function runCli(
   const score = scoreArgv(argv);
   if (score) return (await import('./score-main.js')).runScoreCli(score, io);
   const available = commands ?? (await loadCommands(argv));
+  // before yargs: with --help it would print the top-level help for a typo and exit 0
+  const unknown = unknownCommand(argv, available);
+  if (unknown !== undefined) {
+    io.err(`rgate: ${unknown}`);
+    io.err('Run `rgate --help` for the list of commands.');
+    return EXIT.usage;
+  }
   let exitCode: number = EXIT.ok;
   const debug = argv.includes('--debug');
   const y = parser(argv, available, helpWidth(), io, (code) => {
@@ -102,6 +110,25 @@ function parser(
 }
 
 class UsageError extends Error {}
+
+/**
+ * The message for a first word that names no command (`unknown command plna`), with the nearest
+ * command when one is within two edits (ties by list order); undefined when argv names a command or
+ * none (bare `rgate`, `rgate --help`). `help` stays yargs's: `rgate help` prints the help.
+ */
+function unknownCommand(argv: readonly string[], available: readonly AnyCommand[]): string | undefined {
+  const first = argv.find((a) => !a.startsWith('-'));
+  if (first === undefined || first === 'help') return undefined;
+  const names = available.map((c) => c.command.split(' ')[0]!);
+  if (names.includes(first)) return undefined;
+  let near: string | undefined;
+  let best = 3;
+  for (const n of names) {
+    const d = editDistance(first, n);
+    if (d < best && d < n.length) [near, best] = [n, d];
+  }
+  return `unknown command ${first}${near ? `; did you mean ${near}?` : ''}`;
+}
 
 /** What followed `--key` (or `-k`, or `--key=`) on the command line, as typed. */
 function typedAfter(argv: readonly string[], key: string): string | undefined {

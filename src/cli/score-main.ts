@@ -73,10 +73,11 @@ function score(args: ScoreArgs, io: CliIo): number {
   // relative paths are the user's, from the cwd the command runs in (as for every command)
   const at = (p: string): string => (p === STDIN ? p : resolve(io.cwd, p));
   // a large run's second half is parsed on another thread while this one reads the qrels
-  const reading = startRunRead(at(runPath));
+  // errors name the files as the user wrote them
+  const reading = startRunRead(at(runPath), { label: inputLabel(runPath) });
   let qrels;
   try {
-    qrels = readQrelsFile(at(qrelsPath), docs);
+    qrels = readQrelsFile(at(qrelsPath), docs, inputLabel(qrelsPath));
   } catch (e) {
     reading.cancel();
     throw e;

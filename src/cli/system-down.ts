@@ -42,6 +42,11 @@ export function systemDownLines(
     `rgate: suite ${suite}: the system under test is down: ${counted} failed and none succeeded, so the run stopped (first error: ${d.first_error.kind}: ${d.first_error.message})`,
   ];
   if (d.first_error.kind === 'connection_failed' && system.type === 'http')
-    lines.push(`  hint: ${place('url')}: nothing answered there: start the system, or fix the url`);
+    lines.push(
+      // a reset means something is listening: it took the connection and dropped it unanswered
+      /\b(?:ECONNRESET|EPIPE)\b/.test(d.first_error.message)
+        ? `  hint: ${place('url')}: something there accepted the connection and closed it without an answer: check that it is the system (and its log: it may have crashed on the request)`
+        : `  hint: ${place('url')}: nothing answered there: start the system, or fix the url`,
+    );
   return lines;
 }

@@ -1,5 +1,6 @@
 import { isUtf8 } from 'node:buffer';
-import { RgateError } from './errors.js';
+import { RgateError, type RgateErrorCode } from './errors.js';
+import { shellWord } from './shell-word.js';
 
 /** Offset of the first byte that breaks UTF-8 (overlongs, surrogates and > U+10FFFF included), or -1. */
 export function firstInvalidUtf8(b: Uint8Array): number {
@@ -51,3 +52,26 @@ export function assertUtf8(bytes: Uint8Array, label: string, startLine = 1, star
     'rgate reads UTF-8 text; re-encode the file (e.g. iconv -f latin1 -t utf-8) or remove the stray bytes',
   );
 }
+
+/** Whether `b` starts with a UTF-8 byte order mark (EF BB BF). Only the first 3 bytes are read. */
+export function startsWithBom(b: Uint8Array): boolean {
+  return b.length >= 3 && b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf;
+}
+
+/**
+ * A file that starts with a UTF-8 byte order mark, refused by name: rgate reads no input as if the
+ * mark were not there (trec_eval reads it as part of the first token), and an invisible character
+ * in an id or a parse error would not name it. `why`: what the mark would have done in this input.
+ */
+export function bomError(label: string, why: string, code: RgateErrorCode = 'input_invalid'): RgateError {
+  return new RgateError(
+    code,
+    `${label}:1: starts with a UTF-8 byte order mark (bytes EF BB BF): ${why}`,
+    label === 'stdin'
+      ? "remove it before the pipe (e.g. sed '1s/^\\xEF\\xBB\\xBF//')"
+      : `save the file as UTF-8 without a BOM (e.g. sed -i '1s/^\\xEF\\xBB\\xBF//' ${shellWord(label)})`,
+  );
+}
+
+/** What a BOM would be in a JSON file (RFC 8259 8.1: JSON text carries none; a parser may skip it). */
+export const JSON_BOM = 'JSON text has none, and rgate does not read a file as if it were not there';

@@ -51,4 +51,20 @@ describe('evaluate (in-memory qrels and run)', () => {
       'score must be a finite number',
     );
   });
+
+  it('refuses a run that leaves judged queries unanswered, naming them, as rgate score does', () => {
+    const qrels = { q1: { d1: 1 }, q2: { d2: 1 }, q3: { d3: 1 } };
+    const partial = { q1: { d1: 0.9 } };
+    expect(() => evaluate(qrels, partial, ['map'])).toThrow(
+      'evaluate: queries q2, q3 are judged but have no ranking in the run',
+    );
+    // -c's meaning: every judged query counts, an unanswered one scoring 0
+    expect(evaluate(qrels, partial, ['map'], { averageComplete: true }).mean.map).toBeCloseTo(1 / 3, 12);
+    // trec_eval 9's: the mean over the answered queries only, asked for by name
+    const answered = evaluate(qrels, partial, ['map'], { onlyAnswered: true });
+    expect([answered.num_q, answered.mean.map]).toEqual([1, 1]);
+    expect(() => evaluate(qrels, partial, ['map'], { onlyAnswered: true, averageComplete: true })).toThrow(
+      'onlyAnswered and averageComplete',
+    );
+  });
 });

@@ -14,12 +14,18 @@ export interface EvaluateOptions {
   relevanceLevel?: number;
   /** -c: average over every judged query, a query the run lacks scoring 0 */
   averageComplete?: boolean;
+  /**
+   * Average over the judged queries the run answered, leaving out the ones it lacks (trec_eval 9's
+   * means). Without this or averageComplete, a judged query the run lacks is an error, as in
+   * `rgate score`: a partial run's mean is not the suite's.
+   */
+  onlyAnswered?: boolean;
   /** -M: keep only the top n results of each query */
   maxDepth?: number;
 }
 
 export interface Evaluation {
-  /** evaluated queries (judged queries the run answered; every judged query with averageComplete) */
+  /** evaluated queries (every judged query; with onlyAnswered, those the run answered) */
   num_q: number;
   /** measure name as trec_eval prints it (`map`, `P_10`, `ndcg_cut_5`) -> the value over all queries */
   mean: Record<string, number>;
@@ -59,6 +65,13 @@ export function evaluate(
         return { qid, docno, score };
       }),
     );
+  if (o.onlyAnswered && o.averageComplete)
+    throw new RgateError(
+      'usage',
+      'evaluate: onlyAnswered and averageComplete contradict each other',
+      'averageComplete scores an unanswered query 0; onlyAnswered leaves it out of the mean',
+    );
+  if (!o.onlyAnswered && !o.averageComplete) refuseUnanswered(qrels, run);
   const result = evaluateTrec(qrelsFromEntries(entries, docs), runFromRows(rows, 'evaluate'), specs, {
     relevanceLevel: o.relevanceLevel ?? 1,
     averageComplete: o.averageComplete ?? false,
@@ -82,4 +95,19 @@ export function evaluate(
     }),
   );
   return { num_q: result.numQueries, mean, perQuery, perQueryText };
+}
+
+/** Names the judged queries the run has no ranking for (the first five, in code-unit order). */
+function refuseUnanswered(qrels: QrelsObject, run: RunObject): void {
+  const missing = Object.keys(qrels)
+    .filter((qid) => Object.keys(qrels[qid]!).length > 0 && Object.keys(run[qid] ?? {}).length === 0)
+    .sort(compareCodeUnits);
+  if (missing.length === 0) return;
+  const shown = missing.slice(0, 5).join(', ');
+  const more = missing.length > 5 ? ` and ${missing.length - 5} more` : '';
+  throw new RgateError(
+    'input_invalid',
+    `evaluate: ${missing.length === 1 ? 'query' : 'queries'} ${shown}${more} ${missing.length === 1 ? 'is' : 'are'} judged but ${missing.length === 1 ? 'has' : 'have'} no ranking in the run`,
+    'pass { averageComplete: true } to score them 0 and average over every judged query, or { onlyAnswered: true } to average over the answered queries only',
+  );
 }

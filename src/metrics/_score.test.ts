@@ -21,7 +21,7 @@ describe('score (library form of rgate score)', () => {
 
   it('refuses a judged query the run has no line for unless averageComplete (trec_eval 10 stops too)', () => {
     const o = { qrels: join(dir, 'qrels.test'), run: join(dir, 'results.trunc'), measures: ['map'] };
-    expect(() => score(o)).toThrow('query 302 is judged in qrels.test but has no line in results.trunc');
+    expect(() => score(o)).toThrow(`query 302 is judged in ${o.qrels} but has no line in ${o.run}`);
     // out.test.aqc (trec_eval 10.0 -c): map 0.1016 over the 3 qrels queries
     const c = score({ ...o, averageComplete: true });
     expect(c.num_q).toBe(3);

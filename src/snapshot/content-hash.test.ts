@@ -20,8 +20,11 @@ function hashOf(text: string | Buffer): string {
 describe('hashJsonlFile (canonical content, one stream)', () => {
   const base = hashOf('{"id":"a","text":"x y"}\n{"id":"b","text":"z"}\n');
 
-  it('ignores key order, CRLF, BOM, blank lines and trailing whitespace', () => {
-    expect(hashOf('\uFEFF{"text":"x y","id":"a"}\r\n\r\n{ "text" : "z", "id":"b" }  \t\r\n')).toBe(base);
+  it('ignores key order, CRLF, blank lines and trailing whitespace; refuses a BOM by name', () => {
+    expect(hashOf('{"text":"x y","id":"a"}\r\n\r\n{ "text" : "z", "id":"b" }  \t\r\n')).toBe(base);
+    expect(() => hashOf('\uFEFF{"id":"a","text":"x y"}\n')).toThrow(
+      'f.jsonl:1: starts with a UTF-8 byte order mark',
+    );
     expect(hashOf('{"id":"a","text":"x y"}\n{"id":"b","text":"z"}')).toBe(base);
     expect(hashOf('{"id":"a","text":"x \\r\\ny"}\n{"id":"b","text":"z"}\n')).not.toBe(base);
     // CRLF inside a string value is normalised too (canonicalJson)

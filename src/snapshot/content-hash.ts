@@ -3,15 +3,15 @@ import { closeSync, openSync, readSync } from 'node:fs';
 import { canonicalJson, canonicalJsonText } from '../core/canonical-json.js';
 import { RgateError } from '../core/errors.js';
 import { sha256, sha256Stream, type Sha256 } from '../core/hash.js';
-import { assertUtf8 } from '../core/utf8.js';
+import { assertUtf8, bomError, JSON_BOM } from '../core/utf8.js';
 
 const CHUNK = 4 << 20;
 
 /**
  * Stream a JSONL file once: every non-blank line is parsed, handed to `onRecord` (validation,
  * normalisation) and its canonical JSON text plus `\n` fed to one running sha256. Key order, CRLF vs
- * LF, a BOM, blank lines and whitespace between JSON tokens or at line ends never change the hash;
- * any other byte does (numbers and strings are hashed as spelled; invalid UTF-8 is refused).
+ * LF, blank lines and whitespace between JSON tokens or at line ends never change the hash; any other
+ * byte does (numbers and strings are hashed as spelled; invalid UTF-8 and a BOM are refused).
  * Example: hashJsonlFile('fixtures/cacm/corpus.jsonl').sha256
  */
 export function hashJsonlFile(
@@ -31,7 +31,11 @@ export function hashJsonlFile(
   const handle = (raw: string): void => {
     lineNo++;
     // trim only JSON's own whitespace (space, tab, CR): a stray \v or \f is a change, not padding
-    let a = lineNo === 1 && raw.charCodeAt(0) === 0xfeff ? 1 : 0;
+    // a BOM is refused, not skipped: a fixture that passes verify is read as its bytes say. The hash
+    // never covered one, so removing it keeps the set's ids and its freeze
+    if (lineNo === 1 && raw.charCodeAt(0) === 0xfeff)
+      throw bomError(label, `${JSON_BOM} (removing it keeps the content id: the hash never covered it)`);
+    let a = 0;
     let b = raw.length;
     while (a < b && isJsonSpace(raw.charCodeAt(a))) a++;
     while (b > a && isJsonSpace(raw.charCodeAt(b - 1))) b--;

@@ -183,7 +183,9 @@ export class HttpAdapter implements SystemAdapter {
         if (socket.connecting) socket.once('connect', answerClock);
         else answerClock();
       });
-      req.on('error', (e) => done({ kind: 'connection_failed', message: `${this.url.href}: ${e.message}` }));
+      req.on('error', (e) =>
+        done({ kind: 'connection_failed', message: `${this.url.href}: ${withCode(e)}` }),
+      );
       req.on('response', (res) => {
         const chunks: Buffer[] = [];
         let size = 0;
@@ -209,7 +211,7 @@ export class HttpAdapter implements SystemAdapter {
             body: Buffer.concat(chunks).toString('utf8'),
           }),
         );
-        res.on('error', (e) => done({ kind: 'connection_failed', message: e.message }));
+        res.on('error', (e) => done({ kind: 'connection_failed', message: withCode(e) }));
       });
       req.end(body);
     });
@@ -223,4 +225,14 @@ export class HttpAdapter implements SystemAdapter {
   async close(): Promise<void> {
     this.agent.destroy();
   }
+}
+
+/**
+ * An error's message with its code when the message lacks it: node says "socket hang up" for a
+ * connection the server accepted and closed, and the code (ECONNRESET) is what tells that apart from
+ * nothing listening (ECONNREFUSED).
+ */
+function withCode(e: Error): string {
+  const code = (e as NodeJS.ErrnoException).code;
+  return code && !e.message.includes(code) ? `${e.message} (${code})` : e.message;
 }

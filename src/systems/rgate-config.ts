@@ -6,7 +6,8 @@ import { validateRgateConfig } from '../contracts/rgate-config.js';
 import { EXIT, isRgateError, RgateError } from '../core/errors.js';
 import { lookupRoots } from '../core/package-root.js';
 import { checkShellScripts } from './shell-scripts.js';
-import { findNodeAtLocation, parseTree, type Node as JsonNode } from 'jsonc-parser';
+import { findNodeAtLocation, parse, parseTree, type Node as JsonNode, type ParseError } from 'jsonc-parser';
+import { parseJsonText } from '../core/jsonl.js';
 
 export const RGATE_CONFIG_FILE = 'rgate.config.json';
 
@@ -79,6 +80,16 @@ function lineCol(text: string, pos: number): string {
 }
 
 /**
+ * Where strict JSON first goes wrong, for the errors JSON.parse gives without a position
+ * ("Unexpected token ']', "[1,]" is not valid JSON").
+ */
+export function firstJsonErrorOffset(text: string): number | undefined {
+  const errors: ParseError[] = [];
+  parse(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
+  return errors[0]?.offset;
+}
+
+/**
  * Load rgate.config.json: `explicitPath` (the CLI's `--config`) if given, `false` for `--no-config`
  * (returns undefined), else discovered from `cwd` upward like other tools' rc files. Schema-validated;
  * mistakes throw RgateError with file, line:column (bad JSON) or JSON path, e.g.
@@ -100,16 +111,11 @@ export function loadRgateConfig(cwd: string, explicitPath?: string | false): Loa
     path = findRgateConfig(cwd);
     if (path === undefined) return undefined;
   }
-  const text = readFileSync(path, 'utf8');
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (e) {
-    const msg = (e as Error).message;
-    const m = /position (\d+)/.exec(msg);
-    const at = m ? `:${lineCol(text, Number(m[1]))}` : '';
-    throw new RgateError('config_invalid', `${path}${at}: not valid JSON (${msg})`);
-  }
+  const value = parseJsonText(readFileSync(path, 'utf8'), path, {
+    code: 'config_invalid',
+    hint: 'rgate.config.json is strict JSON: no comments, no trailing commas',
+    locate: firstJsonErrorOffset,
+  });
   if (!validateRgateConfig(value)) {
     const lines = formatAjvErrors(validateRgateConfig.errors);
     // if/then branches repeat a failure as "must match \"then\" schema": those lines add nothing

@@ -1,7 +1,7 @@
 /** Opening a TREC input (a file, `-` for stdin, or a pipe), and the error that names a bad line of one. */
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import { basename } from 'node:path';
 import { fileProblem, RgateError } from '../core/errors.js';
+import { bomError, startsWithBom } from '../core/utf8.js';
 
 /**
  * A regular file stays an open descriptor, read by position (and by two threads for a large run);
@@ -14,14 +14,21 @@ export type TrecInput =
 /** The path that means standard input, as for trec_eval's scripts and most Unix tools. */
 export const STDIN = '-';
 
-/** How errors name an input: `stdin` for -, else the file's name (`run.txt:17: ...`). */
+/**
+ * How errors name an input: `stdin` for -, else the path as the user gave it (`runs/a/run.txt:17:`),
+ * so two same-named files in two folders, or /dev/fd/63 from a process substitution, can be told apart.
+ */
 export function inputLabel(path: string): string {
-  return path === STDIN ? 'stdin' : basename(path);
+  return path === STDIN ? 'stdin' : path;
 }
 
-export function openInput(path: string): TrecInput {
-  if (path === STDIN) return { kind: 'bytes', buf: readAll(0, 'stdin'), label: 'stdin' };
-  const label = inputLabel(path);
+/** `label`: how errors name the input, when `path` is not how the user wrote it (resolved against a cwd). */
+export function openInput(path: string, label: string = inputLabel(path)): TrecInput {
+  if (path === STDIN) {
+    const buf = readAll(0, 'stdin');
+    if (startsWithBom(buf)) throw trecBomError('stdin');
+    return { kind: 'bytes', buf, label: 'stdin' };
+  }
   let fd: number;
   try {
     fd = openSync(path, 'r');
@@ -30,24 +37,44 @@ export function openInput(path: string): TrecInput {
     // processes get socket stdio: read the inherited descriptor itself
     const inherited = /^\/(?:dev\/stdin$|dev\/fd\/(\d+)$|proc\/self\/fd\/(\d+)$)/.exec(path);
     if (inherited && (e as NodeJS.ErrnoException).code === 'ENXIO') {
-      return { kind: 'bytes', buf: readAll(Number(inherited[1] ?? inherited[2] ?? 0), label), label };
+      const buf = readAll(Number(inherited[1] ?? inherited[2] ?? 0), label);
+      if (startsWithBom(buf)) throw trecBomError(label);
+      return { kind: 'bytes', buf, label };
     }
-    const problem = fileProblem(path, e);
+    const problem = fileProblem(label, e);
     if (problem instanceof RgateError) throw problem;
-    throw new RgateError('input_invalid', `${path}: cannot be opened (${(e as Error).message})`);
+    throw new RgateError('input_invalid', `${label}: cannot be opened (${(e as Error).message})`);
   }
   const st = fstatSync(fd);
   // a folder opens fine on Linux and fails only at the first read, as an internal EISDIR
   if (st.isDirectory()) {
     closeSync(fd);
-    throw fileProblem(path, Object.assign(new Error('EISDIR'), { code: 'EISDIR' }));
+    throw fileProblem(label, Object.assign(new Error('EISDIR'), { code: 'EISDIR' }));
   }
-  if (st.isFile()) return { kind: 'file', fd, size: st.size, label };
+  if (st.isFile()) {
+    const head = Buffer.alloc(3);
+    if (st.size >= 3 && readSync(fd, head, 0, 3, 0) === 3 && startsWithBom(head)) {
+      closeSync(fd);
+      throw trecBomError(label);
+    }
+    return { kind: 'file', fd, size: st.size, label };
+  }
+  let buf: Buffer;
   try {
-    return { kind: 'bytes', buf: readAll(fd, label), label };
+    buf = readAll(fd, label);
   } finally {
     closeSync(fd);
   }
+  if (startsWithBom(buf)) throw trecBomError(label);
+  return { kind: 'bytes', buf, label };
+}
+
+/** A TREC file's BOM: trec_eval reads it as part of the first field, so it is refused, never skipped. */
+export function trecBomError(label: string): RgateError {
+  return bomError(
+    label,
+    "trec_eval would read it as part of line 1's query id; rgate refuses it rather than score a different file",
+  );
 }
 
 export function closeInput(input: TrecInput): void {

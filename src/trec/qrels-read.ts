@@ -4,7 +4,8 @@ import { RgateError } from '../core/errors.js';
 import * as bytes from './bytes.js';
 import { byteOrder, byteStringToText, hashBytes, latin1, parseInteger } from './bytes.js';
 import { DocTable } from './doc-table.js';
-import { closeInput, emptyInputError, inputError, openInput } from './input.js';
+import { closeInput, emptyInputError, inputError, openInput, trecBomError } from './input.js';
+import { startsWithBom } from '../core/utf8.js';
 import { QidTable } from './qid-table.js';
 
 // module-local copies: splitFields reads them per byte (run-parse.ts says why that matters)
@@ -61,6 +62,7 @@ function splitFields(buf: Uint8Array, start: number, end: number, max: number): 
  * twice for one query is an error (trec_eval refuses it too).
  */
 export function parseQrels(buf: Uint8Array, label: string, docs: DocTable = new DocTable()): Qrels {
+  if (startsWithBom(buf)) throw trecBomError(label);
   // one pass into flat arrays (a line's query, document, grade and number), grouped by query after:
   // no array or string per line
   const table = new QidTable();
@@ -154,9 +156,12 @@ export function parseQrels(buf: Uint8Array, label: string, docs: DocTable = new 
   return { qids, byQid, docs };
 }
 
-/** Read a qrels file, `-` (stdin) or a pipe; a file without judgments is an error naming it. */
-export function readQrelsFile(path: string, docs: DocTable = new DocTable()): Qrels {
-  const input = openInput(path);
+/**
+ * Read a qrels file, `-` (stdin) or a pipe; a file without judgments is an error naming it (as
+ * `label`, default the path).
+ */
+export function readQrelsFile(path: string, docs: DocTable = new DocTable(), label?: string): Qrels {
+  const input = openInput(path, label);
   let buf: Uint8Array;
   try {
     if (input.kind === 'bytes') buf = input.buf;

@@ -6,13 +6,23 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import type { MessagePort } from 'node:worker_threads';
 import { NL, textToByteString } from './bytes.js';
-import { closeInput, emptyInputError, inputError, openInput, STDIN, type TrecInput } from './input.js';
+import { startsWithBom } from '../core/utf8.js';
+import {
+  closeInput,
+  emptyInputError,
+  inputError,
+  openInput,
+  STDIN,
+  trecBomError,
+  type TrecInput,
+} from './input.js';
 import type { TrecRun } from './run.js';
 import { estimateRun, feedRange, READ_CHUNK_BYTES } from './run-chunks.js';
 import { RegionFull, RunBuilder, type RegionResult, type RunStorage } from './run-parse.js';
 
 /** Parse a whole run held in memory. */
 export function parseRun(buf: Uint8Array, label: string): TrecRun {
+  if (startsWithBom(buf)) throw trecBomError(label);
   const b = new RunBuilder(label, Math.ceil(buf.length / 32), Math.ceil(buf.length / 3));
   b.feed(buf, buf.length);
   return b.finish();
@@ -35,8 +45,14 @@ function threads(): WorkerThreads {
 /**
  * Read and parse a run file, `-` (stdin) or a pipe; a run without results is an error naming it.
  */
-export function readRunFile(path: string, opts: { threads?: 1 | 2 } = {}): TrecRun {
+export function readRunFile(path: string, opts: RunReadOptions = {}): TrecRun {
   return startRunRead(path, opts).result();
+}
+
+export interface RunReadOptions {
+  threads?: 1 | 2;
+  /** how errors name the file (default the path): the path as the user wrote it */
+  label?: string;
 }
 
 /** A run being read: result() parses what is left and returns the run; cancel() lets it go. */
@@ -51,8 +67,8 @@ export interface RunReading {
  * and any error opening the file, waits for result(), which reads (or fails) as readRunFile would:
  * a caller that reads another file in between reports that file's errors first.
  */
-export function startRunRead(path: string, opts: { threads?: 1 | 2 } = {}): RunReading {
-  const later: RunReading = { result: () => readRunNow(path), cancel: () => {} };
+export function startRunRead(path: string, opts: RunReadOptions = {}): RunReading {
+  const later: RunReading = { result: () => readRunNow(path, opts.label), cancel: () => {} };
   if (path === STDIN) return later;
   let size: number;
   try {
@@ -67,7 +83,7 @@ export function startRunRead(path: string, opts: { threads?: 1 | 2 } = {}): RunR
   if (!existsSync(fileURLToPath(url))) return later;
   let input: TrecInput;
   try {
-    input = openInput(path);
+    input = openInput(path, opts.label);
   } catch {
     return later;
   }
@@ -105,8 +121,8 @@ export function startRunRead(path: string, opts: { threads?: 1 | 2 } = {}): RunR
   };
 }
 
-function readRunNow(path: string): TrecRun {
-  const input = openInput(path);
+function readRunNow(path: string, label: string | undefined): TrecRun {
+  const input = openInput(path, label);
   let run: TrecRun;
   let bytes: number;
   if (input.kind === 'bytes') {

@@ -102,13 +102,14 @@ describe('empty inputs and non-seekable inputs', () => {
     writeFileSync(join(dir, 'empty.txt'), '');
     writeFileSync(join(dir, 'comments.txt'), '# nothing here\n\n');
     const e = caught(() => readQrelsFile(join(dir, 'empty.txt')));
-    expect(e.message).toBe('empty.txt: empty file: no judgments');
+    // named by the path given, not its base name
+    expect(e.message).toBe(`${join(dir, 'empty.txt')}: empty file: no judgments`);
     expect(e.exitCode).toBe(2);
     expect(caught(() => readRunFile(join(dir, 'empty.txt'))).message).toBe(
-      'empty.txt: empty file: no results',
+      `${join(dir, 'empty.txt')}: empty file: no results`,
     );
     expect(caught(() => readRunFile(join(dir, 'comments.txt'))).message).toBe(
-      'comments.txt: no results: only blank and comment lines',
+      `${join(dir, 'comments.txt')}: no results: only blank and comment lines`,
     );
   });
 

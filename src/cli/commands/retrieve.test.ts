@@ -1,7 +1,9 @@
+import { execFileSync } from 'node:child_process';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../program.js';
 import { captureIo } from '../../../test/helpers/cli-io.js';
+import { compiledCli } from '../../../test/helpers/dist.js';
 
 const root = resolve(import.meta.dirname, '../../..');
 
@@ -77,5 +79,19 @@ describe('rgate retrieve (bundled fixture sets)', () => {
     expect(bad.err).toMatch(/--k must be a non-negative integer/);
     const missing = await cli(['retrieve', '--fixture', 'no-such-set', '--task', 'x']);
     expect(missing.code).toBe(2);
+  });
+
+  it('--help says what it prints: a readable ranking by default, the contract JSON with --json', async () => {
+    // yargs ends the process after help, so this runs the compiled CLI
+    const help = execFileSync(process.execPath, [compiledCli(), 'retrieve', '--help'], {
+      encoding: 'utf8',
+    }).replace(/\s+/g, ' ');
+    expect(help).not.toContain('and print the contract JSON');
+    expect(help).toContain('a readable ranking, or the contract JSON with --json');
+    const argv = ['retrieve', '--fixture', 'cacm', '--task', 'time sharing systems', '--k', '3'];
+    const plain = await cli(argv);
+    expect(plain.code).toBe(0);
+    expect(() => JSON.parse(plain.out) as unknown).toThrow();
+    expect((JSON.parse((await cli([...argv, '--json'])).out) as { mode: string }).mode).toBe('bm25');
   });
 });

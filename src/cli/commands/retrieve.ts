@@ -40,12 +40,14 @@ interface RetrieveArgs {
 
 /**
  * `rgate retrieve`: answer one query with the reference engine over a pinned fixture set and print
- * the contract JSON (bm25 ranking, context-load v0, or semantic selection v1 / retrieval-result-v1).
+ * a readable ranking, or with --json the contract JSON (bm25 ranking, context-load v0, or semantic
+ * selection v1 / retrieval-result-v1).
  * The set is verified against its freeze.json when it has one, like every run.
  */
 export const retrieveCommand: RgateCommand<RetrieveArgs> = {
   command: 'retrieve',
-  describe: 'Answer one query with the built-in engine over a fixture set and print the contract JSON',
+  describe:
+    'Answer one query with the built-in engine over a fixture set: a readable ranking, or the contract JSON with --json',
   builder: (y: Argv) =>
     y
       .option('fixture', {
@@ -80,7 +82,11 @@ export const retrieveCommand: RgateCommand<RetrieveArgs> = {
         describe: 'enable the fallback chain (--no-fallback disables it)',
       })
       .option('exact-key', { type: 'string', describe: 'semantic mode: exact key for the fallback lookup' })
-      .option('json', { type: 'boolean', default: false, describe: 'print the contract JSON' })
+      .option('json', {
+        type: 'boolean',
+        default: false,
+        describe: 'print the contract JSON instead of the readable ranking',
+      })
       .option('root', {
         type: 'string',
         describe: 'project root holding fixtures/ (default: current directory)',

@@ -1,5 +1,5 @@
-import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -7,6 +7,7 @@ import type { CliIo } from '../command.js';
 import { compiledCli } from '../../../test/helpers/dist.js';
 import { runCli } from '../program.js';
 import { scoreCommand } from './score.js';
+import { parseQrels, parseRun } from '../../trec/index.js';
 
 const fixtures = resolve(import.meta.dirname, '../../../fixtures/trec_eval');
 const dir = mkdtempSync(join(tmpdir(), 'rgate-score-'));
@@ -151,7 +152,7 @@ describe('rgate score', () => {
       expect(r.code).toBe(2);
       expect(r.out).toBe('');
       expect(r.err).toContain(
-        'rgate: error: query 302 is judged in qrels.test but has no line in results.trunc\n',
+        `rgate: error: query 302 is judged in ${join(fixtures, 'qrels.test')} but has no line in ${join(fixtures, 'results.trunc')}\n`,
       );
       expect(r.err).toContain(`pass -c to score it 0`);
       expect(r.err).toContain(`trec_eval 10 stops here too ("result qid '302' not found in qrels", exit 4)`);
@@ -161,7 +162,7 @@ describe('rgate score', () => {
     writeFileSync(join(dir, 'one.run'), '3 Q0 a 1 1 r\n');
     const many = await cli(['score', q, join(dir, 'one.run')]);
     expect(many.err).toContain(
-      'query 1 is judged in three-missing.qrels but has no line in one.run (and 2 more judged queries)',
+      `query 1 is judged in ${q} but has no line in ${join(dir, 'one.run')} (and 2 more judged queries)`,
     );
     const c = await cli(['score', '-c', '-m', 'map', '-m', 'num_q', q, join(dir, 'one.run')]);
     expect(c.code).toBe(0);
@@ -335,6 +336,61 @@ describe('rgate score', () => {
     const bad = await cli(['score', join(dir, 'bad.qrels'), r]);
     expect(bad.err).toContain('bad.qrels:2: expected 4 fields, found 3');
     for (const e of [empty, dup, bad]) expect(e.err).not.toMatch(/\n\s+at /);
+  });
+
+  it('names a file as the user gave it, so same-named files in two folders can be told apart', async () => {
+    for (const sub of ['a', 'b']) mkdirSync(join(dir, sub), { recursive: true });
+    writeFileSync(join(dir, 'a', 'run.txt'), '1 Q0 a 1 2 run\n');
+    writeFileSync(join(dir, 'b', 'run.txt'), '1 Q0 a 1 2 run\n1 Q0 b 2\n');
+    writeFileSync(join(dir, 'a', 'qrels.txt'), '1 0 a 1\n2 0 a 1\n');
+    const bad = await cli(['score', 'a/qrels.txt', 'b/run.txt']);
+    expect(bad.code).toBe(2);
+    expect(bad.err).toContain('rgate: error: b/run.txt:2: expected 6 fields, found 4');
+    const missing = await cli(['score', 'a/qrels.txt', 'a/run.txt']);
+    expect(missing.err).toContain('query 2 is judged in a/qrels.txt but has no line in a/run.txt');
+    expect((await cli(['score', 'a/qrels.txt', 'c/run.txt'])).err).toContain('c/run.txt: no such file');
+    // a process substitution is /dev/fd/N, not "N"
+    const sub = spawnSync(
+      'bash',
+      ['-c', `"${process.execPath}" "${compiledCli()}" score a/qrels.txt <(printf '1 Q0 a 1\\n')`],
+      { cwd: dir, encoding: 'utf8' },
+    );
+    expect(sub.status).toBe(2);
+    expect(sub.stderr).toMatch(/rgate: error: \/dev\/fd\/\d+:1: expected 6 fields, found 4/);
+  });
+
+  it('refuses a TREC file that starts with a UTF-8 BOM, naming it (trec_eval would misread line 1)', async () => {
+    const BOM = '\uFEFF';
+    writeFileSync(join(dir, 'plain.qrels'), '1 0 a 1\n');
+    writeFileSync(join(dir, 'plain.run'), '1 Q0 a 1 2 run\n');
+    writeFileSync(join(dir, 'bom.qrels'), BOM + '1 0 a 1\n');
+    writeFileSync(join(dir, 'bom.run'), BOM + '1 Q0 a 1 2 run\n');
+    expect((await cli(['score', 'plain.qrels', 'plain.run'])).code).toBe(0);
+    for (const argv of [
+      ['score', 'bom.qrels', 'plain.run'],
+      ['score', 'plain.qrels', 'bom.run'],
+    ]) {
+      const file = argv.find((a) => a.startsWith('bom.'))!;
+      const r = await cli(argv);
+      expect(r.code).toBe(2);
+      expect(r.out).toBe('');
+      expect(r.err).toContain(
+        `rgate: error: ${file}:1: starts with a UTF-8 byte order mark (bytes EF BB BF)`,
+      );
+      expect(r.err).toContain('hint: save the file as UTF-8 without a BOM');
+    }
+    // through a pipe too, and from the library readers
+    const piped = spawnSync(process.execPath, [compiledCli(), 'score', 'plain.qrels', '-'], {
+      cwd: dir,
+      input: BOM + '1 Q0 a 1 2 run\n',
+      encoding: 'utf8',
+    });
+    expect(piped.status).toBe(2);
+    expect(piped.stderr).toContain('stdin:1: starts with a UTF-8 byte order mark');
+    expect(() => parseRun(Buffer.from(BOM + '1 Q0 a 1 2 run\n'), 'mem')).toThrow(
+      'mem:1: starts with a UTF-8',
+    );
+    expect(() => parseQrels(Buffer.from(BOM + '1 0 a 1\n'), 'mem')).toThrow('mem:1: starts with a UTF-8');
   });
 
   it('reads - from stdin, positional or --run - (compiled CLI: CliIo has no stdin)', () => {

@@ -29,7 +29,7 @@ export const COMMAND_SUMMARIES: Readonly<Record<string, readonly [command: strin
   ],
   retrieve: [
     'retrieve',
-    'Answer one query with the built-in engine over a fixture set and print the contract JSON',
+    'Answer one query with the built-in engine over a fixture set: a readable ranking, or the contract JSON with --json',
   ],
   report: ['report <run>', 'Re-render a run report as terminal text, JSON, HTML, Markdown or JUnit XML'],
   history: ['history [suite]', 'Trend each metric over the stored runs of a suite, with regression alarms'],
