@@ -1,9 +1,9 @@
 import { relative } from 'node:path';
 import type { Argv } from 'yargs';
 import { EXIT, RgateError } from '../../core/errors.js';
-import { SqliteRunStore } from '../../store/index.js';
+import { openStore } from './history.js';
 import type { CliIo, RgateCommand } from '../command.js';
-import { OUT_DIR_HELP, outDirOf, storePathOf } from '../out-dir.js';
+import { OUT_DIR_HELP, outDirOf } from '../out-dir.js';
 import { resolveRunRef } from '../run-ref.js';
 import { dropPending, listPending, sendSession, sendUpload, setAsidePending } from '../upload-client.js';
 import {
@@ -68,7 +68,8 @@ export const uploadCommand: RgateCommand<UploadArgs> = {
     if (!args.run) throw new RgateError('usage', 'name the run to upload (or "latest"), or pass --pending');
     if (!args.server) throw new RgateError('usage', 'rgate upload needs --server <url>');
     const target = uploadTargetOf(args.server, args, io, '--server');
-    const store = new SqliteRunStore(storePathOf(io, args));
+    // a reader: a missing or empty history is refused, never created
+    const store = openStore(io, args);
     try {
       const runId =
         args.run === 'latest' ? store.listRuns({ limit: 1 })[0]?.run_id : resolveRunRef(store, args.run);
