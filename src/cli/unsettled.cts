@@ -7,7 +7,7 @@
  */
 import { writeSync } from 'node:fs';
 
-export const UNFINISHED_EXIT = 3;
+const UNFINISHED_EXIT = 3;
 
 export function exitWithCommand(done: Promise<number>): void {
   let settled = false;
