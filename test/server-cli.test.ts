@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { savePending, uploadOf } from '../src/cli/upload-client.js';
 import { SqliteRunStore } from '../src/store/sqlite-store.js';
-import { call, clientAgainstServer, startServer } from './helpers/server.js';
+import { call, clientAgainstServer, startServer, withRunId } from './helpers/server.js';
 
 /** The client side against a real server: rgate upload, run --upload, merge --upload, pending uploads. */
 const w = clientAgainstServer('rgate-srv-cli-');
@@ -155,5 +155,38 @@ describe('git recorded when the run is made; pending uploads the server already 
     const next = await w.cli(['upload', '--pending']);
     expect([next.code, next.out]).toEqual([0, 'no pending uploads in .rgate']);
     expect(readdirSync(join(pendingDir(), 'conflicts'))).toEqual([`${row.run_id}--ci.json`]);
+  });
+});
+
+describe('rgate upload --pending with the server gone (#33)', () => {
+  it('exits non-zero with the count of what stays unsent, and sends it all once a server answers', async () => {
+    // a port nothing listens on: a server started and stopped
+    const gone = await startServer(join(w.data, 'gone-pending'));
+    const deadBase = gone.base;
+    await gone.stop();
+    const outDir = join(w.project.dir, '.rgate');
+    const ids = ['20991231T000001Z-aaaaaa', '20991231T000002Z-bbbbbb', '20991231T000003Z-cccccc'];
+    for (const id of ids)
+      savePending(outDir, { server: deadBase, project: 'ci' }, withRunId(w.project.upload, id));
+    savePending(
+      outDir,
+      { server: w.srv.base, project: 'ci' },
+      withRunId(w.project.upload, '20991231T000004Z-dddddd'),
+    );
+
+    const r = await w.cli(['upload', '--pending', '--retries', '0']);
+    expect(r.code, r.err).toBe(3);
+    expect(r.err.split('\n').at(-1)).toBe(
+      'rgate: 3 of 4 pending uploads still unsent (1 sent); they stay in .rgate/pending-uploads: run rgate upload --pending again once the server answers',
+    );
+    // (conflicts/ is the set-aside folder an earlier test left)
+    const queued = () => readdirSync(join(outDir, 'pending-uploads')).filter((n) => n.endsWith('.json'));
+    expect(queued().sort(), r.err).toEqual(ids.map((id) => `${id}--ci.json`));
+
+    const sent = await w.cli(['upload', '--pending', '--server', w.srv.base]);
+    expect(sent.code, sent.err).toBe(0);
+    expect(sent.err).not.toContain('unsent');
+    expect(queued()).toEqual([]);
+    expect(await serverRuns()).toEqual(expect.arrayContaining([...ids, '20991231T000004Z-dddddd']));
   });
 });

@@ -1,4 +1,5 @@
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -7,6 +8,7 @@ import { freezeCommand } from '../src/cli/commands/freeze.js';
 import { importCommand } from '../src/cli/commands/import.js';
 import { verifyCommand } from '../src/cli/commands/verify.js';
 import { runCli } from '../src/cli/program.js';
+import { compiledCli } from './helpers/dist.js';
 
 /** The snapshot commands through the real CLI program, with an injected io. */
 const repo = resolve(import.meta.dirname, '..');
@@ -296,5 +298,81 @@ describe('rgate import never destroys a set', () => {
     expect(bad.err).toContain('bad-qrels.txt:1: relevance "high" must be an integer');
     expect(['corpus.jsonl', 'queries.jsonl'].map((f) => readFileSync(join(dir, f), 'utf8'))).toEqual(before);
     expect((await rgate([...tiny(), '--out', 'fixtures/loose', '--force'])).code).toBe(0);
+  });
+});
+
+describe('rgate import says what it did, and its next step runs as printed (#33)', () => {
+  const beirMini = join(repo, 'test', 'data', 'beir-mini');
+  /** beir-mini with `file`'s line `copy` (1-based) written again at its end. */
+  function withRepeatedLine(file: 'corpus.jsonl' | 'queries.jsonl', copy: number): string {
+    const data = mkdtempSync(join(tmp, 'beir-dup-'));
+    cpSync(beirMini, data, { recursive: true });
+    const lines = readFileSync(join(data, file), 'utf8').trimEnd().split('\n');
+    writeFileSync(join(data, file), [...lines, lines[copy - 1]!].join('\n') + '\n');
+    return data;
+  }
+
+  it('a repeated _id in corpus.jsonl or queries.jsonl: exit 2 naming file, line and id; nothing written', async () => {
+    for (const [file, id] of [
+      ['corpus.jsonl', 'd2'],
+      ['queries.jsonl', 'q2'],
+    ] as const) {
+      const data = withRepeatedLine(file, 2);
+      const lines = readFileSync(join(data, file), 'utf8').trimEnd().split('\n').length;
+      const cwd = mkdtempSync(join(tmp, 'dup-'));
+      const r = await rgate(['import', 'beir', data, '--out', 'fixtures/dup', '--freeze'], cwd);
+      expect(r.code, r.err).toBe(2);
+      expect(r.err).toContain(`${file}:${lines} /_id: duplicate id "${id}" (first on line 2)`);
+      noStack(r.err);
+      // the staging folder is gone and no set was written
+      expect(readdirSync(join(cwd, 'fixtures'))).toEqual([]);
+    }
+  });
+
+  it('an empty corpus is named on stderr by import (frozen or not) and by freeze', async () => {
+    const src = join(repo, 'fixtures', 'scifact-source');
+    const cwd = mkdtempSync(join(tmp, 'empty-'));
+    const args = [
+      'import',
+      'beir',
+      '--queries',
+      join(src, 'queries.jsonl'),
+      '--qrels',
+      join(src, 'qrels', 'test.tsv'),
+    ];
+    const frozen = await rgate([...args, '--out', 'fixtures/scifact', '--freeze'], cwd);
+    expect(frozen.code, frozen.err).toBe(0);
+    expect(frozen.err).toContain(
+      'rgate: warning: fixtures/scifact: the corpus is empty (0 documents), frozen as such: a run of this set retrieves nothing',
+    );
+    const unfrozen = await rgate([...args, '--out', 'fixtures/later'], cwd);
+    expect(unfrozen.err).toContain(
+      'rgate: warning: fixtures/later: the corpus is empty (0 documents): a run',
+    );
+    const freeze = await rgate(['freeze', 'later'], cwd);
+    expect(freeze.code, freeze.err).toBe(0);
+    expect(freeze.err).toContain('rgate: warning: later: the corpus is empty (0 documents), frozen as such');
+    // a set with documents gets no such word
+    const full = await rgate(['import', 'beir', beirMini, '--out', 'fixtures/mini', '--freeze'], cwd);
+    expect(full.code, full.err).toBe(0);
+    expect(full.err).toBe('');
+  });
+
+  it('the printed `next: rgate freeze ...` freezes the set when run in a shell, wherever --out put it', async () => {
+    const bin = compiledCli();
+    for (const out of ['my-set', 'sets/with space', join(tmp, 'outside', 'abs-set'), 'fixtures/plain']) {
+      const cwd = mkdtempSync(join(tmp, 'next-'));
+      const r = await rgate(['import', 'beir', beirMini, '--out', out], cwd);
+      expect(r.code, r.err).toBe(0);
+      const next = /^ {2}next: (rgate freeze .*)$/m.exec(r.out)?.[1];
+      expect(next, r.out).toBeDefined();
+      const run = spawnSync('sh', ['-c', next!.replace(/^rgate /, `node ${JSON.stringify(bin)} `)], {
+        cwd,
+        encoding: 'utf8',
+      });
+      expect(run.status, `${next}\n${run.stderr}`).toBe(0);
+      expect(run.stdout).toMatch(/^frozen: /);
+      expect(readdirSync(resolve(cwd, out))).toContain('freeze.json');
+    }
   });
 });

@@ -10,6 +10,7 @@ import { madeFrom } from './bundle-stamp.cjs';
 import { fdIo, isTerminal, writeAll } from './fd-io.cjs';
 import { cachedTopHelp, isTopHelp } from './help-cache.cjs';
 import { scoreArgv } from './score-route.cjs';
+import { exitWithCommand } from './unsettled.cjs';
 
 type ScoreMain = typeof import('./score-main.js');
 type Program = typeof import('./program.js');
@@ -60,6 +61,4 @@ async function main(argv: string[]): Promise<number> {
   return (await loadProgram()).runCli(argv);
 }
 
-void main(process.argv.slice(2)).then((code) => {
-  process.exitCode = code;
-});
+exitWithCommand(main(process.argv.slice(2)));

@@ -2,6 +2,7 @@ import type { Argv } from 'yargs';
 import { EXIT } from '../../core/errors.js';
 import { pinEmbeddings, resolveFixtureDir, writeFreeze } from '../../snapshot/index.js';
 import type { RgateCommand } from '../command.js';
+import { emptyCorpusWarning } from '../empty-corpus.js';
 
 interface FreezeArgs {
   set: string;
@@ -75,6 +76,7 @@ export const freezeCommand: RgateCommand<FreezeArgs> = {
       io.out(
         `pinned: ${pinned.records} record and ${pinned.queries} query vectors (${pinned.dimensions} dimensions) from ${pinned.embedder}`,
       );
+    if (r.freeze.counts.corpus_records === 0) io.err(emptyCorpusWarning(args.set, true));
     if (args.json)
       io.out(JSON.stringify({ action: r.action, changed: r.changed, freeze: r.freeze }, null, 2));
     else {

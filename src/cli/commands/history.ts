@@ -17,6 +17,7 @@ import type { CliIo, RgateCommand } from '../command.js';
 import { terminalWidth } from '../io.js';
 import { readFreeze, resolveFixtureDir } from '../../snapshot/index.js';
 import { OUT_DIR_HELP, outDirOf, storePathOf } from '../out-dir.js';
+import { checkReadableStore } from '../read-store.js';
 
 /** Options every history-store command shares (history, diff, baseline, compare, closeout). */
 export interface StoreArgs {
@@ -31,17 +32,11 @@ export function withStoreOptions(y: Argv): Argv {
     .option('store', { type: 'string', describe: 'run history file (default <out-dir>/history.sqlite)' });
 }
 
-/** Open the run history read/write; a missing file is a usage error here (nothing has run yet). */
+/** Open the run history read/write; a missing or empty file is an input error here (nothing has run yet). */
 export function openStore(io: CliIo, args: StoreArgs, mustExist = true): SqliteRunStore {
   const path = storePathOf(io, args);
   // opening would create an empty store; reading commands say instead that nothing has run yet
-  if (mustExist && !existsSync(path)) {
-    throw new RgateError(
-      'file_not_found',
-      `no run history at ${relative(io.cwd, path) || path}`,
-      'run a suite first: rgate run',
-    );
-  }
+  if (mustExist) checkReadableStore(io, path, args.store);
   return new SqliteRunStore(path);
 }
 

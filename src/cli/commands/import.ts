@@ -1,5 +1,5 @@
 import { existsSync, readdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { isAbsolute, join, resolve } from 'node:path';
 import type { Argv } from 'yargs';
 import { RECORD_KINDS, type PartialConfig } from '../../documents/index.js';
 import { EXIT, RgateError } from '../../core/errors.js';
@@ -17,6 +17,7 @@ import {
 } from '../../snapshot/index.js';
 import type { RgateCommand } from '../command.js';
 import { shellWord } from '../../core/shell-word.js';
+import { emptyCorpusWarning } from '../empty-corpus.js';
 
 type Kind = 'beir' | 'trec' | 'smart' | 'dir' | 'memory-cli';
 
@@ -343,6 +344,7 @@ export const importCommand: RgateCommand<ImportArgs> = {
       },
       importInto,
     );
+    if (r.counts.corpus_records === 0) io.err(emptyCorpusWarning(a.out, !!frozen));
     if (a.json) io.out(JSON.stringify({ ...r, ...(frozen ? { freeze: frozen.freeze } : {}) }, null, 2));
     else {
       const c = r.counts;
@@ -353,8 +355,16 @@ export const importCommand: RgateCommand<ImportArgs> = {
       for (const n of r.notes) io.out(`  note: ${n}`);
       if (frozen)
         io.out(`  frozen: ${frozen.freeze.artifact_id} ${frozen.freeze.version} (${frozen.action})`);
-      else io.out(`  next: rgate freeze ${a.out}`);
+      else io.out(`  next: rgate freeze ${shellWord(asFolderArg(a.out))}`);
     }
     return EXIT.ok;
   },
 };
+
+/**
+ * `--out` as `rgate freeze` takes it back: a bare name there means fixtures/<name>, so a folder
+ * given as a bare name (`--out my-set`, written in the cwd) is named `./my-set`.
+ */
+function asFolderArg(out: string): string {
+  return isAbsolute(out) || out.startsWith('.') || /[\\/]/.test(out) ? out : `./${out}`;
+}

@@ -512,3 +512,93 @@ describe('rgate init: flags only, one-line mistakes', () => {
     dir = root;
   });
 });
+
+/** Every file under `root` with its bytes, so a test can say what a command changed and what it left. */
+function filesOf(root: string): Map<string, string> {
+  const files = new Map<string, string>();
+  for (const e of readdirSync(root, { recursive: true, withFileTypes: true }))
+    if (e.isFile()) {
+      const path = join(e.parentPath, e.name);
+      files.set(path.slice(root.length + 1), readFileSync(path, 'latin1'));
+    }
+  return files;
+}
+
+describe('rgate init never does something other than what it was asked (#33)', () => {
+  const teamArgv = ['node', 'search.mjs', '{corpus_dir}', '{k}', '{query}'];
+
+  it('refuses a command after -- that the suite would not run, writing nothing', async () => {
+    const cases: [string[], RegExp][] = [
+      [
+        ['init', '--fixture', 'context-load', '--', ...teamArgv],
+        /the suite would run the builtin engine \(no --system given\)/,
+      ],
+      [
+        ['init', '--fixture', 'context-load', '--system', 'builtin', '--', ...teamArgv],
+        /the suite would run the builtin engine$/m,
+      ],
+      [
+        ['init', '--fixture', 'context-load', '--system', 'http', 'http://127.0.0.1:9/r', '--', ...teamArgv],
+        /--system http is not a command/,
+      ],
+    ];
+    for (const [argv, message] of cases) {
+      const r = await cli(argv);
+      expect(r.code, argv.join(' ')).toBe(2);
+      expect(r.err).toContain(
+        "rgate init: the command after -- (node search.mjs '{corpus_dir}' '{k}' '{query}') would be ignored",
+      );
+      expect(r.err).toMatch(message);
+      expect(r.err).toContain('--system command --contract <contract> -- <argv> runs that command');
+      expect(readdirSync(dir)).toEqual([]);
+    }
+  });
+
+  it("the issue's command on a project already set up: refused, every file as it was", async () => {
+    expect(
+      (await cli(commandInit(['--from', 'beir', beirMini], '{corpus_dir}', '{k}', '{query}'))).code,
+    ).toBe(0);
+    const before = filesOf(dir);
+    const r = await cli(['init', '--fixture', 'retrieval', '--ci', 'gitlab', '--force', '--', ...teamArgv]);
+    expect(r.code, r.err).toBe(2);
+    expect(r.err).toContain('would be ignored: the suite would run the builtin engine');
+    expect(filesOf(dir)).toEqual(before);
+  });
+
+  it('--ci alone on a project already set up writes the CI file and nothing else; refuses to overwrite it', async () => {
+    expect(
+      (await cli(commandInit(['--from', 'beir', beirMini], '{corpus_dir}', '{k}', '{query}'))).code,
+    ).toBe(0);
+    const before = filesOf(dir);
+    const r = await cli(['init', '--ci', 'gitlab']);
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).toMatch(/only the CI file written/);
+    expect(r.out).toMatch(/wrote \.gitlab-ci\.yml +the gitlab CI file/);
+    const after = filesOf(dir);
+    const template = readFileSync(resolve(import.meta.dirname, '../../../templates/gitlab-ci.yml'), 'latin1');
+    expect(after).toEqual(new Map([...before, ['.gitlab-ci.yml', template]]));
+
+    writeFileSync(join(dir, '.gitlab-ci.yml'), '# ours\n');
+    const again = await cli(['init', '--ci', 'gitlab']);
+    expect(again.code).toBe(2);
+    expect(again.err).toContain('rgate init --ci gitlab would overwrite .gitlab-ci.yml');
+    expect(readFileSync(join(dir, '.gitlab-ci.yml'), 'utf8')).toBe('# ours\n');
+    expect((await cli(['init', '--ci', 'gitlab', '--force'])).code).toBe(0);
+    expect(readFileSync(join(dir, '.gitlab-ci.yml'), 'latin1')).toBe(template);
+
+    // a flag that shapes a suite is not silently dropped either
+    const gate = await cli(['init', '--ci', 'github', '--gate', 'mine']);
+    expect(gate.code).toBe(2);
+    expect(gate.err).toContain(
+      'rgate init --ci github without --from or --fixture adds only the CI file; --gate would be ignored',
+    );
+    expect(existsSync(join(dir, '.github'))).toBe(false);
+  });
+
+  it('--ci alone where nothing is set up says how to start', async () => {
+    const r = await cli(['init', '--ci', 'github']);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain('--ci github alone adds only the CI file to a folder that has rgate.config.json');
+    expect(readdirSync(dir)).toEqual([]);
+  });
+});

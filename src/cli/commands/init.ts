@@ -192,13 +192,15 @@ async function initHandler(args: InitArgs, io: CliIo): Promise<number> {
   const suiteName = args.suite;
   if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(suiteName))
     throw new RgateError('usage', `--suite ${JSON.stringify(suiteName)}: letters, digits, . _ - only`);
-  const system = systemSpec(args, root);
   const from = fromSpec(args);
+  if (!from && !args.fixture && args.ci && existsSync(join(root, CONFIG)))
+    return addCiFile(args, args.ci, io);
+  const system = systemSpec(args, root);
   if (!from && !args.fixture)
     throw new RgateError(
       'usage',
       'rgate init needs your data: --from beir|trec|smart|dir|memory-cli <path>, or --fixture <set>',
-      'e.g. --from beir ./data/scifact, or --fixture context-load (the bundled demo set)',
+      `e.g. --from beir ./data/scifact, or --fixture context-load (the bundled demo set); --ci ${args.ci ?? 'github|gitlab'} alone adds only the CI file to a folder that has ${CONFIG}`,
     );
   if (from && args.fixture) throw new RgateError('usage', '--from and --fixture: give one of them');
   const fixture = args.fixture ?? suiteName;
@@ -340,6 +342,45 @@ async function initHandler(args: InitArgs, io: CliIo): Promise<number> {
 }
 
 /**
+ * `rgate init --ci <kind>` in a folder already set up (rgate.config.json there, no --from or
+ * --fixture): only the CI file is written; the config, sets and gates are left as they are. Flags
+ * that shape a suite would be ignored, so they are refused; an existing CI file needs --force.
+ */
+function addCiFile(args: InitArgs, kind: 'github' | 'gitlab', io: CliIo): number {
+  const root = io.cwd;
+  const suiteFlag = (['system', 'contract', 'gate'] as const).find((k) => args[k] !== undefined);
+  const argv = args._.slice(1).map(String);
+  if (suiteFlag || argv.length > 0)
+    throw new RgateError(
+      'usage',
+      `rgate init --ci ${kind} without --from or --fixture adds only the CI file; ${
+        suiteFlag ? `--${suiteFlag}` : `the command after -- (${argv.map(shellWord).join(' ')})`
+      } would be ignored`,
+      `to add a suite as well: rgate init --suite <name> --from <kind> <path> (or --fixture <set>) ... --ci ${kind}`,
+    );
+  const ci = CI_FILES[kind];
+  if (existsSync(join(root, ci.path)) && !args.force)
+    throw new RgateError(
+      'usage',
+      `rgate init --ci ${kind} would overwrite ${ci.path}`,
+      'pass --force to overwrite it (nothing else is written), or edit it by hand',
+    );
+  writeFile(root, ci.path, readFileSync(templateFile(root, ci.template), 'utf8'));
+  const wrote = [{ path: ci.path, what: `the ${kind} CI file` }];
+  const next = [`git add ${ci.path}   # the job runs npx rgate run: the suites ${CONFIG} runs by default`];
+  if (args.json) io.out(JSON.stringify({ wrote, next }, null, 2));
+  else {
+    io.out(
+      `rgate init: ${CONFIG} is here: only the CI file written (the config, sets and gates are as they were)`,
+    );
+    for (const w of wrote) io.out(`  wrote ${w.path.padEnd(32)} ${w.what}`);
+    io.out('next:');
+    for (const n of next) io.out(`  ${n}`);
+  }
+  return EXIT.ok;
+}
+
+/**
  * The steps before a first run when the set has no queries (a docs tree, a memory root with none
  * given): `rgate run` would have no evidence to gate on. The import is the one init ran, with the
  * queries, onto the frozen set (hence the version and the reset note).
@@ -404,6 +445,17 @@ function systemSpec(args: InitArgs, root: string): SuiteSpec['system'] {
   const [type = 'builtin', ...rest] = args.system ?? [];
   // everything after `--` (yargs turns numbers in it into numbers: they are argv strings)
   const argv = args._.slice(1).map(String);
+  // an argv the suite would not run is the team's command silently replaced: refuse it (#33)
+  if (type !== 'command' && argv.length > 0)
+    throw new RgateError(
+      'usage',
+      `rgate init: the command after -- (${argv.map(shellWord).join(' ')}) would be ignored: ${
+        type === 'builtin'
+          ? `the suite would run the builtin engine${args.system ? '' : ' (no --system given)'}`
+          : `--system ${type} is not a command`
+      }`,
+      '--system command --contract <contract> -- <argv> runs that command as the system under test',
+    );
   if (type === 'builtin') {
     if (args.contract)
       throw new RgateError(

@@ -14,6 +14,7 @@ import { EXIT, RgateError } from '../../core/errors.js';
 import type { Report } from '../../documents/index.js';
 import { SqliteRunStore } from '../../store/index.js';
 import type { CliIo, RgateCommand } from '../command.js';
+import { refuseEmptyStore } from '../read-store.js';
 import { loadRgateConfig } from '../../systems/rgate-config.js';
 import { buildRunReport, inReportOrder } from '../../../harness/run-report.js';
 import { planRun } from '../../../harness/run-plan.js';
@@ -72,8 +73,9 @@ function checkedReport(value: unknown, where: string, hint: string): Report {
  * The HTML report's trend charts: the run's suite history up to that run, when the project's
  * history file exists and knows the run; undefined otherwise (never creates a store).
  */
-function storedHistory(report: Report, path: string) {
+function storedHistory(report: Report, path: string, given: string | undefined) {
   if (!existsSync(path)) return undefined;
+  refuseEmptyStore(given ?? path, path);
   const store = new SqliteRunStore(path);
   try {
     return historyUpToRun(store, report.environment.run_id);
@@ -120,7 +122,7 @@ export const reportCommand: RgateCommand<ReportArgs> = {
     // colour and the terminal's width only for a terminal on stdout; a file gets neither (80 columns)
     const text =
       args.format === 'html'
-        ? renderHtml(report, { history: storedHistory(report, storePathOf(io, args)) })
+        ? renderHtml(report, { history: storedHistory(report, storePathOf(io, args), args.store) })
         : renderReport(report, args.format, {
             color: args.format === 'terminal' && !args.out && io.color,
             ...(args.out ? {} : { width: terminalWidth(io) }),
@@ -147,6 +149,7 @@ function storedRunReport(runId: string, io: CliIo, args: ReportArgs): Report | u
   if (runId.includes('/') || runId.endsWith('.json')) return undefined;
   const path = storePathOf(io, args);
   if (!existsSync(path)) return undefined;
+  refuseEmptyStore(args.store ?? path, path);
   const store = new SqliteRunStore(path);
   try {
     runId = resolveRunRef(store, runId);

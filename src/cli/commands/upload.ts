@@ -1,9 +1,9 @@
-import { relative } from 'node:path';
+import { join, relative } from 'node:path';
 import type { Argv } from 'yargs';
 import { EXIT, RgateError } from '../../core/errors.js';
-import { SqliteRunStore } from '../../store/index.js';
+import { openStore } from './history.js';
 import type { CliIo, RgateCommand } from '../command.js';
-import { OUT_DIR_HELP, outDirOf, storePathOf } from '../out-dir.js';
+import { OUT_DIR_HELP, outDirOf } from '../out-dir.js';
 import { resolveRunRef } from '../run-ref.js';
 import { dropPending, listPending, sendSession, sendUpload, setAsidePending } from '../upload-client.js';
 import {
@@ -68,7 +68,8 @@ export const uploadCommand: RgateCommand<UploadArgs> = {
     if (!args.run) throw new RgateError('usage', 'name the run to upload (or "latest"), or pass --pending');
     if (!args.server) throw new RgateError('usage', 'rgate upload needs --server <url>');
     const target = uploadTargetOf(args.server, args, io, '--server');
-    const store = new SqliteRunStore(storePathOf(io, args));
+    // a reader: a missing or empty history is refused, never created
+    const store = openStore(io, args);
     try {
       const runId =
         args.run === 'latest' ? store.listRuns({ limit: 1 })[0]?.run_id : resolveRunRef(store, args.run);
@@ -91,12 +92,15 @@ export const uploadCommand: RgateCommand<UploadArgs> = {
 
 async function sendPending(args: UploadArgs, io: CliIo, outDir: string): Promise<number> {
   const pending = listPending(outDir);
+  const shownDir = relative(io.cwd, outDir) || outDir;
   if (pending.length === 0) {
-    io.out(`no pending uploads in ${relative(io.cwd, outDir) || outDir}`);
+    io.out(`no pending uploads in ${shownDir}`);
     if (args.json) io.out('[]');
     return EXIT.ok;
   }
   let code: number = EXIT.ok;
+  let unsent = 0;
+  let setAside = 0;
   const results: unknown[] = [];
   for (const { file, pending: p } of pending) {
     const server = args.server ?? p.server;
@@ -125,10 +129,23 @@ async function sendPending(args: UploadArgs, io: CliIo, outDir: string): Promise
         `rgate: ${what} not sent: ${outcome.reason}; the server keeps its copy. Moved out of the queue to ${relative(io.cwd, moved) || moved} (rgate upload --pending skips it from now on): compare it with the server's, then delete it`,
       );
       code = Math.max(code, EXIT.usage);
+      setAside++;
     } else {
+      unsent++;
       io.err(`rgate: ${what} still pending: ${outcome.reason}`);
       code = Math.max(code, outcome.kind === 'refused' ? EXIT.usage : EXIT.internal);
     }
+  }
+  // an outage that leaves runs unsent is said in one line with the count, and is never an exit 0
+  // (a run set aside on a 409 has said so above, and exits 2)
+  if (unsent > 0) {
+    const sent = pending.length - unsent - setAside;
+    io.err(
+      `rgate: ${unsent} of ${pending.length} pending uploads still unsent (${sent} sent${
+        setAside > 0 ? `, ${setAside} set aside` : ''
+      }); they stay in ${join(shownDir, 'pending-uploads')}: run rgate upload --pending again once the server answers`,
+    );
+    if (code === EXIT.ok) code = EXIT.internal;
   }
   if (args.json) io.out(JSON.stringify(results));
   return code;

@@ -42,6 +42,7 @@ export function importBeir(o: BeirImportOptions): ImportResult {
     const src = readSource(o.corpus);
     sources.push(src.info);
     const label = basename(o.corpus);
+    const firstLine = new Map<string, number>();
     for (const l of parseJsonl(src.text, label)) {
       const c = validateOrThrow(
         validateCorpusLine,
@@ -51,6 +52,8 @@ export function importBeir(o: BeirImportOptions): ImportResult {
       );
       const id = corpusLineId(c);
       if ('problem' in id) throw new RgateError('input_invalid', `${label}:${l.line} ${id.problem}`);
+      // a set keeping both would fail its freeze later; which one a run reads would be an accident
+      refuseRepeat(firstLine, id.id, l.line, label, '_id');
       corpus.push({ id: id.id, ...(c.title ? { title: c.title } : {}), text: c.text });
     }
   } else {
@@ -60,6 +63,7 @@ export function importBeir(o: BeirImportOptions): ImportResult {
   const qsrc = readSource(o.queries);
   sources.push(qsrc.info);
   const qlabel = basename(o.queries);
+  const firstQueryLine = new Map<string, number>();
   let queries: QueryRecord[] = parseJsonl(qsrc.text, qlabel).map((l) => {
     const q = validateOrThrow(
       validateBeirQueryLine,
@@ -67,6 +71,7 @@ export function importBeir(o: BeirImportOptions): ImportResult {
       { file: qlabel, line: l.line },
       'BEIR query lines: {"_id", "text"}',
     );
+    refuseRepeat(firstQueryLine, q._id, l.line, qlabel, '_id');
     return { query_id: q._id, text: q.text };
   });
   const byId = new Map(queries.map((q) => [q.query_id, q]));
@@ -103,4 +108,22 @@ export function importBeir(o: BeirImportOptions): ImportResult {
     provenance: provenanceText('beir', r, o.command),
   });
   return { dir: o.out, ...r };
+}
+
+/** An id seen on an earlier line of the same file: an input error naming both lines. */
+function refuseRepeat(
+  first: Map<string, number>,
+  id: string,
+  line: number,
+  label: string,
+  key: string,
+): void {
+  const prev = first.get(id);
+  if (prev !== undefined)
+    throw new RgateError(
+      'input_invalid',
+      `${label}:${line} /${key}: duplicate id ${JSON.stringify(id)} (first on line ${prev})`,
+      'each record needs its own id: remove or rename one of the two lines',
+    );
+  first.set(id, line);
 }
