@@ -125,9 +125,9 @@ export function buildRunReport(
   const overruling = c.down
     ? `system under test down: ${c.down.failed_requests === 1 ? 'the 1 request' : `all ${c.down.failed_requests} requests`} made failed, none succeeded${notRun} (first error: ${c.down.first_error.kind}: ${c.down.first_error.message})`
     : c.partial
-      ? `partial run (${c.partial}): ${made} of ${planned} requests observed; not a verdict on the system`
+      ? `partial run (${c.partial}): ${made} of ${planned} planned requests made; not a verdict on the system`
       : c.interrupted
-        ? `run interrupted: ${made} of ${planned} requests observed`
+        ? `run interrupted: ${made} of ${planned} planned requests made`
         : undefined;
   if (overruling) {
     // a suite with no gate keeps its NONE: the run failed, but no gate judged it

@@ -248,7 +248,7 @@ describe('a run that measured nothing names the config place to fix', () => {
         contract: 'rgate',
       });
       expect(r.code).toBe(3);
-      expect(r.err).toContain('rgate: suite x: the system under test is down: 2 of 2 requests failed');
+      expect(r.err).toContain('rgate: suite x: the system under test is down: all 2 requests failed');
       expect(r.err).toMatch(/first error: connection_failed: .*ECONNRESET/);
       expect(r.err).not.toContain('nothing answered there');
       expect(r.err).toContain(

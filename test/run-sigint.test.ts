@@ -216,7 +216,7 @@ function expectInterruptedReport(dir: string, runId: string, r: Rgate, signal: s
     gate: { verdict: string; reasons: string[] };
   };
   expect(report.gate.verdict).toBe('FAIL');
-  expect(report.gate.reasons[0]).toMatch(/^run interrupted: \d+ of \d+ requests observed/);
+  expect(report.gate.reasons[0]).toMatch(/^run interrupted: \d+ of \d+ planned requests made/);
   // CI's JUnit view: the interruption first as an error, no rule judged (no "label pool" advice)
   const xml = readFileSync(join(dir, 'runs', runId, 'report.xml'), 'utf8');
   expect(xml).toMatch(/<testcase [^>]* name="run">\s*<error message="run interrupted: /);
@@ -256,7 +256,7 @@ describe('Ctrl-C during rgate run', SLOW, () => {
     expect(stored.status).toBe('interrupted');
     expect(stored.observations).toBeGreaterThanOrEqual(64);
     expect(stored.observations).toBeLessThan(6400);
-    expect(r.stderr()).toContain(`interrupted: ${stored.observations} of 6400 requests observed`);
+    expect(r.stderr()).toContain(`interrupted: ${stored.observations} of 6400 planned requests made`);
     expectInterruptedReport(out, runId, r, 'SIGINT', 130);
     // a bound for a failure only: were the signal missed, 100 replays would run to their end
   }, 180_000);

@@ -56,7 +56,9 @@ describe('a run killed with SIGKILL', () => {
 
     const partial = captureIo(dir);
     expect(await runCli(['report', row!.run_id, '--format', 'md'], partial)).toBe(1);
-    expect(partial.stdout.join('\n')).toContain(`partial run (abandoned): ${kept} of 36 requests observed`);
+    expect(partial.stdout.join('\n')).toContain(
+      `partial run (abandoned): ${kept} of 36 planned requests made`,
+    );
 
     const before = calls(log);
     const resumed = captureIo(dir);

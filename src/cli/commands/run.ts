@@ -388,7 +388,7 @@ async function runHandler(args: RunArgs, io: CliIo): Promise<number> {
       if (outcome.interrupted) {
         interrupted.push(name);
         const planned = outcome.suite.queries.length * report.settings.replays;
-        const made = `${outcome.observations.length} of ${planned} requests observed`;
+        const made = `${outcome.observations.length} of ${planned} planned requests made`;
         if (args.store === false) {
           io.err(`rgate: run ${runId} interrupted: ${made} (--no-store: not kept, nothing to resume)`);
         } else {
