@@ -12,6 +12,11 @@ export const VerdictSchema = StringEnum(VERDICTS);
 /** The gate id of a run no gate judged (its verdict NONE; reports before NONE said PASS beside it). */
 export const NO_GATE_ID = 'measures-only';
 
+/** The verdict a store keeps for a finished run: NONE for the no-gate id, whatever an older rgate sent. */
+export function verdictAsStored(gateId: string, verdict: Verdict): Verdict {
+  return gateId === NO_GATE_ID ? 'NONE' : verdict;
+}
+
 /**
  * A report's gate as it reads today: a no-gate report written before NONE existed carries verdict
  * PASS beside the no-gate id and no rule; it is read as NONE, so no reader counts it a pass.

@@ -1,4 +1,11 @@
-import type { MetricEntry, Observation, RunMeta, RunOwner, RunRow } from '../documents/index.js';
+import {
+  verdictAsStored,
+  type MetricEntry,
+  type Observation,
+  type RunMeta,
+  type RunOwner,
+  type RunRow,
+} from '../documents/index.js';
 import { liveStatus } from './run-owner.js';
 import { compareCodeUnits } from '../core/canonical-json.js';
 import { importConflict, importDigest } from './run-import.js';
@@ -73,7 +80,10 @@ export class MemoryRunStore implements RunStore {
     run.row.status = result.status;
     run.row.finished_at = result.finished_at;
     run.row.gate_id = result.gate_id ?? null;
-    run.row.verdict = result.verdict ?? null;
+    run.row.verdict =
+      result.gate_id && result.verdict
+        ? verdictAsStored(result.gate_id, result.verdict)
+        : (result.verdict ?? null);
     run.metrics = clone(result.metrics).sort((a, b) => compareCodeUnits(a.id, b.id));
     run.report = result.report === undefined ? undefined : clone(result.report);
   }

@@ -1,7 +1,14 @@
 import pg from 'pg';
 import { compareCodeUnits } from '../core/canonical-json.js';
 import { RgateError } from '../core/errors.js';
-import type { MetricEntry, Observation, RunMeta, RunOwner, RunRow } from '../documents/index.js';
+import {
+  verdictAsStored,
+  type MetricEntry,
+  type Observation,
+  type RunMeta,
+  type RunOwner,
+  type RunRow,
+} from '../documents/index.js';
 import type { AsyncRunStore } from './async-store.js';
 import { packJson } from './packed-json.js';
 import { PG_MIGRATIONS } from './pg-migrations.js';
@@ -438,7 +445,7 @@ async function writeResult(c: pg.PoolClient, runId: string, result: RunResult): 
     await c.query(
       `INSERT INTO verdicts (run_id, gate_id, verdict) VALUES ($1, $2, $3)
            ON CONFLICT (run_id, gate_id) DO UPDATE SET verdict = EXCLUDED.verdict`,
-      [runId, result.gate_id, result.verdict],
+      [runId, result.gate_id, verdictAsStored(result.gate_id, result.verdict)],
     );
   }
 }

@@ -3,7 +3,14 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { compareCodeUnits } from '../core/canonical-json.js';
 import { RgateError } from '../core/errors.js';
-import type { MetricEntry, Observation, RunMeta, RunOwner, RunRow } from '../documents/index.js';
+import {
+  verdictAsStored,
+  type MetricEntry,
+  type Observation,
+  type RunMeta,
+  type RunOwner,
+  type RunRow,
+} from '../documents/index.js';
 import { MIGRATIONS } from './migrations.js';
 import { packJson } from './packed-json.js';
 import {
@@ -261,7 +268,7 @@ export class SqliteRunStore implements RunStore {
     if (result.gate_id && result.verdict) {
       this.db
         .prepare('INSERT OR REPLACE INTO verdicts (run_id, gate_id, verdict) VALUES (?, ?, ?)')
-        .run(runId, result.gate_id, result.verdict);
+        .run(runId, result.gate_id, verdictAsStored(result.gate_id, result.verdict));
     }
   }
 

@@ -125,6 +125,31 @@ describe.each(factories)('RunStore contract: %s', (name, make) => {
     },
   );
 
+  itOn(name, 'keeps NONE for a run no gate judged, also when an older rgate sent PASS for it', async () => {
+    const s = await make();
+    for (const [run_id, verdict] of [
+      ['n1', 'NONE'],
+      ['n2', 'PASS'],
+    ] as const) {
+      await s.beginRun({
+        run_id,
+        suite: 'cacm',
+        started_at: `2026-11-22T00:00:0${run_id.slice(1)}Z`,
+        artifacts: ARTIFACTS,
+        settings: SETTINGS,
+      });
+      await s.finishRun(run_id, {
+        status: 'complete',
+        finished_at: '2026-11-22T00:01:00Z',
+        gate_id: 'measures-only',
+        verdict,
+        metrics: [metric],
+      });
+      expect((await s.getRun(run_id))?.verdict, run_id).toBe('NONE');
+    }
+    await s.close();
+  });
+
   itOn(name, 'finishes a run with its measures, verdict and report', async () => {
     const s = await make();
     await s.beginRun({
@@ -539,6 +564,31 @@ describe('SqliteRunStore migrations', () => {
       { ok: true },
     );
     expect(s.getCompareSession('c1')).toEqual({ ok: true });
+    s.close();
+  });
+
+  it('reads a no-gate run an older rgate stored as PASS as NONE once migrated', () => {
+    const d = mkdtempSync(join(tmpdir(), 'rgate-store-'));
+    dirs.push(d);
+    const path = join(d, 'h.sqlite');
+    const old = new Database(path);
+    old.exec('CREATE TABLE schema_version (version INTEGER PRIMARY KEY, name TEXT NOT NULL)');
+    for (const m of MIGRATIONS.filter((x) => x.version < 8)) {
+      old.exec(m.sql);
+      old.prepare('INSERT INTO schema_version (version, name) VALUES (?, ?)').run(m.version, m.name);
+    }
+    const insert = old.prepare(
+      `INSERT INTO runs (run_id, suite, started_at, status, artifacts_json, settings_json) VALUES (?, 'x', ?, 'complete', ?, ?)`,
+    );
+    insert.run('r1', 't1', JSON.stringify(ARTIFACTS), JSON.stringify(SETTINGS));
+    insert.run('r2', 't2', JSON.stringify(ARTIFACTS), JSON.stringify(SETTINGS));
+    old
+      .prepare(`INSERT INTO verdicts (run_id, gate_id, verdict) VALUES ('r1', 'measures-only', 'PASS')`)
+      .run();
+    old.prepare(`INSERT INTO verdicts (run_id, gate_id, verdict) VALUES ('r2', 'g', 'PASS')`).run();
+    old.close();
+    const s = new SqliteRunStore(path);
+    expect([s.getRun('r1')?.verdict, s.getRun('r2')?.verdict]).toEqual(['NONE', 'PASS']);
     s.close();
   });
 
