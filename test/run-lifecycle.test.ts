@@ -85,8 +85,8 @@ describe('sharding on CI runners', () => {
     const tail = merged.stdout.join('\n').split('\n').slice(-3);
     expect(tail).toEqual([
       'Summary (1 suite)',
-      '  -     tiny   no gate (measures only)',
-      'rgate: tiny no gate -> exit 0 (no gate: measures only, nothing enforced)',
+      '  NONE  tiny   no gate (measures only, nothing enforced)',
+      'rgate: tiny NONE (no gate) -> exit 0 (no gate: measures only, nothing enforced)',
     ]);
     const whole = captureIo(dir);
     expect(await runCli(['run', 'tiny', '--out-dir', 'whole'], whole)).toBe(0);
@@ -118,12 +118,12 @@ describe('sharding on CI runners', () => {
       0,
     );
     expect(again.stdout.join('\n')).toContain(`these 3 shards were merged before: run ${runId}`);
-    expect(again.stdout.at(-1)).toContain('rgate: tiny no gate -> exit 0');
+    expect(again.stdout.at(-1)).toContain('rgate: tiny NONE (no gate) -> exit 0');
     // under --json stdout is the report alone and the verdict line ends stderr
     const json = captureIo(dir);
     expect(await runCli(['merge', ...shards, '--json'], json)).toBe(0);
     expect((JSON.parse(json.stdout.join('\n')) as { suite: string }).suite).toBe('tiny');
-    expect(json.stderr.at(-1)).toContain('rgate: tiny no gate -> exit 0');
+    expect(json.stderr.at(-1)).toContain('rgate: tiny NONE (no gate) -> exit 0');
     expect(readdirSync(join(dir, '.rgate', 'runs'))).toEqual([runId]);
     const history = captureIo(dir);
     expect(await runCli(['history', 'tiny', '--json'], history)).toBe(0);

@@ -115,9 +115,9 @@ function ungated(suite: string): Report {
 describe('a suite without a gate passes nothing', () => {
   it('is summarised as "no gate", not as PASS', () => {
     const text = renderOverall([ungated('cacm')], { exitCode: 0 });
-    expect(text).toMatch(/^ {2}- {5}cacm +no gate \(measures only\)$/m);
+    expect(text).toMatch(/^ {2}NONE {2}cacm +no gate \(measures only, nothing enforced\)$/m);
     expect(text.split('\n').at(-1)).toBe(
-      'rgate: cacm no gate -> exit 0 (no gate: measures only, nothing enforced)',
+      'rgate: cacm NONE (no gate) -> exit 0 (no gate: measures only, nothing enforced)',
     );
     expect(text).not.toContain('every gate passed');
   });

@@ -100,10 +100,17 @@ export function renderOverall(reports: readonly Report[], opts: OverallOptions):
       continue;
     }
     if (!isGated(r)) {
-      out.push(`  ${'-'.padEnd(5)} ${safe(r.suite).padEnd(width)}  no gate (measures only)`);
+      out.push(
+        `  ${'NONE'.padEnd(5)} ${safe(r.suite).padEnd(width)}  no gate (measures only, nothing enforced)`,
+      );
       continue;
     }
-    const cause = gate.cause === 'judgments' ? '  (insufficient judgments: the fixture decides it)' : '';
+    const cause =
+      gate.cause === 'judgments'
+        ? '  (insufficient judgments: the fixture decides it)'
+        : gate.cause === 'queries'
+          ? '  (too few queries: the query set decides it)'
+          : '';
     out.push(
       `  ${paint(colorOf(v), v.padEnd(5))} ${safe(r.suite).padEnd(width)}  ${safe(gate.gate_id)}${cause}`,
     );
@@ -119,7 +126,7 @@ export function renderOverall(reports: readonly Report[], opts: OverallOptions):
         .reverse()
         .map(
           (r) =>
-            `${safe(r.suite)} ${isGated(r) ? r.gate.verdict : 'no gate'}${r.gate.cause === 'judgments' ? ' (judgments)' : ''}`,
+            `${safe(r.suite)} ${isGated(r) ? r.gate.verdict : 'NONE (no gate)'}${r.gate.cause === 'judgments' || r.gate.cause === 'queries' ? ` (${r.gate.cause})` : ''}`,
         );
   const worst: Verdict = opts.exitCode === 0 ? worstVerdict(verdicts) : 'FAIL';
   const down = opts.systemDown ? ' (a system under test is down)' : '';
