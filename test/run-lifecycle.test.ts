@@ -163,9 +163,9 @@ describe('rgate merge ends as rgate run does', () => {
     expect(first.status, first.stderr).toBe(1);
     expect(tail(first.stdout)).toEqual([
       'Summary (1 suite)',
-      '  FAIL  tiny   tiny-strict',
+      '  FAIL  tiny   tiny-strict  (too few queries: the query set decides it)',
       '        fail: query_count: insufficient evidence: 4 queries, at least 50 required',
-      'rgate: tiny FAIL -> exit 1 (a gate failed)',
+      'rgate: tiny FAIL (queries) -> exit 1 (a gate failed)',
     ]);
     // the same shards again (a retried CI job): the stored run's verdict, last, the same way
     const again = cli('merge', ...shards);

@@ -4,14 +4,10 @@ import { validateOrThrow } from '../../contracts/ajv.js';
 import { validateShardFile } from '../../contracts/shard-file.js';
 import { EXIT, RgateError } from '../../core/errors.js';
 import { readJsonFile } from '../../core/jsonl.js';
-import type { Report, ShardFile, StoredPlan } from '../../documents/index.js';
-import { thisProcess } from '../../store/run-owner.js';
+import type { Report, ShardFile } from '../../documents/index.js';
 import { SqliteRunStore } from '../../store/index.js';
 import { loadRgateConfig } from '../../systems/rgate-config.js';
-import { buildRunReport, inReportOrder } from '../../../harness/run-report.js';
-import { planRun, plannedRequests } from '../../../harness/run-plan.js';
-import { combineShards, mergeContentKey } from '../../../harness/shard.js';
-import { asReport } from '../../../history/trends.js';
+import { mergeShards } from '../../../harness/merge-shards.js';
 import { readHistoryAhead } from '../../../history/trends-up-to.js';
 import { renderJson, renderTerminal } from '../../../reports/index.js';
 import { renderOverall } from '../../../reports/run/overall.js';
@@ -98,100 +94,36 @@ export const mergeCommand: RgateCommand<MergeArgs> = {
           file: labels[i]!,
         }) as ShardFile,
     );
-    const { first, observations } = combineShards(shards, labels);
     const loaded = loadRgateConfig(io.cwd, args.config);
     if (!loaded) throw new RgateError('usage', 'no rgate.config.json found in this folder or above it');
     const store = new SqliteRunStore(storePathOf(io, { ...args, config: loaded.path }));
     try {
-      const plan = planRun({
-        name: first.suite,
-        spec: first.spec,
+      const merged = mergeShards({
+        shards,
+        labels,
         root: dirname(loaded.path),
         store,
-        replays: first.settings.replays,
-        concurrency: first.settings.concurrency,
-        seed: first.settings.seed,
-        config: first.overrides,
-      });
-      if (JSON.stringify(plan.artifacts) !== JSON.stringify(first.artifacts)) {
-        throw new RgateError(
-          'freeze_violation',
-          `the shards ran on ${first.artifacts.corpus_id}, ${first.artifacts.query_set_id}, ${first.artifacts.config_id}; the suite's snapshots here are ${plan.artifacts.corpus_id}, ${plan.artifacts.query_set_id}, ${plan.artifacts.config_id}`,
-          'merge on the same commit the shards ran on',
-        );
-      }
-      const planned = plannedRequests(plan);
-      if (observations.length !== planned) {
-        throw new RgateError(
-          'input_invalid',
-          `the shards hold ${observations.length} of the run's ${planned} requests: a shard was interrupted`,
-          'rerun the incomplete shard, then merge again',
-        );
-      }
-      const contentKey = mergeContentKey(first, observations);
-      const existing = store.findRunByContentKey(contentKey);
-      // as in rgate run: the HTML report charts the suite's stored runs, and one that does not read
-      // back would fail the merge after its run was stored, so it is read now (nothing stored yet)
-      readHistoryAhead(store, first.suite, existing?.run_id);
-      const kept = existing?.status === 'complete' ? asReport(store.getReport(existing.run_id)) : undefined;
-      if (existing && kept) {
-        // the same shards again (a retried CI job): the run they made is the answer, not a second one
-        const runDir = writeRunReports(
-          outDirOf(io, args['out-dir'], loaded.path),
-          store,
-          existing.run_id,
-          kept,
-        );
-        if (args.json) io.out(renderJson(kept));
-        else {
-          io.out(renderTerminal(kept, { color: io.color, width: terminalWidth(io) }));
-          io.out(
-            `these ${shards.length} shards were merged before: run ${existing.run_id} (nothing new stored)`,
-          );
-          io.out(`reports: ${relative(io.cwd, runDir) || runDir}/report.{json,html,md,xml}`);
-        }
-        await upload(store, existing.run_id);
-        return finish(kept);
-      }
-      const started = new Date();
-      // a merge of these shards that did not finish (killed) is finished now, under its own id
-      const runId = existing?.run_id ?? newRunId(started);
-      const stored: StoredPlan = { spec: first.spec, overrides: first.overrides, system: first.system };
-      if (existing) store.resumeRun(runId, thisProcess());
-      else {
-        store.beginRun({
-          run_id: runId,
-          suite: first.suite,
-          started_at: started.toISOString(),
-          artifacts: plan.artifacts,
-          settings: plan.settings,
-          plan: stored,
-          owner: thisProcess(),
-          content_key: contentKey,
-          ...gitField(io.cwd, io.env),
-        });
-      }
-      for (const o of observations) store.addObservation(runId, o);
-      const report = buildRunReport(plan, inReportOrder(store.getObservations(runId)), {
-        runId,
-        startedAt: started.toISOString(),
+        newRun: () => {
+          const started = new Date();
+          return { runId: newRunId(started), startedAt: started.toISOString() };
+        },
+        finishedAt: () => new Date().toISOString(),
+        ...gitField(io.cwd, io.env),
         rgateVersion: rgateVersion(),
-        system: first.system,
-        wallMs: 0,
+        // as in rgate run: the HTML report charts the suite's stored runs, and one that does not read
+        // back would fail the merge after its run was stored, so it is read now (nothing stored yet)
+        beforeStore: (suite, existing) => readHistoryAhead(store, suite, existing),
       });
-      store.finishRun(runId, {
-        status: 'complete',
-        finished_at: new Date().toISOString(),
-        gate_id: report.gate.gate_id,
-        verdict: report.gate.verdict,
-        metrics: report.metrics,
-        report,
-      });
+      const { runId, report } = merged;
       const runDir = writeRunReports(outDirOf(io, args['out-dir'], loaded.path), store, runId, report);
       if (args.json) io.out(renderJson(report));
       else {
         io.out(renderTerminal(report, { color: io.color, width: terminalWidth(io) }));
-        io.out(`merged ${shards.length} shards into run ${runId}`);
+        io.out(
+          merged.again
+            ? `these ${shards.length} shards were merged before: run ${runId} (nothing new stored)`
+            : `merged ${shards.length} shards into run ${runId}`,
+        );
         io.out(`reports: ${relative(io.cwd, runDir) || runDir}/report.{json,html,md,xml}`);
       }
       await upload(store, runId);

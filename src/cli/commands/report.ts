@@ -17,7 +17,7 @@ import type { CliIo, RgateCommand } from '../command.js';
 import { refuseEmptyStore } from '../read-store.js';
 import { loadRgateConfig } from '../../systems/rgate-config.js';
 import { buildRunReport, inReportOrder } from '../../../harness/run-report.js';
-import { planRun } from '../../../harness/run-plan.js';
+import { planOfRecord } from '../../../harness/stored-plan.js';
 import { upgradeReport } from '../../../harness/failure-reasons.js';
 import { OUT_DIR_HELP, outDirOf, storePathOf } from '../out-dir.js';
 import { terminalWidth } from '../io.js';
@@ -135,8 +135,9 @@ export const reportCommand: RgateCommand<ReportArgs> = {
     } else {
       io.out(text);
     }
-    // the verdict decides the exit code, as everywhere in rgate: 0 PASS/WATCH, 1 FAIL
-    return report.gate.verdict === 'FAIL' ? EXIT.gateFail : EXIT.ok;
+    // the verdict decides the exit code, as everywhere in rgate: 0 PASS/WATCH/NONE, 1 FAIL; a run
+    // that did not complete (down, interrupted, partial) is never a pass, gated or not
+    return report.gate.verdict === 'FAIL' || report.gate.overruled ? EXIT.gateFail : EXIT.ok;
   },
 };
 
@@ -172,17 +173,11 @@ function storedRunReport(runId: string, io: CliIo, args: ReportArgs): Report | u
         stored ? 'run rgate report from the project that made the run' : 'the run was made by an older rgate',
       );
     }
-    const settings = row.settings;
-    const plan = planRun({
-      name: row.suite,
-      spec: stored.spec,
-      root: dirname(loaded.path),
+    const plan = planOfRecord(
+      { suite: row.suite, spec: stored.spec, overrides: stored.overrides, settings: row.settings },
+      dirname(loaded.path),
       store,
-      replays: settings.replays,
-      concurrency: settings.concurrency,
-      seed: settings.seed,
-      config: stored.overrides,
-    });
+    );
     return buildRunReport(plan, inReportOrder(store.getObservations(runId)), {
       runId,
       startedAt: row.started_at,

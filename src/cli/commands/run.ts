@@ -1,19 +1,28 @@
 import { resolveRunRef } from '../run-ref.js';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import type { PartialConfig, SuiteSpec } from '../../documents/index.js';
+
 import { dirname, join, relative, resolve } from 'node:path';
 import type { Argv } from 'yargs';
 import { EXIT, RgateError } from '../../core/errors.js';
-import type { Report, Verdict } from '../../documents/index.js';
+import type { Report } from '../../documents/index.js';
 // the stores' own modules, not store/index.js: that one loads pg (and with it undici), which a run never uses
 import { MemoryRunStore } from '../../store/memory-store.js';
 import { SqliteRunStore } from '../../store/sqlite-store.js';
 import type { RunStore } from '../../store/types.js';
 import { loadRgateConfig, locateSuiteError } from '../../systems/rgate-config.js';
-import { preflightSuite, runSuite, type RunSuiteOptions } from '../../../harness/run-suite.js';
-import type { RunPlan } from '../../../harness/run-plan.js';
+import {
+  jobSettings,
+  preflightJobs,
+  resumeJob,
+  runExitCode,
+  runJobs,
+  suiteJobs,
+  type RunJob,
+  type RunJobsResult,
+} from '../../../harness/run-jobs.js';
 import { createProgress } from '../../../harness/progress.js';
-import { runShard, parseShard } from '../../../harness/shard.js';
+import { runShard, parseShard, type Shard } from '../../../harness/shard.js';
+import type { RunOutcome } from '../../../harness/run-suite.js';
 import { renderJson, renderTerminal } from '../../../reports/index.js';
 import { renderOverall } from '../../../reports/run/overall.js';
 import { writeRunReports } from '../run-reports.js';
@@ -29,7 +38,7 @@ import { baselineFromReportFile } from '../baseline-input.js';
 import { writeTrecRun } from '../trec-run-file.js';
 import { stageTimingsFromEnv } from '../stage-timings.js';
 import { systemDownLines } from '../system-down.js';
-import { interruptGraceMs, watchInterrupts } from '../interrupt.js';
+import { interruptGraceMs, watchInterrupts, type Interrupt } from '../interrupt.js';
 import { terminalWidth } from '../io.js';
 import { timeStage } from '../../../harness/stage-timer.js';
 
@@ -127,7 +136,8 @@ export const runCommand: RgateCommand<RunArgs> = {
   handler: async (args, io) => runHandler(args, io),
 };
 
-async function runHandler(args: RunArgs, io: CliIo): Promise<number> {
+/** The invocation as its flags and rgate.config.json state it, every usage mistake refused first. */
+function parseInvocation(args: RunArgs, io: CliIo) {
   for (const [flag, v] of [
     ['--replays', args.replays],
     ['--concurrency', args.concurrency],
@@ -196,6 +206,12 @@ async function runHandler(args: RunArgs, io: CliIo): Promise<number> {
       "--resume takes the run id only: the suite, settings and overrides are the stored run's",
     );
   }
+  return { loaded, config, configPath, root, names, overrides, baseline, shard, uploadTarget };
+}
+
+async function runHandler(args: RunArgs, io: CliIo): Promise<number> {
+  const { loaded, config, configPath, root, names, overrides, baseline, shard, uploadTarget } =
+    parseInvocation(args, io);
   const graceMs = interruptGraceMs(io.env);
   const outDir = outDirOf(io, args['out-dir'], configPath);
   const store: RunStore =
@@ -204,69 +220,38 @@ async function runHandler(args: RunArgs, io: CliIo): Promise<number> {
       : new SqliteRunStore(
           typeof args.store === 'string' ? resolve(io.cwd, args.store) : join(outDir, 'history.sqlite'),
         );
-  const jobs: RunJob[] = [];
-  if (args.resume) {
-    try {
-      jobs.push(resumeJob(store, resolveRunRef(store, args.resume)));
-    } catch (e) {
-      store.close();
-      throw e;
-    }
-  } else {
-    // as in compare: a --set system.params.<key> the system never receives, or a key the builtin
-    // engine's mode never reads, is a typo, not a variant
-    if (Object.keys(overrides).length) {
-      for (const name of names) {
-        try {
+  let jobs: RunJob[];
+  try {
+    if (args.resume) jobs = [resumeJob(store, resolveRunRef(store, args.resume))];
+    else {
+      // as in compare: a --set system.params.<key> the system never receives, or a key the builtin
+      // engine's mode never reads, is a typo, not a variant
+      if (Object.keys(overrides).length)
+        for (const name of names)
           checkVariantEffects([{ label: '--set', overrides }], 'variants', config.suites[name]!, root);
-        } catch (e) {
-          store.close();
-          throw e;
-        }
-      }
+      jobs = suiteJobs(
+        names,
+        config.suites,
+        { config: overrides, replays: args.replays, concurrency: args.concurrency, seed: args.seed },
+        () => {
+          const started = new Date();
+          return { runId: newRunId(started), startedAt: started.toISOString() };
+        },
+      );
     }
-    for (const name of names) {
-      const started = new Date();
-      jobs.push({
-        name,
-        spec: config.suites[name]!,
-        runId: newRunId(started),
-        startedAt: started.toISOString(),
-        resume: false,
-        ...(Object.keys(overrides).length ? { config: overrides } : {}),
-        ...(args.replays !== undefined ? { replays: args.replays } : {}),
-        ...(args.concurrency !== undefined ? { concurrency: args.concurrency } : {}),
-        ...(args.seed !== undefined ? { seed: args.seed } : {}),
-      });
-    }
-  }
-
-  // Fail before spending: every suite is checked (fixture, freeze, config, gate, placeholders) before
-  // the first request of the first one, and a mistake names its place in rgate.config.json.
-  for (const job of jobs) {
-    if (shard) continue;
-    try {
-      // the HTML report charts the suite's stored runs: one that does not read back would end the
-      // run after its last request, with no verdict, so it is read now (nothing stored yet)
-      readHistoryAhead(store, job.name, job.resume ? job.runId : undefined);
-    } catch (e) {
-      store.close();
-      throw e;
-    }
-    if (job.resume) continue;
-    try {
-      job.plan = preflightSuite({
-        name: job.name,
-        spec: job.spec,
+    // the HTML report charts the suite's stored runs: one that does not read back would end the run
+    // after its last request, with no verdict, so it is read now (nothing stored yet)
+    if (!shard)
+      preflightJobs(jobs, {
         root,
         store,
-        ...jobSettings(job),
         ...(baseline ? { baseline } : {}),
+        readAhead: (job) => readHistoryAhead(store, job.name, job.resume ? job.runId : undefined),
+        locate: (job, e) => locateSuiteError(loaded, job.name, e),
       });
-    } catch (e) {
-      store.close();
-      throw locateSuiteError(loaded, job.name, e);
-    }
+  } catch (e) {
+    store.close();
+    throw e;
   }
 
   const interrupt = watchInterrupts(io, graceMs);
@@ -281,127 +266,35 @@ async function runHandler(args: RunArgs, io: CliIo): Promise<number> {
       });
     }
   });
-  const verdicts: Verdict[] = [];
-  const reports: Report[] = [];
-  const interrupted: string[] = [];
-  const notRun: string[] = [];
-  let systemDown = false;
   const timings = stageTimingsFromEnv(io);
+  let ran: RunJobsResult;
   try {
-    if (shard) {
-      const job = jobs[0]!;
-      const file = await runShard({
-        name: job.name,
-        spec: job.spec,
-        root,
-        shard,
-        now: () => performance.now(),
-        progress: stderrProgress(),
-        signal: interrupt.stop,
-        abandon: interrupt.abandon,
-        ...(job.config ? { config: job.config } : {}),
-        ...(job.replays !== undefined ? { replays: job.replays } : {}),
-        ...(job.concurrency !== undefined ? { concurrency: job.concurrency } : {}),
-        ...(job.seed !== undefined ? { seed: job.seed } : {}),
-      });
-      const out = args['shard-out']
-        ? resolve(io.cwd, args['shard-out'])
-        : join(outDir, 'shards', `${job.name}-${shard.index}of${shard.count}.json`);
-      mkdirSync(dirname(out), { recursive: true });
-      writeFileSync(out, JSON.stringify(file) + '\n');
-      io.out(
-        `shard ${shard.index}/${shard.count} of ${job.name}: ${file.observations.length} observations -> ${relative(io.cwd, out) || out}`,
-      );
-      if (interrupt.stop.aborted) {
-        io.err(
-          `rgate: shard ${shard.index}/${shard.count} interrupted: its file is incomplete and rgate merge refuses it; run this shard again`,
-        );
-        return interrupt.exitCode!;
-      }
-      io.out(`next: rgate merge <every shard file of this run>`);
-      return file.observations.length > 0 && file.observations.every((o) => !o.ok) ? EXIT.internal : EXIT.ok;
-    }
-    // where in the project's history these runs are made: stored with each, uploaded as recorded
-    const git = gitField(io.cwd, io.env);
-    for (const job of jobs) {
-      const name = job.name;
-      const runId = job.runId;
-      if (await interrupt.came()) {
-        notRun.push(name);
-        continue;
-      }
-      replaying = runId;
-      const outcome = await runSuite({
-        name,
-        spec: job.spec,
-        root,
-        store,
-        runId,
-        startedAt: job.startedAt,
-        resume: job.resume,
-        now: () => performance.now(),
-        progress: stderrProgress(),
-        signal: interrupt.stop,
-        abandon: interrupt.abandon,
-        ...(job.replays !== undefined ? { replays: job.replays } : {}),
-        ...(job.concurrency !== undefined ? { concurrency: job.concurrency } : {}),
-        ...(job.seed !== undefined ? { seed: job.seed } : {}),
-        ...(job.config ? { config: job.config } : {}),
-        ...(job.plan ? { plan: job.plan } : {}),
-        ...(baseline ? { baseline } : {}),
-        ...git,
-        ...(timings ? { timer: timings.timer } : {}),
-        rgateVersion: rgateVersion(),
-      });
-      replaying = undefined;
-      const report = outcome.report;
-      const runDir = timeStage(timings?.timer, 'render', () =>
-        writeRunReports(outDir, store, job.runId, report),
-      );
-      if (args['trec-run']) {
-        const file = resolve(io.cwd, names.length > 1 ? `${args['trec-run']}.${name}` : args['trec-run']);
-        writeTrecRun(file, outcome.observations, name);
-        io.err(`rgate: wrote TREC run ${relative(io.cwd, file) || file}`);
-      }
-      if (!args.json) {
-        io.out(
-          timeStage(timings?.timer, 'render', () =>
-            renderTerminal(report, { color: io.color, width: terminalWidth(io) }),
-          ),
-        );
-        io.out(`reports: ${relative(io.cwd, runDir) || runDir}/report.{json,html,md,xml}`);
-      }
-      if (uploadTarget && !outcome.interrupted) {
-        await uploadStoredRun(io, store, runId, uploadTarget, outDir, {
-          retries: args.retries,
-          json: args.json,
-        });
-      }
-      timings?.flush(name);
-      reports.push(report);
-      verdicts.push(report.gate.verdict);
-      if (outcome.system_down) {
-        for (const line of systemDownLines(name, outcome.system_down, job.spec.system, configPath))
-          io.err(line);
-        systemDown = true;
-      }
-      if (outcome.interrupted) {
-        interrupted.push(name);
-        const planned = outcome.suite.queries.length * report.settings.replays;
-        const made = `${outcome.observations.length} of ${planned} planned requests made`;
-        if (args.store === false) {
-          io.err(`rgate: run ${runId} interrupted: ${made} (--no-store: not kept, nothing to resume)`);
-        } else {
-          io.err(`rgate: run ${runId} interrupted: ${made}, kept in ${store.location}`);
-          io.err(`rgate: to finish it: rgate run --resume ${runId}`);
-        }
-      }
-    }
+    if (shard) return await runOneShard(jobs[0]!, shard, { args, io, root, outDir, interrupt });
+    ran = await runJobs(jobs, {
+      root,
+      store,
+      now: () => performance.now(),
+      progress: stderrProgress,
+      signal: interrupt.stop,
+      abandon: interrupt.abandon,
+      stopped: () => interrupt.came(),
+      ...(baseline ? { baseline } : {}),
+      // where in the project's history these runs are made: stored with each, uploaded as recorded
+      ...gitField(io.cwd, io.env),
+      ...(timings ? { timer: timings.timer } : {}),
+      rgateVersion: rgateVersion(),
+      replaying: (id) => (replaying = id),
+      finished: (job, outcome) =>
+        finishedRun(job, outcome, { args, io, store, outDir, names, configPath, uploadTarget, timings }),
+    });
   } finally {
     // a signal that came in the last synchronous stretch is seen here, and still counts
     await interrupt.dispose();
     store.close();
   }
+  const { reports, notRun } = ran;
+  const interrupted = ran.interrupted.map((x) => x.job.name);
+  const systemDown = ran.down.length > 0;
   if (notRun.length) {
     io.err(`rgate: not run (interrupted before they started): ${notRun.join(', ')}`);
   }
@@ -411,8 +304,7 @@ async function runHandler(args: RunArgs, io: CliIo): Promise<number> {
   }
   // a system that answered nothing is not a gate verdict on it: exit 3, as documented; an
   // interrupted invocation (a cancelled CI job) is no verdict at all: 130 or 143, whatever ran
-  const code =
-    interrupt.exitCode ?? (systemDown ? EXIT.internal : verdicts.includes('FAIL') ? EXIT.gateFail : EXIT.ok);
+  const code = runExitCode(ran, interrupt.exitCode);
   // the last line says it all (stderr under --json, whose stdout is the reports)
   const overall = renderOverall(reports, {
     color: io.color,
@@ -436,53 +328,93 @@ function jsonReports(reports: readonly Report[], oneNamed: boolean): string | un
   return JSON.stringify(reports.map((r) => JSON.parse(renderJson(r)) as unknown));
 }
 
-interface RunJob {
-  name: string;
-  spec: SuiteSpec;
-  runId: string;
-  startedAt: string;
-  resume: boolean;
-  config?: PartialConfig;
-  replays?: number;
-  concurrency?: number;
-  seed?: number;
-  /** checked before any suite ran (preflightSuite) */
-  plan?: RunPlan;
-}
-
-/** A job's overrides of its suite's settings, as runSuite and preflightSuite take them. */
-function jobSettings(job: RunJob): Pick<RunSuiteOptions, 'config' | 'replays' | 'concurrency' | 'seed'> {
-  return {
-    ...(job.config ? { config: job.config } : {}),
-    ...(job.replays !== undefined ? { replays: job.replays } : {}),
-    ...(job.concurrency !== undefined ? { concurrency: job.concurrency } : {}),
-    ...(job.seed !== undefined ? { seed: job.seed } : {}),
-  };
-}
-
-/** The stored run `runId` as a job: its suite spec, overrides and settings, as it began. */
-function resumeJob(store: RunStore, runId: string): RunJob {
-  const row = store.getRun(runId);
-  if (!row) throw new RgateError('usage', `no run ${runId} in ${store.location}`, 'see rgate history');
-  const stored = row.plan;
-  if (!stored) {
-    throw new RgateError(
-      'usage',
-      `run ${runId} was made by an older rgate that did not keep its plan: it cannot be resumed`,
-    );
+/** One finished run, at the edge: its reports written, its TREC run, terminal summary and upload, what went wrong said. */
+async function finishedRun(
+  job: RunJob,
+  outcome: RunOutcome,
+  c: {
+    args: RunArgs;
+    io: CliIo;
+    store: RunStore;
+    outDir: string;
+    names: readonly string[];
+    configPath: string;
+    uploadTarget: ReturnType<typeof uploadTargetOf> | undefined;
+    timings: ReturnType<typeof stageTimingsFromEnv>;
+  },
+): Promise<void> {
+  const { args, io, store, outDir, names, configPath, uploadTarget, timings } = c;
+  const { report } = outcome;
+  const runDir = timeStage(timings?.timer, 'render', () => writeRunReports(outDir, store, job.runId, report));
+  if (args['trec-run']) {
+    const file = resolve(io.cwd, names.length > 1 ? `${args['trec-run']}.${job.name}` : args['trec-run']);
+    writeTrecRun(file, outcome.observations, job.name);
+    io.err(`rgate: wrote TREC run ${relative(io.cwd, file) || file}`);
   }
-  const settings = row.settings;
-  return {
-    name: row.suite,
-    spec: stored.spec,
-    runId: row.run_id,
-    startedAt: row.started_at,
-    resume: true,
-    config: stored.overrides,
-    replays: settings.replays,
-    concurrency: settings.concurrency,
-    seed: settings.seed,
-  };
+  if (!args.json) {
+    io.out(
+      timeStage(timings?.timer, 'render', () =>
+        renderTerminal(report, { color: io.color, width: terminalWidth(io) }),
+      ),
+    );
+    io.out(`reports: ${relative(io.cwd, runDir) || runDir}/report.{json,html,md,xml}`);
+  }
+  if (uploadTarget && !outcome.interrupted) {
+    await uploadStoredRun(io, store, job.runId, uploadTarget, outDir, {
+      retries: args.retries,
+      json: args.json,
+    });
+  }
+  timings?.flush(job.name);
+  if (outcome.system_down)
+    for (const line of systemDownLines(job.name, outcome.system_down, job.spec.system, configPath))
+      io.err(line);
+  if (outcome.interrupted) {
+    const planned = outcome.suite.queries.length * report.settings.replays;
+    const made = `${outcome.observations.length} of ${planned} planned requests made`;
+    if (args.store === false) {
+      io.err(`rgate: run ${job.runId} interrupted: ${made} (--no-store: not kept, nothing to resume)`);
+    } else {
+      io.err(`rgate: run ${job.runId} interrupted: ${made}, kept in ${store.location}`);
+      io.err(`rgate: to finish it: rgate run --resume ${job.runId}`);
+    }
+  }
+}
+
+/** `--shard i/n`: run the job's slice and write its shard file; rgate merge makes the run of them. */
+async function runOneShard(
+  job: RunJob,
+  shard: Shard,
+  c: { args: RunArgs; io: CliIo; root: string; outDir: string; interrupt: Interrupt },
+): Promise<number> {
+  const { args, io, interrupt } = c;
+  const file = await runShard({
+    name: job.name,
+    spec: job.spec,
+    root: c.root,
+    shard,
+    now: () => performance.now(),
+    progress: stderrProgress(),
+    signal: interrupt.stop,
+    abandon: interrupt.abandon,
+    ...jobSettings(job),
+  });
+  const out = args['shard-out']
+    ? resolve(io.cwd, args['shard-out'])
+    : join(c.outDir, 'shards', `${job.name}-${shard.index}of${shard.count}.json`);
+  mkdirSync(dirname(out), { recursive: true });
+  writeFileSync(out, JSON.stringify(file) + '\n');
+  io.out(
+    `shard ${shard.index}/${shard.count} of ${job.name}: ${file.observations.length} observations -> ${relative(io.cwd, out) || out}`,
+  );
+  if (interrupt.stop.aborted) {
+    io.err(
+      `rgate: shard ${shard.index}/${shard.count} interrupted: its file is incomplete and rgate merge refuses it; run this shard again`,
+    );
+    return interrupt.exitCode!;
+  }
+  io.out(`next: rgate merge <every shard file of this run>`);
+  return file.observations.length > 0 && file.observations.every((o) => !o.ok) ? EXIT.internal : EXIT.ok;
 }
 
 /** Progress on stderr: one rewritten line on a terminal, a line per step otherwise. */
