@@ -486,7 +486,7 @@ describe('memory-cli-v1 through the command adapter, on the recorded outputs', (
     expect(html).toContain(`<li class="mono">${gateLine}</li>`);
     expect(html).toContain(`<li class="mono">${slowLine}</li>`);
     expect(html).toMatch(
-      /<td><code>q-review<\/code><\/td>[^\n]*<div class="fallback-reason">fell back \(path_priority\): semantic confidence gate failed; deterministic path-priority fallback used<\/div>/,
+      /<td><code>q-review<\/code><\/td>[^\n]*<div class="meta fallback-reason">fell back \(path_priority\): semantic confidence gate failed; deterministic path-priority fallback used<\/div>/,
     );
   });
 
