@@ -38,6 +38,21 @@ describe('fingerprint', () => {
     expect(err1.fingerprint).toBe(err2.fingerprint);
   });
 
+  it("leaves out the system's stated fallback reason, not the fallback outcome it explains", () => {
+    // a reason may carry a timing ("726 ms"): two replays that fell back alike must not differ by it
+    const fell = (reason: string, stage = 'path_priority') =>
+      obs('q1', 1, ['a'], {
+        selection_mode: 'fallback_path_priority',
+        fallback: { triggered: true, stage, reason },
+      });
+    const gate = fell('semantic confidence gate failed; deterministic path-priority fallback used');
+    const slow = fell(
+      'semantic latency 726 ms exceeded the 700 ms limit; deterministic path-priority fallback used',
+    );
+    expect(slow.fingerprint).toBe(gate.fingerprint);
+    expect(fell('same words', 'exact_key').fingerprint).not.toBe(fell('same words').fingerprint);
+  });
+
   it('names the first differing field', () => {
     const a = fingerprintInput(obs('q1', 1, ['a', 'b', 'c']));
     const b = fingerprintInput(obs('q1', 1, ['a', 'c', 'b']));

@@ -16,6 +16,7 @@ import { orderSeed } from './replay.js';
 import { contractViolations } from './contract-violations.js';
 import { peerFigures } from './peer-figures.js';
 import { errorSummary, warningSummary, withFirstErrors } from './error-summary.js';
+import { fallbackReasonSummary } from './fallback-reasons.js';
 import { withFailureReasons } from './failure-reasons.js';
 import { notApplicableProbes } from './not-applicable.js';
 import { buildReplayProof } from './replay-proof.js';
@@ -183,6 +184,7 @@ export function buildRunReport(
     ...(peers ? { peer_figures: peers } : {}),
     ...(na.section.length ? { not_applicable: na.section } : {}),
     warnings: warningSummary(evidence.observations),
+    fallback_reasons: fallbackReasonSummary(evidence.observations),
     ...(b
       ? {
           baseline: {

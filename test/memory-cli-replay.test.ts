@@ -5,7 +5,7 @@
  * memory-cli-v1 as it is; hybrid_rrf counts as a semantic win by default and not when the system's
  * semantic_win_modes says so; a "database is locked" failure reaches the reports in the CLI's words.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runSuite, type RunOutcome } from '../harness/run-suite.js';
@@ -21,6 +21,11 @@ import { MemoryRunStore } from '../src/store/memory-store.js';
 import { tempDir } from './history-helpers.js';
 
 const SUT = resolve(import.meta.dirname, 'sut', 'memory-cli-replay.mjs');
+const RECORDINGS = resolve(import.meta.dirname, '..', 'fixtures', 'memory-cli', 'responses');
+// the recorded classic answer's own reason, and the one a slow semantic path would give (derived below)
+const GATE_REASON = 'semantic confidence gate failed; deterministic path-priority fallback used';
+const LATENCY_REASON =
+  'semantic latency 726 ms exceeded the 700 ms limit; deterministic path-priority fallback used';
 const REVIEW = 'how are memory entries reviewed before promotion';
 const LOCKED = 'what changed in the last release';
 // every candidate the recordings name; the CLI printed no text, so a record's text is its id in words
@@ -109,6 +114,7 @@ let hybridCrash: RunOutcome;
 let noWarnings: RunOutcome;
 let probesPlain: RunOutcome;
 let probesKeyed: RunOutcome;
+let latency: RunOutcome;
 
 beforeAll(async () => {
   ({ dir: root, cleanup } = tempDir('rgate-mcli-'));
@@ -162,6 +168,28 @@ beforeAll(async () => {
       rules: [{ metric: 'requests_warned', max: 0, description: 'no answer came with a warning' }],
     }),
   );
+  // DERIVED, not recorded: the recorded classic answer with its reason replaced by the one the CLI
+  // gives when its semantic path overruns its latency limit (726 ms against 700 ms), answered for
+  // q-review on replay 2 only; replay 1 and every other query get the recordings as they are
+  const derivedDir = join(root, 'derived');
+  mkdirSync(derivedDir, { recursive: true });
+  const classicAnswer = JSON.parse(readFileSync(join(RECORDINGS, 'retrieve-classic.json'), 'utf8')) as object;
+  writeFileSync(
+    join(derivedDir, 'DERIVED-retrieve-classic-latency.json'),
+    JSON.stringify({ ...classicAnswer, reason: LATENCY_REASON }, null, 4),
+  );
+  writeFileSync(
+    join(derivedDir, 'index.json'),
+    JSON.stringify({ [`2:classic:${REVIEW}`]: 'DERIVED-retrieve-classic-latency.json' }),
+  );
+  const slow = spec('mcli', []);
+  if (slow.system.type !== 'command') throw new Error('a command system');
+  slow.system.env = {
+    ...slow.system.env,
+    MEMORY_CLI_REPLAY_DERIVED: join(derivedDir, 'index.json'),
+    MEMORY_CLI_REPLAY_N: '{replay}',
+  };
+  latency = await run('latency', slow);
   classic = await run('classic', spec('mcli', []));
   hybrid = await run('hybrid', spec('mcli-hybrid', ['--mode', 'hybrid']));
   hybridQrels = await run('hybrid-qrels', spec('mcli-hybrid-qrels', ['--mode', 'hybrid']));
@@ -184,7 +212,11 @@ describe('memory-cli-v1 through the command adapter, on the recorded outputs', (
     }
     const byQuery = Object.fromEntries(answered.filter((o) => o.replay === 1).map((o) => [o.query_id, o]));
     expect(byQuery['q-review']!.selection_mode).toBe('fallback_path_priority');
-    expect(byQuery['q-review']!.fallback).toEqual({ triggered: true, stage: 'path_priority' });
+    expect(byQuery['q-review']!.fallback).toEqual({
+      triggered: true,
+      stage: 'path_priority',
+      reason: GATE_REASON,
+    });
     expect(byQuery['q-key']!.selection_mode).toBe('semantic');
     expect(byQuery['q-none']!.ranked.map((r) => r.score)).toEqual([0, 0, 0, 0, 0]);
     expect(hybrid.observations.every((o) => o.contract.valid && o.selection_mode === 'hybrid_rrf')).toBe(
@@ -393,5 +425,81 @@ describe('memory-cli-v1 through the command adapter, on the recorded outputs', (
     expect(text).toContain('Top-1 misses (1)');
     expect(renderMarkdown(r)).toContain('| `probe-none` | no\\_match (nothing selected) |');
     expect(renderHtml(r)).toContain('<h2 id="unmet-expectations">Expectations not met (not gated) (2)');
+  });
+
+  it("says why each fallback was taken, in the CLI's words, with its counts, in every format", () => {
+    const r = latency.report;
+    // replay 2 of q-review fell back for its latency, the rest for the confidence gate
+    const slowOne = latency.observations.find((o) => o.query_id === 'q-review' && o.replay === 2)!;
+    expect(slowOne.fallback).toEqual({ triggered: true, stage: 'path_priority', reason: LATENCY_REASON });
+    expect(r.fallback_reasons).toEqual({
+      fell_back: 4,
+      unstated: 0,
+      reasons: [
+        {
+          stage: 'path_priority',
+          reason: GATE_REASON,
+          requests: 3,
+          queries: 2,
+          first: { query_id: 'q-none', replay: 1 },
+        },
+        {
+          stage: 'path_priority',
+          reason: LATENCY_REASON,
+          requests: 1,
+          queries: 1,
+          first: { query_id: 'q-review', replay: 2 },
+        },
+      ],
+      more_reasons: 0,
+    });
+    // the reason is not fingerprinted: the same outcome for another stated cause replays identically
+    expect(r.replay_proof.identical).toBe(true);
+    expect(r.replay_proof.rollups).toEqual(classic.report.replay_proof.rollups);
+    expect(rate(r, 'fallback_determinism')).toBe(rate(classic.report, 'fallback_determinism'));
+    // the answer shown for a query (replay 1) carries its own reason
+    const review = r.queries.find((q) => q.query_id === 'q-review')!;
+    expect(review.actual).toMatchObject({ fallback_stage: 'path_priority', fallback_reason: GATE_REASON });
+    expect(r.queries.find((q) => q.query_id === 'q-key')!.actual.fallback_reason).toBeUndefined();
+
+    const gateLine = `3/4 fallbacks at path_priority: ${GATE_REASON} (2 queries, first q-none replay 1)`;
+    const slowLine = `1/4 fallbacks at path_priority: ${LATENCY_REASON} (1 query, first q-review replay 2)`;
+    const headline = "4 requests took a fallback, each with the system's stated reason";
+    expect((JSON.parse(renderJson(r)) as Report).fallback_reasons).toEqual(r.fallback_reasons);
+    const text = renderTerminal(r).replace(/\n {4}/g, ' ');
+    expect(text).toContain("Fallback reasons (the system's own words)\n  " + headline);
+    expect(text).toContain(gateLine);
+    expect(text).toContain(slowLine);
+    // q-review is a top-1 miss (useful only by fallback): its row names the reason under it
+    expect(text).toMatch(/q-review[^\n]*\n[^\n]*\n {2}fell back \(path_priority\): semantic confidence gate/);
+    const md = renderMarkdown(r);
+    const e = (t: string) => t.replace(/_/g, '\\_');
+    expect(md).toContain("### Fallback reasons (the system's own words)");
+    expect(md).toContain(`- ${e(gateLine)}`);
+    expect(md).toContain(`- ${e(slowLine)}`);
+    expect(md).toContain(`cli-commands-4a43d031; ${e(`fell back (path_priority): ${GATE_REASON}`)} |`);
+    const html = renderHtml(r);
+    expect(html).toContain(`<h2 id="fallback-reasons">Fallback reasons (the system's own words)</h2>`);
+    expect(html).toContain(
+      `<p class="meta" id="fallback-reasons-headline">${headline.replace("'", '&#x27;')}</p>`,
+    );
+    expect(html).toContain(`<li class="mono">${gateLine}</li>`);
+    expect(html).toContain(`<li class="mono">${slowLine}</li>`);
+    expect(html).toMatch(
+      /<td><code>q-review<\/code><\/td>[^\n]*<div class="meta fallback-reason">fell back \(path_priority\): semantic confidence gate failed; deterministic path-priority fallback used<\/div>/,
+    );
+  });
+
+  it('a run whose fallbacks state no reason shows no reason section', () => {
+    // hybrid took no fallback: the section counts none and no format draws it
+    expect(hybrid.report.fallback_reasons).toEqual({
+      fell_back: 0,
+      unstated: 0,
+      reasons: [],
+      more_reasons: 0,
+    });
+    expect(renderTerminal(hybrid.report)).not.toContain('Fallback reasons');
+    expect(renderMarkdown(hybrid.report)).not.toContain('Fallback reasons');
+    expect(renderHtml(hybrid.report)).not.toContain('id="fallback-reasons"');
   });
 });

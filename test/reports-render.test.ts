@@ -229,7 +229,7 @@ describe('json', () => {
   it('keeps the top-level sections in reading order, environment and timing last', () => {
     const keys = Object.keys(JSON.parse(renderJson(sampleReport('watch'))));
     // the sample has no baseline, no probe it cannot take, no warning, no contract violation, no peer
-    // figure, and no evidence section (it is shaped like a report written before that section)
+    // figure, and no evidence or fallback-reason section (it is shaped like a report written before them)
     expect(keys).toEqual(
       TOP_LEVEL_ORDER.filter(
         (k) =>
@@ -240,6 +240,7 @@ describe('json', () => {
             'contract_violations',
             'peer_figures',
             'evidence',
+            'fallback_reasons',
           ].includes(k),
       ),
     );

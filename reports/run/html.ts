@@ -13,6 +13,7 @@ import { chartJs, clientScript, cspHash, FRAMED_PAGE_CSP, template, type PageFra
 import { trendSection } from './html-trend.js';
 import {
   actualText,
+  fallbackReasonText,
   bannerTitle,
   expectedText,
   hiddenMetrics,
@@ -36,7 +37,7 @@ import {
   top1SplitText,
   stabilityOf,
 } from './view.js';
-import { warningView, violationView, peerFigureViews } from './view-findings.js';
+import { fallbackReasonView, warningView, violationView, peerFigureViews } from './view-findings.js';
 
 export interface HtmlOptions {
   /** override where chart.js is read from (tests) */
@@ -107,6 +108,7 @@ export function htmlView(report: Report, history?: HistoryViewModel) {
       mode: q.actual.ok ? (q.actual.selection_mode ?? '(none)') : 'error',
       expected: expectedText(q),
       actual: actualText(q),
+      fallback_reason: fallbackReasonText(q),
       status,
       status_class: status.replace(' ', '-'),
       why: q.not_applicable ? `not applicable: ${q.not_applicable}` : whyFailing(q),
@@ -196,6 +198,7 @@ export function htmlView(report: Report, history?: HistoryViewModel) {
     queries,
     errors: errorView(report),
     warnings: warningView(report),
+    fallback_reasons: fallbackReasonView(report),
     violations: violationView(report) ?? null,
     peers: peerFigureViews(report),
     unmet: { title: unmetTitle(unmetExpectations(report).length), rows: unmetExpectations(report) },

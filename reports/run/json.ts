@@ -31,6 +31,7 @@ export const TOP_LEVEL_ORDER: readonly (keyof Report)[] = [
   'peer_figures',
   'not_applicable',
   'warnings',
+  'fallback_reasons',
   'baseline',
   'environment',
   'timing',

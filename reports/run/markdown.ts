@@ -8,6 +8,7 @@ import { mdCode, mdEscape } from '../escape.js';
 import {
   actualText,
   bannerTitle,
+  fallbackReasonText,
   expectedText,
   failingQueries,
   failingTitle,
@@ -28,7 +29,7 @@ import {
   unmetTitle,
   notApplicableRows,
 } from './view.js';
-import { violationView, peerFigureViews, warningView } from './view-findings.js';
+import { fallbackReasonView, violationView, peerFigureViews, warningView } from './view-findings.js';
 
 export interface MarkdownOptions {
   /** most failing queries listed (GitHub caps a step summary at 1 MiB) */
@@ -101,8 +102,11 @@ export function renderMarkdown(report: Report, opts: MarkdownOptions = {}): stri
     );
     for (const { q, why } of failing.slice(0, max)) {
       const mode = q.actual.ok ? (q.actual.selection_mode ?? '(none)') : 'error';
+      // the system's reason beside the fallback it took, in the one cell a table row has for it
+      const fellBack = fallbackReasonText(q);
+      const actual = fellBack ? `${actualText(q)}; ${fellBack}` : actualText(q);
       out.push(
-        `| ${mdCode(q.query_id)} | ${e(why)} | ${e(q.text)} |${withMode ? ` ${mdCode(mode)} |` : ''} ${e(expectedText(q))} | ${e(actualText(q))} |`,
+        `| ${mdCode(q.query_id)} | ${e(why)} | ${e(q.text)} |${withMode ? ` ${mdCode(mode)} |` : ''} ${e(expectedText(q))} | ${e(actual)} |`,
       );
     }
     if (failing.length > max)
@@ -138,6 +142,7 @@ export function renderMarkdown(report: Report, opts: MarkdownOptions = {}): stri
   }
 
   out.push(...markdownWarnings(report));
+  out.push(...markdownFallbackReasons(report));
   out.push(...markdownErrors(report, max));
   out.push(...markdownViolations(report, max));
   const peers = peerFigureViews(report);
@@ -205,6 +210,17 @@ function markdownWarnings(report: Report): string[] {
   const v = warningView(report);
   if (!v.headline) return [];
   const out = ['### Warnings (stderr of answered requests)', '', mdEscape(v.headline), ''];
+  for (const l of v.lines) out.push(`- ${mdEscape(l)}`);
+  if (v.more) out.push(`- ${mdEscape(v.more)}`);
+  out.push('');
+  return out;
+}
+
+/** Fallback reasons: each distinct reason the system stated for a fallback, with its count; nothing when none. */
+function markdownFallbackReasons(report: Report): string[] {
+  const v = fallbackReasonView(report);
+  if (!v.headline) return [];
+  const out = ["### Fallback reasons (the system's own words)", '', mdEscape(v.headline), ''];
   for (const l of v.lines) out.push(`- ${mdEscape(l)}`);
   if (v.more) out.push(`- ${mdEscape(v.more)}`);
   out.push('');

@@ -14,6 +14,7 @@ import { DEFAULT_WIDTH } from '../history/shared.js';
 import {
   actualText,
   bannerTitle,
+  fallbackReasonText,
   expectedText,
   failingQueries,
   failingTitle,
@@ -38,7 +39,7 @@ import {
   unmetTitle,
   notApplicableRows,
 } from './view.js';
-import { violationView, peerFigureViews, warningView } from './view-findings.js';
+import { fallbackReasonView, violationView, peerFigureViews, warningView } from './view-findings.js';
 
 export interface TerminalOptions {
   color?: boolean;
@@ -173,6 +174,10 @@ export function renderTerminal(report: Report, opts: TerminalOptions = {}): stri
       const quoted = detail.startsWith('"');
       const line = fit(`  ${why}: ${quoted ? detail.slice(0, -1) : detail}`, W - (quoted ? 5 : 4));
       rows.push({ note: paint('dim', quoted ? `${line}"` : line) });
+      // the system's own reason for the fallback it took, whole: cutting it could cut its cause
+      const fellBack = fallbackReasonText(q);
+      if (fellBack)
+        for (const l of wrap(safe(fellBack), W, '    ', '  ')) rows.push({ note: paint('dim', l) });
     }
     out.push(...fittedTable(columns, rows, W));
     if (failing.length > max) out.push(...andMore(failing.length - max, W));
@@ -210,6 +215,15 @@ export function renderTerminal(report: Report, opts: TerminalOptions = {}): stri
     out.push(...wrap(safe(warned.headline), W, '  ', '  '));
     for (const l of warned.lines) out.push(...wrap(safe(l), W, '    ', '  '));
     if (warned.more) out.push(...wrap(safe(warned.more), W, '    ', '  '));
+    out.push('');
+  }
+
+  const fellBack = fallbackReasonView(report);
+  if (fellBack.headline) {
+    out.push(...heading("Fallback reasons (the system's own words)"));
+    out.push(...wrap(safe(fellBack.headline), W, '  ', '  '));
+    for (const l of fellBack.lines) out.push(...wrap(safe(l), W, '    ', '  '));
+    if (fellBack.more) out.push(...wrap(safe(fellBack.more), W, '    ', '  '));
     out.push('');
   }
 

@@ -175,3 +175,38 @@ export function warningView(report: Report): WarningView {
         : '',
   };
 }
+
+export interface FallbackReasonView {
+  /** "3 requests took a fallback, each with the system's stated reason"; empty when no fallback stated one (the section is left out) */
+  headline: string;
+  /** "2/3 fallbacks at path_priority: semantic confidence gate failed; ... (2 queries, first q-none replay 1)" */
+  lines: string[];
+  /** "… and 3 more distinct reasons (each request's own is in the run store)" or "" */
+  more: string;
+}
+
+/**
+ * Why the system fell back (report.fallback_reasons), in its own words, one line per distinct
+ * (stage, reason) with how many of the fallbacks gave it. Empty headline when no fallback stated a
+ * reason (nothing the system said is left out), or the report predates the section.
+ */
+export function fallbackReasonView(report: Report): FallbackReasonView {
+  const f = report.fallback_reasons;
+  if (!f || f.reasons.length + f.more_reasons === 0) return { headline: '', lines: [], more: '' };
+  const n = f.fell_back;
+  const took = `${n} ${n === 1 ? 'request' : 'requests'} took a fallback`;
+  return {
+    headline:
+      f.unstated === 0
+        ? `${took}, ${n === 1 ? 'with' : 'each with'} the system's stated reason`
+        : `${took}; ${f.unstated} of them stated no reason`,
+    lines: f.reasons.map(
+      (r) =>
+        `${r.requests}/${n} ${n === 1 ? 'fallback' : 'fallbacks'}${r.stage !== undefined ? ` at ${r.stage}` : ''}: ${r.reason} (${r.queries} ${r.queries === 1 ? 'query' : 'queries'}, first ${r.first.query_id} replay ${r.first.replay})`,
+    ),
+    more:
+      f.more_reasons > 0
+        ? `… and ${f.more_reasons} more distinct reasons (each request's own is in the run store)`
+        : '',
+  };
+}

@@ -367,6 +367,18 @@ export function actualText(q: QueryOutcome): string {
   return q.actual.selected_id ?? q.actual.top_ids[0] ?? '(nothing returned)';
 }
 
+/**
+ * Why the answer shown (replay 1) fell back, in the system's words: "fell back (path_priority):
+ * semantic confidence gate failed; ...". "" when it took no fallback or stated no reason.
+ */
+export function fallbackReasonText(q: QueryOutcome): string {
+  const reason = q.actual.fallback_reason;
+  if (reason === undefined) return '';
+  return q.actual.fallback_stage
+    ? `fell back (${q.actual.fallback_stage}): ${reason}`
+    : `fell back: ${reason}`;
+}
+
 export interface ReplaySummary {
   /** identical, divergent, or unproven (a run that stopped before every replay ran and nothing differs) */
   status: 'identical' | 'divergent' | 'unproven';

@@ -75,6 +75,8 @@ export const SYSTEM_DEFAULTS = {
   warning_chars: 240,
   /** distinct warning lines a report lists (the rest are counted, and every one stays on its observation) */
   report_warning_lines: 20,
+  /** distinct (stage, reason) pairs of fallbacks a report lists (the rest are counted; each stays on its observation) */
+  report_fallback_reason_lines: 20,
   /** a run stops once this many requests in a row failed while none has succeeded (system down) */
   down_after_failures: 10,
 } as const;

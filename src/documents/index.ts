@@ -14,6 +14,7 @@ export * from './contract-violations.js';
 export * from './dashboard.js';
 export * from './error-summary.js';
 export * from './peer-figures.js';
+export * from './fallback-reasons.js';
 export * from './fallback-stage.js';
 export * from './freeze.js';
 export * from './gate-policy.js';

@@ -60,6 +60,13 @@ export const ObservationSchema = Closed({
     triggered: Type.Boolean(),
     stage: Type.Optional(Type.String()),
     attempts: Type.Optional(Type.Array(Type.String())),
+    /**
+     * why the system says it fell back, in its own words (memory-cli's answer `reason`, context-load's
+     * `reason`); only on a request that took a fallback and whose answer stated one. Not part of the
+     * fingerprint: the text may carry a timing ("semantic latency 726 ms exceeded the 700 ms limit"),
+     * and the outcome it explains (triggered, stage, attempts) already is.
+     */
+    reason: Type.Optional(Type.String()),
   }),
   usage: Closed({ files: Type.Number(), chars: Type.Number(), tokens: Type.Number() }),
   latency_ms: Type.Number({ minimum: 0 }),

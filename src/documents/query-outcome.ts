@@ -37,6 +37,8 @@ export const QueryOutcomeSchema = Closed({
      */
     unranked_ids: Type.Optional(strings),
     fallback_stage: Type.Optional(Type.String()),
+    /** why the system says it fell back (its Observation `fallback.reason`), when it took one and said */
+    fallback_reason: Type.Optional(Type.String()),
   }),
   top1: Top1JudgmentSchema,
   /** which judgment decided top1: qrels, useful_ids, useful_paths, rules, excluded_tag */

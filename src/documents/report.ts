@@ -6,6 +6,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { ArtifactRefsSchema } from './artifact-refs.js';
 import { ErrorSummarySchema, WarningSummarySchema } from './error-summary.js';
+import { FallbackReasonSummarySchema } from './fallback-reasons.js';
 import { ContractViolationsSchema } from './contract-violations.js';
 import { PeerFigureSchema } from './peer-figures.js';
 import { GateResultSchema, RuleResultSchema } from './gate-result.js';
@@ -128,6 +129,8 @@ const report = Closed(
     ),
     /** what answered requests wrote on stderr, deduplicated (absent in reports written before it existed) */
     warnings: Type.Optional(WarningSummarySchema),
+    /** why the system says it fell back, each distinct stated reason counted (absent in reports written before it existed) */
+    fallback_reasons: Type.Optional(FallbackReasonSummarySchema),
     /** baseline comparisons and reset notes, when the gate used a baseline */
     baseline: Type.Optional(
       Closed({

@@ -199,6 +199,7 @@ function queryOutcome(
   if (o?.selected_id) actual.selected_id = o.selected_id;
   if (o?.source_path) actual.source_path = o.source_path;
   if (o?.fallback.stage) actual.fallback_stage = o.fallback.stage;
+  if (o?.fallback.reason !== undefined) actual.fallback_reason = o.fallback.reason;
   return {
     query_id: q.query_id,
     text: q.text,

@@ -21,7 +21,7 @@ export { GATE_MEASURES, GATE_METRIC_IDS } from './gate/registry.js';
 export type { GateMeasure, GateValues, QueryCounts } from './gate/_types.js';
 export { hasSelectionFields } from './gate/source-trace-completeness.js';
 export { EvidenceIndex } from './_evidence.js';
-export { usefulnessRule } from './gate/_context.js';
+export { tookFallback, usefulnessRule } from './gate/_context.js';
 export { isKnownMetricId, JUDGMENT_METRICS, knownMetricIds, TIMING_METRICS } from './_known.js';
 export { score, type ScoreOptions, type ScoreResult } from './_score.js';
 export {

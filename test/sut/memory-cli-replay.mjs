@@ -4,6 +4,9 @@
 // Like the real CLI it prints the JSON answer on stdout, one warning line on stderr, and exits 0. A
 // query with no recording fails as a CLI error would (stderr, exit 1). MEMORY_CLI_REPLAY_LOCKED names
 // a query answered the way the CLI fails under concurrent calls on one root: "database is locked".
+// MEMORY_CLI_REPLAY_DERIVED names a JSON file a test wrote, {"<replay>:<mode>:<query>": "<answer file>"}:
+// answers DERIVED from the recordings by that test (not recorded from the CLI), each given for that
+// one replay only (MEMORY_CLI_REPLAY_N, the suite's {replay}); a file is read beside the JSON file.
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -42,6 +45,15 @@ if (query === process.env.MEMORY_CLI_REPLAY_LOCKED) {
   process.stderr.write(WARNING);
   process.stderr.write('database is locked\n');
   process.exit(1);
+}
+const derivedIndex = process.env.MEMORY_CLI_REPLAY_DERIVED;
+const derived = derivedIndex
+  ? JSON.parse(readFileSync(derivedIndex, 'utf8'))[`${process.env.MEMORY_CLI_REPLAY_N}:${mode}:${query}`]
+  : undefined;
+if (derived) {
+  process.stderr.write(WARNING);
+  process.stdout.write(readFileSync(join(dirname(derivedIndex), derived)));
+  process.exit(0);
 }
 const file = RECORDED[`${mode}:${query}`];
 if (!file) {

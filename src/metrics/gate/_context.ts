@@ -75,6 +75,13 @@ export function usefulnessRule(queries: readonly QueryRecord[], relevanceLevel: 
 
 const FALLBACK_MODES: readonly SelectionMode[] = ['fallback_exact_key', 'fallback_path_priority'];
 
+/** A request took a fallback: flagged by the system, or answered in a fallback mode. */
+export function tookFallback(o: Observation): boolean {
+  return (
+    o.fallback.triggered || (o.selection_mode !== undefined && FALLBACK_MODES.includes(o.selection_mode))
+  );
+}
+
 export class GateContext {
   readonly queries: readonly QueryRecord[];
   readonly corpusById = new Map<string, CorpusRecord>();
@@ -230,6 +237,6 @@ export class GateContext {
 
   /** A request took a fallback: flagged by the system, or answered in a fallback mode. */
   tookFallback(o: Observation): boolean {
-    return o.fallback.triggered || this.isFallbackMode(o.selection_mode);
+    return tookFallback(o);
   }
 }

@@ -69,7 +69,8 @@ export function splitRankedEntries<E extends { selected_by?: string; rank?: numb
  * in order, score = combined_score (in `score_breakdown`, else on the entry). Usage: the response's `usage`
  * when given, else files = entries, chars = sum of entry `chars` (or text/content/excerpt length),
  * tokens = ceil(chars / 4). Fallback: triggered when `fallback_level` names a stage after the first
- * (restricted / 0); attempts = the stages listed in `fallback_attempts`. Which entries are ranked is the
+ * (restricted / 0); attempts = the stages listed in `fallback_attempts`; reason = the answer's `reason`
+ * when it fell back and stated one (its `reason_detail` is not read). Which entries are ranked is the
  * suite's `ranked_entries` (default `auto`: the `task:` entries when any, else all, as seed 000's Phase 2
  * harness evaluates); the others are listed as `unranked`, and count in usage. Measurable without the
  * seed's letter-only fields (see the document): cortex-coach's real output is measured, its
@@ -129,6 +130,7 @@ export const contextLoadV0Normalizer: ResponseNormalizer<ContextLoadV0Response, 
         triggered,
         ...(level !== undefined && level !== null ? { stage: String(level) } : {}),
         ...(attempts ? { attempts } : {}),
+        ...(triggered && p.reason?.trim() ? { reason: p.reason } : {}),
       },
       usage: {
         files: p.usage?.files ?? entries.length,

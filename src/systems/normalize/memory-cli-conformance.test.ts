@@ -21,7 +21,12 @@ describe('memory-cli-v1 accepts the real CLI outputs as they are', () => {
       selection_mode: 'fallback_path_priority',
       selected_id: 'cli-commands-4a43d031',
       source_path: 'instructions/kbx/cli-commands-4a43d031.md',
-      fallback: { triggered: true, stage: 'path_priority' },
+      // the CLI's own words for why it fell back, as it printed them
+      fallback: {
+        triggered: true,
+        stage: 'path_priority',
+        reason: 'semantic confidence gate failed; deterministic path-priority fallback used',
+      },
       usage: { files: 1, chars: 0, tokens: 0 },
     });
     expect(o.ranked.map((r) => r.id)).toEqual([

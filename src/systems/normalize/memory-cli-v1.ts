@@ -16,7 +16,9 @@ const FALLBACK_MODES: readonly string[] = ['fallback_exact_key', 'fallback_path_
  * the three are kept as its score breakdown (`lexical_score` absent means 0). Fallback: the CLI's
  * `fallback_used`, else `fallback.triggered`, else "the mode is a fallback mode or no_match" (semantic
  * and hybrid_rrf are not fallbacks); stage = `fallback.stage` or the mode without its `fallback_`
- * prefix; attempts = the stages of `fallback.trace`. Usage: the answer carries no text, so files = 1
+ * prefix; attempts = the stages of `fallback.trace`; reason = the answer's `reason` (the CLI's own words:
+ * "semantic confidence gate failed; deterministic path-priority fallback used") on every answer that
+ * took a fallback (flagged, or answered in a fallback mode), as no_match keeps it too. Usage: the answer carries no text, so files = 1
  * when something was selected, chars = tokens = 0.
  */
 export const memoryCliV1Normalizer: ResponseNormalizer<MemoryCliV1Response, MemoryCliV1Measurable> = {
@@ -31,6 +33,9 @@ export const memoryCliV1Normalizer: ResponseNormalizer<MemoryCliV1Response, Memo
       p.fallback?.stage ??
       (mode === 'no_match' ? 'no_match' : isFallback ? mode.replace(/^fallback_/, '') : undefined);
     const attempts = p.fallback?.trace?.map((s) => [s.stage, s.outcome].filter(Boolean).join(':'));
+    // "took a fallback" as the measures count it (GateContext.tookFallback): flagged or a fallback mode
+    const tookFallback = triggered || FALLBACK_MODES.includes(mode);
+    const reason = tookFallback && p.reason?.trim() ? p.reason : undefined;
     return {
       selection_mode: mode,
       ...(p.selected_id !== null ? { selected_id: p.selected_id } : {}),
@@ -49,7 +54,12 @@ export const memoryCliV1Normalizer: ResponseNormalizer<MemoryCliV1Response, Memo
           ...(Object.keys(breakdown).length ? { score_breakdown: breakdown } : {}),
         };
       }),
-      fallback: { triggered, ...(stage ? { stage } : {}), ...(attempts ? { attempts } : {}) },
+      fallback: {
+        triggered,
+        ...(stage ? { stage } : {}),
+        ...(attempts ? { attempts } : {}),
+        ...(reason !== undefined ? { reason } : {}),
+      },
       usage: { files: p.selected_id !== null ? 1 : 0, chars: 0, tokens: 0 },
     };
   },

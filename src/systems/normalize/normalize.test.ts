@@ -76,6 +76,25 @@ describe('response normalizers', () => {
     expect(o.fallback).toEqual({ triggered: true, stage: 'relaxed', attempts: ['restricted', 'relaxed'] });
   });
 
+  it("context-load-v0: a fallback's stated reason is kept with it; a reason without a fallback is not one", () => {
+    const answer = (fallback_level: string) =>
+      normalizeResponse('context-load-v0', {
+        ranking_contract_version: 'v0',
+        retrieval_profile: 'small',
+        weighting_mode: 'uniform',
+        selected_count: 1,
+        fallback_level,
+        reason: 'restricted scope matched no task entry',
+        files: [{ path: 'specs/x.md', selected_by: 'task_match', content: 'abc', score_breakdown: sb(0.4) }],
+      });
+    expect(answer('relaxed').fallback).toEqual({
+      triggered: true,
+      stage: 'relaxed',
+      reason: 'restricted scope matched no task entry',
+    });
+    expect(answer('restricted').fallback).toEqual({ triggered: false, stage: 'restricted' });
+  });
+
   it('context-load-v0: missing ranking metadata and a wrong selected_count are contract-invalid', () => {
     const o = normalizeResponse('context-load-v0', {
       ranking_contract_version: 'v0',
@@ -150,7 +169,8 @@ describe('response normalizers', () => {
       candidates: [{ id: 'k1', source_path: 'mem/k1.md', score: 0.2 }],
     });
     expect(f).toMatchObject({ ok: true, selection_mode: 'fallback_exact_key', selected_id: 'k1' });
-    expect(f.fallback).toEqual({ triggered: true, stage: 'exact_key' });
+    // the answer's reason is why it fell back: kept beside the fallback, in its words
+    expect(f.fallback).toEqual({ triggered: true, stage: 'exact_key', reason: 'confidence gate failed' });
     const n = normalizeResponse('memory-cli-v1', {
       selection_mode: 'no_match',
       selected_id: null,
@@ -160,6 +180,7 @@ describe('response normalizers', () => {
       candidates: [],
     });
     expect(n).toMatchObject({ ok: true, selection_mode: 'no_match', no_match_reason: 'no candidate' });
+    expect(n.fallback).toEqual({ triggered: true, stage: 'no_match', reason: 'no candidate' });
     expect(n.selected_id).toBeUndefined();
     const bad = normalizeResponse('memory-cli-v1', {
       selection_mode: 'semantic',
