@@ -32,6 +32,11 @@ export type Weights = Static<typeof WeightsSchema>;
 export const WeightingSchema = Closed({ mode: WeightingModeSchema, weights: WeightsSchema });
 export type Weighting = Static<typeof WeightingSchema>;
 
+export const SEMANTIC_METHODS = ['cosine', 'hybrid_rrf'] as const;
+/** How semantic selection ranks and gates: the embedder's cosine alone, or RRF of BM25 and the cosine. */
+export const SemanticMethodSchema = StringEnum(SEMANTIC_METHODS);
+export type SemanticMethod = Static<typeof SemanticMethodSchema>;
+
 const posInt = Type.Integer({ minimum: 1 });
 /** A system's own parameters: any JSON object (its keys are the system's, not rgate's). */
 export const SystemParamsSchema = AnyObject();
@@ -103,7 +108,7 @@ export const RetrievalConfigSchema = Closed({
      * optional (engine): 'hybrid_rrf' (default; reciprocal-rank fusion of BM25 and the embedder's
      * cosine ranking, as memory-cli's hybrid mode) or 'cosine' (the embedder's cosine alone)
      */
-    method: Type.Optional(StringEnum(['cosine', 'hybrid_rrf'])),
+    method: Type.Optional(SemanticMethodSchema),
     /** optional (engine): the RRF constant k in 1/(k + rank); defaults in src/core/defaults.ts */
     rrf_k: Type.Optional(Type.Number({ exclusiveMinimum: 0 })),
     /** optional (engine): hybrid gate on the normalised fused score of the top-1 (1 = rank 1 in both lists) */

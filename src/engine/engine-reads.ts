@@ -4,15 +4,20 @@
  * an answer, so a tuning variant that sets only such keys would tie everywhere and read as "no effect".
  * Keys are dotted paths; a listed path covers its sub-keys (`budgets` covers `budgets.tokens`).
  */
-import type { RetrievalConfig, RetrievalMode } from '../documents/index.js';
+import {
+  SEMANTIC_METHODS,
+  type RetrievalConfig,
+  type RetrievalMode,
+  type SemanticMethod,
+} from '../documents/index.js';
 import { SEMANTIC_DEFAULTS } from '../core/defaults.js';
 import { CONTEXT_LOAD_READS } from './context-load.js';
 import { BM25_READS } from './engine.js';
 import { KU_READS } from './ku-context.js';
 import { SEMANTIC_READS } from './semantic.js';
 
-type Method = 'cosine' | 'hybrid_rrf';
-const METHODS: readonly Method[] = ['cosine', 'hybrid_rrf'];
+type Method = SemanticMethod;
+const METHODS: readonly Method[] = SEMANTIC_METHODS;
 
 function methodOf(config: RetrievalConfig): Method {
   return config.semantic.method ?? SEMANTIC_DEFAULTS.method;

@@ -18,7 +18,9 @@
  * as its violations and counts against `contract_validity`.
  */
 import { Type, type Static } from '@sinclair/typebox';
-import { AnyObject, Const, StringEnum } from '../keywords.js';
+import { AnyObject, Const } from '../keywords.js';
+import { ProfileSchema } from '../profile.js';
+import { WeightingModeSchema } from '../retrieval-config.js';
 
 const unit = Type.Number({ minimum: 0, maximum: 1 });
 const count = Type.Integer({ minimum: 0 });
@@ -150,8 +152,8 @@ export const ContextLoadV0ResponseSchema = Type.Object(
   {
     ...responseFields,
     ranking_contract_version: Const('v0'),
-    retrieval_profile: StringEnum(['small', 'medium', 'large']),
-    weighting_mode: StringEnum(['uniform', 'evidence_outcome_bias']),
+    retrieval_profile: ProfileSchema,
+    weighting_mode: WeightingModeSchema,
     selected_count: count,
     entries: Type.Optional(Type.Array(ContextLoadV0EntrySchema)),
     files: Type.Optional(Type.Array(ContextLoadV0EntrySchema)),

@@ -1,10 +1,17 @@
 /**
  * retrieval-result-v1 (seed 003): top-K chunks by cosine similarity, 768-dimension query embeddings,
  * K clamped to 10..15 (so at most 15 results), rank 1..k in order, `results: []` with `k_returned: 0`
- * for "nothing relevant". `score` is a similarity (higher is better).
+ * for "nothing relevant". `score` is a similarity (higher is better), and an answer may say which
+(`score_semantics`, optional; seed 003 asks that the meaning be stated): only `cosine_similarity`
+is accepted, since rgate ranks by `score` as a similarity and a distance would be ranked upside down.
+`score_semantics` was added to the contract after rgate's reference engine had emitted it
+undeclared; an answer without it is unchanged, one stating another meaning is refused.
  */
 import { Type, type Static } from '@sinclair/typebox';
-import { OrNull } from '../keywords.js';
+import { OrNull, StringEnum } from '../keywords.js';
+
+/** What `score` means, when an answer says (seed 003 "score: either similarity or distance; specify clearly"). */
+export const RETRIEVAL_SCORE_SEMANTICS = ['cosine_similarity'] as const;
 
 export const RetrievalResultV1ItemSchema = Type.Object({
   chunk_id: Type.String({ minLength: 1 }),
@@ -25,6 +32,7 @@ export const RetrievalResultV1ResponseSchema = Type.Object(
     k_requested: Type.Integer({ minimum: 1 }),
     k_returned: Type.Integer({ minimum: 0, maximum: 15 }),
     query_hash: Type.Optional(Type.String()),
+    score_semantics: Type.Optional(StringEnum(RETRIEVAL_SCORE_SEMANTICS)),
     results: Type.Array(RetrievalResultV1ItemSchema, { maxItems: 15 }),
   },
   {

@@ -281,6 +281,22 @@ describe('response normalizers', () => {
     expect(empty).toMatchObject({ ok: true, selection_mode: 'no_match' });
   });
 
+  it('retrieval-result-v1: a stated score_semantics must be the similarity rgate ranks by', () => {
+    const answer = (score_semantics: string) =>
+      normalizeResponse('retrieval-result-v1', {
+        schema_version: '1.0.0',
+        query_embedding_dimensions: 768,
+        k_requested: 10,
+        k_returned: 0,
+        score_semantics,
+        results: [],
+      });
+    expect(answer('cosine_similarity')).toMatchObject({ ok: true, contract: { valid: true } });
+    const distance = answer('cosine_distance');
+    expect(distance.ok).toBe(false);
+    expect(distance.error?.message).toMatch(/score_semantics: must be one of "cosine_similarity"/);
+  });
+
   it('context-pack: pack and error envelope', () => {
     const p = normalizeResponse('context-pack', {
       context_text: '### Retrieved Context\n- x',
