@@ -20,7 +20,7 @@ import { fallbackReasonSummary } from './fallback-reasons.js';
 import { withFailureReasons } from './failure-reasons.js';
 import { notApplicableProbes } from './not-applicable.js';
 import { buildReplayProof } from './replay-proof.js';
-import { effectiveSystem, plannedRequests, type RunPlan } from './run-plan.js';
+import { effectiveSystem, plannedRequests, type RunBaseline, type RunPlan } from './run-plan.js';
 import { timeStage, type StageTimer } from './stage-timer.js';
 import { top1Split } from './top1-split.js';
 
@@ -92,53 +92,11 @@ export function buildRunReport(
       notApplicable: na.byQuery,
     }),
   );
-  // the order seeds of the replays that made observations (every replay, for a finished run)
-  const seen = new Set(evidence.observations.map((o) => o.replay));
-  const orderSeeds: number[] = [];
-  for (let r = 1; r <= replays; r++) if (seen.has(r)) orderSeeds.push(orderSeed(seed, r));
-  const proof = buildReplayProof(evidence, { seed, orderSeeds });
+  const proof = buildReplayProof(evidence, { seed, orderSeeds: orderSeedsRun(evidence, seed) });
   const ran = evidence.summary(state);
 
-  const evaluated = plan.policy
-    ? evaluateGate(plan.policy, {
-        metrics: measured.metrics,
-        latency: measured.latency,
-        query_count: plan.suite.queries.length,
-        replays,
-        suite: plan.name,
-        artifacts: plan.artifacts,
-        ...(plan.baseline
-          ? { baseline: { metrics: plan.baseline.metrics, source: plan.baseline.source } }
-          : {}),
-        checklist_evidence: checklistEvidence(
-          evidence.observations,
-          proof.identical,
-          plan.artifacts,
-          semanticWinModes,
-        ),
-      })
-    : noGate(measured.metrics);
-  // Latency rules read the wall clock: their measured values move to the timing section.
-  const { gate, timing_rules } = separateTimingRules(evaluated);
-  const planned = plannedRequests(plan);
-  const made = ran.requests.made;
-  const notRun = planned > made ? `; ${planned - made} of ${planned} planned were never made` : '';
-  const overruling = c.down
-    ? `system under test down: ${c.down.failed_requests === 1 ? 'the 1 request' : `all ${c.down.failed_requests} requests`} made failed, none succeeded${notRun} (first error: ${c.down.first_error.kind}: ${c.down.first_error.message})`
-    : c.partial
-      ? `partial run (${c.partial}): ${made} of ${planned} planned requests made; not a verdict on the system`
-      : c.interrupted
-        ? `run interrupted: ${made} of ${planned} planned requests made`
-        : undefined;
-  if (overruling) {
-    // a suite with no gate keeps its NONE: the run failed, but no gate judged it
-    if (plan.policy) gate.verdict = 'FAIL';
-    // no verdict on judgments when the run itself did not complete
-    if (c.down) gate.cause = 'system';
-    else delete gate.cause;
-    gate.reasons = [overruling, ...gate.reasons];
-    gate.overruled = c.down ? 'down' : c.partial ? 'partial' : 'interrupted';
-  }
+  const { gate, timing_rules } = gateFinding(plan, measured, proof.identical, evidence, semanticWinModes);
+  overrule(gate, c, plannedRequests(plan), ran.requests.made, Boolean(plan.policy));
 
   const measuredQueries = withFirstErrors(measured.queries, evidence);
   const selection = hasSelectionStep(
@@ -152,7 +110,6 @@ export function buildRunReport(
     // what the gate judges: its rules, timing rules included; none without a policy
     plan.policy ? plan.policy.rules.map((r) => r.metric) : undefined,
   );
-  const b = plan.baseline;
   const violations = contractViolations(plan.suite.queries, evidence.observations);
   const peers = peerFigures(
     c.system,
@@ -185,28 +142,92 @@ export function buildRunReport(
     ...(na.section.length ? { not_applicable: na.section } : {}),
     warnings: warningSummary(evidence.observations),
     fallback_reasons: fallbackReasonSummary(evidence.observations),
-    ...(b
-      ? {
-          baseline: {
-            source: b.source,
-            ...(b.run_id ? { run_id: b.run_id } : {}),
-            ...(b.artifacts ? { artifacts: b.artifacts } : {}),
-            ...(b.reset_note ? { reset_note: b.reset_note } : {}),
-          },
-        }
-      : {}),
-    environment: {
-      run_id: c.runId,
-      started_at: c.startedAt,
-      rgate_version: c.rgateVersion ?? '0.0.0',
-      node: process.version,
-      platform: `${process.platform}-${process.arch}`,
-    },
+    ...(plan.baseline ? { baseline: baselineSection(plan.baseline) } : {}),
+    environment: environmentOf(c),
     timing: {
       wall_ms: Math.round(c.wallMs),
       latency_ms: measured.latency,
       ...(timing_rules.length ? { timing_rules } : {}),
     },
+  };
+}
+
+/** The order seeds of the replays that made observations (every replay, for a finished run). */
+function orderSeedsRun(evidence: EvidenceIndex, seed: number): number[] {
+  const seen = new Set(evidence.observations.map((o) => o.replay));
+  const out: number[] = [];
+  for (let r = 1; r <= evidence.replays; r++) if (seen.has(r)) out.push(orderSeed(seed, r));
+  return out;
+}
+
+/** The gate's finding: the policy evaluated (NONE without one), latency rules moved to the timing section. */
+function gateFinding(
+  plan: RunPlan,
+  measured: ReturnType<typeof computeRunMeasures>,
+  identical: boolean,
+  evidence: EvidenceIndex,
+  semanticWinModes: readonly string[],
+): ReturnType<typeof separateTimingRules> {
+  const evaluated = plan.policy
+    ? evaluateGate(plan.policy, {
+        metrics: measured.metrics,
+        latency: measured.latency,
+        query_count: plan.suite.queries.length,
+        replays: plan.settings.replays,
+        suite: plan.name,
+        artifacts: plan.artifacts,
+        ...(plan.baseline
+          ? { baseline: { metrics: plan.baseline.metrics, source: plan.baseline.source } }
+          : {}),
+        checklist_evidence: checklistEvidence(evidence.observations, identical, plan.artifacts, [
+          ...semanticWinModes,
+        ]),
+      })
+    : noGate(measured.metrics);
+  // Latency rules read the wall clock: their measured values move to the timing section.
+  return separateTimingRules(evaluated);
+}
+
+/**
+ * A run that did not complete overrules its rules: they were measured on what was observed, so none
+ * is a verdict; the first reason says what happened, counting only the requests made.
+ */
+function overrule(gate: GateResult, c: ReportContext, planned: number, made: number, gated: boolean): void {
+  const notRun = planned > made ? `; ${planned - made} of ${planned} planned were never made` : '';
+  const overruling = c.down
+    ? `system under test down: ${c.down.failed_requests === 1 ? 'the 1 request' : `all ${c.down.failed_requests} requests`} made failed, none succeeded${notRun} (first error: ${c.down.first_error.kind}: ${c.down.first_error.message})`
+    : c.partial
+      ? `partial run (${c.partial}): ${made} of ${planned} planned requests made; not a verdict on the system`
+      : c.interrupted
+        ? `run interrupted: ${made} of ${planned} planned requests made`
+        : undefined;
+  if (!overruling) return;
+  // a suite with no gate keeps its NONE: the run failed, but no gate judged it
+  if (gated) gate.verdict = 'FAIL';
+  // no verdict on judgments when the run itself did not complete
+  if (c.down) gate.cause = 'system';
+  else delete gate.cause;
+  gate.reasons = [overruling, ...gate.reasons];
+  gate.overruled = c.down ? 'down' : c.partial ? 'partial' : 'interrupted';
+}
+
+function baselineSection(b: RunBaseline): NonNullable<Report['baseline']> {
+  return {
+    source: b.source,
+    ...(b.run_id ? { run_id: b.run_id } : {}),
+    ...(b.artifacts ? { artifacts: b.artifacts } : {}),
+    ...(b.reset_note ? { reset_note: b.reset_note } : {}),
+  };
+}
+
+/** The one section that names the machine: it may differ between runs of the same inputs. */
+function environmentOf(c: ReportContext): Report['environment'] {
+  return {
+    run_id: c.runId,
+    started_at: c.startedAt,
+    rgate_version: c.rgateVersion ?? '0.0.0',
+    node: process.version,
+    platform: `${process.platform}-${process.arch}`,
   };
 }
 
