@@ -17,8 +17,6 @@ export const FIXTURE_FILES = {
   provenance: 'PROVENANCE.md',
 } as const;
 
-export type ArtifactPart = 'corpus' | 'query_set' | 'config';
-
 /** A fixture set loaded, validated and (by default) verified against its freeze. */
 export interface PinnedSuite {
   name: string;
