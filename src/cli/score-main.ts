@@ -4,6 +4,7 @@
  */
 import { resolve } from 'node:path';
 import { EXIT, RgateError } from '../core/errors.js';
+import type { ScoreJson } from '../documents/index.js';
 // the measure modules themselves, not metrics/index.js: that also loads the gate measures and the
 // run pipeline, which `rgate score` never uses
 import { evaluateTrec, refuseUnansweredQueries } from '../metrics/_evaluate.js';
@@ -107,8 +108,8 @@ function score(args: ScoreArgs, io: CliIo): number {
             max_depth: maxDepth ?? null,
             docs_in_collection: args.docsInCollection,
           },
-          ...(body as object),
-        },
+          ...body,
+        } satisfies ScoreJson,
         null,
         2,
       ),

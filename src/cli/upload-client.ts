@@ -10,6 +10,8 @@ import {
   type BaselineBody,
   type CompareSession,
   type RunUpload,
+  type RunUploadOutcome,
+  type SessionUploadOutcome,
 } from '../documents/index.js';
 import type { RunStore } from '../store/types.js';
 
@@ -20,13 +22,8 @@ export interface UploadTarget {
   token: string;
 }
 
-export type UploadOutcome =
-  | { kind: 'stored'; runId: string; url: string }
-  | { kind: 'exists'; runId: string; url: string }
-  /** the server could not be reached, or kept failing (5xx, 429) after every retry: try again later */
-  | { kind: 'unreachable'; reason: string }
-  /** the server answered no (4xx): retrying the same request cannot help */
-  | { kind: 'refused'; status: number; reason: string };
+/** What the server did with a run (`rgate upload --json` prints it as it is). */
+export type UploadOutcome = RunUploadOutcome;
 
 /**
  * A finished run of the local history as the server takes it (the upload document): its stored row,
@@ -163,12 +160,6 @@ export async function sendUpload(
   const o = await postDocument(target, 'runs', upload, opts);
   return o.kind === 'stored' || o.kind === 'exists' ? { ...o, runId: upload.meta.run_id } : o;
 }
-
-export type SessionUploadOutcome =
-  | { kind: 'stored'; sessionId: string; url: string }
-  | { kind: 'exists'; sessionId: string; url: string }
-  | { kind: 'unreachable'; reason: string }
-  | { kind: 'refused'; status: number; reason: string };
 
 /** POST a comparison session (its runs must be on the server already: upload them first). */
 export async function sendSession(

@@ -1,14 +1,25 @@
 import { describe, expect, it } from 'vitest';
 import {
   BeirQueryLineSchema,
+  CompareSessionListSchema,
   ConfigFileSchema,
   CorpusLineSchema,
+  FreezeOutputSchema,
   FreezeSchema,
   GatePolicySchema,
+  ImportOutputSchema,
+  InitOutputSchema,
   LabelJudgmentSchema,
+  LabelMergeOutputSchema,
+  LabelQueueOutputSchema,
+  ProbesOutputSchema,
   QueryRecordSchema,
   ReportSchema,
   RgateConfigFileSchema,
+  ScoreJsonSchema,
+  UploadOutputSchema,
+  UploadPendingOutputSchema,
+  VerifyOutputSchema,
 } from '../documents/index.js';
 
 /**
@@ -25,6 +36,18 @@ const SCHEMAS = {
   gatePolicySchema: GatePolicySchema,
   rgateConfigSchema: RgateConfigFileSchema,
   labelJudgmentSchema: LabelJudgmentSchema,
+  // what commands print with --json (the documents declared for them; see test/json-outputs.test.ts)
+  scoreJsonSchema: ScoreJsonSchema,
+  verifyOutputSchema: VerifyOutputSchema,
+  freezeOutputSchema: FreezeOutputSchema,
+  importOutputSchema: ImportOutputSchema,
+  initOutputSchema: InitOutputSchema,
+  probesOutputSchema: ProbesOutputSchema,
+  labelQueueOutputSchema: LabelQueueOutputSchema,
+  labelMergeOutputSchema: LabelMergeOutputSchema,
+  uploadOutputSchema: UploadOutputSchema,
+  uploadPendingOutputSchema: UploadPendingOutputSchema,
+  compareSessionListSchema: CompareSessionListSchema,
 };
 
 describe('published JSON Schemas', () => {

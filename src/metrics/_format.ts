@@ -1,4 +1,5 @@
 import { byteStringToText } from '../trec/index.js';
+import type { TrecEvalJson } from '../documents/index.js';
 import type { QueryValues, TrecEvalResult } from './_evaluate.js';
 
 /**
@@ -77,9 +78,10 @@ export function renderTrecEval(
 
 /**
  * The same numbers as JSON (full precision, not rounded); a text measure only per query, as a string.
- * Without the summary (-n) there is no `all`.
+ * Without the summary (-n) there is no `all`. The document is src/documents/score-json.ts (a value
+ * that is not finite is a number here and null once stringified).
  */
-export function trecEvalJson(r: TrecEvalResult, o: { perQuery: boolean; summary?: boolean }): unknown {
+export function trecEvalJson(r: TrecEvalResult, o: { perQuery: boolean; summary?: boolean }): TrecEvalJson {
   const all: Record<string, number> = {};
   r.specs.forEach((s, si) => {
     if (s.measure.kind !== 'text') s.names.forEach((name, ni) => (all[name] = r.summary[si]![ni]!));

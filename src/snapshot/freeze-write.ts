@@ -1,6 +1,6 @@
 import { basename, join, resolve } from 'node:path';
 import { RgateError } from '../core/errors.js';
-import type { Freeze, FreezeHistoryEntry } from '../documents/index.js';
+import type { Freeze, FreezeHistoryEntry, FreezeOutput } from '../documents/index.js';
 import { readArtifacts } from './artifact-ids.js';
 import { sha256FileSync } from './content-hash.js';
 import { buildFreeze, hasFreeze, readFreeze, writeFreezeFile } from './freeze-file.js';
@@ -21,8 +21,8 @@ export interface WriteFreezeOptions {
 export interface WriteFreezeResult {
   freeze: Freeze;
   /** created: first freeze; unchanged: nothing to do (file untouched); bumped: a new version */
-  action: 'created' | 'unchanged' | 'bumped';
-  changed: { corpus: boolean; query_set: boolean; config: boolean };
+  action: FreezeOutput['action'];
+  changed: FreezeOutput['changed'];
 }
 
 /**

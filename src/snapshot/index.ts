@@ -4,7 +4,7 @@
  * per query as `qrels`), config.json, freeze.json and PROVENANCE.md.
  */
 export { FIXTURE_FILES } from './types.js';
-export type { PinnedSuite, ArtifactIds, VerifyResult, FileCheck, ArtifactPart } from './types.js';
+export type { PinnedSuite, ArtifactIds, VerifyResult, FileCheck } from './types.js';
 export { loadFixtureSet, resolveFixtureDir, writeFixtureSet, type FixtureSetContent } from './fixture-set.js';
 export {
   computeArtifactIds,

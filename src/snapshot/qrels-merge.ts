@@ -10,7 +10,7 @@ import { basename, join } from 'node:path';
 import { compareCodeUnits, storedJson } from '../core/canonical-json.js';
 import { isRgateError, RgateError } from '../core/errors.js';
 import { parseJsonl, readTextFile } from '../core/jsonl.js';
-import type { LabelJudgment } from '../documents/index.js';
+import type { LabelJudgment, MergedJudgment } from '../documents/index.js';
 import { validateOrThrow } from '../contracts/ajv.js';
 import { validateLabelJudgment } from '../contracts/label-judgment.js';
 import { loadFixtureSet } from './fixture-set.js';
@@ -37,14 +37,6 @@ export interface QrelsMergeOptions {
 }
 
 /** One judgment as merged: its line, and whether it adds a grade or restates one already there. */
-export interface MergedJudgment {
-  line: number;
-  query_id: string;
-  doc_id: string;
-  grade: number;
-  date: string;
-  action: 'added' | 'unchanged';
-}
 
 export interface QrelsMergeResult {
   set: string;

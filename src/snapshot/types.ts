@@ -1,4 +1,12 @@
-import type { ArtifactRefs, CorpusRecord, Freeze, QueryRecord, RetrievalConfig } from '../documents/index.js';
+import type {
+  ArtifactRefs,
+  CorpusRecord,
+  Freeze,
+  QueryRecord,
+  RetrievalConfig,
+  VerifyCheck,
+  VerifySetResult,
+} from '../documents/index.js';
 
 /** The fixed file names of a fixture set folder `fixtures/<set>/`. */
 export const FIXTURE_FILES = {
@@ -8,8 +16,6 @@ export const FIXTURE_FILES = {
   freeze: 'freeze.json',
   provenance: 'PROVENANCE.md',
 } as const;
-
-export type ArtifactPart = 'corpus' | 'query_set' | 'config';
 
 /** A fixture set loaded, validated and (by default) verified against its freeze. */
 export interface PinnedSuite {
@@ -35,23 +41,8 @@ export interface ArtifactIds {
   counts: { corpus_records: number; queries: number; judged_queries: number; judgments: number };
 }
 
-export interface FileCheck {
-  part: ArtifactPart | 'freeze';
-  file: string;
-  ok: boolean;
-  /** what freeze.json says */
-  expected: string;
-  /** what the file holds now */
-  actual: string;
-}
+/** One file's hash against freeze.json (declared with `rgate verify --json`'s document). */
+export type FileCheck = VerifyCheck;
 
-export interface VerifyResult {
-  ok: boolean;
-  dir: string;
-  name: string;
-  artifact_id: string;
-  version: string;
-  checks: FileCheck[];
-  /** one line per failed check: file, expected hash, actual hash */
-  problems: string[];
-}
+/** One set verified; `rgate verify --json` adds its counts. */
+export type VerifyResult = Omit<VerifySetResult, 'counts'>;

@@ -1,4 +1,5 @@
 import type {
+  CompareSessionRow,
   MetricEntry,
   Observation,
   RunMeta,
@@ -8,17 +9,8 @@ import type {
   Verdict,
 } from '../documents/index.js';
 
-/** A stored tuning comparison (`rgate compare`), listed without its document. */
-export interface CompareSessionRow {
-  session_id: string;
-  suite: string;
-  created_at: string;
-  /** 'variants' (one per --set) or 'sweep' */
-  kind: string;
-  variant_count: number;
-  /** one line for listings, e.g. "v1 weighting_mode=uniform | v2 weighting_mode=evidence_outcome_bias" */
-  summary: string;
-}
+/** A stored tuning comparison (`rgate compare`), listed without its document (`rgate compare --list --json`). */
+export type { CompareSessionRow } from '../documents/index.js';
 
 export interface RunResult {
   status: Exclude<RunStatus, 'running' | 'abandoned'>;

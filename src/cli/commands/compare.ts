@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { Argv } from 'yargs';
 import { EXIT, RgateError } from '../../core/errors.js';
-import type { CompareSession, PartialConfig } from '../../documents/index.js';
+import type { CompareSession, CompareSessionList, PartialConfig } from '../../documents/index.js';
 import { loadSession, runCompare, saveSession } from '../../../history/compare.js';
 import {
   parseSweep,
@@ -211,7 +211,7 @@ export const compareCommand: RgateCommand<CompareArgs> = {
           return EXIT.ok;
         }
         const rows = store.listCompareSessions(args.suite !== undefined ? { suite: args.suite } : {});
-        if (args.json) io.out(JSON.stringify(rows, null, 2));
+        if (args.json) io.out(JSON.stringify(rows satisfies CompareSessionList, null, 2));
         else if (!rows.length) io.out(`no comparison sessions in ${store.location}`);
         else
           for (const r of rows)

@@ -1,5 +1,6 @@
 import type { Argv } from 'yargs';
 import { EXIT } from '../../core/errors.js';
+import type { FreezeOutput } from '../../documents/index.js';
 import { pinEmbeddings, resolveFixtureDir, writeFreeze } from '../../snapshot/index.js';
 import type { RgateCommand } from '../command.js';
 import { emptyCorpusWarning } from '../empty-corpus.js';
@@ -78,7 +79,13 @@ export const freezeCommand: RgateCommand<FreezeArgs> = {
       );
     if (r.freeze.counts.corpus_records === 0) io.err(emptyCorpusWarning(args.set, true));
     if (args.json)
-      io.out(JSON.stringify({ action: r.action, changed: r.changed, freeze: r.freeze }, null, 2));
+      io.out(
+        JSON.stringify(
+          { action: r.action, changed: r.changed, freeze: r.freeze } satisfies FreezeOutput,
+          null,
+          2,
+        ),
+      );
     else {
       const f = r.freeze;
       const verb = r.action === 'unchanged' ? 'unchanged:' : r.action === 'created' ? 'frozen:' : 'bumped:';

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import type { Argv } from 'yargs';
-import { RECORD_KINDS, type PartialConfig } from '../../documents/index.js';
+import { RECORD_KINDS, type ImportOutput, type PartialConfig } from '../../documents/index.js';
 import { EXIT, RgateError } from '../../core/errors.js';
 import { readJsonFile } from '../../core/jsonl.js';
 import { validateOrThrow } from '../../contracts/ajv.js';
@@ -345,8 +345,10 @@ export const importCommand: RgateCommand<ImportArgs> = {
       importInto,
     );
     if (r.counts.corpus_records === 0) io.err(emptyCorpusWarning(a.out, !!frozen));
-    if (a.json) io.out(JSON.stringify({ ...r, ...(frozen ? { freeze: frozen.freeze } : {}) }, null, 2));
-    else {
+    if (a.json) {
+      const doc: ImportOutput = { ...r, ...(frozen ? { freeze: frozen.freeze } : {}) };
+      io.out(JSON.stringify(doc, null, 2));
+    } else {
       const c = r.counts;
       io.out(`imported ${a.kind} -> ${r.dir}`);
       io.out(

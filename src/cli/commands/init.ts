@@ -2,7 +2,12 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { dirname, join, relative, resolve } from 'node:path';
 import type { Argv } from 'yargs';
 import { parseGatePolicy } from '../../../gates/index.js';
-import { RESPONSE_CONTRACTS, type RgateConfigFile, type SuiteSpec } from '../../documents/index.js';
+import {
+  RESPONSE_CONTRACTS,
+  type InitOutput,
+  type RgateConfigFile,
+  type SuiteSpec,
+} from '../../documents/index.js';
 import { validateRgateConfig } from '../../contracts/rgate-config.js';
 import { formatAjvErrors } from '../../contracts/ajv.js';
 import { PACKAGE_ROOT } from '../../core/package-root.js';
@@ -324,7 +329,13 @@ async function initHandler(args: InitArgs, io: CliIo): Promise<number> {
   if (args.json)
     io.out(
       JSON.stringify(
-        { suite: suiteName, ...(contract ? { contract: contract.name } : {}), wrote: writes, imported, next },
+        {
+          suite: suiteName,
+          ...(contract ? { contract: contract.name } : {}),
+          wrote: writes,
+          imported,
+          next,
+        } satisfies InitOutput,
         null,
         2,
       ),
@@ -368,7 +379,7 @@ function addCiFile(args: InitArgs, kind: 'github' | 'gitlab', io: CliIo): number
   writeFile(root, ci.path, readFileSync(templateFile(root, ci.template), 'utf8'));
   const wrote = [{ path: ci.path, what: `the ${kind} CI file` }];
   const next = [`git add ${ci.path}   # the job runs npx rgate run: the suites ${CONFIG} runs by default`];
-  if (args.json) io.out(JSON.stringify({ wrote, next }, null, 2));
+  if (args.json) io.out(JSON.stringify({ wrote, next } satisfies InitOutput, null, 2));
   else {
     io.out(
       `rgate init: ${CONFIG} is here: only the CI file written (the config, sets and gates are as they were)`,

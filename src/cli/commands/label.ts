@@ -8,7 +8,7 @@ import {
   resolveFixtureDir,
   type QrelsMergeResult,
 } from '../../snapshot/index.js';
-import type { LabelQueue } from '../../documents/index.js';
+import type { LabelMergeOutput, LabelQueue, LabelQueueOutput } from '../../documents/index.js';
 import { buildLabelQueue, rankingsFromStore, type QueueRankings } from '../../../history/label-queue.js';
 import {
   modeSystem,
@@ -142,7 +142,7 @@ function writeQueue(doc: LabelQueue, args: LabelArgs, io: CliIo, id: string): nu
   const files = { jsonl: join(dir, 'queue.jsonl'), html: join(dir, 'queue.html') };
   writeFileSync(files.jsonl, renderLabelQueueJsonl(doc));
   writeFileSync(files.html, renderLabelQueueHtml(doc));
-  const summary = {
+  const summary: LabelQueueOutput = {
     origin: doc.origin,
     fixture: doc.fixture,
     k: doc.k,
@@ -201,24 +201,19 @@ async function merge(args: LabelArgs, io: CliIo): Promise<number> {
   );
   if (args.json) {
     const { frozen, ...rest } = r;
-    io.out(
-      JSON.stringify(
-        {
-          ...rest,
-          ...(frozen
-            ? {
-                freeze: {
-                  action: frozen.action,
-                  version: frozen.freeze.version,
-                  query_set_id: frozen.freeze.query_set_id,
-                },
-              }
-            : {}),
-        },
-        null,
-        2,
-      ),
-    );
+    const out: LabelMergeOutput = {
+      ...rest,
+      ...(frozen
+        ? {
+            freeze: {
+              action: frozen.action,
+              version: frozen.freeze.version,
+              query_set_id: frozen.freeze.query_set_id,
+            },
+          }
+        : {}),
+    };
+    io.out(JSON.stringify(out, null, 2));
     return EXIT.ok;
   }
   const verb = r.written ? 'merged' : args['dry-run'] && r.added ? 'would merge' : 'nothing to merge:';

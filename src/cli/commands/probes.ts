@@ -6,14 +6,8 @@ import { join, resolve } from 'node:path';
 import { addProbes } from '../../snapshot/index.js';
 import { exactKeyChannel } from '../../systems/probe-inputs.js';
 import { loadRgateConfig, resolveFixtureDir } from '../../systems/rgate-config.js';
+import type { ProbesOutput, SuiteProbeFit } from '../../documents/index.js';
 import type { RgateCommand } from '../command.js';
-
-/** What one suite on the set can take: every probe kind, or all but exact-key (with why and the fix). */
-interface SuiteProbeFit {
-  suite: string;
-  takes: string[];
-  not_applicable: { kind: string; reason: string; fix: string }[];
-}
 
 /**
  * The suites of the rgate.config.json found from `cwd` that run on the fixture folder `dir`, each with
@@ -150,7 +144,7 @@ export const probesCommand: RgateCommand<ProbesArgs> = {
             probes: r.probes,
             suites: fits,
             ...(r.frozen ? { freeze: r.frozen.freeze } : {}),
-          },
+          } satisfies ProbesOutput,
           null,
           2,
         ),

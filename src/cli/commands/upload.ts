@@ -1,11 +1,19 @@
 import { join, relative } from 'node:path';
 import type { Argv } from 'yargs';
 import { EXIT, RgateError } from '../../core/errors.js';
+import type { SessionUploadOutcome, UploadOutput, UploadPendingOutput } from '../../documents/index.js';
 import { openStore } from './history.js';
 import type { CliIo, RgateCommand } from '../command.js';
 import { OUT_DIR_HELP, outDirOf } from '../out-dir.js';
 import { resolveRunRef } from '../run-ref.js';
-import { dropPending, listPending, sendSession, sendUpload, setAsidePending } from '../upload-client.js';
+import {
+  dropPending,
+  listPending,
+  sendSession,
+  sendUpload,
+  setAsidePending,
+  type UploadOutcome,
+} from '../upload-client.js';
 import {
   DEFAULT_TOKEN_ENV,
   uploadStoredRun,
@@ -78,7 +86,7 @@ export const uploadCommand: RgateCommand<UploadArgs> = {
         retries: args.retries,
         json: args.json,
       });
-      if (args.json) io.out(JSON.stringify(outcome));
+      if (args.json) io.out(JSON.stringify(outcome satisfies UploadOutput));
       return outcome.kind === 'stored' || outcome.kind === 'exists'
         ? EXIT.ok
         : outcome.kind === 'refused'
@@ -94,31 +102,33 @@ async function sendPending(args: UploadArgs, io: CliIo, outDir: string): Promise
   const pending = listPending(outDir);
   const shownDir = relative(io.cwd, outDir) || outDir;
   if (pending.length === 0) {
-    io.out(`no pending uploads in ${shownDir}`);
-    if (args.json) io.out('[]');
+    // under --json stdout is the document alone (an empty list), so the sentence goes to stderr
+    (args.json ? io.err : io.out)(`no pending uploads in ${shownDir}`);
+    if (args.json) io.out(JSON.stringify([] satisfies UploadPendingOutput));
     return EXIT.ok;
   }
   let code: number = EXIT.ok;
   let unsent = 0;
   let setAside = 0;
-  const results: unknown[] = [];
+  const results: UploadPendingOutput = [];
   for (const { file, pending: p } of pending) {
     const server = args.server ?? p.server;
     const project = args.project ?? p.project;
     const target = uploadTargetOf(server, { ...args, project }, io, '--server');
     const retries = args.retries === undefined ? {} : { retries: args.retries };
-    const { what, outcome } =
-      p.schema === 'rgate-pending-session/1'
-        ? {
-            what: `session ${p.session.environment.session_id}`,
-            outcome: await sendSession(target, p.session, retries),
-          }
-        : { what: `run ${p.upload.meta.run_id}`, outcome: await sendUpload(target, p.upload, retries) };
-    results.push(
-      p.schema === 'rgate-pending-session/1'
-        ? { session_id: p.session.environment.session_id, ...outcome }
-        : { run_id: p.upload.meta.run_id, ...outcome },
-    );
+    let what: string;
+    let outcome: UploadOutcome | SessionUploadOutcome;
+    if (p.schema === 'rgate-pending-session/1') {
+      const session_id = p.session.environment.session_id;
+      what = `session ${session_id}`;
+      outcome = await sendSession(target, p.session, retries);
+      results.push({ session_id, ...outcome });
+    } else {
+      const run_id = p.upload.meta.run_id;
+      what = `run ${run_id}`;
+      outcome = await sendUpload(target, p.upload, retries);
+      results.push({ run_id, ...outcome });
+    }
     if (outcome.kind === 'stored' || outcome.kind === 'exists') {
       dropPending(file);
       io.err(`${outcome.kind === 'stored' ? 'uploaded' : 'already on the server'}: ${what}: ${outcome.url}`);
@@ -147,6 +157,6 @@ async function sendPending(args: UploadArgs, io: CliIo, outDir: string): Promise
     );
     if (code === EXIT.ok) code = EXIT.internal;
   }
-  if (args.json) io.out(JSON.stringify(results));
+  if (args.json) io.out(JSON.stringify(results satisfies UploadPendingOutput));
   return code;
 }

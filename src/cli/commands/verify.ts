@@ -8,8 +8,8 @@ import {
   loadFixtureSet,
   readFreeze,
   resolveFixtureDir,
-  type VerifyResult,
 } from '../../snapshot/index.js';
+import type { VerifyOutput, VerifySetResult } from '../../documents/index.js';
 import type { RgateCommand } from '../command.js';
 
 interface VerifyArgs {
@@ -55,9 +55,7 @@ export const verifyCommand: RgateCommand<VerifyArgs> = {
         `no frozen fixture sets under ${join(root, 'fixtures')}`,
         'name a set: rgate verify <set>',
       );
-    const results: (VerifyResult & {
-      counts: { corpus_records: number; queries: number; judgments: number };
-    })[] = [];
+    const results: VerifySetResult[] = [];
     for (const name of names) {
       const dir = resolveFixtureDir(name, root);
       const freeze = readFreeze(dir);
@@ -78,7 +76,7 @@ export const verifyCommand: RgateCommand<VerifyArgs> = {
       });
     }
     const ok = results.every((r) => r.ok);
-    if (args.json) io.out(JSON.stringify({ ok, sets: results }, null, 2));
+    if (args.json) io.out(JSON.stringify({ ok, sets: results } satisfies VerifyOutput, null, 2));
     else
       for (const r of results) {
         if (r.ok)

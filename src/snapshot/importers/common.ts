@@ -4,24 +4,15 @@ import { compareCodeUnits } from '../../core/canonical-json.js';
 import { RgateError } from '../../core/errors.js';
 import { sha256 } from '../../core/hash.js';
 import { assertUtf8 } from '../../core/utf8.js';
-import type { QueryRecord } from '../../documents/index.js';
+import type { ImportOutput, QueryRecord } from '../../documents/index.js';
 import { parseJsonl } from '../../core/jsonl.js';
 import { validateOrThrow } from '../../contracts/ajv.js';
 import { validateQueryLine } from '../../contracts/query-set.js';
 
 /** What an importer did: the folder it wrote, counts, and notes worth reading (dropped lines, gaps). */
-export interface ImportResult {
-  dir: string;
-  counts: { corpus_records: number; queries: number; judged_queries: number; judgments: number };
-  notes: string[];
-  sources: SourceFile[];
-}
+export type ImportResult = Omit<ImportOutput, 'freeze'>;
 
-export interface SourceFile {
-  path: string;
-  bytes: number;
-  sha256: string;
-}
+export type SourceFile = ImportOutput['sources'][number];
 
 export function readSource(path: string): { text: string; info: SourceFile } {
   let buf: Buffer;
