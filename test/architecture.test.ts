@@ -148,6 +148,41 @@ function checkImports(files: readonly { rel: string; text: string }[], rules: Ru
   return bad;
 }
 
+/**
+ * Pure: every permission of `rules` that no file of `files` uses, one line each. A row that allows
+ * `*` is not checked (it states no arrow); every other layer and package a row names must be
+ * imported by at least one file of that layer, so the table states only arrows that exist.
+ */
+function unusedPermissions(files: readonly { rel: string; text: string }[], rules: Rules): string[] {
+  const used = new Map<string, Set<string>>();
+  const use = (layer: string, name: string): void => {
+    const set = used.get(layer) ?? new Set<string>();
+    set.add(name);
+    used.set(layer, set);
+  };
+  for (const { rel, text } of files) {
+    const layer = layerOf(rel);
+    for (const spec of moduleSpecifiers(rel, text)) {
+      if (spec.startsWith('node:') || builtinModules.includes(spec)) continue;
+      if (spec.startsWith('.')) use(layer, layerOf(posix.normalize(posix.join(posix.dirname(rel), spec))));
+      else use(layer, spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0]!);
+    }
+  }
+  const unused: string[] = [];
+  for (const [layer, rule] of rules) {
+    const names = used.get(layer) ?? new Set<string>();
+    for (const l of rule.layers)
+      if (l !== ANY && !names.has(l))
+        unused.push(`${layer} may import ${l}, but no file of ${layer} imports it: drop it from the row`);
+    for (const p of rule.packages)
+      if (p !== ANY && !names.has(p))
+        unused.push(
+          `${layer} may import package ${p}, but no file of ${layer} imports it: drop it from the row`,
+        );
+  }
+  return unused;
+}
+
 /** A source file the table governs: TypeScript or JavaScript of any module kind; not a test or a declaration. */
 function isProductSource(name: string): boolean {
   return /\.[cm]?[jt]s$/.test(name) && !/\.test\.[cm]?[jt]s$/.test(name) && !/\.d\.[cm]?ts$/.test(name);
@@ -191,6 +226,28 @@ describe('architecture', () => {
     const files = productFiles();
     expect(files.length).toBeGreaterThan(100);
     expect(checkImports(files, rules)).toEqual([]);
+  });
+
+  it('every permission of the layer table is used by some import', () => {
+    expect(unusedPermissions(productFiles(), rules)).toEqual([]);
+  });
+
+  it('the permission check names a layer or package no import uses, and leaves `*` rows alone', () => {
+    const planted: Rules = new Map([
+      ['src/metrics', { layers: ['src/core', 'src/stats'], packages: ['ajv', 'tar'] }],
+      ['src/cli', { layers: [ANY], packages: [ANY] }],
+    ]);
+    const files = [
+      {
+        rel: 'src/metrics/a.ts',
+        text: "import { x } from '../core/x.js';\nimport Ajv from 'ajv/dist/2020.js';\n",
+      },
+      { rel: 'src/metrics/b.ts', text: "import { y } from './gate/y.js';\n" },
+    ];
+    expect(unusedPermissions(files, planted)).toEqual([
+      'src/metrics may import src/stats, but no file of src/metrics imports it: drop it from the row',
+      'src/metrics may import package tar, but no file of src/metrics imports it: drop it from the row',
+    ]);
   });
 
   it('the checker fails planted violations (layer, package, unlisted folder) and passes their fixes', () => {
