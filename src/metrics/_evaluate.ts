@@ -354,6 +354,7 @@ export class Judge {
  * Positions of a query's results in trec_eval order: score descending, ties by docno descending
  * (byte order); the rank column plays no part. Runs are usually written nearly in this order, so a
  * check-then-insertion-sort beats a general sort; a badly shuffled query falls back to Array.sort.
+ * @internal exported for its tests
  */
 export function sortRun(run: TrecRun, rq: RunQuery, scratch?: Int32Array): Int32Array {
   const n = rq.end - rq.start;
