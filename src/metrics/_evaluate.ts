@@ -8,8 +8,13 @@ import {
   type RunQuery,
   type TrecRun,
 } from '../trec/index.js';
-import type { MeasureSpec } from './_spec.js';
-import { REL_NONPOOL, REL_UNJUDGED, type AggregateContext, type JudgedRanking } from './_types.js';
+import {
+  REL_NONPOOL,
+  REL_UNJUDGED,
+  type AggregateContext,
+  type JudgedRanking,
+  type MeasureSpec,
+} from './_types.js';
 
 export interface TrecEvalOptions {
   /** grade at or above which a document is relevant (-l, default 1) */
