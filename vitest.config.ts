@@ -22,7 +22,7 @@ export const E2E_TESTS = [
 ];
 
 /** The suite's settings, and which files it runs (`npm test` and `npm run test:e2e` differ only there). */
-export function suiteConfig(files: { include: string[]; exclude: string[] }) {
+export function suiteConfig(files: { include: string[]; exclude: string[]; globalSetup?: string[] }) {
   return defineConfig({
     // bin.cts and score-route.cts are CommonJS TypeScript (the rgate entry loads the score bundle
     // synchronously); vite transforms .ts/.mts by default, not .cts
@@ -30,6 +30,7 @@ export function suiteConfig(files: { include: string[]; exclude: string[] }) {
     test: {
       include: files.include,
       exclude: ['**/node_modules/**', ...files.exclude],
+      globalSetup: files.globalSetup ?? [],
       // A hang guard, not a margin: no test bets on how long anything takes (each waits for the event
       // it needs, and a timeout it must see fire runs on a clock it moves: test/helpers/clock.ts). On
       // a busy 2-core machine (`npm run test:loaded`, other builds beside it) the heaviest tests (two
@@ -62,4 +63,6 @@ export default suiteConfig({
     'test/**/*.test.ts',
   ],
   exclude: E2E_TESTS,
+  // the unit suite leaves the repository's .rgate/ as it found it (its tests write to temp folders)
+  globalSetup: ['test/helpers/repo-untouched.ts'],
 });

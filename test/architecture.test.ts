@@ -148,6 +148,93 @@ function checkImports(files: readonly { rel: string; text: string }[], rules: Ru
   return bad;
 }
 
+/**
+ * Pure: every permission of `rules` that no file of `files` uses, one line each. A row that allows
+ * `*` is not checked (it states no arrow); every other layer and package a row names must be
+ * imported by at least one file of that layer, so the table states only arrows that exist.
+ */
+function unusedPermissions(files: readonly { rel: string; text: string }[], rules: Rules): string[] {
+  const used = new Map<string, Set<string>>();
+  const use = (layer: string, name: string): void => {
+    const set = used.get(layer) ?? new Set<string>();
+    set.add(name);
+    used.set(layer, set);
+  };
+  for (const { rel, text } of files) {
+    const layer = layerOf(rel);
+    for (const spec of moduleSpecifiers(rel, text)) {
+      if (spec.startsWith('node:') || builtinModules.includes(spec)) continue;
+      if (spec.startsWith('.')) use(layer, layerOf(posix.normalize(posix.join(posix.dirname(rel), spec))));
+      else use(layer, spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0]!);
+    }
+  }
+  const unused: string[] = [];
+  for (const [layer, rule] of rules) {
+    const names = used.get(layer) ?? new Set<string>();
+    for (const l of rule.layers)
+      if (l !== ANY && !names.has(l))
+        unused.push(`${layer} may import ${l}, but no file of ${layer} imports it: drop it from the row`);
+    for (const p of rule.packages)
+      if (p !== ANY && !names.has(p))
+        unused.push(
+          `${layer} may import package ${p}, but no file of ${layer} imports it: drop it from the row`,
+        );
+  }
+  return unused;
+}
+
+/**
+ * Pure: the import cycles among `files`, each as its files in sorted order (a strongly connected
+ * component of more than one file, or a file importing itself). Type-only imports count: a cycle
+ * of types is still two modules that cannot be understood one without the other.
+ */
+function importCycles(files: readonly { rel: string; text: string }[]): string[][] {
+  const known = new Set(files.map((f) => f.rel));
+  // `./x.js` names x.ts (and .cjs a .cts, .mjs a .mts) when that is the file there
+  const target = (rel: string, spec: string): string | undefined => {
+    const t = posix.normalize(posix.join(posix.dirname(rel), spec));
+    const ts = t.replace(/\.([cm]?)js$/, '.$1ts');
+    return known.has(ts) ? ts : known.has(t) ? t : undefined;
+  };
+  const edges = new Map<string, string[]>();
+  for (const { rel, text } of files) {
+    const to = moduleSpecifiers(rel, text)
+      .filter((spec) => spec.startsWith('.'))
+      .map((spec) => target(rel, spec))
+      .filter((t): t is string => t !== undefined);
+    edges.set(rel, [...new Set(to)].sort());
+  }
+  // Tarjan's strongly connected components, iteration in sorted order so the answer is stable
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const cycles: string[][] = [];
+  const connect = (v: string): void => {
+    index.set(v, index.size);
+    low.set(v, index.get(v)!);
+    stack.push(v);
+    onStack.add(v);
+    for (const w of edges.get(v)!) {
+      if (!index.has(w)) {
+        connect(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+    }
+    if (low.get(v) !== index.get(v)) return;
+    const component: string[] = [];
+    let w: string;
+    do {
+      w = stack.pop()!;
+      onStack.delete(w);
+      component.push(w);
+    } while (w !== v);
+    if (component.length > 1 || edges.get(v)!.includes(v)) cycles.push(component.sort());
+  };
+  for (const v of [...edges.keys()].sort()) if (!index.has(v)) connect(v);
+  return cycles.sort((a, b) => (a[0]! < b[0]! ? -1 : 1));
+}
+
 /** A source file the table governs: TypeScript or JavaScript of any module kind; not a test or a declaration. */
 function isProductSource(name: string): boolean {
   return /\.[cm]?[jt]s$/.test(name) && !/\.test\.[cm]?[jt]s$/.test(name) && !/\.d\.[cm]?ts$/.test(name);
@@ -191,6 +278,46 @@ describe('architecture', () => {
     const files = productFiles();
     expect(files.length).toBeGreaterThan(100);
     expect(checkImports(files, rules)).toEqual([]);
+  });
+
+  it('every permission of the layer table is used by some import', () => {
+    expect(unusedPermissions(productFiles(), rules)).toEqual([]);
+  });
+
+  it('no module imports itself through others (no import cycles, type-only imports counted)', () => {
+    expect(importCycles(productFiles())).toEqual([]);
+  });
+
+  it('the cycle check finds a cycle through a type-only import and a .cts file', () => {
+    const planted = [
+      { rel: 'src/metrics/a.ts', text: "import { b } from './b.js';\n" },
+      { rel: 'src/metrics/b.ts', text: "import type { C } from '../metrics/c.js';\n" },
+      { rel: 'src/metrics/c.ts', text: "export { a } from './a.js';\nimport { d } from './d.cjs';\n" },
+      { rel: 'src/metrics/d.cts', text: "const d = require('./d.cjs');\n" },
+      { rel: 'src/metrics/e.ts', text: "import { a } from './a.js';\n" },
+    ];
+    expect(importCycles(planted)).toEqual([
+      ['src/metrics/a.ts', 'src/metrics/b.ts', 'src/metrics/c.ts'],
+      ['src/metrics/d.cts'],
+    ]);
+  });
+
+  it('the permission check names a layer or package no import uses, and leaves `*` rows alone', () => {
+    const planted: Rules = new Map([
+      ['src/metrics', { layers: ['src/core', 'src/stats'], packages: ['ajv', 'tar'] }],
+      ['src/cli', { layers: [ANY], packages: [ANY] }],
+    ]);
+    const files = [
+      {
+        rel: 'src/metrics/a.ts',
+        text: "import { x } from '../core/x.js';\nimport Ajv from 'ajv/dist/2020.js';\n",
+      },
+      { rel: 'src/metrics/b.ts', text: "import { y } from './gate/y.js';\n" },
+    ];
+    expect(unusedPermissions(files, planted)).toEqual([
+      'src/metrics may import src/stats, but no file of src/metrics imports it: drop it from the row',
+      'src/metrics may import package tar, but no file of src/metrics imports it: drop it from the row',
+    ]);
   });
 
   it('the checker fails planted violations (layer, package, unlisted folder) and passes their fixes', () => {

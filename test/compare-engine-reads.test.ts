@@ -1,5 +1,7 @@
-import { resolve } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { CompareSession, Report } from '../src/documents/index.js';
 import { runCli } from '../src/cli/program.js';
 import { captureIo } from './helpers/cli-io.js';
@@ -12,9 +14,13 @@ import { captureIo } from './helpers/cli-io.js';
 const REPO = resolve(import.meta.dirname, '..');
 const FAST = ['--replays', '1', '--resamples', '200', '--permutations', '200'];
 
+// what a run writes goes here, not into the repository's .rgate/
+const OUT = mkdtempSync(join(tmpdir(), 'rgate-engine-reads-'));
+afterAll(() => rmSync(OUT, { recursive: true, force: true }));
+
 async function cli(args: string[]) {
   const io = captureIo(REPO);
-  const code = await runCli(args, io);
+  const code = await runCli([...args, '--out-dir', OUT], io);
   return { code, out: io.stdout.join('\n'), err: io.stderr.join('\n') };
 }
 

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -17,9 +18,9 @@ let work: string;
 let storeModule: string;
 
 beforeAll(() => {
-  // under .rgate/ (gitignored) so the children resolve better-sqlite3 from the repo's node_modules
-  mkdirSync(join(REPO, '.rgate'), { recursive: true });
-  work = mkdtempSync(join(REPO, '.rgate', 'test-concurrent-'));
+  // the children import the store by its absolute URL, which finds better-sqlite3 from dist/ in the
+  // repository: the folder they run in need not be the repository's
+  work = mkdtempSync(join(tmpdir(), 'rgate-concurrent-'));
   compiledCli();
   storeModule = pathToFileURL(join(REPO, 'dist', 'src', 'store', 'index.js')).href;
   writeFileSync(join(work, 'child.mjs'), CHILD);

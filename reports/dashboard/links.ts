@@ -79,6 +79,7 @@ export function dashboardLinks(base = ''): DashboardLinks {
  * A link for outside the dashboard (a CI comment, `rgate run --upload`'s output): the server's
  * public origin and a path from dashboardLinks. Example:
  * absoluteLink('https://rgate.example.com/', links.run('search', id))
+ * @internal no production caller yet: only its tests import it
  */
 export function absoluteLink(origin: string, path: string): string {
   let url: URL;

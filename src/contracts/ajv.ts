@@ -31,7 +31,10 @@ let shared: Ajv2020 | undefined;
 /** The named schemas, in the order their modules declared them: what the build precompiles. */
 const named = new Map<string, object>();
 
-/** Every schema declared with a name so far (scripts/write-validators.mjs imports src/contracts/ first). */
+/**
+ * Every schema declared with a name so far (scripts/write-validators.mjs imports src/contracts/ first).
+ * @internal the build's, not the product's: it runs in scripts/write-validators.mjs
+ */
 export function namedSchemas(): ReadonlyMap<string, object> {
   return named;
 }

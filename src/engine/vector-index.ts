@@ -53,6 +53,7 @@ let compiled: object | null | undefined;
 /**
  * Whether new indexes use the WebAssembly kernel (default yes; RGATE_VECTOR_WASM=off says no): the
  * tests compare both kernels with the reference loop.
+ * @internal a switch for tests and benchmarks
  */
 export function useVectorWasm(on: boolean): void {
   enabled = on;

@@ -8,8 +8,13 @@ import {
   type RunQuery,
   type TrecRun,
 } from '../trec/index.js';
-import type { MeasureSpec } from './_spec.js';
-import { REL_NONPOOL, REL_UNJUDGED, type AggregateContext, type JudgedRanking } from './_types.js';
+import {
+  REL_NONPOOL,
+  REL_UNJUDGED,
+  type AggregateContext,
+  type JudgedRanking,
+  type MeasureSpec,
+} from './_types.js';
 
 export interface TrecEvalOptions {
   /** grade at or above which a document is relevant (-l, default 1) */
@@ -354,6 +359,7 @@ export class Judge {
  * Positions of a query's results in trec_eval order: score descending, ties by docno descending
  * (byte order); the rank column plays no part. Runs are usually written nearly in this order, so a
  * check-then-insertion-sort beats a general sort; a badly shuffled query falls back to Array.sort.
+ * @internal exported for its tests
  */
 export function sortRun(run: TrecRun, rq: RunQuery, scratch?: Int32Array): Int32Array {
   const n = rq.end - rq.start;

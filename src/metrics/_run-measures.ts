@@ -9,7 +9,8 @@ import type { Breakdown, MeasureValue, MetricEntry, QueryOutcome, QueryRecord } 
 import { DocTable, qrelsFromEntries, runFromRows } from '../trec/index.js';
 import { RgateError } from '../core/errors.js';
 import { evaluateTrec } from './_evaluate.js';
-import { parseRankingMetricId, type MeasureSpec, type NumericSpec } from './_spec.js';
+import { parseRankingMetricId } from './_spec.js';
+import type { MeasureSpec, NumericSpec } from './_types.js';
 import { GateContext, type MeasureInput } from './gate/_context.js';
 import { latencyQuantiles } from './gate/latency.js';
 import { GATE_MEASURES } from './gate/registry.js';

@@ -1,20 +1,6 @@
 import { RgateError } from '../core/errors.js';
 import { findRankingMeasure, MEASURE_BUNDLES, NOT_OFFERED, RANKING_MEASURES } from './registry.js';
-import type { AnyRankingMeasure, RankingMeasure } from './_types.js';
-
-/** A requested measure with its parameters, e.g. `-m ndcg_cut.5,10` -> ndcg_cut with [5, 10]. */
-export interface MeasureSpec {
-  measure: AnyRankingMeasure;
-  params: unknown;
-  /** the printed names of its values */
-  names: string[];
-}
-
-export interface ParsedSpecs {
-  specs: MeasureSpec[];
-  /** print the runid line (requested by -m runid or a bundle) */
-  runid: boolean;
-}
+import type { MeasureSpec, NumericSpec, ParsedSpecs } from './_types.js';
 
 /**
  * Read trec_eval-style `-m` arguments: a measure name, `name.params`, or a nickname (`official`,
@@ -93,12 +79,6 @@ export function parseMeasureArgs(args: readonly string[]): ParsedSpecs {
     );
   }
   return { specs, runid };
-}
-
-/** A numeric measure's spec (what gates and reports can average). */
-export interface NumericSpec extends MeasureSpec {
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  measure: RankingMeasure<any>;
 }
 
 /**

@@ -93,3 +93,29 @@ export interface TextMeasure<P = unknown> extends MeasureBase<P> {
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type AnyRankingMeasure = RankingMeasure<any> | TextMeasure<any>;
+
+/*
+ * The specs of requested measures live here, not in _spec.ts that parses them: _evaluate.ts needs
+ * the type, and _spec.ts imports the registry, whose measures import _evaluate.ts (through
+ * _format.ts), which made a cycle.
+ */
+
+/** A requested measure with its parameters, e.g. `-m ndcg_cut.5,10` -> ndcg_cut with [5, 10]. */
+export interface MeasureSpec {
+  measure: AnyRankingMeasure;
+  params: unknown;
+  /** the printed names of its values */
+  names: string[];
+}
+
+export interface ParsedSpecs {
+  specs: MeasureSpec[];
+  /** print the runid line (requested by -m runid or a bundle) */
+  runid: boolean;
+}
+
+/** A numeric measure's spec (what gates and reports can average). */
+export interface NumericSpec extends MeasureSpec {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  measure: RankingMeasure<any>;
+}

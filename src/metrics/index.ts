@@ -1,6 +1,7 @@
 /** Public API of the measures layer. */
 export { RANKING_MEASURES, MEASURE_BUNDLES, findRankingMeasure } from './registry.js';
-export { parseMeasureArgs, parseRankingMetricId, type MeasureSpec, type ParsedSpecs } from './_spec.js';
+export { parseMeasureArgs, parseRankingMetricId } from './_spec.js';
+export type { MeasureSpec, ParsedSpecs } from './_types.js';
 export {
   evaluateTrec,
   sortRun,

@@ -22,6 +22,7 @@ import {
   startingAt,
 } from './run-record.js';
 import { importConflict, importDigest } from './run-import.js';
+import { facetSql, insertRunSql, numbered, PG_SQL as SQL, RUN_SELECT, runCountSql } from './sql.js';
 import type {
   CompareSessionRow,
   ImportOutcome,
@@ -34,12 +35,6 @@ import type {
 
 // Every ORDER BY on text names the "C" collation: byte order, the order SQLite's BINARY gives and the
 // same whatever locale the cluster was created with (en_US would sort "b" before "B-1" differently).
-const RUN_SELECT = `
-  SELECT r.run_id, r.suite, r.started_at, r.finished_at, r.status, r.artifacts_json, r.settings_json,
-         r.plan_json, r.owner_json, r.content_key, r.git_commit, r.git_branch, r.compare_session,
-         v.gate_id, v.verdict,
-         (SELECT COUNT(*) FROM observations o WHERE o.run_id = r.run_id)::int AS observation_count
-  FROM runs r LEFT JOIN verdicts v ON v.run_id = r.run_id`;
 
 /** pg_advisory_lock key ('rgat') held while migrating, so two processes opening a new database take turns. */
 const MIGRATION_LOCK = 0x72676174;
@@ -70,12 +65,9 @@ async function migrate(client: pg.PoolClient, schema: string | undefined): Promi
   try {
     // under the lock: two servers creating the same project's schema at once would collide
     if (schema !== undefined) await client.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
-    await client.query(
-      'CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY, name TEXT NOT NULL)',
-    );
+    await client.query(SQL.schemaVersionTable);
     const current = async (): Promise<number> =>
-      (await client.query<{ v: number }>('SELECT COALESCE(MAX(version), 0)::int AS v FROM schema_version'))
-        .rows[0]!.v;
+      (await client.query<{ v: number }>(SQL.schemaVersion)).rows[0]!.v;
     const now = await current();
     if (now > latest) {
       throw new RgateError(
@@ -89,7 +81,7 @@ async function migrate(client: pg.PoolClient, schema: string | undefined): Promi
       await client.query('BEGIN');
       try {
         await client.query(m.sql);
-        await client.query('INSERT INTO schema_version (version, name) VALUES ($1, $2)', [m.version, m.name]);
+        await client.query(SQL.schemaVersionInsert, [m.version, m.name]);
         await client.query('COMMIT');
       } catch (e) {
         await client.query('ROLLBACK');
@@ -216,22 +208,19 @@ export class PgRunStore implements AsyncRunStore {
 
   async beginRun(meta: RunMeta): Promise<void> {
     const { columns, values } = runInsert(meta);
-    await this.pool.query(
-      `INSERT INTO runs (status, ${columns}) VALUES ('running', ${placeholders(values.length)})`,
-      values,
-    );
+    await this.pool.query(numbered(insertRunSql(columns, values.length)), values);
   }
 
   async findRunByContentKey(key: string): Promise<RunRow | undefined> {
-    const [r] = await this.rows<RunRecord>(`${RUN_SELECT} WHERE r.content_key = $1`, [key]);
+    const [r] = await this.rows<RunRecord>(SQL.runByContentKey, [key]);
     return r && this.read.row(r);
   }
 
   async resumeRun(runId: string, owner?: RunOwner): Promise<void> {
-    const res = await this.pool.query(
-      `UPDATE runs SET status = 'running', finished_at = NULL, owner_json = $1 WHERE run_id = $2`,
-      [owner === undefined ? null : JSON.stringify(owner), runId],
-    );
+    const res = await this.pool.query(SQL.runResume, [
+      owner === undefined ? null : JSON.stringify(owner),
+      runId,
+    ]);
     if (res.rowCount === 0) throw new RgateError('usage', `no run ${runId} in ${this.location}`);
   }
 
@@ -260,12 +249,7 @@ export class PgRunStore implements AsyncRunStore {
         [...values, digest],
       );
       if (inserted.rowCount === 0) {
-        const [stored] = (
-          await c.query<{ import_sha256: string | null }>(
-            'SELECT import_sha256 FROM runs WHERE run_id = $1',
-            [id],
-          )
-        ).rows;
+        const [stored] = (await c.query<{ import_sha256: string | null }>(SQL.runImportDigest, [id])).rows;
         if (stored?.import_sha256 !== digest) throw importConflict(id, this.location);
         outcome = 'exists';
         return;
@@ -293,7 +277,7 @@ export class PgRunStore implements AsyncRunStore {
   }
 
   async getRun(runId: string): Promise<RunRow | undefined> {
-    const [r] = await this.rows<RunRecord>(`${RUN_SELECT} WHERE r.run_id = $1`, [runId]);
+    const [r] = await this.rows<RunRecord>(SQL.runById, [runId]);
     return r && this.read.row(r);
   }
 
@@ -312,10 +296,7 @@ export class PgRunStore implements AsyncRunStore {
   async summarizeRuns(filter: Pick<RunListFilter, 'suite' | 'idPrefix'> = {}): Promise<RunsSummary> {
     const args: unknown[] = [];
     const where = runListWhere(filter, (v) => `$${args.push(v)}`);
-    const [count] = await this.rows<{ n: number }>(
-      `SELECT COUNT(*)::int AS n FROM runs r WHERE ${where}`,
-      args,
-    );
+    const [count] = await this.rows<{ n: number }>(runCountSql(where), args);
     const [newest] = await this.rows<NonNullable<RunsSummary['newest']>>(
       `SELECT r.run_id, r.suite, r.started_at, v.verdict FROM runs r LEFT JOIN verdicts v ON v.run_id = r.run_id
        WHERE ${where} ORDER BY r.started_at COLLATE "C" DESC, r.run_id COLLATE "C" DESC LIMIT 1`,
@@ -326,12 +307,7 @@ export class PgRunStore implements AsyncRunStore {
 
   async runFacets(): Promise<RunFacets> {
     const column = async (c: 'suite' | 'git_branch') =>
-      (
-        await this.rows<{ v: string }>(
-          `SELECT DISTINCT ${c} AS v FROM runs
-           WHERE compare_session IS NULL AND ${c} IS NOT NULL`,
-        )
-      )
+      (await this.rows<{ v: string }>(facetSql(c)))
         .map((r) => r.v)
         // the order every listing of names uses (SQL's byte order differs above the BMP)
         .sort(compareCodeUnits);
@@ -355,10 +331,7 @@ export class PgRunStore implements AsyncRunStore {
   }
 
   async getReport(runId: string): Promise<unknown> {
-    const [r] = await this.rows<{ report_json: Buffer | null }>(
-      'SELECT report_json FROM runs WHERE run_id = $1',
-      [runId],
-    );
+    const [r] = await this.rows<{ report_json: Buffer | null }>(SQL.runReport, [runId]);
     return this.read.report(r?.report_json, runId);
   }
 
@@ -371,10 +344,7 @@ export class PgRunStore implements AsyncRunStore {
   }
 
   async getBaseline(suite: string): Promise<{ run_id: string; note: string | null } | undefined> {
-    const [r] = await this.rows<{ run_id: string; note: string | null }>(
-      'SELECT run_id, note FROM baselines WHERE suite = $1',
-      [suite],
-    );
+    const [r] = await this.rows<{ run_id: string; note: string | null }>(SQL.baseline, [suite]);
     return r && { run_id: r.run_id, note: r.note };
   }
 
@@ -411,9 +381,7 @@ export class PgRunStore implements AsyncRunStore {
   }
 
   async getCompareSession(sessionId: string): Promise<unknown> {
-    const [r] = await this.rows<{ json: string }>('SELECT json FROM compare_sessions WHERE session_id = $1', [
-      sessionId,
-    ]);
+    const [r] = await this.rows<{ json: string }>(SQL.compareSession, [sessionId]);
     return r ? JSON.parse(r.json) : undefined;
   }
 
@@ -426,7 +394,7 @@ export class PgRunStore implements AsyncRunStore {
 
 /** status, report, measures and verdict of a finished run, inside the caller's transaction */
 async function writeResult(c: pg.PoolClient, runId: string, result: RunResult): Promise<void> {
-  await c.query('UPDATE runs SET status = $1, finished_at = $2, report_json = $3 WHERE run_id = $4', [
+  await c.query(SQL.runFinish, [
     result.status,
     result.finished_at,
     result.report === undefined ? null : packJson(result.report),

@@ -22,6 +22,7 @@ import {
   type RunRecord,
 } from './run-record.js';
 import { importConflict, importDigest } from './run-import.js';
+import { facetSql, insertRunSql, RUN_SELECT, runCountSql, SQLITE_SQL as SQL } from './sql.js';
 import type {
   CompareSessionRow,
   ImportOutcome,
@@ -33,19 +34,10 @@ import type {
   RunStore,
 } from './types.js';
 
-const RUN_SELECT = `
-  SELECT r.run_id, r.suite, r.started_at, r.finished_at, r.status, r.artifacts_json, r.settings_json,
-         r.plan_json, r.owner_json, r.content_key, r.git_commit, r.git_branch, r.compare_session,
-         v.gate_id, v.verdict,
-         (SELECT COUNT(*) FROM observations o WHERE o.run_id = r.run_id) AS observation_count
-  FROM runs r LEFT JOIN verdicts v ON v.run_id = r.run_id`;
-
 /** Apply pending migrations, each in its own transaction with its schema_version row. */
 export function migrate(db: Database.Database): number {
-  db.exec('CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY, name TEXT NOT NULL)');
-  const current = (
-    db.prepare('SELECT COALESCE(MAX(version), 0) AS v FROM schema_version').get() as { v: number }
-  ).v;
+  db.exec(SQL.schemaVersionTable);
+  const current = (db.prepare(SQL.schemaVersion).get() as { v: number }).v;
   const latest = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;
   if (current > latest) {
     throw new RgateError(
@@ -58,12 +50,10 @@ export function migrate(db: Database.Database): number {
     if (m.version <= current) continue;
     db.transaction(() => {
       // re-read under the write lock: another process opening the same new file may have applied it
-      const now = (
-        db.prepare('SELECT COALESCE(MAX(version), 0) AS v FROM schema_version').get() as { v: number }
-      ).v;
+      const now = (db.prepare(SQL.schemaVersion).get() as { v: number }).v;
       if (m.version <= now) return;
       db.exec(m.sql);
-      db.prepare('INSERT INTO schema_version (version, name) VALUES (?, ?)').run(m.version, m.name);
+      db.prepare(SQL.schemaVersionInsert).run(m.version, m.name);
     }).immediate();
   }
   return latest;
@@ -138,23 +128,19 @@ export class SqliteRunStore implements RunStore {
   beginRun(meta: RunMeta): void {
     this.flush();
     const { columns, values } = runInsert(meta);
-    this.db
-      .prepare(
-        `INSERT INTO runs (status, ${columns}) VALUES ('running', ${values.map(() => '?').join(', ')})`,
-      )
-      .run(...values);
+    this.db.prepare(insertRunSql(columns, values.length)).run(...values);
   }
 
   findRunByContentKey(key: string): RunRow | undefined {
     this.flush();
-    const r = this.db.prepare(`${RUN_SELECT} WHERE r.content_key = ?`).get(key) as RunRecord | undefined;
+    const r = this.db.prepare(SQL.runByContentKey).get(key) as RunRecord | undefined;
     return r && this.read.row(r);
   }
 
   resumeRun(runId: string, owner?: RunOwner): void {
     this.flush();
     const changed = this.db
-      .prepare(`UPDATE runs SET status = 'running', finished_at = NULL, owner_json = ? WHERE run_id = ?`)
+      .prepare(SQL.runResume)
       .run(owner === undefined ? null : JSON.stringify(owner), runId).changes;
     if (changed === 0) throw new RgateError('usage', `no run ${runId} in ${this.location}`);
   }
@@ -232,9 +218,8 @@ export class SqliteRunStore implements RunStore {
     const digest = importDigest(run);
     return this.db
       .transaction((): ImportOutcome => {
-        const stored = this.db
-          .prepare('SELECT import_sha256 FROM runs WHERE run_id = ?')
-          .get(run.meta.run_id) as { import_sha256: string | null } | undefined;
+        const stored = this.db.prepare(SQL.runImportDigest).get(run.meta.run_id) as
+          { import_sha256: string | null } | undefined;
         if (stored) {
           if (stored.import_sha256 === digest) return 'exists';
           throw importConflict(run.meta.run_id, this.location);
@@ -254,7 +239,7 @@ export class SqliteRunStore implements RunStore {
       'INSERT OR REPLACE INTO measures (run_id, metric_id, kind, numerator, denominator, value, json) VALUES (?, ?, ?, ?, ?, ?, ?)',
     );
     this.db
-      .prepare('UPDATE runs SET status = ?, finished_at = ?, report_json = ? WHERE run_id = ?')
+      .prepare(SQL.runFinish)
       .run(
         result.status,
         result.finished_at,
@@ -274,7 +259,7 @@ export class SqliteRunStore implements RunStore {
 
   getRun(runId: string): RunRow | undefined {
     this.flush();
-    const r = this.db.prepare(`${RUN_SELECT} WHERE r.run_id = ?`).get(runId) as RunRecord | undefined;
+    const r = this.db.prepare(SQL.runById).get(runId) as RunRecord | undefined;
     return r && this.read.row(r);
   }
 
@@ -292,7 +277,7 @@ export class SqliteRunStore implements RunStore {
     this.flush();
     const args: unknown[] = [];
     const where = runListWhere(filter, (v) => (args.push(v), '?'));
-    const { n } = this.db.prepare(`SELECT COUNT(*) AS n FROM runs r WHERE ${where}`).get(...args) as {
+    const { n } = this.db.prepare(runCountSql(where)).get(...args) as {
       n: number;
     };
     const newest = this.db
@@ -307,11 +292,7 @@ export class SqliteRunStore implements RunStore {
   runFacets(): RunFacets {
     this.flush();
     const column = (c: 'suite' | 'git_branch') =>
-      (
-        this.db
-          .prepare(`SELECT DISTINCT ${c} AS v FROM runs WHERE compare_session IS NULL AND ${c} IS NOT NULL`)
-          .all() as { v: string }[]
-      )
+      (this.db.prepare(facetSql(c)).all() as { v: string }[])
         .map((r) => r.v)
         // the order every listing of names uses (SQL's byte order differs above the BMP)
         .sort(compareCodeUnits);
@@ -336,7 +317,7 @@ export class SqliteRunStore implements RunStore {
 
   getReport(runId: string): unknown {
     this.flush();
-    const r = this.db.prepare('SELECT report_json FROM runs WHERE run_id = ?').get(runId) as
+    const r = this.db.prepare(SQL.runReport).get(runId) as
       { report_json: string | Buffer | null } | undefined;
     return this.read.report(r?.report_json, runId);
   }
@@ -349,8 +330,7 @@ export class SqliteRunStore implements RunStore {
   }
 
   getBaseline(suite: string): { run_id: string; note: string | null } | undefined {
-    return this.db.prepare('SELECT run_id, note FROM baselines WHERE suite = ?').get(suite) as
-      { run_id: string; note: string | null } | undefined;
+    return this.db.prepare(SQL.baseline).get(suite) as { run_id: string; note: string | null } | undefined;
   }
 
   saveCompareSession(row: CompareSessionRow, document: unknown): unknown {
@@ -381,8 +361,7 @@ export class SqliteRunStore implements RunStore {
   }
 
   getCompareSession(sessionId: string): unknown {
-    const r = this.db.prepare('SELECT json FROM compare_sessions WHERE session_id = ?').get(sessionId) as
-      { json: string } | undefined;
+    const r = this.db.prepare(SQL.compareSession).get(sessionId) as { json: string } | undefined;
     return r ? JSON.parse(r.json) : undefined;
   }
 

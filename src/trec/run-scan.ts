@@ -72,6 +72,7 @@ let enabled = process.env.RGATE_RUN_SCANNER !== 'off';
 /**
  * Whether feed() and finish() use the scanner (default yes; RGATE_RUN_SCANNER=off says no): the
  * tests compare both paths on the same input.
+ * @internal a switch for tests
  */
 export function useRunScanner(on: boolean): void {
   enabled = on;

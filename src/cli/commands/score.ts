@@ -1,20 +1,7 @@
 import type { Argv, Options } from 'yargs';
+import { wrap } from '../../../reports/wrap.js';
 import type { RgateCommand } from '../command.js';
 import { SCORE_OPTIONS } from '../score-argv.js';
-
-/** Words joined into lines of at most 79 columns (yargs would re-wrap longer ones mid-sentence). */
-function wrapWords(text: string): string[] {
-  const lines: string[] = [];
-  let line = '';
-  for (const word of text.split(' ')) {
-    if (line && line.length + 1 + word.length > 79) {
-      lines.push(line);
-      line = word;
-    } else line = line ? `${line} ${word}` : word;
-  }
-  if (line) lines.push(line);
-  return lines;
-}
 
 /**
  * `rgate score`'s help. The command itself never goes through yargs: runCli and bin.cts hand its
@@ -51,8 +38,10 @@ export const scoreCommand: RgateCommand = {
         [
           'Options are read as trec_eval reads them: glued (-mmap, -M100, -l2), grouped',
           "(-qc), and trec_eval's long names:",
-          ...wrapWords(
+          // lines of at most 79 columns: yargs would re-wrap longer ones mid-sentence
+          ...wrap(
             SCORE_OPTIONS.flatMap((o) => (o.trecEvalNames ?? []).map((n) => `--${n}`)).join(', ') + '.',
+            79,
           ),
           'Files: a path, - for stdin (the qrels or the run, not both), or a pipe such as',
           '/dev/stdin or <(zcat run.gz). Lines starting with # (after optional blanks) are',
