@@ -9,12 +9,13 @@ import { SYSTEM_DEFAULTS } from '../src/core/defaults.js';
 import type { FallbackReasonSummary, Observation } from '../src/documents/index.js';
 import { tookFallback } from '../src/metrics/index.js';
 
-interface Pair {
+/** A (stage, reason) pair while it is counted: the query ids as a set, its first request whole. */
+interface Counting {
   stage: string | undefined;
   reason: string;
   requests: number;
-  queries: Set<string>;
-  first: Observation;
+  queryIds: Set<string>;
+  firstSeen: Observation;
 }
 
 export function fallbackReasonSummary(
@@ -24,7 +25,7 @@ export function fallbackReasonSummary(
   const fell = observations
     .filter((o) => o.ok && tookFallback(o))
     .sort((a, b) => a.replay - b.replay || compareCodeUnits(a.query_id, b.query_id));
-  const pairs = new Map<string, Pair>();
+  const pairs = new Map<string, Counting>();
   let unstated = 0;
   for (const o of fell) {
     const reason = o.fallback.reason;
@@ -36,14 +37,14 @@ export function fallbackReasonSummary(
     const p = pairs.get(key);
     if (p) {
       p.requests++;
-      p.queries.add(o.query_id);
+      p.queryIds.add(o.query_id);
     } else
       pairs.set(key, {
         stage: o.fallback.stage,
         reason,
         requests: 1,
-        queries: new Set([o.query_id]),
-        first: o,
+        queryIds: new Set([o.query_id]),
+        firstSeen: o,
       });
   }
   const sorted = [...pairs.values()].sort(
@@ -61,8 +62,8 @@ export function fallbackReasonSummary(
       ...(p.stage !== undefined ? { stage: p.stage } : {}),
       reason: p.reason,
       requests: p.requests,
-      queries: p.queries.size,
-      first: { query_id: p.first.query_id, replay: p.first.replay },
+      queries: p.queryIds.size,
+      first: { query_id: p.firstSeen.query_id, replay: p.firstSeen.replay },
     })),
     more_reasons: Math.max(0, sorted.length - limit),
   };

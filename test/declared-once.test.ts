@@ -34,7 +34,6 @@ const KNOWN = new Map([
     "same name as a label's judged_by, another meaning (which measures rule)",
   ],
   ['src/snapshot/importers/common.ts Judgment', 'a qrels line with its file:line, not a label judgment'],
-  ['src/snapshot/qrels-merge.ts MergedJudgment', 'a merged qrels line, not a label judgment'],
 ]);
 
 interface DocumentObject {

@@ -1,3 +1,4 @@
+import type { TrecEvalJson } from '../documents/index.js';
 import { DocTable, inputLabel, readQrelsFile, readRunFile } from '../trec/index.js';
 import { evaluateTrec, refuseUnansweredQueries } from './_evaluate.js';
 import { trecEvalJson } from './_format.js';
@@ -23,13 +24,11 @@ export interface ScoreOptions {
   perQuery?: boolean;
 }
 
-export interface ScoreResult {
-  run_id: string;
-  num_q: number;
-  all: Record<string, number>;
-  /** per query; a text measure (relstring) is a string */
-  queries?: { query_id: string; in_run: boolean; measures: Record<string, number | string> }[];
-}
+/**
+ * `rgate score --format json`'s numbers (the TrecEvalJson document), with `all` always there and
+ * finite: the library always averages (no -n) and a mean over queries is a number
+ */
+export type ScoreResult = Omit<TrecEvalJson, 'all'> & { all: Record<string, number> };
 
 /**
  * `rgate score` as a function: the same numbers trec_eval prints, as data.

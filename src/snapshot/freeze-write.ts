@@ -18,12 +18,8 @@ export interface WriteFreezeOptions {
   artifactId?: string;
 }
 
-export interface WriteFreezeResult {
-  freeze: Freeze;
-  /** created: first freeze; unchanged: nothing to do (file untouched); bumped: a new version */
-  action: FreezeOutput['action'];
-  changed: FreezeOutput['changed'];
-}
+/** created: first freeze; unchanged: nothing to do (file untouched); bumped: a new version */
+export type WriteFreezeResult = FreezeOutput;
 
 /**
  * Freeze a fixture set folder: hash its artifacts and write freeze.json, enforcing the binding:

@@ -10,7 +10,7 @@ import { basename, join } from 'node:path';
 import { compareCodeUnits, storedJson } from '../core/canonical-json.js';
 import { isRgateError, RgateError } from '../core/errors.js';
 import { parseJsonl, readTextFile } from '../core/jsonl.js';
-import type { LabelJudgment, MergedJudgment } from '../documents/index.js';
+import type { LabelJudgment, LabelMergeOutput, MergedJudgment } from '../documents/index.js';
 import { validateOrThrow } from '../contracts/ajv.js';
 import { validateLabelJudgment } from '../contracts/label-judgment.js';
 import { loadFixtureSet } from './fixture-set.js';
@@ -38,21 +38,8 @@ export interface QrelsMergeOptions {
 
 /** One judgment as merged: its line, and whether it adds a grade or restates one already there. */
 
-export interface QrelsMergeResult {
-  set: string;
-  dir: string;
-  judge: string;
-  /** judgments new to the qrels */
-  added: number;
-  /** lines that restate a grade the qrels (or an earlier line) already hold */
-  unchanged: number;
-  queries_touched: number;
-  /** the date freeze.json got (the latest judgment date unless --date) */
-  date: string;
-  written: boolean;
-  frozen?: WriteFreezeResult;
-  judgments: MergedJudgment[];
-}
+/** What a merge did: the label-merge document's fields, with the freeze it made kept whole. */
+export type QrelsMergeResult = Omit<LabelMergeOutput, 'freeze'> & { frozen?: WriteFreezeResult };
 
 /** Read and check a judgments file: the schema per line (file:line /path: message, exit 2). */
 export function readJudgments(path: string): { line: number; value: LabelJudgment }[] {
