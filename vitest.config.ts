@@ -4,7 +4,8 @@ import { defineConfig } from 'vitest/config';
  * The end-to-end tests: through a real browser (Chromium), a packed and installed package, real
  * signals to a real process tree, the CLI's run lifecycle (shards merged, `--json` shapes, merge's
  * last lines) through spawned CLIs, or a walkthrough run command by command on the shipped project
- * (the README's Gate C closeout; every comparison `rgate compare --help` and the README show). They
+ * (the Gate C closeout of docs/gate-c-closeout.md, the command blocks of docs/, every comparison
+ * `rgate compare --help` and docs/tuning.md show). They
  * are `npm run test:e2e` (vitest.e2e.config.ts), not `npm test`: together about 200 s of CPU, they
  * alone would put `npm test` past its two minutes. CI runs both and counts both in its `tests:`
  * line; so does `npm run test:all`.
@@ -16,6 +17,7 @@ export const E2E_TESTS = [
   'test/run-sigkill.test.ts',
   'test/run-lifecycle.test.ts',
   'test/readme-walkthrough.test.ts',
+  'test/docs-commands.test.ts',
   'test/compare-help-examples.test.ts',
   'test/compare-runs.test.ts',
   'test/program-bundle.test.ts',

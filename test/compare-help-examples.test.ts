@@ -9,9 +9,9 @@ import { writeMemoryProject } from './helpers/memory-project.js';
 import { tempDir } from './history-helpers.js';
 
 /**
- * Every comparison `rgate compare --help`, README's "Tuning comparisons" block and docs/server.md
+ * Every comparison `rgate compare --help`, docs/tuning.md's "Tuning comparisons" block and docs/server.md
  * show runs, in process on real runs: on the project as shipped, or (the `memory` suite, which exists
- * only as the README's System parameters setup) on that setup with test/sut/memory-modes.mjs. Each must make
+ * only as docs/real-retrievers.md's System parameters setup) on that setup with test/sut/memory-modes.mjs. Each must make
  * variants that differ somewhere: an example whose variants tie on every query teaches a setting
  * that does nothing.
  */
@@ -28,9 +28,9 @@ function words(line: string): string[] {
   return [...line.matchAll(/"([^"]*)"|(\S+)/g)].map((m) => m[1] ?? m[2]!);
 }
 
-/** The README's tuning block: its `rgate compare <suite> ...` comparisons (not --list / --show). */
+/** docs/tuning.md's block (the README's until issue 34): its `rgate compare <suite> ...` comparisons (not --list / --show). */
 function readmeComparisons(): string[] {
-  const readme = readFileSync(join(REPO, 'README.md'), 'utf8');
+  const readme = readFileSync(join(REPO, 'docs', 'tuning.md'), 'utf8');
   const block = readme.slice(readme.indexOf('**Tuning comparisons.**'));
   const code = block.slice(block.indexOf('```sh'), block.indexOf('```', block.indexOf('```sh') + 5));
   return code

@@ -1,10 +1,11 @@
 /**
- * The README's "gated as it is" blocks (issue #24), run as written: between the `readme-run:<suite>`
+ * The "gated as it is" blocks of docs/real-retrievers.md (issue #24; in the README until issue 34
+ * moved them), run as written: between the `readme-run:<suite>`
  * markers, each `rgate run` line of the sh block goes through the real CLI in a copy of the project
  * (its config, gates, the suite's sets and recordings, the replaying executables), and every line of
  * the output block that follows must appear in what the command printed, in that order. A `...`
  * line stands for output left out; whitespace runs count as one space, since the terminal report
- * wraps at 80 columns. So a figure the README shows cannot drift from the one the tool prints.
+ * wraps at 80 columns. So a figure the docs show cannot drift from the one the tool prints.
  */
 import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -21,11 +22,12 @@ interface Shown {
 }
 
 function shownRuns(): Shown[] {
-  const readme = readFileSync(join(REPO, 'README.md'), 'utf8');
+  const readme = readFileSync(join(REPO, 'docs', 'real-retrievers.md'), 'utf8');
   const blocks = [...readme.matchAll(/<!-- readme-run:(\S+) -->\n([\s\S]*?)<!-- \/readme-run:\1 -->/g)];
   return blocks.map(([, suite, body]) => {
     const m = /```sh\n([\s\S]*?)```\n\s*```\n([\s\S]*?)```\n/.exec(body!);
-    if (!m) throw new Error(`README.md: readme-run:${suite} needs a sh block, then an output block`);
+    if (!m)
+      throw new Error(`docs/real-retrievers.md: readme-run:${suite} needs a sh block, then an output block`);
     const commands = m[1]!
       .split('\n')
       .map((l) => l.replace(/\s+#.*$/, '').trim())
@@ -64,7 +66,7 @@ for (const path of [
 ])
   cpSync(join(REPO, path), join(project, path), { recursive: true });
 
-describe('README: the real retrievers gated as they are', () => {
+describe('docs/real-retrievers.md: the real retrievers gated as they are', () => {
   const runs = shownRuns();
 
   it('shows both systems gated, each with its command', () => {
@@ -75,7 +77,7 @@ describe('README: the real retrievers gated as they are', () => {
   });
 
   for (const { suite, commands, output } of runs)
-    it(`rgate ${commands[0]!.join(' ')} prints what the README shows`, async () => {
+    it(`rgate ${commands[0]!.join(' ')} prints what the docs show`, async () => {
       const io = captureIo(project);
       const code = await runCli(commands[0]!, io);
       const printed = io.stdout.join('\n');

@@ -1,5 +1,6 @@
 /**
- * The README's Gate C walkthrough, run as written (issue #14): the commands between the
+ * The Gate C walkthrough of docs/gate-c-closeout.md (issue #14; in the README until issue 34 moved
+ * it), run as written: the commands between the
  * `walkthrough:gate-c` markers, in a copy of the project, through the real CLI and a real SQLite
  * history. The closeout must compare two different runs (a real uplift, not +0.0%) and must not warn;
  * closing out the baseline run itself must warn.
@@ -14,24 +15,27 @@ import { captureIo } from './helpers/cli-io.js';
 import { REPO } from './helpers/dist.js';
 
 /**
- * The figures the README quotes from step 3, each a `code` span of the sentence after the block
+ * The figures the doc quotes from step 3, each a `code` span of the sentence after the block
  * ("On the bundled set, step 3 shows ... so the closeout FAILs"): each must be printed as it stands.
  */
 function quotedFigures(): string[] {
-  const readme = readFileSync(join(REPO, 'README.md'), 'utf8');
+  const readme = readFileSync(join(REPO, 'docs', 'gate-c-closeout.md'), 'utf8');
   const m =
     /<!-- \/walkthrough:gate-c -->\n\nOn the bundled set, step 3 shows([\s\S]*?)so the closeout\s+FAILs/.exec(
       readme,
     );
-  if (!m) throw new Error('README.md: no "On the bundled set, step 3 shows" sentence after the walkthrough');
+  if (!m)
+    throw new Error(
+      'docs/gate-c-closeout.md: no "On the bundled set, step 3 shows" sentence after the walkthrough',
+    );
   return [...m[1]!.matchAll(/`([^`]+)`/g)].map((f) => f[1]!.replace(/\s+/g, ' '));
 }
 
 /** The walkthrough's command lines: `rgate ...` without comments, split like a shell would (double quotes). */
 function walkthrough(): string[][] {
-  const readme = readFileSync(join(REPO, 'README.md'), 'utf8');
+  const readme = readFileSync(join(REPO, 'docs', 'gate-c-closeout.md'), 'utf8');
   const m = /<!-- walkthrough:gate-c -->\n```sh\n([\s\S]*?)```\n<!-- \/walkthrough:gate-c -->/.exec(readme);
-  if (!m) throw new Error('README.md has no walkthrough:gate-c block');
+  if (!m) throw new Error('docs/gate-c-closeout.md has no walkthrough:gate-c block');
   return m[1]!
     .split('\n')
     .map((l) => l.replace(/\s+#.*$/, '').trim())
@@ -53,7 +57,7 @@ async function rgate(argv: string[]) {
   return { code, out: io.stdout.join('\n'), err: io.stderr.join('\n') };
 }
 
-describe('README Gate C walkthrough', () => {
+describe('docs/gate-c-closeout.md: the Gate C walkthrough', () => {
   it('runs as written and closes out a change against its baseline', async () => {
     const steps = walkthrough();
     expect(steps.map((s) => s[0])).toEqual(['run', 'baseline', 'run', 'closeout']);
@@ -71,7 +75,7 @@ describe('README Gate C walkthrough', () => {
       /ndcg_cut\.5 vs baseline: ndcg_cut\.5 [\d.]+ vs baseline [\d.]+: uplift -?\d/,
     );
     expect(closeout.out).not.toContain('uplift +0.0%');
-    // what the README says step 3 shows is what it prints, figure for figure
+    // what the doc says step 3 shows is what it prints, figure for figure
     expect(closeout.code).toBe(1);
     expect(closeout.out).toMatch(/^Gate C closeout of context-load: FAIL \(context-load-gate-c-v0\)/);
     const figures = quotedFigures();

@@ -23,7 +23,7 @@ export function readConfigFile(path: string): { config: RetrievalConfig; sha256:
     validateConfig,
     raw,
     { file: label },
-    'see the config section of README.md',
+    'see the config.json row of docs/snapshots.md',
   );
   const config = resolveConfig(partial);
   return { config, sha256: hashCanonical(config) };

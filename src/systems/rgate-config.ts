@@ -125,7 +125,7 @@ export function loadRgateConfig(cwd: string, explicitPath?: string | false): Loa
     throw new RgateError(
       'config_invalid',
       `${configLocation(path, (shown[0] ?? '').split(':')[0] ?? '')} ${shown[0] ?? 'is invalid'}${more}`,
-      'see the README section "Systems under test" for the rgate.config.json format',
+      'see docs/systems.md, "rgate.config.json", for its format',
     );
   }
   const config = value;

@@ -78,7 +78,7 @@ export function variantsFromFlags(
 
 /**
  * `rgate compare --help`'s examples, as data so a test runs every one (test/compare-help-examples.test.ts):
- * each comparison must run on the project as shipped (or, for `memory`, the README's setup) and its
+ * each comparison must run on the project as shipped (or, for `memory`, the setup of docs/real-retrievers.md) and its
  * variants must differ somewhere.
  */
 export const COMPARE_EXAMPLES: readonly (readonly [string, string])[] = [
@@ -96,7 +96,7 @@ export const COMPARE_EXAMPLES: readonly (readonly [string, string])[] = [
   ],
   [
     'compare memory --set system.params.mode=classic --set system.params.mode=hybrid',
-    'a command system\'s own setting: the README\'s "memory" suite (System parameters), its argv reads {params.mode}',
+    'a command system\'s own setting: the "memory" suite of docs/real-retrievers.md (System parameters), its argv reads {params.mode}',
   ],
   [
     'compare context-load --set budgets.max_files=4 --set budgets.max_files=8 --upload https://rgate.example.org --project search',

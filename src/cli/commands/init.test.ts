@@ -487,8 +487,8 @@ describe('rgate init: flags only, one-line mistakes', () => {
     expect(existsSync(join(dir, 'rgate.config.json'))).toBe(false);
   });
 
-  it('README "Gate your own retriever": the TREC and SMART commands, each in an empty folder, then rgate run', async () => {
-    const readme = readFileSync(resolve(import.meta.dirname, '../../../README.md'), 'utf8');
+  it('docs/systems.md "TREC and SMART collections": the TREC and SMART commands, each in an empty folder, then rgate run', async () => {
+    const readme = readFileSync(resolve(import.meta.dirname, '../../../docs/systems.md'), 'utf8');
     const block = /<!-- init-collections:begin -->\n```sh\n([\s\S]*?)```\n<!-- init-collections:end -->/.exec(
       readme,
     );

@@ -127,7 +127,7 @@ export const initCommand: RgateCommand<InitArgs> = {
       })
       .option('contract', {
         choices: RESPONSE_CONTRACTS,
-        describe: 'response contract of a command or http system (see README "Response contracts")',
+        describe: 'response contract of a command or http system (see docs/systems.md, "Response contracts")',
       })
       .option('from', {
         type: 'string',
@@ -415,7 +415,7 @@ function contractNote(
 ): { name: string; line: string } | undefined {
   if (system.type === 'builtin') return undefined;
   const name = system.contract ?? 'context-pack';
-  const how = `change it with --contract (${RESPONSE_CONTRACTS.join(', ')}) or /suites/${suite}/system/contract in rgate.config.json; README "Response contracts"`;
+  const how = `change it with --contract (${RESPONSE_CONTRACTS.join(', ')}) or /suites/${suite}/system/contract in rgate.config.json; docs/systems.md, "Response contracts"`;
   return {
     name,
     line: `  contract: ${name}${system.contract ? '' : " (http's default: seed 004's ContextPack)"}; ${how}`,
