@@ -21,6 +21,9 @@ export const E2E_TESTS = [
   'test/compare-help-examples.test.ts',
   'test/compare-runs.test.ts',
   'test/program-bundle.test.ts',
+  'test/store-readers.test.ts',
+  'test/compare-memory-cli.test.ts',
+  'test/json-outputs.test.ts',
 ];
 
 /** The suite's settings, and which files it runs (`npm test` and `npm run test:e2e` differ only there). */

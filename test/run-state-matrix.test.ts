@@ -1,6 +1,6 @@
 /**
  * Issue 33: every sentence a report prints is true in every run state. Each state is made by a real
- * run (runSuite, a real per-query process as the system under test, a real SQLite store) and every
+ * run (runSuite, a real JSON-lines worker process as the system under test, a real SQLite store) and every
  * format is rendered from it; each assertion is derived from what the store says ran (the
  * observations: which requests were made, which failed, which replays differ), never copied from an
  * earlier output.
@@ -97,14 +97,14 @@ interface Made {
 const made: Made[] = [];
 
 async function make(state: State, n: number): Promise<Made> {
-  const marks = mkdtempSync(join(root, 'marks-'));
   const spec = {
     fixture: state.name === 'few' ? 'few' : 'set',
     system: {
       type: 'command',
-      argv: [process.execPath, SUT, '{query_id}'],
+      argv: [process.execPath, SUT],
+      worker: true,
       contract: 'rgate',
-      env: { SUT_STATE: state.sut, SUT_MARKS: marks },
+      env: { SUT_STATE: state.sut },
     },
     replays: state.replays,
     concurrency: 1,
