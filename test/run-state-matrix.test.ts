@@ -202,12 +202,17 @@ function evidenceOf(m: Made) {
   const queries = m.state.name === 'few' ? 4 : QUERIES;
   const differs = [...byQuery.values()].some((l) => new Set(l.map((o) => o.fingerprint)).size > 1);
   const maxReplaysRun = Math.max(0, ...[...byQuery.values()].map((l) => l.length));
+  // queries whose determinism the store can show either way: every replay ran, or two that ran differ
+  const shown = [...byQuery.values()].filter(
+    (l) => l.length === m.state.replays || new Set(l.map((o) => o.fingerprint)).size > 1,
+  ).length;
   return {
     made: m.observations.length,
     planned: queries * m.state.replays,
     failed: m.observations.filter((o) => !o.ok).length,
     differs,
     maxReplaysRun,
+    shown,
     everyReplayRan:
       byQuery.size === queries && [...byQuery.values()].every((l) => l.length === m.state.replays),
   };
@@ -279,6 +284,11 @@ describe('the run-state matrix: every sentence true to what ran', () => {
       // an errored request has no top-1 to judge: judged_top1 counts only the answered
       const judged = json.metrics.find((x) => x.id === 'judged_top1')!.value;
       if (judged.kind === 'rate') expect(judged.denominator).toBeLessThanOrEqual(e.made - e.failed);
+      // determinism is counted only where the replays that ran can show it (never 0/68 from replays never run)
+      for (const id of ['replay_determinism', 'fallback_determinism']) {
+        const v = json.metrics.find((x) => x.id === id)!.value;
+        if (v.kind === 'rate') expect(v.denominator, `${name} ${id}`).toBeLessThanOrEqual(e.shown);
+      }
       // a gate's verdict only where a gate ran
       expect(json.gate.verdict === 'NONE').toBe(m.state.gate === null);
 
