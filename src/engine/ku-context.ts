@@ -195,7 +195,7 @@ export function resolveIntent(ic: IndexedCorpus, config: RetrievalConfig, req: K
   };
 }
 
-interface Budgets {
+interface KuBudgets {
   profile: Profile;
   maxUnits: number;
   unitChars: number;
@@ -203,7 +203,7 @@ interface Budgets {
 }
 
 /** The request's budgets, else the config's, else the profile's defaults. */
-function budgetsOf(config: RetrievalConfig, req: KuRequest): Budgets {
+function budgetsOf(config: RetrievalConfig, req: KuRequest): KuBudgets {
   const profile = req.retrieval_profile ?? config.retrieval_profile;
   const pd = PROFILE_DEFAULTS[profile] ?? PROFILE_DEFAULTS.medium;
   return {
@@ -387,7 +387,7 @@ interface EvidencePart {
 function selectEvidence(
   m: Match,
   candidates: readonly number[],
-  budgets: Budgets,
+  budgets: KuBudgets,
 ): { evidence: EvidencePart[]; overBudget: OverBudgetUnit[] } {
   const overBudget: OverBudgetUnit[] = [];
   const evidence: EvidencePart[] = [];
