@@ -14,13 +14,14 @@ import {
   type CloseoutDoc,
   type Freeze,
   type GatePolicy,
+  type Report,
   type ResidualRisk,
   type RunRow,
 } from '../src/documents/index.js';
 import type { RunStore } from '../src/store/types.js';
 import { evaluateGate } from '../gates/index.js';
 import { checkSnapshotChange, frozenConfigId } from '../src/snapshot/index.js';
-import { resolveBaseline } from '../harness/run-baseline.js';
+import { resolveBaseline, type ResolvedBaseline } from '../harness/run-baseline.js';
 import { checklistEvidence } from '../harness/checklist-evidence.js';
 import { withFailureReasons } from '../harness/failure-reasons.js';
 import { newestCompleteRun } from './baseline.js';
@@ -62,46 +63,15 @@ function sameSnapshot(a: ArtifactRefs, b: ArtifactRefs): boolean {
 export function buildCloseout(input: CloseoutInput): CloseoutDoc {
   const { store, suite, policy, pinned } = input;
   const row = pickRun(store, suite, input.runId);
-  const report = asReport(store.getReport(row.run_id));
-  if (!report) {
-    throw new RgateError(
-      'input_invalid',
-      `run ${row.run_id} has no stored report in ${store.location}`,
-      `run the suite again: rgate run ${suite}`,
-    );
-  }
-  if (!sameSnapshot(report.artifacts, pinned.artifacts)) {
-    throw new RgateError(
-      'freeze_violation',
-      `run ${row.run_id} was made on ${report.artifacts.artifact_id} ${report.artifacts.version} (query_set_id ${report.artifacts.query_set_id}, corpus_id ${report.artifacts.corpus_id}); the frozen fixture is now ${pinned.artifacts.version} (query_set_id ${pinned.artifacts.query_set_id}, corpus_id ${pinned.artifacts.corpus_id})`,
-      `Gate C closes out a run on the frozen fixture: rgate run ${suite}`,
-    );
-  }
-
-  const needsBaseline = policy.rules.some((r) => r.vs_baseline);
+  const report = frozenRunReport(store, suite, row, pinned.artifacts);
   const baseline = resolveBaseline(store, suite, report.artifacts, pinned.freeze);
-  if (needsBaseline && !baseline) {
+  if (policy.rules.some((r) => r.vs_baseline) && !baseline) {
     throw new RgateError(
       'usage',
       `gate ${policy.gate_id} compares against a baseline and suite "${suite}" has none`,
       `set the frozen baseline run first: rgate baseline set ${suite} <run-id> --note "..."`,
     );
   }
-  let baselineDoc: CloseoutDoc['baseline'] = null;
-  if (baseline) {
-    // resolveBaseline already refused a version change without notes; restate what it found
-    const check = checkSnapshotChange(baseline.artifacts, report.artifacts, pinned.freeze.history);
-    baselineDoc = {
-      run_id: baseline.run_id,
-      started_at: store.getRun(baseline.run_id)?.started_at ?? null,
-      note: baseline.note ?? null,
-      version: baseline.artifacts.version,
-      artifacts: baseline.artifacts,
-      version_changed: !check.same,
-      reset_note: check.same ? null : check.reset_note,
-    };
-  }
-
   const gate = evaluateGate(policy, {
     metrics: report.metrics,
     latency: report.timing.latency_ms,
@@ -134,7 +104,6 @@ export function buildCloseout(input: CloseoutInput): CloseoutDoc {
   );
   const metric = (id: string) => report.metrics.find((m) => m.id === id) ?? null;
   const warnings = baseline ? baselineWarnings(row.run_id, report.artifacts, baseline) : [];
-  const f = pinned.freeze;
   return {
     schema: CLOSEOUT_SCHEMA_VERSION,
     suite,
@@ -149,20 +118,7 @@ export function buildCloseout(input: CloseoutInput): CloseoutDoc {
       reasons: gate.reasons,
       checklist: gate.checklist,
     },
-    freeze: {
-      verified: true,
-      artifact_id: f.artifact_id,
-      version: f.version,
-      frozen_on: f.frozen_on,
-      seal: f.seal,
-      files: [
-        { part: 'corpus', file: f.files.corpus, id: f.corpus_id, sha256: f.corpus_sha256 },
-        { part: 'query_set', file: f.files.query_set, id: f.query_set_id, sha256: f.query_set_sha256 },
-        { part: 'config', file: f.files.config, id: f.config_id, sha256: f.config_sha256 },
-      ],
-      rules: f.rules,
-      history: f.history,
-    },
+    freeze: freezeBinding(pinned.freeze),
     run: {
       run_id: row.run_id,
       started_at: row.started_at,
@@ -171,7 +127,7 @@ export function buildCloseout(input: CloseoutInput): CloseoutDoc {
       artifacts: report.artifacts,
       ...(row.plan ? { overrides: overridePairs(row.plan.overrides) } : {}),
     },
-    baseline: baselineDoc,
+    baseline: baseline ? baselineBinding(store, baseline, report.artifacts, pinned.freeze) : null,
     determinism: {
       replays: report.replay_proof.replays,
       seed: report.replay_proof.seed,
@@ -190,6 +146,64 @@ export function buildCloseout(input: CloseoutInput): CloseoutDoc {
     ...(warnings.length ? { warnings } : {}),
     residuals: input.residuals,
     sign_off: SIGN_OFF_ROLES.map((role) => ({ role })),
+  };
+}
+
+/** The run's stored report, refused when there is none or the run was made on another snapshot. */
+function frozenRunReport(store: RunStore, suite: string, row: RunRow, pinned: ArtifactRefs): Report {
+  const report = asReport(store.getReport(row.run_id));
+  if (!report) {
+    throw new RgateError(
+      'input_invalid',
+      `run ${row.run_id} has no stored report in ${store.location}`,
+      `run the suite again: rgate run ${suite}`,
+    );
+  }
+  if (!sameSnapshot(report.artifacts, pinned)) {
+    throw new RgateError(
+      'freeze_violation',
+      `run ${row.run_id} was made on ${report.artifacts.artifact_id} ${report.artifacts.version} (query_set_id ${report.artifacts.query_set_id}, corpus_id ${report.artifacts.corpus_id}); the frozen fixture is now ${pinned.version} (query_set_id ${pinned.query_set_id}, corpus_id ${pinned.corpus_id})`,
+      `Gate C closes out a run on the frozen fixture: rgate run ${suite}`,
+    );
+  }
+  return report;
+}
+
+/** The baseline as the closeout names it, with the reset note when the fixture version moved since. */
+function baselineBinding(
+  store: RunStore,
+  baseline: ResolvedBaseline,
+  current: ArtifactRefs,
+  freeze: Freeze,
+): NonNullable<CloseoutDoc['baseline']> {
+  // resolveBaseline already refused a version change without notes; restate what it found
+  const check = checkSnapshotChange(baseline.artifacts, current, freeze.history);
+  return {
+    run_id: baseline.run_id,
+    started_at: store.getRun(baseline.run_id)?.started_at ?? null,
+    note: baseline.note ?? null,
+    version: baseline.artifacts.version,
+    artifacts: baseline.artifacts,
+    version_changed: !check.same,
+    reset_note: check.same ? null : check.reset_note,
+  };
+}
+
+/** The frozen fixture the run is bound to: its files and ids, rules and version history. */
+function freezeBinding(f: Freeze): CloseoutDoc['freeze'] {
+  return {
+    verified: true,
+    artifact_id: f.artifact_id,
+    version: f.version,
+    frozen_on: f.frozen_on,
+    seal: f.seal,
+    files: [
+      { part: 'corpus', file: f.files.corpus, id: f.corpus_id, sha256: f.corpus_sha256 },
+      { part: 'query_set', file: f.files.query_set, id: f.query_set_id, sha256: f.query_set_sha256 },
+      { part: 'config', file: f.files.config, id: f.config_id, sha256: f.config_sha256 },
+    ],
+    rules: f.rules,
+    history: f.history,
   };
 }
 

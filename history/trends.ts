@@ -180,29 +180,9 @@ export function buildHistory(
     .map((r) => toHistoryRun(r.row));
   const gateDir = new Map<string, 'min' | 'max'>();
   for (const r of opts.gateRules ?? []) if (!gateDir.has(r.metric)) gateDir.set(r.metric, r.op);
-
-  const ids = new Set<string>();
-  for (const r of complete) for (const m of r.metrics) ids.add(m.id);
-  if (opts.metric !== undefined && !ids.has(opts.metric)) {
-    throw new RgateError(
-      'usage',
-      `--metric ${opts.metric}: not measured in the ${complete.length} complete run(s) of suite "${suite}"`,
-      ids.size
-        ? `measured: ${[...ids].sort(compareCodeUnits).join(', ')}`
-        : 'run the suite first: rgate run ' + suite,
-    );
-  }
   const hidden = new Set((opts.notApplicable ?? []).map((h) => h.id));
-  const metricIds = (
-    opts.metric !== undefined ? [opts.metric] : [...ids].filter((id) => !hidden.has(id))
-  ).sort((a, b) => {
-    // gate metrics first (in rule order), then the rest by id: a total order
-    const ga = gateOrder(opts.gateRules, a);
-    const gb = gateOrder(opts.gateRules, b);
-    return ga - gb || compareCodeUnits(a, b);
-  });
+  const metricIds = trendMetricIds(suite, complete, hidden, opts);
 
-  const newestKey = complete.length ? snapshotKey(complete[complete.length - 1]!.row.artifacts) : '';
   const comparedWith = comparedAt >= 0 ? complete[comparedAt]!.row.run_id : undefined;
   // the runs passed over, named in the alarm so the reader sees why the comparison skips them
   const between = comparedAt >= 0 ? complete.length - 2 - comparedAt : 0;
@@ -221,84 +201,18 @@ export function buildHistory(
       ? pairedUnavailable(comparedWith, complete[complete.length - 1]!.row.run_id, opts.reports)
       : undefined;
 
-  const trends: MetricTrend[] = [];
-  for (const id of metricIds) {
-    let kind: MeasureValue['kind'] = 'rate';
-    const points: TrendPoint[] = [];
-    let prevKey: string | undefined;
-    for (const r of complete) {
-      const entry = r.metrics.find((m) => m.id === id);
-      const key = snapshotKey(r.row.artifacts);
-      const changed = prevKey !== undefined && key !== prevKey;
-      prevKey = key;
-      if (entry) kind = entry.value.kind;
-      const v = entry?.value;
-      points.push({
-        run_id: r.row.run_id,
-        started_at: r.row.started_at,
-        value: v ? headline(v) : null,
-        ...(v?.kind === 'rate' ? { numerator: v.numerator, denominator: v.denominator } : {}),
-        interval: v ? interval(v) : null,
-        verdict: r.row.verdict,
-        snapshot_changed: changed,
-      });
-    }
-    const op = gateDir.get(id);
-    const better = betterOf(id, op);
-    const measured = points.filter((p) => p.value !== null);
-    const last = points[points.length - 1];
-    const prev = points[points.length - 2];
-    const comparable = comparedAt >= 0 ? points[comparedAt] : undefined;
-    const latest = last?.value ?? null;
-    const delta = last && prev && last.value !== null && prev.value !== null ? last.value - prev.value : null;
-    trends.push({
-      metric: id,
-      kind,
-      gate_metric: gateDir.has(id),
-      rule_status: worstStatus(opts.gateRules, id),
-      better,
-      points,
-      sparkline: sparkline(points.map((p) => p.value)),
-      latest,
-      delta: measured.length >= 2 ? delta : null,
-      alarm:
-        gateDir.has(id) && last && comparable ? metricAlarm(id, comparable, last, better, between) : null,
-    });
-    const trend = trends[trends.length - 1]!;
-    // the interval alarm says it already; else a paired test can see what the interval cannot:
-    // against the run compared with, else against the suite's baseline (a drop spread over several
-    // nights, or a CI retry of the night that dropped, ties with the run before but not with it)
-    for (const test of paired?.tests.filter((t) => t.metric === id) ?? []) {
-      if (trend.alarm !== null) break;
-      const from = test.a === paired!.baseline ? " (the suite's baseline)" : skippedNote(between);
-      trend.alarm = pairedAlarm(test, paired!.tests, better, from);
-    }
-  }
-
+  const trends = metricIds.map((id) =>
+    metricTrend(id, complete, { gateDir, gateRules: opts.gateRules, comparedAt, between, paired }),
+  );
   const alarms = trends.flatMap((t) => (t.alarm ? [t.alarm] : []));
   const last = complete[complete.length - 1];
   const prev = complete.length - 2 >= alarmFrom ? complete[complete.length - 2] : undefined;
-  if (
-    last?.row.verdict &&
-    prev?.row.verdict &&
-    prev.row.verdict !== 'NONE' &&
-    VERDICT_RANK[last.row.verdict] > VERDICT_RANK[prev.row.verdict]
-  ) {
-    alarms.unshift(
-      `verdict worsened: ${prev.row.verdict} (${prev.row.run_id}) -> ${last.row.verdict} (${last.row.run_id})`,
-    );
-  }
-  const runs = complete.map((r, i) => {
-    const run = toHistoryRun(r.row);
-    const change =
-      i === 0 ? '' : snapshotChange(complete[i - 1]!.row.artifacts, r.row.artifacts, opts.resetNotes);
-    const same = { same_as_newest: snapshotKey(r.row.artifacts) === newestKey };
-    return change ? { ...run, change, ...same } : { ...run, ...same };
-  });
+  const worse = verdictAlarm(prev, last);
+  if (worse) alarms.unshift(worse);
   const notApplicable = (opts.notApplicable ?? []).filter((h) => h.id !== opts.metric).map((h) => ({ ...h }));
   return {
     suite,
-    runs,
+    runs: historyRuns(complete, opts.resetNotes),
     skipped,
     trends,
     alarms,
@@ -309,6 +223,135 @@ export function buildHistory(
     alarm_window: Math.min(ALARM_WINDOW, opts.readLimit ?? ALARM_WINDOW),
     ...(prev && last ? { verdict_compared_with: prev.row.run_id } : {}),
   };
+}
+
+/**
+ * The metrics to trend: --metric alone (an error when no complete run measured it), else every
+ * measured one not hidden; gate metrics first (in rule order), then the rest by id: a total order.
+ */
+function trendMetricIds(
+  suite: string,
+  complete: readonly RunWithMetrics[],
+  hidden: ReadonlySet<string>,
+  opts: HistoryOptions,
+): string[] {
+  const ids = new Set<string>();
+  for (const r of complete) for (const m of r.metrics) ids.add(m.id);
+  if (opts.metric !== undefined && !ids.has(opts.metric)) {
+    throw new RgateError(
+      'usage',
+      `--metric ${opts.metric}: not measured in the ${complete.length} complete run(s) of suite "${suite}"`,
+      ids.size
+        ? `measured: ${[...ids].sort(compareCodeUnits).join(', ')}`
+        : 'run the suite first: rgate run ' + suite,
+    );
+  }
+  return (opts.metric !== undefined ? [opts.metric] : [...ids].filter((id) => !hidden.has(id))).sort(
+    (a, b) => {
+      const ga = gateOrder(opts.gateRules, a);
+      const gb = gateOrder(opts.gateRules, b);
+      return ga - gb || compareCodeUnits(a, b);
+    },
+  );
+}
+
+/** What one metric's trend is judged by: the gate's rules and the run the newest is compared with. */
+interface TrendContext {
+  gateDir: ReadonlyMap<string, 'min' | 'max'>;
+  gateRules: HistoryOptions['gateRules'];
+  /** index in the complete runs of the run compared with, -1 for none */
+  comparedAt: number;
+  /** how many runs between it and the newest were passed over */
+  between: number;
+  paired: ReturnType<typeof pairedOf>;
+}
+
+/** One metric over the complete runs, oldest first, with its latest change and its alarm. */
+function metricTrend(id: string, complete: readonly RunWithMetrics[], t: TrendContext): MetricTrend {
+  const { kind, points } = trendPoints(id, complete);
+  const better = betterOf(id, t.gateDir.get(id));
+  const measured = points.filter((p) => p.value !== null);
+  const last = points[points.length - 1];
+  const prev = points[points.length - 2];
+  const comparable = t.comparedAt >= 0 ? points[t.comparedAt] : undefined;
+  const delta = last && prev && last.value !== null && prev.value !== null ? last.value - prev.value : null;
+  const trend: MetricTrend = {
+    metric: id,
+    kind,
+    gate_metric: t.gateDir.has(id),
+    rule_status: worstStatus(t.gateRules, id),
+    better,
+    points,
+    sparkline: sparkline(points.map((p) => p.value)),
+    latest: last?.value ?? null,
+    delta: measured.length >= 2 ? delta : null,
+    alarm:
+      t.gateDir.has(id) && last && comparable ? metricAlarm(id, comparable, last, better, t.between) : null,
+  };
+  // the interval alarm says it already; else a paired test can see what the interval cannot:
+  // against the run compared with, else against the suite's baseline (a drop spread over several
+  // nights, or a CI retry of the night that dropped, ties with the run before but not with it)
+  const paired = t.paired;
+  for (const test of paired?.tests.filter((x) => x.metric === id) ?? []) {
+    if (trend.alarm !== null) break;
+    const from = test.a === paired!.baseline ? " (the suite's baseline)" : skippedNote(t.between);
+    trend.alarm = pairedAlarm(test, paired!.tests, better, from);
+  }
+  return trend;
+}
+
+/** A metric's value in each complete run, and whether the run's snapshot changed from the one before. */
+function trendPoints(
+  id: string,
+  complete: readonly RunWithMetrics[],
+): { kind: MeasureValue['kind']; points: TrendPoint[] } {
+  let kind: MeasureValue['kind'] = 'rate';
+  const points: TrendPoint[] = [];
+  let prevKey: string | undefined;
+  for (const r of complete) {
+    const entry = r.metrics.find((m) => m.id === id);
+    const key = snapshotKey(r.row.artifacts);
+    const changed = prevKey !== undefined && key !== prevKey;
+    prevKey = key;
+    if (entry) kind = entry.value.kind;
+    const v = entry?.value;
+    points.push({
+      run_id: r.row.run_id,
+      started_at: r.row.started_at,
+      value: v ? headline(v) : null,
+      ...(v?.kind === 'rate' ? { numerator: v.numerator, denominator: v.denominator } : {}),
+      interval: v ? interval(v) : null,
+      verdict: r.row.verdict,
+      snapshot_changed: changed,
+    });
+  }
+  return { kind, points };
+}
+
+/** "verdict worsened: ..." when the newest run's verdict is worse than the run before's; else null. */
+function verdictAlarm(prev: RunWithMetrics | undefined, last: RunWithMetrics | undefined): string | null {
+  if (
+    last?.row.verdict &&
+    prev?.row.verdict &&
+    prev.row.verdict !== 'NONE' &&
+    VERDICT_RANK[last.row.verdict] > VERDICT_RANK[prev.row.verdict]
+  )
+    return `verdict worsened: ${prev.row.verdict} (${prev.row.run_id}) -> ${last.row.verdict} (${last.row.run_id})`;
+  return null;
+}
+
+/** The complete runs, each with what changed in its inputs and whether it shares the newest's snapshot. */
+function historyRuns(
+  complete: readonly RunWithMetrics[],
+  resetNotes: HistoryOptions['resetNotes'],
+): HistoryView['runs'] {
+  const newestKey = complete.length ? snapshotKey(complete[complete.length - 1]!.row.artifacts) : '';
+  return complete.map((r, i) => {
+    const run = toHistoryRun(r.row);
+    const change = i === 0 ? '' : snapshotChange(complete[i - 1]!.row.artifacts, r.row.artifacts, resetNotes);
+    const same = { same_as_newest: snapshotKey(r.row.artifacts) === newestKey };
+    return change ? { ...run, change, ...same } : { ...run, ...same };
+  });
 }
 
 /**

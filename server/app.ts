@@ -115,6 +115,22 @@ export async function buildServer(stores: ServerStores, opts: ServerOptions = {}
   app.removeContentTypeParser('text/plain');
   const limiter = new RateLimiter(opts.rateLimit ?? DEFAULT_RATE_LIMIT);
 
+  limitRequests(app, access, limiter);
+  answerErrors(app, links, bodyLimit);
+  registerAdminRoutes(app, stores, access);
+  registerUploadRoutes(app, stores, access);
+  registerReadRoutes(app, stores, access);
+  registerPages(app, {
+    stores,
+    access,
+    links,
+    ...(opts.loadSet ? { loadSet: opts.loadSet } : {}),
+  });
+  return app;
+}
+
+/** The rate limit per caller (static files exempt) and the security headers of every answer. */
+function limitRequests(app: FastifyInstance, access: AccessControl, limiter: RateLimiter): void {
   app.addHook('onRequest', async (req: FastifyRequest, reply: FastifyReply) => {
     // static files touch no store: a page's assets must not eat the readers' budget (behind a
     // proxy every reader shares one client address)
@@ -133,6 +149,18 @@ export async function buildServer(stores: ServerStores, opts: ServerOptions = {}
     for (const [k, v] of Object.entries(SECURITY_HEADERS)) if (!reply.hasHeader(k)) reply.header(k, v);
     return payload;
   });
+}
+
+/**
+ * What a failed request answers: the HttpError's status and message, the body limit and media type
+ * in words, 503 while the database is unreachable, else 500 with no internal message; 404 for an
+ * unknown route.
+ */
+function answerErrors(
+  app: FastifyInstance,
+  links: ReturnType<typeof dashboardLinks>,
+  bodyLimit: number,
+): void {
   app.setErrorHandler(async (error: unknown, req, reply) => {
     if (error instanceof HttpError) {
       return reply
@@ -171,7 +199,10 @@ export async function buildServer(stores: ServerStores, opts: ServerOptions = {}
     return reply.code(500).send({ error: 'internal error' });
   });
   app.setNotFoundHandler(async (_req, reply) => reply.code(404).send({ error: 'not found' }));
+}
 
+/** Health, the project list, and the admin's routes: projects and their tokens. */
+function registerAdminRoutes(app: FastifyInstance, stores: ServerStores, access: AccessControl): void {
   app.get('/api/health', async () => ({ ok: true }));
 
   app.get('/api/projects', async (req) => {
@@ -236,7 +267,10 @@ export async function buildServer(stores: ServerStores, opts: ServerOptions = {}
       return { id, revoked: true };
     },
   );
+}
 
+/** What a project's upload token may send: runs, comparison sessions, the suite's baseline. */
+function registerUploadRoutes(app: FastifyInstance, stores: ServerStores, access: AccessControl): void {
   app.post<{ Params: { project: string } }>('/api/projects/:project/runs', async (req, reply) => {
     const project = req.params.project;
     refuse(await access.upload(project, req.headers.authorization));
@@ -304,7 +338,10 @@ export async function buildServer(stores: ServerStores, opts: ServerOptions = {}
       return { suite, run_id: runId, note: note ?? null, url: dashboardLinks().suite(project, suite) };
     },
   );
+}
 
+/** A project's runs as JSON, for its readers. */
+function registerReadRoutes(app: FastifyInstance, stores: ServerStores, access: AccessControl): void {
   app.get<{ Params: { project: string }; Querystring: { suite?: string; limit?: string } }>(
     '/api/projects/:project/runs',
     async (req) => {
@@ -332,12 +369,4 @@ export async function buildServer(stores: ServerStores, opts: ServerOptions = {}
       report: (await store.getReport(run)) ?? null,
     };
   });
-
-  registerPages(app, {
-    stores,
-    access,
-    links,
-    ...(opts.loadSet ? { loadSet: opts.loadSet } : {}),
-  });
-  return app;
 }

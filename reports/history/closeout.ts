@@ -72,151 +72,190 @@ export function renderCloseoutJson(c: CloseoutModel): string {
 }
 
 export function renderCloseoutMarkdown(c: CloseoutModel): string {
-  const o: string[] = [];
-  const push = (...l: string[]) => o.push(...l);
-  push(`# ${mdEscape(closeoutTitle(c))}`, '');
-  push(
+  const o = [
+    ...mdVerdict(c),
+    ...mdFreeze(c),
+    ...mdRunAndBaseline(c),
+    ...mdObservedVsTarget(c),
+    ...mdDeterminism(c),
+    ...mdBudget(c),
+    ...mdFailingQueries(c),
+    ...mdRankingEvidence(c),
+    ...mdResiduals(c),
+    ...mdSignOff(c),
+  ];
+  return o.join('\n') + '\n';
+}
+
+/** The title, the verdict and what it means, warnings and the policy's source. */
+function mdVerdict(c: CloseoutModel): string[] {
+  const o = [
+    `# ${mdEscape(closeoutTitle(c))}`,
+    '',
     `**Verdict: ${c.gate.verdict}** (${mdCode(c.gate.gate_id)} v${mdEscape(c.gate.version)}). ${c.ready ? mdEscape(readiness(c)) : '**Not ready to close**: see the failing rules below.'}`,
     '',
-  );
-  for (const w of c.warnings ?? []) push(`> **Warning:** ${mdEscape(w)}`, '');
-  if (c.gate.source) push(`Policy source: ${mdEscape(c.gate.source)}`, '');
+  ];
+  for (const w of c.warnings ?? []) o.push(`> **Warning:** ${mdEscape(w)}`, '');
+  if (c.gate.source) o.push(`Policy source: ${mdEscape(c.gate.source)}`, '');
+  return o;
+}
 
-  push('## 1. Fixture freeze binding (verified)', '');
-  push(
+function mdFreeze(c: CloseoutModel): string[] {
+  const o = ['## 1. Fixture freeze binding (verified)', ''];
+  o.push(
     `Artifact ${mdCode(c.freeze.artifact_id)} version ${mdCode(c.freeze.version)}, frozen on ${c.freeze.frozen_on}; freeze seal ${mdCode(c.freeze.seal)}.`,
   );
-  push('Every file below was re-hashed when this closeout was written and matches freeze.json.', '');
-  push('| part | file | id | sha256 |', '| --- | --- | --- | --- |');
+  o.push('Every file below was re-hashed when this closeout was written and matches freeze.json.', '');
+  o.push('| part | file | id | sha256 |', '| --- | --- | --- | --- |');
   for (const f of c.freeze.files)
-    push(`| ${f.part} | ${mdCode(f.file)} | ${mdCode(f.id)} | ${mdCode(f.sha256)} |`);
-  push('', 'Version history:', '');
+    o.push(`| ${f.part} | ${mdCode(f.file)} | ${mdCode(f.id)} | ${mdCode(f.sha256)} |`);
+  o.push('', 'Version history:', '');
   for (const h of c.freeze.history)
-    push(
+    o.push(
       `- ${mdCode(h.version)} (${h.frozen_on})${h.reset_note ? `: reset note: ${mdEscape(h.reset_note)}` : ''}`,
     );
-  push('', 'Freeze rules:', '', ...c.freeze.rules.map((r) => `- ${mdEscape(r)}`), '');
+  o.push('', 'Freeze rules:', '', ...c.freeze.rules.map((r) => `- ${mdEscape(r)}`), '');
+  return o;
+}
 
-  push('## 2. Evaluated run and baseline', '');
-  push(
+function mdRunAndBaseline(c: CloseoutModel): string[] {
+  const o = ['## 2. Evaluated run and baseline', ''];
+  o.push(
     `Run ${mdCode(c.run.run_id)} started ${c.run.started_at}: system ${mdCode(c.run.system.name)} (${mdEscape(c.run.system.kind)}, contract ${mdEscape(c.run.system.contract)}), ${c.run.settings.replays} replays, seed ${c.run.settings.seed}, concurrency ${c.run.settings.concurrency}.`,
   );
-  push(
+  o.push(
     `Pinned: ${mdCode(c.run.artifacts.corpus_id)}, ${mdCode(c.run.artifacts.query_set_id)}, ${mdCode(c.run.artifacts.config_id)}.`,
   );
-  push(`Overrides of the frozen config: ${overridesText(c, mdCode)}.`, '');
+  o.push(`Overrides of the frozen config: ${overridesText(c, mdCode)}.`, '');
   if (c.baseline) {
-    push(
+    o.push(
       `Baseline run ${mdCode(c.baseline.run_id)}${c.baseline.started_at ? ` (started ${c.baseline.started_at})` : ''} on fixture version ${mdCode(c.baseline.version)}${c.baseline.note ? `: ${mdEscape(c.baseline.note)}` : ''}.`,
     );
     if (c.baseline.version_changed) {
-      push(
+      o.push(
         '',
         `**Baseline reset note** (fixture ${mdCode(c.baseline.version)} → ${mdCode(c.freeze.version)}): ${mdEscape(c.baseline.reset_note ?? '')}`,
       );
     } else {
-      push('The baseline ran on the same frozen fixture version: no reset note required.');
+      o.push('The baseline ran on the same frozen fixture version: no reset note required.');
     }
   } else {
-    push('No baseline: this gate has no baseline rules.');
+    o.push('No baseline: this gate has no baseline rules.');
   }
-  push('');
+  o.push('');
+  return o;
+}
 
-  push('## 3. Observed vs target', '');
-  push('| rule | target | observed | status | reason |', '| --- | --- | --- | --- | --- |');
+function mdObservedVsTarget(c: CloseoutModel): string[] {
+  const o = ['## 3. Observed vs target', ''];
+  o.push('| rule | target | observed | status | reason |', '| --- | --- | --- | --- | --- |');
   for (const r of c.gate.rules) {
-    push(
+    o.push(
       `| ${mdCode(r.metric + (r.baseline ? ' vs baseline' : ''))} | ${mdEscape(target(r))} | ${mdEscape(observed(r))} | ${r.status.toUpperCase()} | ${mdEscape(r.reason)} |`,
     );
   }
   if (c.gate.checklist.length) {
-    push('', 'QA checklist:', '');
+    o.push('', 'QA checklist:', '');
     for (const i of c.gate.checklist)
-      push(`- [${i.ok ? 'x' : ' '}] ${mdEscape(i.text)}: ${mdEscape(i.evidence)}`);
+      o.push(`- [${i.ok ? 'x' : ' '}] ${mdEscape(i.text)}: ${mdEscape(i.evidence)}`);
   }
-  push('');
+  o.push('');
+  return o;
+}
 
-  push('## 4. Determinism proof', '');
-  push(
-    `${c.determinism.replays} replays (seed ${c.determinism.seed}): ${c.determinism.identical ? 'every query produced identical fingerprints in every replay' : `**${c.determinism.divergent.length} queries diverged**`}.`,
+function mdDeterminism(c: CloseoutModel): string[] {
+  const d = c.determinism;
+  const o = ['## 4. Determinism proof', ''];
+  o.push(
+    `${d.replays} replays (seed ${d.seed}): ${d.identical ? 'every query produced identical fingerprints in every replay' : `**${d.divergent.length} queries diverged**`}.`,
   );
-  push(
-    `Replay determinism: ${metricText(c.determinism.replay_determinism)}; fallback determinism: ${metricText(c.determinism.fallback_determinism)}.`,
+  o.push(
+    `Replay determinism: ${metricText(d.replay_determinism)}; fallback determinism: ${metricText(d.fallback_determinism)}.`,
     '',
   );
-  push(
-    'Rollup hash per replay:',
-    '',
-    ...c.determinism.rollups.map((h, i) => `- replay ${i + 1}: ${mdCode(h)}`),
-    '',
-  );
-  for (const d of c.determinism.divergent) {
-    push(
-      `- ${mdCode(d.query_id)} first differs at ${mdCode(d.field)}: ${d.groups.map((g) => `replays ${g.replays.join(',')}`).join(' vs ')}`,
+  o.push('Rollup hash per replay:', '', ...d.rollups.map((h, i) => `- replay ${i + 1}: ${mdCode(h)}`), '');
+  for (const q of d.divergent) {
+    o.push(
+      `- ${mdCode(q.query_id)} first differs at ${mdCode(q.field)}: ${q.groups.map((g) => `replays ${g.replays.join(',')}`).join(' vs ')}`,
     );
   }
-  if (c.determinism.divergent.length) push('');
+  if (d.divergent.length) o.push('');
+  return o;
+}
 
-  push('## 5. Budget compliance', '');
-  push(
+function mdBudget(c: CloseoutModel): string[] {
+  return [
+    '## 5. Budget compliance',
+    '',
     `${metricText(c.budget.budget_compliance)}${c.budget.rule ? ` (rule: ${c.budget.rule.status.toUpperCase()}, ${mdEscape(c.budget.rule.reason)})` : ''}.`,
     '',
-  );
+  ];
+}
 
-  push(`## 6. Failing queries (${c.failing_queries.length})`, '');
-  if (!c.failing_queries.length) push(noFailingQueries(c, mdCode));
+function mdFailingQueries(c: CloseoutModel): string[] {
+  const o = [`## 6. Failing queries (${c.failing_queries.length})`, ''];
+  if (!c.failing_queries.length) o.push(noFailingQueries(c, mdCode));
   else {
-    push('| query | text | why | top-1 | mode | selected |', '| --- | --- | --- | --- | --- | --- |');
+    o.push('| query | text | why | top-1 | mode | selected |', '| --- | --- | --- | --- | --- | --- |');
     for (const q of c.failing_queries) {
-      push(
+      o.push(
         `| ${mdCode(q.query_id)} | ${mdEscape(q.text)} | ${mdEscape((q.failure_reasons ?? []).join(', '))} | ${q.top1}${q.expectation_met === false ? ', expectation missed' : ''}${q.deterministic ? '' : ', nondeterministic'} | ${q.actual.selection_mode ?? '-'} | ${mdCode(q.actual.selected_id ?? '(none)')} |`,
       );
     }
   }
-  push('');
-  if (c.ranking_evidence?.length) {
-    push('### Queries behind the failing ranking rules', '');
-    const method = rankingPMethod(c);
-    if (method) push(mdEscape(method), '');
-    for (const e of c.ranking_evidence) {
-      push(`${mdCode(e.rule)}${rankingTail(e, mdCode, mdEscape)}.`, '');
-      if (!e.queries.length) continue;
-      if (e.kind === 'vs_baseline') {
-        push(
-          'Largest drops:',
-          '',
-          '| query | text | run | baseline | delta |',
-          '| --- | --- | --- | --- | --- |',
-        );
-        for (const q of e.queries)
-          push(
-            `| ${mdCode(q.query_id)} | ${mdEscape(q.text)} | ${num(q.value)} | ${num(q.baseline!)} | ${signedNum(q.delta!)} |`,
-          );
-      } else {
-        push('Lowest below the threshold:', '', '| query | text | value |', '| --- | --- | --- |');
-        for (const q of e.queries) push(`| ${mdCode(q.query_id)} | ${mdEscape(q.text)} | ${num(q.value)} |`);
-      }
-      push('');
-    }
-  }
+  o.push('');
+  return o;
+}
 
-  push(`## 7. Residual risks (${c.residuals.length})`, '');
-  if (!c.residuals.length) push('None recorded.');
+/** The queries behind each failing ranking rule: largest drops vs baseline, or lowest below the threshold. */
+function mdRankingEvidence(c: CloseoutModel): string[] {
+  if (!c.ranking_evidence?.length) return [];
+  const o = ['### Queries behind the failing ranking rules', ''];
+  const method = rankingPMethod(c);
+  if (method) o.push(mdEscape(method), '');
+  for (const e of c.ranking_evidence) {
+    o.push(`${mdCode(e.rule)}${rankingTail(e, mdCode, mdEscape)}.`, '');
+    if (!e.queries.length) continue;
+    if (e.kind === 'vs_baseline') {
+      o.push(
+        'Largest drops:',
+        '',
+        '| query | text | run | baseline | delta |',
+        '| --- | --- | --- | --- | --- |',
+      );
+      for (const q of e.queries)
+        o.push(
+          `| ${mdCode(q.query_id)} | ${mdEscape(q.text)} | ${num(q.value)} | ${num(q.baseline!)} | ${signedNum(q.delta!)} |`,
+        );
+    } else {
+      o.push('Lowest below the threshold:', '', '| query | text | value |', '| --- | --- | --- |');
+      for (const q of e.queries) o.push(`| ${mdCode(q.query_id)} | ${mdEscape(q.text)} | ${num(q.value)} |`);
+    }
+    o.push('');
+  }
+  return o;
+}
+
+function mdResiduals(c: CloseoutModel): string[] {
+  const o = [`## 7. Residual risks (${c.residuals.length})`, ''];
+  if (!c.residuals.length) o.push('None recorded.');
   else {
-    push('| id | risk | owner | due | mitigation |', '| --- | --- | --- | --- | --- |');
+    o.push('| id | risk | owner | due | mitigation |', '| --- | --- | --- | --- | --- |');
     for (const r of c.residuals) {
-      push(
+      o.push(
         `| ${mdEscape(r.id)} | ${mdEscape(r.risk)}${r.severity ? ` (${mdEscape(r.severity)})` : ''} | ${mdEscape(r.owner)} | ${r.due} | ${mdEscape(r.mitigation ?? '')} |`,
       );
     }
   }
-  push('');
+  o.push('');
+  return o;
+}
 
-  push('## 8. Sign-off', '');
-  push('| role | name | date | decision |', '| --- | --- | --- | --- |');
+function mdSignOff(c: CloseoutModel): string[] {
+  const o = ['## 8. Sign-off', '', '| role | name | date | decision |', '| --- | --- | --- | --- |'];
   for (const s of c.sign_off)
-    push(`| ${mdEscape(s.role)} | ____________________ | ____________ | ☐ approve ☐ reject |`);
-  return o.join('\n') + '\n';
+    o.push(`| ${mdEscape(s.role)} | ____________________ | ____________ | ☐ approve ☐ reject |`);
+  return o;
 }
 
 /**

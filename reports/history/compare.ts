@@ -169,13 +169,35 @@ function vsReference(s: CompareSessionModel): PairedTestView[] {
   return s.tests.filter((t) => t.a === s.reference);
 }
 
+/** How the session's terminal sections draw: paint, the width, and text wrapped (never cut) to it. */
+interface SessionTerm {
+  p: ReturnType<typeof painter>;
+  width: number;
+  text: (t: string, indent?: string, first?: string) => string[];
+}
+
 export function renderSessionTerminal(s: CompareSessionModel, opts: SessionRenderOpts = {}): string {
   const p = painter(opts.color ?? false);
   const width = opts.width ?? DEFAULT_WIDTH;
-  const out: string[] = [];
-  const text = (t: string, indent = '    ', first = '') => wrap(safe(t), width, indent, first);
-  out.push(...text(`Comparison ${s.environment.session_id} · suite ${s.suite}`).map((l) => p('bold', l)));
-  out.push(
+  const t: SessionTerm = {
+    p,
+    width,
+    text: (x, indent = '    ', first = '') => wrap(safe(x), width, indent, first),
+  };
+  return finish([
+    ...sessionHeadTerminal(s, t),
+    ...variantsTerminal(s, t),
+    ...holesTerminal(s, p, width),
+    ...pairedTestsTerminal(s, t),
+    ...labelEffectsTerminal(s, t),
+    ...winnersTerminal(s, t),
+    ...flipsTerminal(s, t, opts.maxFlips ?? 10),
+  ]);
+}
+
+function sessionHeadTerminal(s: CompareSessionModel, { p, text }: SessionTerm): string[] {
+  return [
+    ...text(`Comparison ${s.environment.session_id} · suite ${s.suite}`).map((l) => p('bold', l)),
     ...text(
       `${s.variants.length} ${s.kind === 'sweep' ? `grid points of ${s.sweep?.key ?? '?'}` : 'variants'} · same snapshot, seed ${s.settings.seed}, ${s.settings.replays} replays`,
       '    ',
@@ -183,13 +205,13 @@ export function renderSessionTerminal(s: CompareSessionModel, opts: SessionRende
     ),
     ...text(`${s.artifacts.query_set_id} · ${s.artifacts.corpus_id}`, '    ', '  '),
     '',
-  );
+  ];
+}
 
-  // one block per variant, wrapped (never cut) to the width: its label, every gate value, its modes
-  out.push(
-    ...text('Variants (* reference): gate values and selection modes (benchmark, replay 1)', '  ').map((l) =>
-      p('bold', l),
-    ),
+/** One block per variant, wrapped (never cut) to the width: its label, every gate value, its modes. */
+function variantsTerminal(s: CompareSessionModel, { p, text }: SessionTerm): string[] {
+  const out = text('Variants (* reference): gate values and selection modes (benchmark, replay 1)', '  ').map(
+    (l) => p('bold', l),
   );
   for (const v of s.variants) {
     const verdict = v.verdict === 'NONE' ? v.verdict : p(verdictColour(v), v.verdict);
@@ -205,16 +227,17 @@ export function renderSessionTerminal(s: CompareSessionModel, opts: SessionRende
     if (v.weighting) out.push(...text(weightingText(v.weighting), '      ', '    '));
   }
   out.push('');
-  out.push(...holesTerminal(s, p, width));
+  return out;
+}
 
+/** Every variant's paired per-query tests against the reference, with what the figures count and how. */
+function pairedTestsTerminal(s: CompareSessionModel, { p, width, text }: SessionTerm): string[] {
   const tests = vsReference(s);
-  out.push(
+  return [
     ...text(
       `Paired per-query tests vs ${s.reference} (Δ = variant - ${s.reference}; Holm over ${holmTests(s)} tests${holmLeftOut(s)})`,
       '  ',
     ).map((l) => p('bold', l)),
-  );
-  out.push(
     ...fittedTable(
       [
         { head: 'metric' },
@@ -245,25 +268,34 @@ export function renderSessionTerminal(s: CompareSessionModel, opts: SessionRende
     ...(notTestedText(s) ? text(notTestedText(s), '      ', '  ') : []),
     ...text(methodText(s), '      ', '  '),
     '',
-  );
-  const labels = labelEffectTexts(s);
-  if (labels.length) {
-    out.push(
-      ...text('Label effects (a gate metric moved, the rankings did not)', '  ').map((l) => p('bold', l)),
-    );
-    for (const l of labels) out.push(...text(l, '    ', '  ').map((x) => p('yellow', x)));
-    out.push('');
-  }
+  ];
+}
 
-  out.push(p('bold', `Winners (alpha ${s.settings.alpha}, Holm-corrected)`));
+function labelEffectsTerminal(s: CompareSessionModel, { p, text }: SessionTerm): string[] {
+  const labels = labelEffectTexts(s);
+  if (!labels.length) return [];
+  const out = text('Label effects (a gate metric moved, the rankings did not)', '  ').map((l) =>
+    p('bold', l),
+  );
+  for (const l of labels) out.push(...text(l, '    ', '  ').map((x) => p('yellow', x)));
+  out.push('');
+  return out;
+}
+
+function winnersTerminal(s: CompareSessionModel, { p, text }: SessionTerm): string[] {
+  const out = [p('bold', `Winners (alpha ${s.settings.alpha}, Holm-corrected)`)];
   for (const w of s.winners) {
     const head = w.winner ? `${w.winner} ${labelOf(s, w.winner)}` : noWinnerText(w);
     out.push(...text(`${w.metric}: ${head}`, '      ', '  ').map((l) => p(w.winner ? 'green' : 'yellow', l)));
     out.push(...text(w.reason, '      ', '    ').map((l) => p('dim', l)));
   }
   out.push('');
+  return out;
+}
 
-  const max = opts.maxFlips ?? 10;
+/** Each pair's top-1 flips (at most max), with which way each went. */
+function flipsTerminal(s: CompareSessionModel, { p, width, text }: SessionTerm, max: number): string[] {
+  const out: string[] = [];
   for (const f of s.flips) {
     out.push(p('bold', `Top-1 flips ${f.a} -> ${f.b} (${f.queries.length})`));
     if (!f.queries.length) {
@@ -292,7 +324,7 @@ export function renderSessionTerminal(s: CompareSessionModel, opts: SessionRende
       out.push(...text(`… and ${f.queries.length - max} more (JSON / HTML have all)`, '    ', '  '));
     out.push('');
   }
-  return finish(out);
+  return out;
 }
 
 export function renderSessionJson(s: CompareSessionModel): string {

@@ -51,14 +51,24 @@ export function pointText(v: number | null, kind: string): string {
 export function renderHistoryTerminal(h: HistoryViewModel, opts: TerminalOpts = {}): string {
   const p = painter(opts.color ?? false);
   const width = opts.width ?? DEFAULT_WIDTH;
-  const out: string[] = [];
-  out.push(
-    ...wrap(
-      `History of suite ${safe(h.suite)}: ${h.runs.length} complete run(s), oldest -> newest`,
-      width,
-      '  ',
-    ).map((l) => p('bold', l)),
-  );
+  const single = h.trends.length === 1 ? h.trends[0] : undefined;
+  const out = [
+    ...historyRunsTerminal(h, p, width),
+    ...(single ? singleTrendTerminal(single, p, width) : trendsTerminal(h, p, width)),
+    ...historyAlarmsTerminal(h, p, width),
+  ];
+  return finish(out);
+}
+
+type Paint = ReturnType<typeof painter>;
+
+/** The heading, the runs left out of the trend, and the runs with their verdicts and input changes. */
+function historyRunsTerminal(h: HistoryViewModel, p: Paint, width: number): string[] {
+  const out = wrap(
+    `History of suite ${safe(h.suite)}: ${h.runs.length} complete run(s), oldest -> newest`,
+    width,
+    '  ',
+  ).map((l) => p('bold', l));
   if (h.skipped.length)
     out.push(
       ...wrap(
@@ -100,66 +110,75 @@ export function renderHistoryTerminal(h: HistoryViewModel, opts: TerminalOpts = 
       );
   });
   out.push('');
+  return out;
+}
 
-  const single = h.trends.length === 1 ? h.trends[0] : undefined;
-  if (single) {
+/** One metric: its value per run with the change from the run before, and its sparkline. */
+function singleTrendTerminal(single: HistoryViewModel['trends'][number], p: Paint, width: number): string[] {
+  const out = wrap(`${safe(single.metric)} per run (${single.better} is better)`, width, '  ').map((l) =>
+    p('bold', l),
+  );
+  let prev: number | null = null;
+  const rows = single.points.map((pt) => {
+    const delta = pt.value !== null && prev !== null ? pt.value - prev : null;
+    prev = pt.value;
+    return [
+      safe(pt.run_id),
+      pointText(pt.value, single.kind),
+      pt.numerator !== undefined ? `${pt.numerator}/${pt.denominator}` : '',
+      pt.interval ? `[${n4(pt.interval[0])}, ${n4(pt.interval[1])}]` : '',
+      pt.snapshot_changed ? 'new' : signed(delta),
+      pt.snapshot_changed ? 'snap' : '',
+    ];
+  });
+  out.push(
+    ...fittedTable(
+      [
+        { head: 'run' },
+        { head: 'value' },
+        { head: 'num/den' },
+        { head: '95% interval', kind: 'text' },
+        { head: 'Δ prev' },
+        { head: 'note' },
+      ],
+      rows,
+      width,
+    ),
+    ...wrap(`trend ${single.sparkline}`, width, '    ', '  '),
+    '',
+  );
+  return out;
+}
+
+/** Every measured metric's sparkline, latest value and change, gate metrics starred. */
+function trendsTerminal(h: HistoryViewModel, p: Paint, width: number): string[] {
+  const out = [p('bold', 'Trends (* gate metric)')];
+  out.push(
+    ...fittedTable(
+      [{ head: 'metric' }, { head: 'trend' }, { head: 'latest' }, { head: 'Δ prev' }, { head: 'status' }],
+      measuredTrends(h).map((m) => [
+        safe(m.metric) + (m.gate_metric ? ' *' : ''),
+        m.sparkline.slice(-20),
+        pointText(m.latest, m.kind),
+        signed(m.delta),
+        statusCell(p, m),
+      ]),
+      width,
+    ),
+  );
+  if (h.not_applicable.length)
     out.push(
-      ...wrap(`${safe(single.metric)} per run (${single.better} is better)`, width, '  ').map((l) =>
-        p('bold', l),
+      ...wrap(`not applicable: ${safe(hiddenText(h.not_applicable))}`, width, '    ', '  ').map((l) =>
+        p('dim', l),
       ),
     );
-    let prev: number | null = null;
-    const rows = single.points.map((pt) => {
-      const delta = pt.value !== null && prev !== null ? pt.value - prev : null;
-      prev = pt.value;
-      return [
-        safe(pt.run_id),
-        pointText(pt.value, single.kind),
-        pt.numerator !== undefined ? `${pt.numerator}/${pt.denominator}` : '',
-        pt.interval ? `[${n4(pt.interval[0])}, ${n4(pt.interval[1])}]` : '',
-        pt.snapshot_changed ? 'new' : signed(delta),
-        pt.snapshot_changed ? 'snap' : '',
-      ];
-    });
-    out.push(
-      ...fittedTable(
-        [
-          { head: 'run' },
-          { head: 'value' },
-          { head: 'num/den' },
-          { head: '95% interval', kind: 'text' },
-          { head: 'Δ prev' },
-          { head: 'note' },
-        ],
-        rows,
-        width,
-      ),
-      ...wrap(`trend ${single.sparkline}`, width, '    ', '  '),
-      '',
-    );
-  } else {
-    out.push(p('bold', 'Trends (* gate metric)'));
-    out.push(
-      ...fittedTable(
-        [{ head: 'metric' }, { head: 'trend' }, { head: 'latest' }, { head: 'Δ prev' }, { head: 'status' }],
-        measuredTrends(h).map((m) => [
-          safe(m.metric) + (m.gate_metric ? ' *' : ''),
-          m.sparkline.slice(-20),
-          pointText(m.latest, m.kind),
-          signed(m.delta),
-          statusCell(p, m),
-        ]),
-        width,
-      ),
-    );
-    if (h.not_applicable.length)
-      out.push(
-        ...wrap(`not applicable: ${safe(hiddenText(h.not_applicable))}`, width, '    ', '  ').map((l) =>
-          p('dim', l),
-        ),
-      );
-    out.push('');
-  }
+  out.push('');
+  return out;
+}
+
+/** The newest run's line, the regression alarms (or why there is none) and the paired tests. */
+function historyAlarmsTerminal(h: HistoryViewModel, p: Paint, width: number): string[] {
+  const out: string[] = [];
   const newest = newestRunLine(h);
   if (newest) out.push(...wrap(newest, width, '  ', '').map((l) => verdictPaintIn(p, l, h)));
   if (h.alarms.length) {
@@ -170,7 +189,7 @@ export function renderHistoryTerminal(h: HistoryViewModel, opts: TerminalOpts = 
   }
   const paired = pairedLine(h);
   if (paired) out.push(...wrap(paired, width, '  ').map((l) => p('dim', l)));
-  return finish(out);
+  return out;
 }
 
 /**

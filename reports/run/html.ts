@@ -89,77 +89,12 @@ function uniqueSorted(xs: string[]): string[] {
 /** The view the template draws; every string in it is escaped by handlebars at render time. */
 export function htmlView(report: Report, history?: HistoryViewModel) {
   const g = displayGate(report);
-  const rows = metricRows(report).map((r) => ({
-    ...r,
-    statusText: r.status === 'info' ? '' : (STATUS_MARK[r.status.toUpperCase()] ?? r.status.toUpperCase()),
-  }));
-
-  // failing first, then report order: a reviewer opens the page to see what broke
+  const rows = metricViewRows(report);
   const selection = selectionApplies(report);
-  const order: Record<QueryStatus, number> = { error: 0, miss: 1, hit: 2, 'not counted': 3 };
-  const queries = report.queries
-    .map((q, i) => ({ q, i, status: queryStatus(q, selection, countsAgainst(report, q)) }))
-    .sort((a, b) => order[a.status] - order[b.status] || a.i - b.i)
-    .map(({ q, status }) => ({
-      query_id: q.query_id,
-      text: q.text,
-      kind: q.kind,
-      profile: q.profile ?? '',
-      mode: q.actual.ok ? (q.actual.selection_mode ?? '(none)') : 'error',
-      expected: expectedText(q),
-      actual: actualText(q),
-      fallback_reason: fallbackReasonText(q),
-      status,
-      status_class: status.replace(' ', '-'),
-      why: q.not_applicable ? `not applicable: ${q.not_applicable}` : whyFailing(q),
-      deterministic: q.deterministic,
-      ...stabilityOf(q),
-      unranked: unrankedText(q),
-    }));
-
+  const queries = queryRows(report, selection);
   const charted = rows.filter((r) => r.chart);
-  const modes = selectionModeRows(report);
-  const latencyKeys = Object.keys(report.timing.latency_ms).sort((a, b) =>
-    a === 'all' ? -1 : b === 'all' ? 1 : compareCodeUnits(a, b),
-  );
-  const latency = latencyKeys
-    .map((k) => [k, report.timing.latency_ms[k]!] as const)
-    .filter(([, v]) => v.kind === 'quantiles' && v.n > 0);
-  const latencyRule = g.rules.find((r) => TIMING_METRICS.includes(r.metric));
   const trend = trendSection(report, history);
-  const data = {
-    metrics: charted.length
-      ? {
-          labels: charted.map((r) => r.label),
-          observed: charted.map((r) => r.chart!.observed),
-          threshold: charted.map((r) => r.chart!.threshold),
-          status: charted.map((r) => r.status),
-          marks: charted.map((r) => STATUS_MARK[r.status.toUpperCase()] ?? ''),
-        }
-      : null,
-    modes: modes.some((m) => m.queries > 0)
-      ? {
-          labels: modes.map((m) => m.mode),
-          useful: modes.map((m) => m.useful),
-          not_useful: modes.map((m) => m.not_useful),
-        }
-      : null,
-    latency: latency.length
-      ? {
-          labels: latency.map(([k]) => k),
-          p50: latency.map(([, v]) => (v.kind === 'quantiles' ? v.p50 : null)),
-          p95: latency.map(([, v]) => (v.kind === 'quantiles' ? v.p95 : null)),
-          p99: latency.map(([, v]) => (v.kind === 'quantiles' ? v.p99 : null)),
-          limit: latencyRule ? latencyRule.threshold : null,
-          limit_label: latencyRule ? `limit ${ms(latencyRule.threshold)}` : '',
-        }
-      : null,
-    queries: queries.map((q) => ({ query_id: q.query_id, status: q.status, mode: q.mode })),
-    trend: trend ? trend.data : null,
-  };
-
-  const rp = replaySummary(report);
-  const a = report.artifacts;
+  const data = chartData(report, charted, queries, trend);
   return {
     verdict: g.verdict,
     banner: { ...bannerTitle(report), css: isGated(report) ? g.verdict : 'NOGATE' },
@@ -203,24 +138,8 @@ export function htmlView(report: Report, history?: HistoryViewModel) {
     peers: peerFigureViews(report),
     unmet: { title: unmetTitle(unmetExpectations(report).length), rows: unmetExpectations(report) },
     not_applicable: notApplicableRows(report),
-    replay: {
-      identical: report.replay_proof.identical,
-      status: rp.status,
-      status_class: rp.status === 'identical' ? 'pass' : rp.status === 'divergent' ? 'fail' : 'watch',
-      headline: rp.headline,
-      divergent: rp.divergent,
-      rollups: report.replay_proof.rollups.map((r, i) => ({
-        replay: i + 1,
-        order_seed: report.replay_proof.order_seeds[i] ?? '',
-        rollup: r,
-      })),
-    },
-    artifacts: [
-      { name: 'fixture', id: `${a.artifact_id}@${a.version} (${a.fixture})`, sha256: '' },
-      { name: 'corpus_id', id: a.corpus_id, sha256: a.corpus_sha256 },
-      { name: 'query_set_id', id: a.query_set_id, sha256: a.query_set_sha256 },
-      { name: 'config_id', id: a.config_id, sha256: a.config_sha256 },
-    ],
+    replay: replayView(report),
+    artifacts: artifactRows(report),
     baseline: report.baseline?.source ?? '',
     environment: report.environment,
     wall: ms(report.timing.wall_ms),
@@ -236,6 +155,118 @@ export function htmlView(report: Report, history?: HistoryViewModel) {
       : null,
     data,
   };
+}
+
+/** The metric rows with their status words (a shape beside the colour). */
+function metricViewRows(report: Report) {
+  return metricRows(report).map((r) => ({
+    ...r,
+    statusText: r.status === 'info' ? '' : (STATUS_MARK[r.status.toUpperCase()] ?? r.status.toUpperCase()),
+  }));
+}
+
+type QueryRow = ReturnType<typeof queryRows>[number];
+
+/** Every query's row, failing first, then report order: a reviewer opens the page to see what broke. */
+function queryRows(report: Report, selection: boolean) {
+  const order: Record<QueryStatus, number> = { error: 0, miss: 1, hit: 2, 'not counted': 3 };
+  return report.queries
+    .map((q, i) => ({ q, i, status: queryStatus(q, selection, countsAgainst(report, q)) }))
+    .sort((a, b) => order[a.status] - order[b.status] || a.i - b.i)
+    .map(({ q, status }) => ({
+      query_id: q.query_id,
+      text: q.text,
+      kind: q.kind,
+      profile: q.profile ?? '',
+      mode: q.actual.ok ? (q.actual.selection_mode ?? '(none)') : 'error',
+      expected: expectedText(q),
+      actual: actualText(q),
+      fallback_reason: fallbackReasonText(q),
+      status,
+      status_class: status.replace(' ', '-'),
+      why: q.not_applicable ? `not applicable: ${q.not_applicable}` : whyFailing(q),
+      deterministic: q.deterministic,
+      ...stabilityOf(q),
+      unranked: unrankedText(q),
+    }));
+}
+
+/** The JSON data block the client script draws its charts and filters from (null: no such chart). */
+function chartData(
+  report: Report,
+  charted: ReturnType<typeof metricViewRows>,
+  queries: readonly QueryRow[],
+  trend: ReturnType<typeof trendSection>,
+) {
+  const modes = selectionModeRows(report);
+  const latency = latencyRows(report);
+  const latencyRule = displayGate(report).rules.find((r) => TIMING_METRICS.includes(r.metric));
+  return {
+    metrics: charted.length
+      ? {
+          labels: charted.map((r) => r.label),
+          observed: charted.map((r) => r.chart!.observed),
+          threshold: charted.map((r) => r.chart!.threshold),
+          status: charted.map((r) => r.status),
+          marks: charted.map((r) => STATUS_MARK[r.status.toUpperCase()] ?? ''),
+        }
+      : null,
+    modes: modes.some((m) => m.queries > 0)
+      ? {
+          labels: modes.map((m) => m.mode),
+          useful: modes.map((m) => m.useful),
+          not_useful: modes.map((m) => m.not_useful),
+        }
+      : null,
+    latency: latency.length
+      ? {
+          labels: latency.map(([k]) => k),
+          p50: latency.map(([, v]) => (v.kind === 'quantiles' ? v.p50 : null)),
+          p95: latency.map(([, v]) => (v.kind === 'quantiles' ? v.p95 : null)),
+          p99: latency.map(([, v]) => (v.kind === 'quantiles' ? v.p99 : null)),
+          limit: latencyRule ? latencyRule.threshold : null,
+          limit_label: latencyRule ? `limit ${ms(latencyRule.threshold)}` : '',
+        }
+      : null,
+    queries: queries.map((q) => ({ query_id: q.query_id, status: q.status, mode: q.mode })),
+    trend: trend ? trend.data : null,
+  };
+}
+
+/** The latency quantiles with answers to them, `all` first, then by key. */
+function latencyRows(report: Report) {
+  const latencyKeys = Object.keys(report.timing.latency_ms).sort((a, b) =>
+    a === 'all' ? -1 : b === 'all' ? 1 : compareCodeUnits(a, b),
+  );
+  return latencyKeys
+    .map((k) => [k, report.timing.latency_ms[k]!] as const)
+    .filter(([, v]) => v.kind === 'quantiles' && v.n > 0);
+}
+
+function replayView(report: Report) {
+  const rp = replaySummary(report);
+  return {
+    identical: report.replay_proof.identical,
+    status: rp.status,
+    status_class: rp.status === 'identical' ? 'pass' : rp.status === 'divergent' ? 'fail' : 'watch',
+    headline: rp.headline,
+    divergent: rp.divergent,
+    rollups: report.replay_proof.rollups.map((r, i) => ({
+      replay: i + 1,
+      order_seed: report.replay_proof.order_seeds[i] ?? '',
+      rollup: r,
+    })),
+  };
+}
+
+function artifactRows(report: Report) {
+  const a = report.artifacts;
+  return [
+    { name: 'fixture', id: `${a.artifact_id}@${a.version} (${a.fixture})`, sha256: '' },
+    { name: 'corpus_id', id: a.corpus_id, sha256: a.corpus_sha256 },
+    { name: 'query_set_id', id: a.query_set_id, sha256: a.query_set_sha256 },
+    { name: 'config_id', id: a.config_id, sha256: a.config_sha256 },
+  ];
 }
 
 /** Render the self-contained HTML report. Example: writeFileSync('report.html', renderHtml(report)) */

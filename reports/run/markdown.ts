@@ -39,17 +39,40 @@ export interface MarkdownOptions {
 const ICON = { PASS: '✅', WATCH: '⚠️', FAIL: '❌', NONE: 'ℹ️' } as const;
 
 export function renderMarkdown(report: Report, opts: MarkdownOptions = {}): string {
+  const max = opts.maxFailing ?? 50;
+  const out = [
+    ...markdownBanner(report),
+    ...markdownMetrics(report),
+    ...markdownChecklist(report),
+    ...markdownSelectionModes(report),
+    ...markdownFailing(report, max),
+    ...markdownUnmet(report, max),
+    ...markdownUnranked(report, max),
+    ...markdownNotApplicable(report),
+    ...markdownWarnings(report),
+    ...markdownFallbackReasons(report),
+    ...markdownErrors(report, max),
+    ...markdownViolations(report, max),
+    ...markdownPeers(report),
+    ...markdownReplay(report),
+    ...markdownArtifacts(report),
+  ];
+  return out.join('\n') + '\n';
+}
+
+/** The verdict, what ran, the run id and the gate's reasons. */
+function markdownBanner(report: Report): string[] {
   const e = mdEscape;
   const g = displayGate(report);
-  const out: string[] = [];
   const banner = bannerTitle(report);
-  out.push(`## ${ICON[g.verdict]} ${banner.status}: ${e(banner.title)}`, '');
-  out.push(
+  const out = [
+    `## ${ICON[g.verdict]} ${banner.status}: ${e(banner.title)}`,
+    '',
     `Suite ${mdCode(report.suite)} · system ${mdCode(report.system.name)} (${e(report.system.kind)}, ${e(report.system.contract)})`,
     '',
     `Run ${mdCode(report.environment.run_id)}`,
     '',
-  );
+  ];
   if (semanticWinText(report)) out.push(e(semanticWinText(report)), '');
   if (rankedEntriesText(report)) out.push(e(rankedEntriesText(report)), '');
   if (report.system.weighting) out.push(e(weightingText(report.system.weighting)), '');
@@ -58,11 +81,16 @@ export function renderMarkdown(report: Report, opts: MarkdownOptions = {}): stri
   if (w && w.warned > 0)
     out.push(`- ⚠️ warnings: ${w.warned}/${w.answered} answered requests wrote to stderr (see Warnings)`);
   out.push('');
+  return out;
+}
 
-  out.push(
+/** The metric table, what it leaves out, the judging rule and the top-1 split. */
+function markdownMetrics(report: Report): string[] {
+  const e = mdEscape;
+  const out = [
     '| metric | num/den | rate | 95% interval | threshold | status |',
     '| --- | ---: | ---: | --- | --- | --- |',
-  );
+  ];
   for (const row of metricRows(report)) {
     const status = row.status === 'info' ? '' : `**${row.status.toUpperCase()}**`;
     out.push(
@@ -76,26 +104,40 @@ export function renderMarkdown(report: Report, opts: MarkdownOptions = {}): stri
   if (report.judging?.top1_useful_rule) out.push(`Judging: ${e(report.judging.top1_useful_rule)}`, '');
   const split = top1SplitText(report);
   if (split) out.push(`Top-1 split: ${e(split)}`, '');
+  return out;
+}
 
-  if (g.checklist.length) {
-    out.push('### QA checklist', '');
-    for (const c of g.checklist) out.push(`- [${c.ok ? 'x' : ' '}] ${e(c.text)}: ${e(c.evidence)}`);
-    out.push('');
-  }
+function markdownChecklist(report: Report): string[] {
+  const g = displayGate(report);
+  if (!g.checklist.length) return [];
+  const out = ['### QA checklist', ''];
+  for (const c of g.checklist)
+    out.push(`- [${c.ok ? 'x' : ' '}] ${mdEscape(c.text)}: ${mdEscape(c.evidence)}`);
+  out.push('');
+  return out;
+}
 
+function markdownSelectionModes(report: Report): string[] {
   const modes = selectionModeRows(report);
-  if (modes.length) {
-    out.push('### Selection modes (benchmark queries, replay 1)', '');
-    out.push('| mode | queries | top-1 useful | not useful |', '| --- | ---: | ---: | ---: |');
-    for (const m of modes) out.push(`| ${mdCode(m.mode)} | ${m.queries} | ${m.useful} | ${m.not_useful} |`);
-    out.push('');
-  }
+  if (!modes.length) return [];
+  const out = [
+    '### Selection modes (benchmark queries, replay 1)',
+    '',
+    '| mode | queries | top-1 useful | not useful |',
+    '| --- | ---: | ---: | ---: |',
+  ];
+  for (const m of modes) out.push(`| ${mdCode(m.mode)} | ${m.queries} | ${m.useful} | ${m.not_useful} |`);
+  out.push('');
+  return out;
+}
 
+/** The failing queries (folded; at most max), each with why, its text, mode, expected and actual. */
+function markdownFailing(report: Report, max: number): string[] {
+  const e = mdEscape;
   const failing = failingQueries(report);
-  const max = opts.maxFailing ?? 50;
-  out.push(`<details><summary>${failingTitle(report, failing.length)}</summary>`, '');
+  const out = [`<details><summary>${failingTitle(report, failing.length)}</summary>`, ''];
   if (failing.length) {
-    const withMode = modes.length > 0; // a selection step: its mode column
+    const withMode = selectionModeRows(report).length > 0; // a selection step: its mode column
     out.push(
       `| query | why | text |${withMode ? ' mode |' : ''} expected | actual |`,
       `| --- | --- | --- |${withMode ? ' --- |' : ''} --- | --- |`,
@@ -115,76 +157,99 @@ export function renderMarkdown(report: Report, opts: MarkdownOptions = {}): stri
     out.push('None.');
   }
   out.push('', '</details>', '');
+  return out;
+}
 
+function markdownUnmet(report: Report, max: number): string[] {
   const unmet = unmetExpectations(report);
-  if (unmet.length) {
-    out.push(`<details><summary>${e(unmetTitle(unmet.length))}</summary>`, '');
-    out.push('| probe | expected | answered |', '| --- | --- | --- |');
-    for (const u of unmet.slice(0, max))
-      out.push(`| ${mdCode(u.query_id)} | ${e(u.expected)} | ${e(u.answered)} |`);
-    if (unmet.length > max) out.push('', `… and ${unmet.length - max} more in the JSON and HTML reports.`);
-    out.push('', '</details>', '');
-  }
-  const unranked = unrankedRows(report);
-  if (unranked.length) {
-    out.push(`<details><summary>Unranked entries (${unranked.length} queries, replay 1)</summary>`, '');
-    out.push('| query | unranked entries |', '| --- | --- |');
-    for (const u of unranked.slice(0, max)) out.push(`| ${mdCode(u.query_id)} | ${e(u.unranked)} |`);
-    if (unranked.length > max)
-      out.push('', `… and ${unranked.length - max} more in the JSON and HTML reports.`);
-    out.push('', '</details>', '');
-  }
-  const na = notApplicableRows(report);
-  if (na.length) {
-    out.push('### Probes this system cannot take (not applicable, not counted)', '');
-    for (const n of na) out.push(`- ${e(n.headline)}; ${e(n.fix)} (${e(n.query_ids)})`);
-    out.push('');
-  }
+  if (!unmet.length) return [];
+  const out = [
+    `<details><summary>${mdEscape(unmetTitle(unmet.length))}</summary>`,
+    '',
+    '| probe | expected | answered |',
+    '| --- | --- | --- |',
+  ];
+  for (const u of unmet.slice(0, max))
+    out.push(`| ${mdCode(u.query_id)} | ${mdEscape(u.expected)} | ${mdEscape(u.answered)} |`);
+  if (unmet.length > max) out.push('', `… and ${unmet.length - max} more in the JSON and HTML reports.`);
+  out.push('', '</details>', '');
+  return out;
+}
 
-  out.push(...markdownWarnings(report));
-  out.push(...markdownFallbackReasons(report));
-  out.push(...markdownErrors(report, max));
-  out.push(...markdownViolations(report, max));
+function markdownUnranked(report: Report, max: number): string[] {
+  const unranked = unrankedRows(report);
+  if (!unranked.length) return [];
+  const out = [
+    `<details><summary>Unranked entries (${unranked.length} queries, replay 1)</summary>`,
+    '',
+    '| query | unranked entries |',
+    '| --- | --- |',
+  ];
+  for (const u of unranked.slice(0, max)) out.push(`| ${mdCode(u.query_id)} | ${mdEscape(u.unranked)} |`);
+  if (unranked.length > max)
+    out.push('', `… and ${unranked.length - max} more in the JSON and HTML reports.`);
+  out.push('', '</details>', '');
+  return out;
+}
+
+function markdownNotApplicable(report: Report): string[] {
+  const na = notApplicableRows(report);
+  if (!na.length) return [];
+  const out = ['### Probes this system cannot take (not applicable, not counted)', ''];
+  for (const n of na) out.push(`- ${mdEscape(n.headline)}; ${mdEscape(n.fix)} (${mdEscape(n.query_ids)})`);
+  out.push('');
+  return out;
+}
+
+/** Peer figures beside rgate's measure, then each one's source, why they differ and its per-query values. */
+function markdownPeers(report: Report): string[] {
+  const e = mdEscape;
   const peers = peerFigureViews(report);
-  if (peers.length) {
-    out.push('### Peer figures (not gated)', '');
-    out.push(
-      '| peer | figure | peer says | rgate measure | rgate says |',
-      '| --- | --- | ---: | --- | ---: |',
-    );
-    for (const p of peers)
-      out.push(`| ${e(p.peer)} | ${mdCode(p.id)} | ${e(p.figure)} | ${mdCode(p.metric)} | ${e(p.ours)} |`);
-    out.push('');
-  }
+  if (!peers.length) return [];
+  const out = [
+    '### Peer figures (not gated)',
+    '',
+    '| peer | figure | peer says | rgate measure | rgate says |',
+    '| --- | --- | ---: | --- | ---: |',
+  ];
+  for (const p of peers)
+    out.push(`| ${e(p.peer)} | ${mdCode(p.id)} | ${e(p.figure)} | ${mdCode(p.metric)} | ${e(p.ours)} |`);
+  out.push('');
   for (const p of peers) {
     out.push(`- ${mdCode(p.id)}: ${e(p.source)}. Why they differ: ${e(p.why)}`);
     if (p.per_query.length === 0) continue;
     out.push('', '  | query | ' + mdCode(p.id) + ' |', '  | --- | ---: |');
     for (const q of p.per_query) out.push(`  | ${mdCode(q.query_id)} | ${q.value} |`);
   }
-  if (peers.length) out.push('');
+  out.push('');
+  return out;
+}
 
+function markdownReplay(report: Report): string[] {
   const rp = replaySummary(report);
-  out.push(
+  const out = [
     '### Replay proof',
     '',
-    `${rp.status === 'identical' ? 'Identical' : rp.status === 'divergent' ? '**Divergent**' : '**Not shown**'}: ${e(rp.headline)}`,
-  );
+    `${rp.status === 'identical' ? 'Identical' : rp.status === 'divergent' ? '**Divergent**' : '**Not shown**'}: ${mdEscape(rp.headline)}`,
+  ];
   if (rp.divergent.length) {
     out.push('');
     for (const d of rp.divergent)
-      out.push(`- ${mdCode(d.query_id)} first differs at ${mdCode(d.field)}: ${e(d.groups)}`);
+      out.push(`- ${mdCode(d.query_id)} first differs at ${mdCode(d.field)}: ${mdEscape(d.groups)}`);
   }
   out.push('');
+  return out;
+}
 
+function markdownArtifacts(report: Report): string[] {
   const a = report.artifacts;
-  out.push('### Artifacts', '', '| artifact | id | sha256 |', '| --- | --- | --- |');
+  const out = ['### Artifacts', '', '| artifact | id | sha256 |', '| --- | --- | --- |'];
   out.push(`| fixture | ${mdCode(`${a.artifact_id}@${a.version}`)} | |`);
   out.push(`| corpus_id | ${mdCode(a.corpus_id)} | ${mdCode(shortHash(a.corpus_sha256))} |`);
   out.push(`| query_set_id | ${mdCode(a.query_set_id)} | ${mdCode(shortHash(a.query_set_sha256))} |`);
   out.push(`| config_id | ${mdCode(a.config_id)} | ${mdCode(shortHash(a.config_sha256))} |`);
   if (report.baseline) out.push('', `Baseline: ${mdCode(report.baseline.source)}`);
-  return out.join('\n') + '\n';
+  return out;
 }
 
 /** Contract violations of measured answers, by rule (nothing when every measured answer keeps its contract). */

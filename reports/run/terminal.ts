@@ -51,17 +51,60 @@ export interface TerminalOptions {
 
 const ANSI = { red: 31, green: 32, yellow: 33, bold: 1, dim: 2 } as const;
 
+type Paint = (code: keyof typeof ANSI, s: string) => string;
+
+/** How every section draws: the width, colour or none, headings, the longest list shown. */
+interface Term {
+  W: number;
+  paint: Paint;
+  heading: (t: string) => string[];
+  max: number;
+}
+
+const statusColor = (s: string): keyof typeof ANSI =>
+  s === 'PASS' ? 'green' : s === 'WATCH' ? 'yellow' : s === 'FAIL' ? 'red' : 'bold';
+
 export function renderTerminal(report: Report, opts: TerminalOptions = {}): string {
   const color = opts.color ?? false;
-  const paint = (code: keyof typeof ANSI, s: string) => (color ? `\u001b[${ANSI[code]}m${s}\u001b[0m` : s);
-  const statusColor = (s: string): keyof typeof ANSI =>
-    s === 'PASS' ? 'green' : s === 'WATCH' ? 'yellow' : s === 'FAIL' ? 'red' : 'bold';
-  const safe = terminalSafe;
+  const paint: Paint = (code, s) => (color ? `\u001b[${ANSI[code]}m${s}\u001b[0m` : s);
   const W = opts.width ?? DEFAULT_WIDTH;
-  const heading = (t: string) => wrap(t, W, '  ').map((l) => paint('bold', l));
-  const out: string[] = [];
+  const t: Term = {
+    W,
+    paint,
+    heading: (h) => wrap(h, W, '  ').map((l) => paint('bold', l)),
+    max: opts.maxFailing ?? 20,
+  };
+  const cv = violationSection(report, t.max, paint, W);
+  const out = [
+    ...bannerSection(report, t),
+    ...metricsSection(report, t),
+    ...checklistSection(report, t),
+    ...selectionModesSection(report, t),
+    ...failingSection(report, t),
+    ...unmetSection(report, t),
+    ...notApplicableSection(report, t),
+    ...warningsSection(report, t),
+    ...fallbackReasonsSection(report, t),
+    ...errorSection(report, t.max, paint, W),
+    '',
+    ...(cv.length ? [...cv, ''] : []),
+    ...peersSection(report, t),
+    ...replaySection(report, t),
+    ...artifactsSection(report, t),
+  ];
+  // tables pad every cell: strip trailing blanks so snapshots and copy-paste stay clean
+  return (
+    out
+      .map((l) => l.replace(/[ ]+$/, ''))
+      .join('\n')
+      .replace(/[ ]+\n/g, '\n') + '\n'
+  );
+}
 
-  // banner
+/** The verdict, its reasons, what ran, and the run id. */
+function bannerSection(report: Report, { W, paint }: Term): string[] {
+  const safe = terminalSafe;
+  const out: string[] = [];
   const gate = displayGate(report);
   const banner = bannerTitle(report);
   const title = ` ${banner.status}  ${safe(banner.title)} `;
@@ -97,7 +140,12 @@ export function renderTerminal(report: Report, opts: TerminalOptions = {}): stri
   // the run id alone on its line: a terminal never wraps it, so it copies whole into `rgate diff`
   out.push(`run ${safe(report.environment.run_id)}`);
   out.push('');
+  return out;
+}
 
+/** The metric table, what it leaves out, the judging rule and the top-1 split. */
+function metricsSection(report: Report, { W, paint, heading }: Term): string[] {
+  const safe = terminalSafe;
   // at 80 columns: content widths sum to 75; with the five one-space separators a row is 80 columns
   const statusCell = (row: MetricRow) =>
     row.status === 'info' ? '' : paint(statusColor(row.status.toUpperCase()), row.status.toUpperCase());
@@ -120,7 +168,7 @@ export function renderTerminal(report: Report, opts: TerminalOptions = {}): stri
     ]),
     W,
   );
-  out.push(...heading('Metrics'), ...metrics);
+  const out = [...heading('Metrics'), ...metrics];
   const hidden = hiddenMetrics(report);
   if (hidden.length)
     out.push(
@@ -133,125 +181,152 @@ export function renderTerminal(report: Report, opts: TerminalOptions = {}): stri
   const split = top1SplitText(report);
   if (split) out.push(...wrap(split, W, '  '));
   out.push('');
+  return out;
+}
 
-  if (gate.checklist.length) {
-    out.push(...heading('QA checklist'));
-    for (const c of gate.checklist) {
-      const [first = '', ...rest] = wrap(`${c.ok ? '[x]' : '[ ]'} ${safe(c.text)}`, W, '    ');
-      out.push(paint(c.ok ? 'green' : 'red', first.slice(0, 3)) + first.slice(3), ...rest);
-      out.push(...wrap(safe(c.evidence), W, '    ', '    ').map((l) => paint('dim', l)));
-    }
-    out.push('');
-  }
-
-  const modes = selectionModeRows(report);
-  if (modes.length) {
-    out.push(...heading('Selection modes (benchmark queries, replay 1)'));
-    const modeTable = fittedTable(
-      [col('mode', 26), col('queries', 10), col('top-1 useful', 14), col('not useful', 12)],
-      modes.map((m) => [m.mode, String(m.queries), String(m.useful), String(m.not_useful)]),
-      W,
-    );
-    out.push(...modeTable, '');
-  }
-
-  const max = opts.maxFailing ?? 20;
-  const failing = failingQueries(report);
-  out.push(...heading(failingTitle(report, failing.length)));
-  if (failing.length) {
-    // no selection step: no mode column, its width goes to the expected ids
-    const withMode = selectionApplies(report);
-    const columns = withMode
-      ? [col('query', 20), col('mode', 10), col('expected', 21, 'text'), col('actual', 26, 'text')]
-      : [col('query', 20), col('expected', 32, 'text'), col('actual', 26, 'text')];
-    const rows: FitRow[] = [];
-    for (const { q, why } of failing.slice(0, max)) {
-      const cells = [safe(q.query_id), safe(expectedText(q)), safe(actualText(q))];
-      if (withMode) cells.splice(1, 0, shortMode(q));
-      rows.push(cells);
-      const detail = safe(failingDetail(q));
-      // a quoted text that is cut keeps its closing quote
-      const quoted = detail.startsWith('"');
-      const line = fit(`  ${why}: ${quoted ? detail.slice(0, -1) : detail}`, W - (quoted ? 5 : 4));
-      rows.push({ note: paint('dim', quoted ? `${line}"` : line) });
-      // the system's own reason for the fallback it took, whole: cutting it could cut its cause
-      const fellBack = fallbackReasonText(q);
-      if (fellBack)
-        for (const l of wrap(safe(fellBack), W, '    ', '  ')) rows.push({ note: paint('dim', l) });
-    }
-    out.push(...fittedTable(columns, rows, W));
-    if (failing.length > max) out.push(...andMore(failing.length - max, W));
-  } else {
-    out.push('  none');
+function checklistSection(report: Report, { W, paint, heading }: Term): string[] {
+  const gate = displayGate(report);
+  if (!gate.checklist.length) return [];
+  const out = [...heading('QA checklist')];
+  for (const c of gate.checklist) {
+    const [first = '', ...rest] = wrap(`${c.ok ? '[x]' : '[ ]'} ${terminalSafe(c.text)}`, W, '    ');
+    out.push(paint(c.ok ? 'green' : 'red', first.slice(0, 3)) + first.slice(3), ...rest);
+    out.push(...wrap(terminalSafe(c.evidence), W, '    ', '    ').map((l) => paint('dim', l)));
   }
   out.push('');
+  return out;
+}
 
+function selectionModesSection(report: Report, { W, heading }: Term): string[] {
+  const modes = selectionModeRows(report);
+  if (!modes.length) return [];
+  const modeTable = fittedTable(
+    [col('mode', 26), col('queries', 10), col('top-1 useful', 14), col('not useful', 12)],
+    modes.map((m) => [m.mode, String(m.queries), String(m.useful), String(m.not_useful)]),
+    W,
+  );
+  return [...heading('Selection modes (benchmark queries, replay 1)'), ...modeTable, ''];
+}
+
+/** The failing queries (at most max), each with why it failed and the fallback reason it gave. */
+function failingSection(report: Report, { W, paint, heading, max }: Term): string[] {
+  const safe = terminalSafe;
+  const failing = failingQueries(report);
+  const out = [...heading(failingTitle(report, failing.length))];
+  if (!failing.length) return [...out, '  none', ''];
+  // no selection step: no mode column, its width goes to the expected ids
+  const withMode = selectionApplies(report);
+  const columns = withMode
+    ? [col('query', 20), col('mode', 10), col('expected', 21, 'text'), col('actual', 26, 'text')]
+    : [col('query', 20), col('expected', 32, 'text'), col('actual', 26, 'text')];
+  const rows: FitRow[] = [];
+  for (const { q, why } of failing.slice(0, max)) {
+    const cells = [safe(q.query_id), safe(expectedText(q)), safe(actualText(q))];
+    if (withMode) cells.splice(1, 0, shortMode(q));
+    rows.push(cells);
+    const detail = safe(failingDetail(q));
+    // a quoted text that is cut keeps its closing quote
+    const quoted = detail.startsWith('"');
+    const line = fit(`  ${why}: ${quoted ? detail.slice(0, -1) : detail}`, W - (quoted ? 5 : 4));
+    rows.push({ note: paint('dim', quoted ? `${line}"` : line) });
+    // the system's own reason for the fallback it took, whole: cutting it could cut its cause
+    const fellBack = fallbackReasonText(q);
+    if (fellBack) for (const l of wrap(safe(fellBack), W, '    ', '  ')) rows.push({ note: paint('dim', l) });
+  }
+  out.push(...fittedTable(columns, rows, W));
+  if (failing.length > max) out.push(...andMore(failing.length - max, W));
+  out.push('');
+  return out;
+}
+
+function unmetSection(report: Report, { W, heading, max }: Term): string[] {
   const unmet = unmetExpectations(report);
-  if (unmet.length) {
-    out.push(...heading(unmetTitle(unmet.length)));
-    const ut = fittedTable(
-      [col('probe', 18), col('expected', 29, 'text'), col('answered', 31, 'text')],
-      unmet.slice(0, max).map((u) => [safe(u.query_id), safe(u.expected), safe(u.answered)]),
-      W,
-    );
-    out.push(...ut);
-    if (unmet.length > max) out.push(...andMore(unmet.length - max, W));
-    out.push('');
-  }
+  if (!unmet.length) return [];
+  const ut = fittedTable(
+    [col('probe', 18), col('expected', 29, 'text'), col('answered', 31, 'text')],
+    unmet
+      .slice(0, max)
+      .map((u) => [terminalSafe(u.query_id), terminalSafe(u.expected), terminalSafe(u.answered)]),
+    W,
+  );
+  const out = [...heading(unmetTitle(unmet.length)), ...ut];
+  if (unmet.length > max) out.push(...andMore(unmet.length - max, W));
+  out.push('');
+  return out;
+}
+
+function notApplicableSection(report: Report, { W, paint, heading }: Term): string[] {
   const na = notApplicableRows(report);
-  if (na.length) {
-    out.push(...heading('Probes this system cannot take (not applicable, not counted)'));
-    for (const n of na) {
-      out.push(...wrap(safe(n.headline), W, '    ', '  '));
-      out.push(...wrap(safe(n.fix), W, '    ', '  '));
-      out.push(...wrap(safe(n.query_ids), W, '    ', '    ').map((l) => paint('dim', l)));
-    }
-    out.push('');
+  if (!na.length) return [];
+  const out = [...heading('Probes this system cannot take (not applicable, not counted)')];
+  for (const n of na) {
+    out.push(...wrap(terminalSafe(n.headline), W, '    ', '  '));
+    out.push(...wrap(terminalSafe(n.fix), W, '    ', '  '));
+    out.push(...wrap(terminalSafe(n.query_ids), W, '    ', '    ').map((l) => paint('dim', l)));
   }
+  out.push('');
+  return out;
+}
 
-  const warned = warningView(report);
-  if (warned.headline) {
-    out.push(...heading('Warnings (stderr of answered requests)'));
-    out.push(...wrap(safe(warned.headline), W, '  ', '  '));
-    for (const l of warned.lines) out.push(...wrap(safe(l), W, '    ', '  '));
-    if (warned.more) out.push(...wrap(safe(warned.more), W, '    ', '  '));
-    out.push('');
-  }
+/** A headline and its lines under a heading, as the warnings and the fallback reasons are listed. */
+function findingSection(
+  title: string,
+  v: { headline: string; lines: readonly string[]; more: string },
+  { W, heading }: Term,
+): string[] {
+  if (!v.headline) return [];
+  const out = [...heading(title), ...wrap(terminalSafe(v.headline), W, '  ', '  ')];
+  for (const l of v.lines) out.push(...wrap(terminalSafe(l), W, '    ', '  '));
+  if (v.more) out.push(...wrap(terminalSafe(v.more), W, '    ', '  '));
+  out.push('');
+  return out;
+}
 
-  const fellBack = fallbackReasonView(report);
-  if (fellBack.headline) {
-    out.push(...heading("Fallback reasons (the system's own words)"));
-    out.push(...wrap(safe(fellBack.headline), W, '  ', '  '));
-    for (const l of fellBack.lines) out.push(...wrap(safe(l), W, '    ', '  '));
-    if (fellBack.more) out.push(...wrap(safe(fellBack.more), W, '    ', '  '));
-    out.push('');
-  }
+function warningsSection(report: Report, t: Term): string[] {
+  return findingSection('Warnings (stderr of answered requests)', warningView(report), t);
+}
 
-  out.push(...errorSection(report, max, paint, W), '');
-  const cv = violationSection(report, max, paint, W);
-  if (cv.length) out.push(...cv, '');
+function fallbackReasonsSection(report: Report, t: Term): string[] {
+  return findingSection("Fallback reasons (the system's own words)", fallbackReasonView(report), t);
+}
+
+function peersSection(report: Report, { W, heading }: Term): string[] {
   const peers = peerFigureViews(report);
-  if (peers.length) out.push(...heading('Peer figures (not gated)'));
+  if (!peers.length) return [];
+  const out = [...heading('Peer figures (not gated)')];
   for (const p of peers) {
     out.push(...wrap(terminalSafe(p.line), W, '    ', '  '));
     out.push(...wrap(terminalSafe(`how: ${p.source}`), W, '    ', '    '));
     out.push(...wrap(terminalSafe(`why they differ: ${p.why}`), W, '    ', '    '));
   }
-  if (peers.length) out.push('');
+  out.push('');
+  return out;
+}
 
+function replaySection(report: Report, { W, paint, heading }: Term): string[] {
   const rp = replaySummary(report);
-  out.push(...heading('Replay proof'));
+  const out = [...heading('Replay proof')];
   const tag = rp.status === 'identical' ? 'identical' : rp.status === 'divergent' ? 'DIVERGENT' : 'NOT SHOWN';
   const [head = '', ...more] = wrap(`${tag}: ${rp.headline}`, W, '  ');
   const colour = rp.status === 'identical' ? 'green' : rp.status === 'divergent' ? 'red' : 'yellow';
   out.push(paint(colour, tag) + head.slice(tag.length), ...more);
   for (const d of rp.divergent) {
-    out.push(...wrap(`${safe(d.query_id)} first differs at ${safe(d.field)}: ${d.groups}`, W, '    ', '  '));
+    out.push(
+      ...wrap(
+        `${terminalSafe(d.query_id)} first differs at ${terminalSafe(d.field)}: ${d.groups}`,
+        W,
+        '    ',
+        '  ',
+      ),
+    );
   }
   out.push('');
+  return out;
+}
 
+function artifactsSection(report: Report, { W, heading }: Term): string[] {
+  const safe = terminalSafe;
   const a = report.artifacts;
-  out.push(...heading('Artifacts'));
   const at = fittedTable(
     [col('artifact', 14), col('id', 43), col('sha256', 21)],
     [
@@ -262,24 +337,13 @@ export function renderTerminal(report: Report, opts: TerminalOptions = {}): stri
     ],
     W,
   );
-  out.push(...at);
+  const out = [...heading('Artifacts'), ...at];
   if (report.baseline) out.push(...wrap(`baseline: ${safe(report.baseline.source)}`, W, '  '));
-  // tables pad every cell: strip trailing blanks so snapshots and copy-paste stay clean
-  return (
-    out
-      .map((l) => l.replace(/[ ]+$/, ''))
-      .join('\n')
-      .replace(/[ ]+\n/g, '\n') + '\n'
-  );
+  return out;
 }
 
 /** Errors: failed requests by class, then each query that erred with its first error's text. */
-function errorSection(
-  report: Report,
-  max: number,
-  paint: (code: keyof typeof ANSI, s: string) => string,
-  W: number,
-): string[] {
+function errorSection(report: Report, max: number, paint: Paint, W: number): string[] {
   const v = errorView(report);
   const out = [paint('bold', 'Errors'), ...wrap(terminalSafe(v.headline), W, '  ', '  ')];
   if (!v.classes.length) return out;
@@ -310,12 +374,7 @@ function errorSection(
 }
 
 /** Contract violations of measured answers, by rule (nothing when every measured answer keeps its contract). */
-function violationSection(
-  report: Report,
-  max: number,
-  paint: (code: keyof typeof ANSI, s: string) => string,
-  W: number,
-): string[] {
+function violationSection(report: Report, max: number, paint: Paint, W: number): string[] {
   const v = violationView(report, max);
   if (!v) return [];
   const out = [paint('bold', 'Contract violations'), ...wrap(terminalSafe(v.headline), W, '  ', '  ')];

@@ -7,7 +7,7 @@ import {
 } from '../documents/index.js';
 import { compareCodeUnits } from '../core/canonical-json.js';
 import { sha256 } from '../core/hash.js';
-import { bagOfWords } from './bm25-index.js';
+import { bagOfWords, type QueryTerm, type ScoredDocs } from './bm25-index.js';
 import { INDEX_READS, type IndexedCorpus } from './indexed-corpus.js';
 import {
   estimateTokens,
@@ -122,14 +122,47 @@ export function contextLoad(
   const profile = req.retrieval_profile ?? config.retrieval_profile;
   const weightingMode = req.weighting_mode ?? config.weighting_mode;
   const pd = PROFILE_DEFAULTS[profile] ?? PROFILE_DEFAULTS.medium;
-  const weights: Weights = { ...(WEIGHT_PRESETS[weightingMode] ?? WEIGHT_PRESETS.uniform) };
-  const budgets = {
-    max_files: req.max_files ?? config.budgets.max_files ?? pd.max_files,
-    max_chars_per_file: req.max_chars_per_file ?? config.budgets.max_chars_per_file ?? pd.max_chars_per_file,
-    tokens: req.tokens ?? config.budgets.tokens ?? pd.tokens,
+  const result = emptyResult(ic, config, req, pd);
+  const noMatch = (reason: string, detail: string): ContextLoadResult => {
+    result.reason = reason;
+    result.reason_detail = detail;
+    return result;
   };
+  const problem = requestProblem(ic, req, profile, weightingMode);
+  if (problem) return noMatch(...problem);
+
+  const query = bagOfWords(ic.analyzer.analyze(req.task as string));
   const fallbackEnabled = req.fallback_enabled ?? config.fallback.enabled;
-  const result: ContextLoadResult = {
+  const pool = candidatePool(ic, config, query, fallbackEnabled, pd.candidate_pool, result);
+  if (result.fallback_level === null) {
+    const detail =
+      query.length === 0
+        ? 'the task has no searchable terms after analysis (only stopwords or punctuation)'
+        : 'no record contains every query term';
+    return fallbackEnabled
+      ? noMatch('no_candidate', detail)
+      : noMatch('no_candidate_fallback_disabled', `${detail}; fallback is disabled`);
+  }
+
+  applyBudgets(pool, result.budgets, result.weights, result);
+  if (result.entries.length === 0) {
+    return noMatch('budget_excludes_all', 'every candidate was dropped by the budgets (see dropped[])');
+  }
+  result.no_match = false;
+  return result;
+}
+
+/** The answer before any record is looked at: the settings in force (request > config > profile), no match. */
+function emptyResult(
+  ic: IndexedCorpus,
+  config: RetrievalConfig,
+  req: ContextLoadRequest,
+  pd: (typeof PROFILE_DEFAULTS)[keyof typeof PROFILE_DEFAULTS],
+): ContextLoadResult {
+  const profile = req.retrieval_profile ?? config.retrieval_profile;
+  const weightingMode = req.weighting_mode ?? config.weighting_mode;
+  const weights: Weights = { ...(WEIGHT_PRESETS[weightingMode] ?? WEIGHT_PRESETS.uniform) };
+  return {
     ranking_contract_version: 'v0',
     retrieval_profile: profile,
     weighting_mode: weightingMode,
@@ -138,7 +171,12 @@ export function contextLoad(
     selected_count: 0,
     fallback_level: null,
     fallback_attempts: [],
-    budgets,
+    budgets: {
+      max_files: req.max_files ?? config.budgets.max_files ?? pd.max_files,
+      max_chars_per_file:
+        req.max_chars_per_file ?? config.budgets.max_chars_per_file ?? pd.max_chars_per_file,
+      tokens: req.tokens ?? config.budgets.tokens ?? pd.tokens,
+    },
     pool: { size_limit: pd.candidate_pool, stage_candidates: 0, pooled: 0, beyond_pool: 0 },
     usage: { files: 0, chars: 0, tokens: 0, token_estimate: 'ceil(chars/4)' },
     entries: [],
@@ -150,35 +188,47 @@ export function contextLoad(
     authority: 'non_authoritative',
     policy: { sensitive_tags: ic.sensitiveTags.slice(), withheld_records: countWithheld(ic) },
   };
-  const noMatch = (reason: string, detail: string): ContextLoadResult => {
-    result.reason = reason;
-    result.reason_detail = detail;
-    return result;
-  };
+}
 
-  if (!(profile in PROFILE_DEFAULTS))
-    return noMatch('invalid_request', `unknown retrieval_profile "${profile}"`);
+/** Why the request cannot be answered at all (reason, detail), or undefined when it can. */
+function requestProblem(
+  ic: IndexedCorpus,
+  req: ContextLoadRequest,
+  profile: string,
+  weightingMode: string,
+): [string, string] | undefined {
+  if (!(profile in PROFILE_DEFAULTS)) return ['invalid_request', `unknown retrieval_profile "${profile}"`];
   if (!(weightingMode in WEIGHT_PRESETS))
-    return noMatch('invalid_request', `unknown weighting_mode "${weightingMode}"`);
+    return ['invalid_request', `unknown weighting_mode "${weightingMode}"`];
   for (const [name, v] of Object.entries({
     max_files: req.max_files,
     max_chars_per_file: req.max_chars_per_file,
     tokens: req.tokens,
   })) {
-    if (badInt(v)) return noMatch('invalid_request', `${name} must be a non-negative integer`);
+    if (badInt(v)) return ['invalid_request', `${name} must be a non-negative integer`];
   }
   if (typeof req.task !== 'string' || req.task.trim() === '')
-    return noMatch('empty_task', 'task must be a non-empty string');
-  if (ic.records.length === 0) return noMatch('empty_corpus', 'the corpus snapshot has no records');
+    return ['empty_task', 'task must be a non-empty string'];
+  if (ic.records.length === 0) return ['empty_corpus', 'the corpus snapshot has no records'];
+  return undefined;
+}
 
-  const query = bagOfWords(ic.analyzer.analyze(req.task));
+/**
+ * The candidates of the first fallback stage that has any, ranked; each stage tried is recorded in
+ * result.fallback_attempts, the stage used in result.fallback_level and result.pool (which stays
+ * null and empty when no stage has a candidate).
+ */
+function candidatePool(
+  ic: IndexedCorpus,
+  config: RetrievalConfig,
+  query: readonly QueryTerm[],
+  fallbackEnabled: boolean,
+  poolSize: number,
+  result: ContextLoadResult,
+): Candidate[] {
   const scored = ic.index.scoreAll(query);
-  const stages: readonly FallbackStage[] = FALLBACK_STAGES;
-  const asOf = Date.parse(config.as_of);
-  const halfLifeMs = config.freshness_half_life_days * MS_PER_DAY;
-
-  let pool: Candidate[] = [];
-  for (const stage of stages) {
+  const make = candidateScorer(ic, config, result.weights);
+  for (const stage of FALLBACK_STAGES as readonly FallbackStage[]) {
     if (stage !== 'restricted' && !fallbackEnabled) {
       result.fallback_attempts.push({
         stage,
@@ -188,18 +238,7 @@ export function contextLoad(
       });
       continue;
     }
-    // stage membership
-    let members: { doc: number; bm25: number }[] = [];
-    if (stage === 'unrestricted') {
-      for (let d = 0; d < ic.records.length; d++) if (ic.withheld[d] === 0) members.push({ doc: d, bm25: 0 });
-    } else {
-      const need = stage === 'restricted' ? query.length : 1;
-      for (let i = 0; i < scored.docs.length; i++) {
-        const d = scored.docs[i] as number;
-        if (query.length > 0 && (scored.coverage[i] as number) >= need && ic.withheld[d] === 0)
-          members.push({ doc: d, bm25: scored.scores[i] as number });
-      }
-    }
+    let members = stageMembers(ic, stage, query, scored);
     const attempt: FallbackAttempt = {
       stage,
       rule: STAGE_RULES[stage],
@@ -209,76 +248,96 @@ export function contextLoad(
     result.fallback_attempts.push(attempt);
     if (members.length === 0) continue;
 
-    const make = (m: { doc: number; bm25: number }, maxBm25: number): Candidate => {
-      const record = ic.records[m.doc] as CorpusRecord;
-      const capturedMs = ic.capturedMs[m.doc] as number;
-      const lexical = maxBm25 > 0 ? Math.min(1, m.bm25 / maxBm25) : 0;
-      const evidence = clamp01(record.evidence);
-      const outcome = clamp01(record.outcome);
-      let freshness = 0;
-      if (!Number.isNaN(capturedMs) && !Number.isNaN(asOf)) {
-        const age = Math.max(0, asOf - capturedMs);
-        freshness = halfLifeMs > 0 ? Math.pow(2, -age / halfLifeMs) : age === 0 ? 1 : 0;
-      }
-      const combined =
-        weights.lexical * lexical +
-        weights.evidence * evidence +
-        weights.outcome * outcome +
-        weights.freshness * freshness;
-      const missing: ('evidence' | 'outcome')[] = [];
-      if (record.evidence === undefined) missing.push('evidence');
-      if (record.outcome === undefined) missing.push('outcome');
-      return {
-        doc: m.doc,
-        record,
-        bm25: m.bm25,
-        lexical,
-        evidence,
-        outcome,
-        freshness,
-        combined,
-        capturedMs,
-        missing,
-      };
-    };
-
+    let pool: Candidate[];
     if (stage === 'unrestricted') {
       const all = members.map((m) => make(m, 0));
       all.sort(compareCandidates);
-      pool = all.slice(0, pd.candidate_pool);
+      pool = all.slice(0, poolSize);
     } else {
       members.sort((a, b) => b.bm25 - a.bm25 || a.doc - b.doc);
-      members = members.slice(0, pd.candidate_pool);
+      members = members.slice(0, poolSize);
       const maxBm25 = members[0]?.bm25 ?? 0;
       pool = members.map((m) => make(m, maxBm25));
       pool.sort(compareCandidates);
     }
     result.fallback_level = stage;
     result.pool = {
-      size_limit: pd.candidate_pool,
+      size_limit: poolSize,
       stage_candidates: attempt.candidates,
       pooled: pool.length,
       beyond_pool: attempt.candidates - pool.length,
     };
-    break;
+    return pool;
   }
+  return [];
+}
 
-  if (result.fallback_level === null) {
-    const detail =
-      query.length === 0
-        ? 'the task has no searchable terms after analysis (only stopwords or punctuation)'
-        : 'no record contains every query term';
-    return fallbackEnabled
-      ? noMatch('no_candidate', detail)
-      : noMatch('no_candidate_fallback_disabled', `${detail}; fallback is disabled`);
-  }
+interface Member {
+  doc: number;
+  bm25: number;
+}
 
-  applyBudgets(pool, budgets, weights, result);
-  if (result.entries.length === 0) {
-    return noMatch('budget_excludes_all', 'every candidate was dropped by the budgets (see dropped[])');
+/** A stage's records (never a withheld one) with their BM25; unrestricted: every record, at 0. */
+function stageMembers(
+  ic: IndexedCorpus,
+  stage: FallbackStage,
+  query: readonly QueryTerm[],
+  scored: ScoredDocs,
+): Member[] {
+  const members: Member[] = [];
+  if (stage === 'unrestricted') {
+    for (let d = 0; d < ic.records.length; d++) if (ic.withheld[d] === 0) members.push({ doc: d, bm25: 0 });
+  } else {
+    const need = stage === 'restricted' ? query.length : 1;
+    for (let i = 0; i < scored.docs.length; i++) {
+      const d = scored.docs[i] as number;
+      if (query.length > 0 && (scored.coverage[i] as number) >= need && ic.withheld[d] === 0)
+        members.push({ doc: d, bm25: scored.scores[i] as number });
+    }
   }
-  result.no_match = false;
-  return result;
+  return members;
+}
+
+/** A member's components and combined score, its lexical score against the pool's best BM25. */
+function candidateScorer(
+  ic: IndexedCorpus,
+  config: RetrievalConfig,
+  weights: Weights,
+): (m: Member, maxBm25: number) => Candidate {
+  const asOf = Date.parse(config.as_of);
+  const halfLifeMs = config.freshness_half_life_days * MS_PER_DAY;
+  return (m, maxBm25) => {
+    const record = ic.records[m.doc] as CorpusRecord;
+    const capturedMs = ic.capturedMs[m.doc] as number;
+    const lexical = maxBm25 > 0 ? Math.min(1, m.bm25 / maxBm25) : 0;
+    const evidence = clamp01(record.evidence);
+    const outcome = clamp01(record.outcome);
+    let freshness = 0;
+    if (!Number.isNaN(capturedMs) && !Number.isNaN(asOf)) {
+      const age = Math.max(0, asOf - capturedMs);
+      freshness = halfLifeMs > 0 ? Math.pow(2, -age / halfLifeMs) : age === 0 ? 1 : 0;
+    }
+    const combined =
+      weights.lexical * lexical +
+      weights.evidence * evidence +
+      weights.outcome * outcome +
+      weights.freshness * freshness;
+    const missing: ('evidence' | 'outcome')[] = [];
+    if (record.evidence === undefined) missing.push('evidence');
+    if (record.outcome === undefined) missing.push('outcome');
+    return {
+      doc: m.doc,
+      record,
+      bm25: m.bm25,
+      lexical,
+      evidence,
+      outcome,
+      freshness,
+      combined,
+      capturedMs,
+      missing,
+    };
+  };
 }
 
 function applyBudgets(

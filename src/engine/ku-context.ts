@@ -8,11 +8,12 @@ import {
   type GuidanceRole,
   type KuLevel,
   type OverBudgetUnit,
+  type Profile,
   type ResolvedIntent,
   type ResolvedUnit,
   type RetrievalConfig,
 } from '../documents/index.js';
-import { bagOfWords } from './bm25-index.js';
+import { bagOfWords, type QueryTerm } from './bm25-index.js';
 import { INDEX_READS, type IndexedCorpus } from './indexed-corpus.js';
 import { guidanceRole, intentLevel, intentPurpose, taggedRole } from './ku-intent.js';
 import type { KuRequest } from './ku-types.js';
@@ -129,37 +130,124 @@ export const KU_READS: readonly string[] = [...INDEX_READS, 'retrieval_profile',
 
 export function resolveIntent(ic: IndexedCorpus, config: RetrievalConfig, req: KuRequest): ResolvedIntent {
   const kc = kuCorpus(ic);
-  const n = ic.records.length;
+  const budgets = budgetsOf(config, req);
+  const intent = typeof req.intent === 'string' ? req.intent : '';
+  const terms = intentTerms(ic, intent);
+  const termSet = new Set(terms.map((t) => t.term));
+  const target = intentLevel(intent);
+  const m: Match = {
+    ic,
+    kc,
+    scores: unitScores(ic, kc, terms),
+    considered: new Set<number>(),
+    byScore: rankBy(kc, target),
+  };
+  const { candidates, strategiesRun } = findCandidates(m, target);
+  const { evidence, overBudget } = selectEvidence(m, candidates, budgets);
+  const overlap = overlapWith(ic, termSet);
+  const { guidanceUnits, currentTurnContextUnits } = turnUnits(req, termSet, overlap);
+  const areas = evidenceAreas(kc, evidence);
+  for (const role of GUIDANCE_ROLES)
+    for (const d of pickKb(m, areas, 'guidance', D.guidance_per_role, role))
+      guidanceUnits[role].push(kbUnit(m, d, (ic.records[d] as CorpusRecord).text, { role }));
+  const strategyUnits = pickKb(m, areas, 'strategy', D.strategy_units).map((d) =>
+    kbUnit(m, d, (ic.records[d] as CorpusRecord).text),
+  );
+  const sessionUnits = sessionUnitsFor(req, overlap);
+
+  // evidence fills what the token budget leaves; guidance and conversation units are never dropped for it
+  const fixed = [
+    ...GUIDANCE_ROLES.flatMap((r) => guidanceUnits[r]),
+    ...strategyUnits,
+    ...currentTurnContextUnits,
+    ...sessionUnits,
+  ];
+  const { kbUnits, budgetDropped } = fitTokenBudget(m, evidence, fixed, budgets.tokenBudget);
+  const all = [...fixed, ...kbUnits];
+  return {
+    intentRef: req.intentRef,
+    retrievalProfile: budgets.profile,
+    intentGroup: intentGroup(ic, kc, evidence, kbUnits),
+    decomposed: { text: intent, terms: terms.map((t) => t.term) },
+    strategyUnits,
+    guidanceUnits,
+    currentTurnContextUnits,
+    sessionUnits,
+    kbUnits,
+    retrievalTrace: {
+      purpose: intentPurpose(intent),
+      strategiesRun,
+      escalated: strategiesRun.length > 1,
+      kuLevelsUsed: levelsUsed([
+        ...kbUnits,
+        ...strategyUnits,
+        ...GUIDANCE_ROLES.flatMap((r) => guidanceUnits[r]),
+      ]),
+      totalKUsConsidered: m.considered.size + (req.current_turn?.length ?? 0) + (req.session?.length ?? 0),
+      targetLevel: target,
+      overBudget,
+      ...(budgetDropped.length > 0 ? { budgetDropped } : {}),
+    },
+    resolvedPayload: {
+      prompt: intent,
+      context: all.map((u) => ({ title: u.title ?? u.kuId, sourceLink: u.sourceLink, text: u.text })),
+    },
+  };
+}
+
+interface KuBudgets {
+  profile: Profile;
+  maxUnits: number;
+  unitChars: number;
+  tokenBudget: number;
+}
+
+/** The request's budgets, else the config's, else the profile's defaults. */
+function budgetsOf(config: RetrievalConfig, req: KuRequest): KuBudgets {
   const profile = req.retrieval_profile ?? config.retrieval_profile;
   const pd = PROFILE_DEFAULTS[profile] ?? PROFILE_DEFAULTS.medium;
-  const maxUnits = req.max_units ?? config.budgets.max_files ?? pd.max_files;
-  const unitChars = req.unit_chars ?? config.budgets.max_chars_per_file ?? pd.max_chars_per_file;
-  const tokenBudget = req.tokens ?? config.budgets.tokens ?? pd.tokens;
-  const intent = typeof req.intent === 'string' ? req.intent : '';
+  return {
+    profile,
+    maxUnits: req.max_units ?? config.budgets.max_files ?? pd.max_files,
+    unitChars: req.unit_chars ?? config.budgets.max_chars_per_file ?? pd.max_chars_per_file,
+    tokenBudget: req.tokens ?? config.budgets.tokens ?? pd.tokens,
+  };
+}
+
+/** The intent's search terms: its analysed words without those that only ask for a level. */
+function intentTerms(ic: IndexedCorpus, intent: string): QueryTerm[] {
   // words that say which level the intent wants ("overview", "exact") are not what it is about
   const analyzed = ic.analyzer.analyze(intent);
   const meta = metaTerms(ic);
   const topical = analyzed.filter((t) => !meta.has(t));
-  const terms = bagOfWords(topical.length > 0 ? topical : analyzed);
-  const termSet = new Set(terms.map((t) => t.term));
+  return bagOfWords(topical.length > 0 ? topical : analyzed);
+}
 
-  // lexical scores, normalised by the best over every unit the matcher may hand out
-  const bm25 = new Float64Array(n);
-  const mask = new Int32Array(n);
-  if (terms.length > 0) {
-    const scored = ic.index.scoreAll(terms);
-    for (let i = 0; i < scored.docs.length; i++) bm25[scored.docs[i] as number] = scored.scores[i] as number;
-    // which query terms each unit holds (the first 30), so a parent's coverage is its subtree's
-    for (let t = 0; t < Math.min(terms.length, 30); t++) {
-      const one = ic.index.scoreAll([terms[t] as (typeof terms)[number]]);
-      for (let i = 0; i < one.docs.length; i++) mask[one.docs[i] as number]! |= 1 << t;
-    }
-  }
-  let best = 0;
-  for (let d = 0; d < n; d++)
-    if (ic.withheld[d] === 0 && (bm25[d] as number) > best) best = bm25[d] as number;
-  const own = new Float64Array(n);
-  if (best > 0) for (let d = 0; d < n; d++) own[d] = ic.withheld[d] === 0 ? (bm25[d] as number) / best : 0;
+/** How relevant each unit is to the intent; subtree, coverage and hier are memoised lazily. */
+interface Scores {
+  /** own BM25 against the best over every unit the matcher may hand out */
+  own: Float64Array;
+  /** BM25 mass of the unit and everything under it */
+  subtree: (d: number) => number;
+  /** the share of the intent's terms (the first 30) in the unit or below it */
+  coverage: (d: number) => number;
+  /** the level score: half own, half subtree, each against the best at the unit's level */
+  hier: (d: number) => number;
+}
+
+/** A matching in progress: the corpus, the scores, and every unit looked at so far. */
+interface Match {
+  ic: IndexedCorpus;
+  kc: KuCorpus;
+  scores: Scores;
+  considered: Set<number>;
+  byScore: (score: (d: number) => number) => (a: number, b: number) => number;
+}
+
+function unitScores(ic: IndexedCorpus, kc: KuCorpus, terms: readonly QueryTerm[]): Scores {
+  const n = ic.records.length;
+  const { bm25, mask } = lexicalScores(ic, terms);
+  const own = ownScores(ic, bm25);
   // subtree mass (BM25 of the unit and everything under it) and subtree term mask, memoised
   const mass = new Float64Array(n).fill(-1);
   const subMask = new Int32Array(n);
@@ -181,9 +269,50 @@ export function resolveIntent(ic: IndexedCorpus, config: RetrievalConfig, req: K
     subtree(d);
     return termCount === 0 ? 0 : popcount(subMask[d] as number) / termCount;
   };
-  // a unit's score at its level: half its own text, half its subtree, each against the best at that level
+  return { own, subtree, coverage, hier: levelScore(ic, kc, own, subtree) };
+}
+
+/** Each unit's BM25 for the intent, and which of its terms (the first 30) the unit holds. */
+function lexicalScores(
+  ic: IndexedCorpus,
+  terms: readonly QueryTerm[],
+): { bm25: Float64Array; mask: Int32Array } {
+  const n = ic.records.length;
+  const bm25 = new Float64Array(n);
+  const mask = new Int32Array(n);
+  if (terms.length > 0) {
+    const scored = ic.index.scoreAll(terms);
+    for (let i = 0; i < scored.docs.length; i++) bm25[scored.docs[i] as number] = scored.scores[i] as number;
+    // which query terms each unit holds (the first 30), so a parent's coverage is its subtree's
+    for (let t = 0; t < Math.min(terms.length, 30); t++) {
+      const one = ic.index.scoreAll([terms[t] as QueryTerm]);
+      for (let i = 0; i < one.docs.length; i++) mask[one.docs[i] as number]! |= 1 << t;
+    }
+  }
+  return { bm25, mask };
+}
+
+/** BM25 normalised by the best over every unit the matcher may hand out (withheld units score 0). */
+function ownScores(ic: IndexedCorpus, bm25: Float64Array): Float64Array {
+  const n = ic.records.length;
+  let best = 0;
+  for (let d = 0; d < n; d++)
+    if (ic.withheld[d] === 0 && (bm25[d] as number) > best) best = bm25[d] as number;
+  const own = new Float64Array(n);
+  if (best > 0) for (let d = 0; d < n; d++) own[d] = ic.withheld[d] === 0 ? (bm25[d] as number) / best : 0;
+  return own;
+}
+
+/** A unit's score at its level: half its own text, half its subtree, each against the best at that level. */
+function levelScore(
+  ic: IndexedCorpus,
+  kc: KuCorpus,
+  own: Float64Array,
+  subtree: (d: number) => number,
+): (d: number) => number {
+  const n = ic.records.length;
   const levelMax = new Map<KuLevel, { own: number; mass: number }>();
-  const hier = (d: number): number => {
+  return (d: number): number => {
     const level = kc.level[d] as KuLevel;
     let mx = levelMax.get(level);
     if (!mx) {
@@ -199,106 +328,128 @@ export function resolveIntent(ic: IndexedCorpus, config: RetrievalConfig, req: K
     const m = mx.mass > 0 ? subtree(d) / mx.mass : 0;
     return 0.5 * o + 0.5 * m;
   };
+}
 
-  const target = intentLevel(intent);
-  const purpose = intentPurpose(intent);
-  const evidenceAt = (levels: readonly KuLevel[]): number[] => {
-    const out: number[] = [];
-    for (let d = 0; d < n; d++)
-      if (ic.withheld[d] === 0 && kc.kind[d] === 'evidence' && levels.includes(kc.level[d] as KuLevel))
-        out.push(d);
-    return out;
-  };
-  const byScore = (score: (d: number) => number) => (a: number, b: number) =>
+/** Order: score desc, distance from the target level asc, id asc. */
+function rankBy(kc: KuCorpus, target: KuLevel): Match['byScore'] {
+  return (score) => (a, b) =>
     score(b) - score(a) ||
     Math.abs(LEVEL_RANK[kc.level[a] as KuLevel] - LEVEL_RANK[target]) -
       Math.abs(LEVEL_RANK[kc.level[b] as KuLevel] - LEVEL_RANK[target]) ||
     a - b;
+}
 
+function evidenceAt(ic: IndexedCorpus, kc: KuCorpus, levels: readonly KuLevel[]): number[] {
+  const out: number[] = [];
+  for (let d = 0; d < ic.records.length; d++)
+    if (ic.withheld[d] === 0 && kc.kind[d] === 'evidence' && levels.includes(kc.level[d] as KuLevel))
+      out.push(d);
+  return out;
+}
+
+/** The strategies in turn, each only when the ones before found fewer than min_candidates. */
+function findCandidates(m: Match, target: KuLevel): { candidates: number[]; strategiesRun: string[] } {
+  const { ic, kc, scores } = m;
   const strategiesRun: string[] = [];
-  const considered = new Set<number>();
   let candidates: number[] = [];
   const attempts: [string, () => number[]][] = [
-    [`level:${target}`, () => evidenceAt([target])],
-    ['adjacent-levels', () => evidenceAt(NEIGHBOURS[target])],
+    [`level:${target}`, () => evidenceAt(ic, kc, [target])],
+    ['adjacent-levels', () => evidenceAt(ic, kc, NEIGHBOURS[target])],
   ];
   for (const [name, pool] of attempts) {
     strategiesRun.push(name);
     const members = pool();
-    for (const d of members) considered.add(d);
+    for (const d of members) m.considered.add(d);
     candidates = members
-      .filter((d) => coverage(d) >= D.coverage_min && hier(d) >= D.relevance_min)
-      .sort(byScore(hier));
+      .filter((d) => scores.coverage(d) >= D.coverage_min && scores.hier(d) >= D.relevance_min)
+      .sort(m.byScore(scores.hier));
     if (candidates.length >= D.min_candidates) break;
   }
   if (candidates.length < D.min_candidates) {
     strategiesRun.push('any-term');
-    const members = evidenceAt(KU_LEVELS);
-    for (const d of members) considered.add(d);
-    candidates = members.filter((d) => (own[d] as number) > 0).sort(byScore((d) => own[d] as number));
+    const members = evidenceAt(ic, kc, KU_LEVELS);
+    for (const d of members) m.considered.add(d);
+    candidates = members
+      .filter((d) => (scores.own[d] as number) > 0)
+      .sort(m.byScore((d) => scores.own[d] as number));
   }
+  return { candidates, strategiesRun };
+}
 
-  // evidence, level-aware and size-aware
+interface EvidencePart {
+  d: number;
+  text: string;
+  loadedAs: 'whole' | 'truncated' | 'child';
+  splitFrom?: number;
+}
+
+/** Evidence, level-aware and size-aware: up to maxUnits parts of the candidates, each unit once. */
+function selectEvidence(
+  m: Match,
+  candidates: readonly number[],
+  budgets: KuBudgets,
+): { evidence: EvidencePart[]; overBudget: OverBudgetUnit[] } {
   const overBudget: OverBudgetUnit[] = [];
-  const evidence: {
-    d: number;
-    text: string;
-    loadedAs: 'whole' | 'truncated' | 'child';
-    splitFrom?: number;
-  }[] = [];
+  const evidence: EvidencePart[] = [];
   const emitted = new Set<number>();
-  const expand = (d: number, splitFrom: number | undefined, out: typeof evidence): void => {
-    const r = ic.records[d] as CorpusRecord;
-    if (r.text.length <= unitChars) {
-      out.push({
-        d,
-        text: r.text,
-        loadedAs: splitFrom === undefined ? 'whole' : 'child',
-        ...(splitFrom !== undefined ? { splitFrom } : {}),
-      });
-      return;
-    }
-    const kids = (kc.children[d] as number[]).slice().sort(byScore(subtree));
-    if (kids.length === 0) {
-      overBudget.push({
-        kuId: r.id,
-        chars: r.text.length,
-        budget: unitChars,
-        resolution: 'truncated',
-        children: [],
-      });
-      out.push({
-        d,
-        text: cutText(r.text, unitChars),
-        loadedAs: 'truncated',
-        ...(splitFrom !== undefined ? { splitFrom } : {}),
-      });
-      return;
-    }
-    let chosen = kids.filter((c) => subtree(c) > 0).slice(0, D.split_children);
-    if (chosen.length === 0) chosen = kids.slice(0, 1);
-    overBudget.push({
-      kuId: r.id,
-      chars: r.text.length,
-      budget: unitChars,
-      resolution: 'children',
-      children: chosen.map((c) => (ic.records[c] as CorpusRecord).id),
-    });
-    for (const c of chosen) expand(c, splitFrom ?? d, out);
-  };
   for (const d of candidates) {
-    if (evidence.length >= maxUnits) break;
+    if (evidence.length >= budgets.maxUnits) break;
     if (emitted.has(d)) continue;
-    const parts: typeof evidence = [];
-    expand(d, undefined, parts);
+    const parts: EvidencePart[] = [];
+    expandUnit(m, budgets.unitChars, overBudget, d, undefined, parts);
     for (const p of parts) {
-      if (evidence.length >= maxUnits || emitted.has(p.d)) continue;
+      if (evidence.length >= budgets.maxUnits || emitted.has(p.d)) continue;
       emitted.add(p.d);
       evidence.push(p);
     }
   }
+  return { evidence, overBudget };
+}
 
-  // the areas the evidence came from: every ancestor of a selected unit, and the unit itself
+/**
+ * A unit within unitChars as it is; a longer one as its split_children most relevant children,
+ * recursively, or cut to unitChars when it has none. Both are listed in overBudget.
+ */
+function expandUnit(
+  m: Match,
+  unitChars: number,
+  overBudget: OverBudgetUnit[],
+  d: number,
+  splitFrom: number | undefined,
+  out: EvidencePart[],
+): void {
+  const r = m.ic.records[d] as CorpusRecord;
+  const split = splitFrom !== undefined ? { splitFrom } : {};
+  if (r.text.length <= unitChars) {
+    out.push({ d, text: r.text, loadedAs: splitFrom === undefined ? 'whole' : 'child', ...split });
+    return;
+  }
+  const kids = (m.kc.children[d] as number[]).slice().sort(m.byScore(m.scores.subtree));
+  if (kids.length === 0) {
+    overBudget.push({
+      kuId: r.id,
+      chars: r.text.length,
+      budget: unitChars,
+      resolution: 'truncated',
+      children: [],
+    });
+    out.push({ d, text: cutText(r.text, unitChars), loadedAs: 'truncated', ...split });
+    return;
+  }
+  let chosen = kids.filter((c) => m.scores.subtree(c) > 0).slice(0, D.split_children);
+  if (chosen.length === 0) chosen = kids.slice(0, 1);
+  overBudget.push({
+    kuId: r.id,
+    chars: r.text.length,
+    budget: unitChars,
+    resolution: 'children',
+    children: chosen.map((c) => (m.ic.records[c] as CorpusRecord).id),
+  });
+  for (const c of chosen) expandUnit(m, unitChars, overBudget, c, splitFrom ?? d, out);
+}
+
+/** The areas the evidence came from: every ancestor of a selected unit, and the unit itself. */
+function evidenceAreas(kc: KuCorpus, evidence: readonly EvidencePart[]): Set<number> {
   const areas = new Set<number>();
   for (const e of evidence) {
     let a = e.d;
@@ -307,50 +458,75 @@ export function resolveIntent(ic: IndexedCorpus, config: RetrievalConfig, req: K
       a = kc.parent[a] as number;
     }
   }
-  // guidance without a parent applies everywhere; with one, where the evidence came from
-  const scoped = (d: number): boolean => (kc.parent[d] as number) < 0 || areas.has(kc.parent[d] as number);
-  const pickKb = (kind: Kind, cap: number, role?: GuidanceRole): number[] => {
-    const out: number[] = [];
-    for (let d = 0; d < n; d++) {
-      if (ic.withheld[d] !== 0 || kc.kind[d] !== kind || (role !== undefined && kc.role[d] !== role))
-        continue;
-      considered.add(d);
-      if (scoped(d) || (own[d] as number) >= D.guidance_min) out.push(d);
-    }
-    return out
-      .sort(
-        (a, b) => Number(scoped(b)) - Number(scoped(a)) || (own[b] as number) - (own[a] as number) || a - b,
-      )
-      .slice(0, cap);
-  };
+  return areas;
+}
 
-  const kbUnit = (d: number, text: string, extra: Partial<ResolvedUnit> = {}): ResolvedUnit => {
-    const r = ic.records[d] as CorpusRecord;
-    return {
-      kuId: r.id,
-      level: kc.level[d] as KuLevel,
-      parentId: r.parent_id ?? null,
-      title: r.title ?? r.id,
-      sourceLink: r.source_path,
-      text,
-      score: kc.kind[d] === 'evidence' ? hier(d) : (own[d] as number),
-      ...extra,
-    };
+/**
+ * KB units of a kind (and role): guidance without a parent applies everywhere; with one, where the
+ * evidence came from; else when it scores guidance_min on its own. Scoped first, then own score.
+ */
+function pickKb(
+  m: Match,
+  areas: ReadonlySet<number>,
+  kind: Kind,
+  cap: number,
+  role?: GuidanceRole,
+): number[] {
+  const { ic, kc, scores } = m;
+  const scoped = (d: number): boolean => (kc.parent[d] as number) < 0 || areas.has(kc.parent[d] as number);
+  const out: number[] = [];
+  for (let d = 0; d < ic.records.length; d++) {
+    if (ic.withheld[d] !== 0 || kc.kind[d] !== kind || (role !== undefined && kc.role[d] !== role)) continue;
+    m.considered.add(d);
+    if (scoped(d) || (scores.own[d] as number) >= D.guidance_min) out.push(d);
+  }
+  return out
+    .sort(
+      (a, b) =>
+        Number(scoped(b)) - Number(scoped(a)) ||
+        (scores.own[b] as number) - (scores.own[a] as number) ||
+        a - b,
+    )
+    .slice(0, cap);
+}
+
+function kbUnit(m: Match, d: number, text: string, extra: Partial<ResolvedUnit> = {}): ResolvedUnit {
+  const r = m.ic.records[d] as CorpusRecord;
+  return {
+    kuId: r.id,
+    level: m.kc.level[d] as KuLevel,
+    parentId: r.parent_id ?? null,
+    title: r.title ?? r.id,
+    sourceLink: r.source_path,
+    text,
+    score: m.kc.kind[d] === 'evidence' ? m.scores.hier(d) : (m.scores.own[d] as number),
+    ...extra,
   };
-  const overlap = (u: ConversationUnit): number => {
+}
+
+/** How many of the intent's terms a conversation unit (title and text) shares. */
+function overlapWith(ic: IndexedCorpus, termSet: ReadonlySet<string>): (u: ConversationUnit) => number {
+  return (u) => {
     const seen = new Set(ic.analyzer.analyze(u.title ? `${u.title}\n${u.text}` : u.text));
     let k = 0;
     for (const t of termSet) if (seen.has(t)) k++;
     return k;
   };
-  const convUnit = (u: ConversationUnit, link: string, extra: Partial<ResolvedUnit> = {}): ResolvedUnit => ({
-    kuId: u.id,
-    title: u.title ?? u.id,
-    sourceLink: `${link}:${u.id}`,
-    text: u.text,
-    ...extra,
-  });
+}
 
+function convUnit(u: ConversationUnit, link: string, extra: Partial<ResolvedUnit> = {}): ResolvedUnit {
+  return { kuId: u.id, title: u.title ?? u.id, sourceLink: `${link}:${u.id}`, text: u.text, ...extra };
+}
+
+/**
+ * The current turn: guidance units always; the others when they share a term with the intent (all
+ * of them when the intent has no searchable term).
+ */
+function turnUnits(
+  req: KuRequest,
+  termSet: ReadonlySet<string>,
+  overlap: (u: ConversationUnit) => number,
+): { guidanceUnits: ResolvedIntent['guidanceUnits']; currentTurnContextUnits: ResolvedUnit[] } {
   const guidanceUnits: ResolvedIntent['guidanceUnits'] = {
     planner: [],
     goalSolver: [],
@@ -364,78 +540,62 @@ export function resolveIntent(ic: IndexedCorpus, config: RetrievalConfig, req: K
     else if (termSet.size === 0 || overlap(u) > 0)
       currentTurnContextUnits.push(convUnit(u, 'turn', { score: overlap(u) }));
   }
-  for (const role of GUIDANCE_ROLES)
-    for (const d of pickKb('guidance', D.guidance_per_role, role))
-      guidanceUnits[role].push(kbUnit(d, (ic.records[d] as CorpusRecord).text, { role }));
-  const strategyUnits = pickKb('strategy', D.strategy_units).map((d) =>
-    kbUnit(d, (ic.records[d] as CorpusRecord).text),
-  );
-  const session = (req.session ?? [])
+  return { guidanceUnits, currentTurnContextUnits };
+}
+
+/** Earlier turns' units sharing a term with the intent: most shared first, then in session order. */
+function sessionUnitsFor(req: KuRequest, overlap: (u: ConversationUnit) => number): ResolvedUnit[] {
+  return (req.session ?? [])
     .map((u, i) => ({ u, i, k: overlap(u) }))
     .filter((s) => s.k > 0)
     .sort((a, b) => b.k - a.k || a.i - b.i)
-    .slice(0, D.session_units);
-  const sessionUnits = session.map((s) => convUnit(s.u, 'session', { score: s.k }));
+    .slice(0, D.session_units)
+    .map((s) => convUnit(s.u, 'session', { score: s.k }));
+}
 
-  // evidence fills what the token budget leaves; guidance and conversation units are never dropped for it
-  const fixed = [
-    ...GUIDANCE_ROLES.flatMap((r) => guidanceUnits[r]),
-    ...strategyUnits,
-    ...currentTurnContextUnits,
-    ...sessionUnits,
-  ];
+/** Evidence in order while the payload stays within the token budget; the rest is listed as dropped. */
+function fitTokenBudget(
+  m: Match,
+  evidence: readonly EvidencePart[],
+  fixed: readonly ResolvedUnit[],
+  tokenBudget: number,
+): { kbUnits: ResolvedUnit[]; budgetDropped: string[] } {
   let chars = fixed.reduce((s, u) => s + u.text.length, 0);
   const kbUnits: ResolvedUnit[] = [];
   const budgetDropped: string[] = [];
   for (const e of evidence) {
-    const id = (ic.records[e.d] as CorpusRecord).id;
+    const id = (m.ic.records[e.d] as CorpusRecord).id;
     if (estimateTokens(chars + e.text.length) > tokenBudget) {
       budgetDropped.push(id);
       continue;
     }
     chars += e.text.length;
     kbUnits.push(
-      kbUnit(e.d, e.text, {
+      kbUnit(m, e.d, e.text, {
         loadedAs: e.loadedAs,
-        ...(e.splitFrom !== undefined ? { splitFrom: (ic.records[e.splitFrom] as CorpusRecord).id } : {}),
+        ...(e.splitFrom !== undefined ? { splitFrom: (m.ic.records[e.splitFrom] as CorpusRecord).id } : {}),
       }),
     );
   }
+  return { kbUnits, budgetDropped };
+}
 
+function levelsUsed(units: readonly ResolvedUnit[]): KuLevel[] {
   const levels = new Set<KuLevel>();
-  for (const u of [...kbUnits, ...strategyUnits, ...GUIDANCE_ROLES.flatMap((r) => guidanceUnits[r])])
-    if (u.level) levels.add(u.level);
-  let group: string | null = null;
+  for (const u of units) if (u.level) levels.add(u.level);
+  return KU_LEVELS.filter((l) => levels.has(l));
+}
+
+/** The top of the tree the first loaded evidence unit sits in, or null when none was loaded. */
+function intentGroup(
+  ic: IndexedCorpus,
+  kc: KuCorpus,
+  evidence: readonly EvidencePart[],
+  kbUnits: readonly ResolvedUnit[],
+): string | null {
   const top = kbUnits[0];
-  if (top) {
-    let a = evidence.find((e) => (ic.records[e.d] as CorpusRecord).id === top.kuId)?.d ?? -1;
-    for (let i = 0; i < 32 && a >= 0 && (kc.parent[a] as number) >= 0; i++) a = kc.parent[a] as number;
-    if (a >= 0) group = (ic.records[a] as CorpusRecord).id;
-  }
-  const all = [...fixed, ...kbUnits];
-  return {
-    intentRef: req.intentRef,
-    retrievalProfile: profile,
-    intentGroup: group,
-    decomposed: { text: intent, terms: terms.map((t) => t.term) },
-    strategyUnits,
-    guidanceUnits,
-    currentTurnContextUnits,
-    sessionUnits,
-    kbUnits,
-    retrievalTrace: {
-      purpose,
-      strategiesRun,
-      escalated: strategiesRun.length > 1,
-      kuLevelsUsed: KU_LEVELS.filter((l) => levels.has(l)),
-      totalKUsConsidered: considered.size + (req.current_turn?.length ?? 0) + (req.session?.length ?? 0),
-      targetLevel: target,
-      overBudget,
-      ...(budgetDropped.length > 0 ? { budgetDropped } : {}),
-    },
-    resolvedPayload: {
-      prompt: intent,
-      context: all.map((u) => ({ title: u.title ?? u.kuId, sourceLink: u.sourceLink, text: u.text })),
-    },
-  };
+  if (!top) return null;
+  let a = evidence.find((e) => (ic.records[e.d] as CorpusRecord).id === top.kuId)?.d ?? -1;
+  for (let i = 0; i < 32 && a >= 0 && (kc.parent[a] as number) >= 0; i++) a = kc.parent[a] as number;
+  return a >= 0 ? (ic.records[a] as CorpusRecord).id : null;
 }

@@ -80,12 +80,7 @@ export class SemanticIndex {
   }
 
   /** The method's settings, the config's value else the engine default (src/core/defaults.ts). */
-  private settings(): {
-    method: 'cosine' | 'hybrid_rrf';
-    rrf_k: number;
-    confidence_min: number;
-    ambiguity_margin: number;
-  } {
+  private settings(): SelectSettings {
     const s = this.config.semantic;
     const method = s.method ?? SEMANTIC_DEFAULTS.method;
     return method === 'cosine'
@@ -105,72 +100,25 @@ export class SemanticIndex {
 
   select(req: SelectRequest): SelectResult | ErrorEnvelope {
     const k = clampK(req.k, this.config.k);
-    const { method, rrf_k, confidence_min, ambiguity_margin } = this.settings();
-    let top: { hits: VectorHit[]; scoreOf: (doc: number) => number };
-    if (method === 'hybrid_rrf') {
-      const v = this.vectors.matrixAndQuery(req);
-      if ('error' in v) return v;
-      top = hybridTopK(this.ic, v, req.query ?? '', k, rrf_k);
-    } else {
-      const c = this.vectors.topK(req, k);
-      if ('error' in c) return c;
-      top = { hits: c.hits, scoreOf: (doc) => c.m.cosine(c.q, c.qNorm, doc) };
-    }
-    const recs = this.ic.records;
-    const candidates: SelectCandidate[] = top.hits.map((h, i) => ({
-      id: (recs[h.doc] as CorpusRecord).id,
-      source_path: (recs[h.doc] as CorpusRecord).source_path,
-      score: h.score,
-      rank: i + 1,
-    }));
-    const top1 = top.hits[0]?.score ?? null;
-    const top2 = top.hits[1]?.score ?? null;
-    const confidencePassed = top1 !== null && top1 >= confidence_min;
-    const ambiguityPassed = top1 !== null && (top2 === null || top1 - top2 >= ambiguity_margin);
-    const trace: SelectFallbackStep[] = [];
-    const base = {
-      contract: 'memory-cli-v1' as const,
-      candidates,
-      gates: {
-        confidence_min,
-        ambiguity_margin,
-        top1,
-        top2,
-        confidence_passed: confidencePassed,
-        ambiguity_passed: ambiguityPassed,
-        method,
-        ...(method === 'hybrid_rrf' ? { rrf_k } : {}),
-      },
-      embedder: this.vectors.embedderLabel(),
-      k,
+    const settings = this.settings();
+    const top = this.ranked(req, k, settings);
+    if ('error' in top) return top;
+    const a: Answer = {
+      recs: this.ic.records,
+      top,
+      base: baseAnswer(this.ic.records, top, settings, this.vectors.embedderLabel(), k),
+      trace: [],
     };
-    const pick = (
-      doc: number,
-      mode: SelectResult['selection_mode'],
-      reason: string,
-      detail: string,
-      stage: SelectResult['fallback']['stage'],
-    ): SelectResult => {
-      const r = recs[doc] as CorpusRecord;
-      return {
-        ...base,
-        selection_mode: mode,
-        selected_id: r.id,
-        source_path: r.source_path,
-        confidence: top.scoreOf(doc),
-        reason,
-        reason_detail: detail,
-        fallback: { triggered: stage !== null, stage, trace },
-      };
-    };
-
-    if (confidencePassed && ambiguityPassed) {
-      trace.push({
+    const { method, rrf_k } = settings;
+    const { top1, confidence_passed, ambiguity_passed } = a.base.gates;
+    if (confidence_passed && ambiguity_passed) {
+      a.trace.push({
         stage: 'semantic',
         outcome: 'selected',
         detail: `${method} top1 ${top1} passed both gates`,
       });
       return pick(
+        a,
         top.hits[0]!.doc,
         'semantic',
         'semantic_gates_passed',
@@ -180,38 +128,41 @@ export class SemanticIndex {
         null,
       );
     }
-    const why =
-      top1 === null
-        ? 'no candidate (empty corpus)'
-        : [
-            confidencePassed ? null : `confidence ${top1} < confidence_min ${confidence_min}`,
-            ambiguityPassed ? null : `margin ${top1 - (top2 ?? 0)} < ambiguity_margin ${ambiguity_margin}`,
-          ]
-            .filter((s) => s !== null)
-            .join('; ');
-    trace.push({ stage: 'semantic', outcome: 'gate_failed', detail: why });
+    const why = gateFailure(a.base.gates);
+    a.trace.push({ stage: 'semantic', outcome: 'gate_failed', detail: why });
+    return this.fallback(req, a, why);
+  }
 
-    const noMatch = (reason: string, detail: string): SelectResult => ({
-      ...base,
-      selection_mode: 'no_match',
-      selected_id: null,
-      source_path: null,
-      confidence: 0,
-      reason,
-      reason_detail: detail,
-      fallback: { triggered: true, stage: 'no_match', trace },
-    });
+  /** The top k by the method in use, with the score a selection's confidence states. */
+  private ranked(req: SelectRequest, k: number, settings: SelectSettings): Ranked | ErrorEnvelope {
+    if (settings.method === 'hybrid_rrf') {
+      const v = this.vectors.matrixAndQuery(req);
+      if ('error' in v) return v;
+      return hybridTopK(this.ic, v, req.query ?? '', k, settings.rrf_k);
+    }
+    const c = this.vectors.topK(req, k);
+    if ('error' in c) return c;
+    return { hits: c.hits, scoreOf: (doc) => c.m.cosine(c.q, c.qNorm, doc) };
+  }
 
+  /** The fallback chain after a failed gate: exact key, then path priority, then no match. */
+  private fallback(req: SelectRequest, a: Answer, why: string): SelectResult {
+    const { trace } = a;
     if (!this.config.fallback.enabled) {
       trace.push({ stage: 'exact_key', outcome: 'skipped_disabled', detail: 'fallback disabled' });
       trace.push({ stage: 'path_priority', outcome: 'skipped_disabled', detail: 'fallback disabled' });
-      return noMatch('no_match_fallback_disabled', `semantic gates failed (${why}) and fallback is disabled`);
+      return noMatch(
+        a,
+        'no_match_fallback_disabled',
+        `semantic gates failed (${why}) and fallback is disabled`,
+      );
     }
 
     const exact = this.picks.exactKey(req);
     if (exact) {
       trace.push({ stage: 'exact_key', outcome: 'selected', detail: exact.detail });
       return pick(
+        a,
         exact.doc,
         'fallback_exact_key',
         exact.reason,
@@ -231,6 +182,7 @@ export class SemanticIndex {
     if (path) {
       trace.push({ stage: 'path_priority', outcome: 'selected', detail: path.detail });
       return pick(
+        a,
         path.doc,
         'fallback_path_priority',
         'fallback_path_priority',
@@ -244,6 +196,7 @@ export class SemanticIndex {
       detail: 'no source_path shares a token with the query',
     });
     return noMatch(
+      a,
       'no_match_no_fallback_candidate',
       `semantic gates failed (${why}); no exact key matched; no source_path shares a token with the query`,
     );
@@ -253,4 +206,106 @@ export class SemanticIndex {
     const k = clampK(req.k, this.config.k);
     return retrievalResult(this.ic, this.config.embedding.dimensions, this.vectors, req, k);
   }
+}
+
+interface SelectSettings {
+  method: 'cosine' | 'hybrid_rrf';
+  rrf_k: number;
+  confidence_min: number;
+  ambiguity_margin: number;
+}
+
+interface Ranked {
+  hits: VectorHit[];
+  scoreOf: (doc: number) => number;
+}
+
+type BaseAnswer = ReturnType<typeof baseAnswer>;
+
+/** One select call's answer in the making: what every outcome shares, and the steps tried so far. */
+interface Answer {
+  recs: readonly CorpusRecord[];
+  top: Ranked;
+  base: BaseAnswer;
+  trace: SelectFallbackStep[];
+}
+
+/** The candidates, the gates and their outcomes: the same whichever record is selected. */
+function baseAnswer(
+  recs: readonly CorpusRecord[],
+  top: Ranked,
+  s: SelectSettings,
+  embedder: string,
+  k: number,
+) {
+  const { method, rrf_k, confidence_min, ambiguity_margin } = s;
+  const candidates: SelectCandidate[] = top.hits.map((h, i) => ({
+    id: (recs[h.doc] as CorpusRecord).id,
+    source_path: (recs[h.doc] as CorpusRecord).source_path,
+    score: h.score,
+    rank: i + 1,
+  }));
+  const top1 = top.hits[0]?.score ?? null;
+  const top2 = top.hits[1]?.score ?? null;
+  return {
+    contract: 'memory-cli-v1' as const,
+    candidates,
+    gates: {
+      confidence_min,
+      ambiguity_margin,
+      top1,
+      top2,
+      confidence_passed: top1 !== null && top1 >= confidence_min,
+      ambiguity_passed: top1 !== null && (top2 === null || top1 - top2 >= ambiguity_margin),
+      method,
+      ...(method === 'hybrid_rrf' ? { rrf_k } : {}),
+    },
+    embedder,
+    k,
+  };
+}
+
+/** Which gates failed and by how much. */
+function gateFailure(g: BaseAnswer['gates']): string {
+  if (g.top1 === null) return 'no candidate (empty corpus)';
+  return [
+    g.confidence_passed ? null : `confidence ${g.top1} < confidence_min ${g.confidence_min}`,
+    g.ambiguity_passed ? null : `margin ${g.top1 - (g.top2 ?? 0)} < ambiguity_margin ${g.ambiguity_margin}`,
+  ]
+    .filter((s) => s !== null)
+    .join('; ');
+}
+
+function pick(
+  a: Answer,
+  doc: number,
+  mode: SelectResult['selection_mode'],
+  reason: string,
+  detail: string,
+  stage: SelectResult['fallback']['stage'],
+): SelectResult {
+  const r = a.recs[doc] as CorpusRecord;
+  return {
+    ...a.base,
+    selection_mode: mode,
+    selected_id: r.id,
+    source_path: r.source_path,
+    confidence: a.top.scoreOf(doc),
+    reason,
+    reason_detail: detail,
+    fallback: { triggered: stage !== null, stage, trace: a.trace },
+  };
+}
+
+function noMatch(a: Answer, reason: string, detail: string): SelectResult {
+  return {
+    ...a.base,
+    selection_mode: 'no_match',
+    selected_id: null,
+    source_path: null,
+    confidence: 0,
+    reason,
+    reason_detail: detail,
+    fallback: { triggered: true, stage: 'no_match', trace: a.trace },
+  };
 }

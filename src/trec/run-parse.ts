@@ -128,8 +128,10 @@ export class RunBuilder {
   }
 
   /**
-   * Parse every line of buf[0, end); end must follow a newline or be the end of the file. One function
-   * with the arrays in locals: this loop is the whole cost of reading a large run.
+   * Parse every line of buf[0, end); end must follow a newline or be the end of the file.
+   * Long because: this loop is the whole cost of reading a large run when the WebAssembly scanner
+   * does not, so it keeps the arrays, the cursor and the hashes in locals in one function; a call
+   * per field would hand them back and forth through `this` for every byte it reads.
    */
   feed(buf: Uint8Array, end: number): void {
     // the WebAssembly scanner first (see run-scan.ts), on either thread of a split file
