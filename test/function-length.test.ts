@@ -16,18 +16,6 @@ const MAX_LINES = 120;
 const REASON = 'Long because:';
 const PRODUCT_DIRS = ['src', 'harness', 'history', 'gates', 'reports', 'server'];
 
-/**
- * Long functions being split in a parallel change, so this test can land before them. Each entry
- * must still be long and give no reason (the test fails otherwise), so the list can only shrink;
- * the lead deletes the entries as those changes merge.
- */
-const ALLOWED: readonly { file: string; name: string }[] = [
-  { file: 'src/cli/commands/init.ts', name: 'initHandler' }, // split in a parallel change
-  { file: 'src/cli/commands/import.ts', name: 'builder' }, // split in a parallel change
-  { file: 'src/cli/commands/import.ts', name: 'handler' }, // split in a parallel change
-  { file: 'src/cli/commands/compare.ts', name: 'handler' }, // split in a parallel change
-];
-
 interface LongFunction {
   file: string;
   name: string;
@@ -131,7 +119,6 @@ function longFunctions(rel: string, text: string): LongFunction[] {
   return out;
 }
 
-const isAllowed = (f: LongFunction): boolean => ALLOWED.some((a) => a.file === f.file && a.name === f.name);
 const describeLong = (f: LongFunction): string => `${f.file}:${f.line} ${f.name} (${f.lines} lines)`;
 
 /** A function of `lines` lines in all, from its first line to its closing brace. */
@@ -146,13 +133,7 @@ describe('function length', () => {
 
   it(`no product function is over ${MAX_LINES} lines without "${REASON}" at its top`, () => {
     expect(files.length).toBeGreaterThan(100);
-    const offenders = long.filter((f) => !isAllowed(f));
-    expect(offenders.map(describeLong)).toEqual([]);
-  });
-
-  it('every allowlisted function is still long, so the list only shrinks', () => {
-    const stale = ALLOWED.filter((a) => !long.some((f) => f.file === a.file && f.name === a.name));
-    expect(stale.map((a) => `${a.file} ${a.name}: no longer long; delete it from ALLOWED`)).toEqual([]);
+    expect(long.map(describeLong)).toEqual([]);
   });
 
   it('the checker fails planted long functions and passes them once they are short or say why', () => {

@@ -197,47 +197,15 @@ export const compareCommand: RgateCommand<CompareArgs> = {
       .example(COMPARE_EXAMPLES.map(([cmd, what]) => [`$0 ${cmd}`, what])),
   handler: async (args, io) => {
     const format = args.json ? 'json' : (args.format ?? 'terminal');
-    if (args.list || args.show) {
-      if (args.upload !== undefined)
-        throw new RgateError(
-          'usage',
-          '--upload sends a comparison as it is run: not with --list or --show',
-          'run the comparison with --upload',
-        );
-      const store = openStore(io, args);
-      try {
-        if (args.show) {
-          io.out(render(loadSession(store, args.show), format, io).replace(/\n$/, ''));
-          return EXIT.ok;
-        }
-        const rows = store.listCompareSessions(args.suite !== undefined ? { suite: args.suite } : {});
-        if (args.json) io.out(JSON.stringify(rows satisfies CompareSessionList, null, 2));
-        else if (!rows.length) io.out(`no comparison sessions in ${store.location}`);
-        else
-          for (const r of rows)
-            io.out(`${r.session_id}  ${safe(r.suite)}  ${r.kind}  ${r.created_at}\n    ${safe(r.summary)}`);
-        return EXIT.ok;
-      } finally {
-        store.close();
-      }
-    }
-    if (args.suite === undefined)
-      throw new RgateError(
-        'usage',
-        'name the suite to compare on',
-        'rgate compare <suite> --set a=1 --set a=2',
-      );
-    if (!(args.alpha > 0 && args.alpha < 1))
-      throw new RgateError('usage', `--alpha ${args.alpha}: must be in (0, 1)`);
-    if (args.resamples < 100 || args.permutations < 100)
-      throw new RgateError('usage', '--resamples and --permutations need at least 100');
+    if (args.list || args.show) return listOrShow(args, io, format);
+    const suite = checkCompareArgs(args);
     const uploadTarget =
       args.upload !== undefined ? uploadTargetOf(args.upload, args, io, '--upload') : undefined;
     // the variants' runs, kept for the upload (a comparison stores only its session locally)
     const runs = uploadTarget ? new MemoryRunStore() : undefined;
     const graceMs = interruptGraceMs(io.env);
     const { variants, kind } = variantsFromFlags(args.set ?? [], args.sweep);
-    const { spec, root } = loadSuiteSpec(io, args.suite, args.config);
+    const { spec, root } = loadSuiteSpec(io, suite, args.config);
     checkVariantEffects(variants, kind, spec, root);
     const created = new Date();
     const sessionId = `cmp-${newRunId(created)}`;
@@ -248,7 +216,7 @@ export const compareCommand: RgateCommand<CompareArgs> = {
     let session: CompareSession;
     try {
       session = await runCompare({
-        suite: args.suite,
+        suite,
         spec,
         root,
         variants,
@@ -285,25 +253,7 @@ export const compareCommand: RgateCommand<CompareArgs> = {
     } finally {
       await interrupt.dispose();
     }
-    if (args.save) {
-      const store = openStore(io, args, false);
-      try {
-        saveSession(store, session);
-      } finally {
-        store.close();
-      }
-      const dir = join(outDirOf(io, args['out-dir'], args.config), 'compare', sessionId);
-      mkdirSync(dir, { recursive: true });
-      writeFileSync(join(dir, 'session.json'), renderSessionJson(session));
-      writeFileSync(join(dir, 'session.md'), renderSessionMarkdown(session));
-      writeFileSync(join(dir, 'session.html'), renderSessionHtml(session));
-      io.err(
-        painter(false)(
-          'dim',
-          `rgate: session ${sessionId} stored; files in ${relative(io.cwd, dir) || dir}/session.{json,md,html}`,
-        ),
-      );
-    }
+    if (args.save) saveCompareSession(args, io, session);
     io.out(render(session, format, io).replace(/\n$/, ''));
     if (uploadTarget && runs) {
       // the exit code stays the comparison's: a session the server could not take waits as pending
@@ -323,3 +273,66 @@ export const compareCommand: RgateCommand<CompareArgs> = {
     return interrupt.exitCode ?? EXIT.ok;
   },
 };
+
+/** `--list` and `--show <id>`: the stored sessions, read only. */
+function listOrShow(args: CompareArgs, io: CliIo, format: string): number {
+  if (args.upload !== undefined)
+    throw new RgateError(
+      'usage',
+      '--upload sends a comparison as it is run: not with --list or --show',
+      'run the comparison with --upload',
+    );
+  const store = openStore(io, args);
+  try {
+    if (args.show) {
+      io.out(render(loadSession(store, args.show), format, io).replace(/\n$/, ''));
+      return EXIT.ok;
+    }
+    const rows = store.listCompareSessions(args.suite !== undefined ? { suite: args.suite } : {});
+    if (args.json) io.out(JSON.stringify(rows satisfies CompareSessionList, null, 2));
+    else if (!rows.length) io.out(`no comparison sessions in ${store.location}`);
+    else
+      for (const r of rows)
+        io.out(`${r.session_id}  ${safe(r.suite)}  ${r.kind}  ${r.created_at}\n    ${safe(r.summary)}`);
+    return EXIT.ok;
+  } finally {
+    store.close();
+  }
+}
+
+/** The suite to compare on, once the flags that bound a comparison are checked. */
+function checkCompareArgs(args: CompareArgs): string {
+  if (args.suite === undefined)
+    throw new RgateError(
+      'usage',
+      'name the suite to compare on',
+      'rgate compare <suite> --set a=1 --set a=2',
+    );
+  if (!(args.alpha > 0 && args.alpha < 1))
+    throw new RgateError('usage', `--alpha ${args.alpha}: must be in (0, 1)`);
+  if (args.resamples < 100 || args.permutations < 100)
+    throw new RgateError('usage', '--resamples and --permutations need at least 100');
+  return args.suite;
+}
+
+/** `--save`: the session into the history and its files under the out dir. */
+function saveCompareSession(args: CompareArgs, io: CliIo, session: CompareSession): void {
+  const sessionId = session.environment.session_id;
+  const store = openStore(io, args, false);
+  try {
+    saveSession(store, session);
+  } finally {
+    store.close();
+  }
+  const dir = join(outDirOf(io, args['out-dir'], args.config), 'compare', sessionId);
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'session.json'), renderSessionJson(session));
+  writeFileSync(join(dir, 'session.md'), renderSessionMarkdown(session));
+  writeFileSync(join(dir, 'session.html'), renderSessionHtml(session));
+  io.err(
+    painter(false)(
+      'dim',
+      `rgate: session ${sessionId} stored; files in ${relative(io.cwd, dir) || dir}/session.{json,md,html}`,
+    ),
+  );
+}

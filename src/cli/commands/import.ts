@@ -15,7 +15,7 @@ import {
   importTrec,
   type ImportResult,
 } from '../../snapshot/index.js';
-import type { RgateCommand } from '../command.js';
+import type { CliIo, RgateCommand } from '../command.js';
 import { shellWord } from '../../core/shell-word.js';
 import { emptyCorpusWarning } from '../empty-corpus.js';
 
@@ -100,6 +100,8 @@ export const importCommand: RgateCommand<ImportArgs> = {
   command: 'import <kind> [path]',
   describe:
     'Import BEIR, TREC, SMART files, a document tree (project_dir) or a memory-cli root into fixtures/<set>',
+  // Long because: the command's flags, one declaration each in yargs' builder chain (every importer's
+  // inputs in one list, the way --help shows them); split, the list would be scattered.
   builder: (y: Argv) =>
     y
       .positional('kind', {
@@ -246,93 +248,8 @@ export const importCommand: RgateCommand<ImportArgs> = {
       ? validateOrThrow(validateConfig, readJsonFile(p(a.config)!), { file: a.config })
       : undefined;
     const qrels = (a.qrels ?? []).map((q) => p(q)!);
-    const importInto = async (dir: string): Promise<ImportResult> => {
-      const base = { out: dir, command, ...(config ? { config } : {}) };
-      let r: ImportResult;
-      switch (a.kind) {
-        case 'beir': {
-          // `rgate import beir <folder>`: BEIR's own layout (corpus.jsonl?, queries.jsonl, qrels/*.tsv)
-          if (a.path) {
-            const folder = p(a.path)!;
-            if (!a.queries) a.queries = join(folder, 'queries.jsonl');
-            if (!a.corpus && existsSync(join(folder, 'corpus.jsonl')))
-              a.corpus = join(folder, 'corpus.jsonl');
-            // BEIR evaluates a split (its loader's default: test): train and dev judgments mixed in
-            // would put other splits' queries in the set. Without test.tsv, every split file.
-            if (qrels.length === 0 && existsSync(join(folder, 'qrels'))) {
-              if (existsSync(join(folder, 'qrels', 'test.tsv')))
-                qrels.push(join(folder, 'qrels', 'test.tsv'));
-              else
-                for (const f of readdirSync(join(folder, 'qrels'))
-                  .filter((n) => n.endsWith('.tsv'))
-                  .sort())
-                  qrels.push(join(folder, 'qrels', f));
-            }
-          }
-          r = importBeir({
-            ...base,
-            queries: p(need(a, 'queries'))!,
-            qrels,
-            ...(a.corpus ? { corpus: p(a.corpus)! } : {}),
-            allQueries: !!a['all-queries'],
-          });
-          break;
-        }
-        case 'trec':
-          r = await importTrec({
-            ...base,
-            topics: p(need(a, 'topics'))!,
-            qrels,
-            ...(a.docs ? { docs: p(a.docs)! } : {}),
-            ...(a['topic-field'] ? { topicField: a['topic-field'] } : {}),
-            ...(a['record-kind'] ? { kind: a['record-kind'] } : {}),
-          });
-          break;
-        case 'smart': {
-          if (qrels.length > 1) throw new RgateError('usage', 'rgate import smart takes one --qrels file');
-          const rg = a['reverse-grades'];
-          let reverse: number | 'max' | undefined;
-          if (rg !== undefined) {
-            reverse = rg === 'max' ? 'max' : Number(rg);
-            if (reverse !== 'max' && !(Number.isInteger(reverse) && reverse > 0))
-              throw new RgateError('usage', `--reverse-grades ${rg}: expected "max" or a positive integer`);
-          }
-          r = importSmart({
-            ...base,
-            queries: p(need(a, 'queries'))!,
-            ...(a.docs ? { docs: p(a.docs)! } : {}),
-            ...(qrels[0] ? { qrels: qrels[0] } : {}),
-            positionalQueryIds: !!a['positional-query-ids'],
-            ...(reverse !== undefined ? { reverseGrades: reverse } : {}),
-            negative: a.negative ?? 'drop',
-          });
-          break;
-        }
-        case 'memory-cli':
-          r = importMemoryCli({
-            ...base,
-            root: p(a.path ?? need(a, 'path'))!,
-            ...(a.queries ? { queries: p(a.queries)! } : {}),
-            ...(a.domain !== undefined ? { domain: a.domain } : {}),
-          });
-          break;
-        case 'dir':
-          r = await importDir({
-            ...base,
-            path: p(a.path ?? a.docs ?? need(a, 'path'))!,
-            ...(a.queries ? { queries: p(a.queries)! } : {}),
-            ...(a['record-kind'] ? { kind: a['record-kind'] } : {}),
-            ...(a.ext
-              ? { extensions: a.ext.map((e) => (e.startsWith('.') ? e : `.${e}`).toLowerCase()) }
-              : {}),
-            followSymlinks: !!a['follow-symlinks'],
-            keepUnknownJudgments: !!a['keep-unknown-judgments'],
-            ...(a['dot-dir'] ? { dotDirs: a['dot-dir'] } : {}),
-          });
-          break;
-      }
-      return r;
-    };
+    const importInto = (dir: string): Promise<ImportResult> =>
+      importKind(a, p, { out: dir, command, ...(config ? { config } : {}) }, qrels);
     const { result: r, frozen } = await importSafely(
       out,
       {
@@ -344,21 +261,7 @@ export const importCommand: RgateCommand<ImportArgs> = {
       },
       importInto,
     );
-    if (r.counts.corpus_records === 0) io.err(emptyCorpusWarning(a.out, !!frozen));
-    if (a.json) {
-      const doc: ImportOutput = { ...r, ...(frozen ? { freeze: frozen.freeze } : {}) };
-      io.out(JSON.stringify(doc, null, 2));
-    } else {
-      const c = r.counts;
-      io.out(`imported ${a.kind} -> ${r.dir}`);
-      io.out(
-        `  ${c.corpus_records} corpus records, ${c.queries} queries, ${c.judged_queries} judged, ${c.judgments} judgments`,
-      );
-      for (const n of r.notes) io.out(`  note: ${n}`);
-      if (frozen)
-        io.out(`  frozen: ${frozen.freeze.artifact_id} ${frozen.freeze.version} (${frozen.action})`);
-      else io.out(`  next: rgate freeze ${shellWord(asFolderArg(a.out))}`);
-    }
+    printImport(a, io, r, frozen);
     return EXIT.ok;
   },
 };
@@ -369,4 +272,126 @@ export const importCommand: RgateCommand<ImportArgs> = {
  */
 function asFolderArg(out: string): string {
   return isAbsolute(out) || out.startsWith('.') || /[\\/]/.test(out) ? out : `./${out}`;
+}
+
+type Resolve = (v: string | undefined) => string | undefined;
+type ImportBase = { out: string; command: string; config?: PartialConfig };
+
+/** One import, by kind: the importer the kind names, with the flags it reads. */
+async function importKind(
+  a: ImportArgs,
+  p: Resolve,
+  base: ImportBase,
+  qrels: string[],
+): Promise<ImportResult> {
+  let r: ImportResult;
+  switch (a.kind) {
+    case 'beir': {
+      beirFolderInputs(a, p, qrels);
+      r = importBeir({
+        ...base,
+        queries: p(need(a, 'queries'))!,
+        qrels,
+        ...(a.corpus ? { corpus: p(a.corpus)! } : {}),
+        allQueries: !!a['all-queries'],
+      });
+      break;
+    }
+    case 'trec':
+      r = await importTrec({
+        ...base,
+        topics: p(need(a, 'topics'))!,
+        qrels,
+        ...(a.docs ? { docs: p(a.docs)! } : {}),
+        ...(a['topic-field'] ? { topicField: a['topic-field'] } : {}),
+        ...(a['record-kind'] ? { kind: a['record-kind'] } : {}),
+      });
+      break;
+    case 'smart': {
+      if (qrels.length > 1) throw new RgateError('usage', 'rgate import smart takes one --qrels file');
+      const reverse = reverseGradesOf(a['reverse-grades']);
+      r = importSmart({
+        ...base,
+        queries: p(need(a, 'queries'))!,
+        ...(a.docs ? { docs: p(a.docs)! } : {}),
+        ...(qrels[0] ? { qrels: qrels[0] } : {}),
+        positionalQueryIds: !!a['positional-query-ids'],
+        ...(reverse !== undefined ? { reverseGrades: reverse } : {}),
+        negative: a.negative ?? 'drop',
+      });
+      break;
+    }
+    case 'memory-cli':
+      r = importMemoryCli({
+        ...base,
+        root: p(a.path ?? need(a, 'path'))!,
+        ...(a.queries ? { queries: p(a.queries)! } : {}),
+        ...(a.domain !== undefined ? { domain: a.domain } : {}),
+      });
+      break;
+    case 'dir':
+      r = await importDir({
+        ...base,
+        path: p(a.path ?? a.docs ?? need(a, 'path'))!,
+        ...(a.queries ? { queries: p(a.queries)! } : {}),
+        ...(a['record-kind'] ? { kind: a['record-kind'] } : {}),
+        ...(a.ext ? { extensions: a.ext.map((e) => (e.startsWith('.') ? e : `.${e}`).toLowerCase()) } : {}),
+        followSymlinks: !!a['follow-symlinks'],
+        keepUnknownJudgments: !!a['keep-unknown-judgments'],
+        ...(a['dot-dir'] ? { dotDirs: a['dot-dir'] } : {}),
+      });
+      break;
+  }
+  return r;
+}
+
+/** `rgate import beir <folder>`: BEIR's own layout (corpus.jsonl?, queries.jsonl, qrels/*.tsv). */
+function beirFolderInputs(a: ImportArgs, p: Resolve, qrels: string[]): void {
+  if (a.path) {
+    const folder = p(a.path)!;
+    if (!a.queries) a.queries = join(folder, 'queries.jsonl');
+    if (!a.corpus && existsSync(join(folder, 'corpus.jsonl'))) a.corpus = join(folder, 'corpus.jsonl');
+    // BEIR evaluates a split (its loader's default: test): train and dev judgments mixed in
+    // would put other splits' queries in the set. Without test.tsv, every split file.
+    if (qrels.length === 0 && existsSync(join(folder, 'qrels'))) {
+      if (existsSync(join(folder, 'qrels', 'test.tsv'))) qrels.push(join(folder, 'qrels', 'test.tsv'));
+      else
+        for (const f of readdirSync(join(folder, 'qrels'))
+          .filter((n) => n.endsWith('.tsv'))
+          .sort())
+          qrels.push(join(folder, 'qrels', f));
+    }
+  }
+}
+
+/** `--reverse-grades max|<n>`, checked. */
+function reverseGradesOf(rg: string | undefined): number | 'max' | undefined {
+  if (rg === undefined) return undefined;
+  const reverse = rg === 'max' ? 'max' : Number(rg);
+  if (reverse !== 'max' && !(Number.isInteger(reverse) && reverse > 0))
+    throw new RgateError('usage', `--reverse-grades ${rg}: expected "max" or a positive integer`);
+  return reverse;
+}
+
+/** What was imported: the import-result document with --json, else its counts and the next step. */
+function printImport(
+  a: ImportArgs,
+  io: CliIo,
+  r: ImportResult,
+  frozen: Awaited<ReturnType<typeof importSafely>>['frozen'],
+): void {
+  if (r.counts.corpus_records === 0) io.err(emptyCorpusWarning(a.out, !!frozen));
+  if (a.json) {
+    const doc: ImportOutput = { ...r, ...(frozen ? { freeze: frozen.freeze } : {}) };
+    io.out(JSON.stringify(doc, null, 2));
+  } else {
+    const c = r.counts;
+    io.out(`imported ${a.kind} -> ${r.dir}`);
+    io.out(
+      `  ${c.corpus_records} corpus records, ${c.queries} queries, ${c.judged_queries} judged, ${c.judgments} judgments`,
+    );
+    for (const n of r.notes) io.out(`  note: ${n}`);
+    if (frozen) io.out(`  frozen: ${frozen.freeze.artifact_id} ${frozen.freeze.version} (${frozen.action})`);
+    else io.out(`  next: rgate freeze ${shellWord(asFolderArg(a.out))}`);
+  }
 }

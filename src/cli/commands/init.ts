@@ -236,67 +236,13 @@ async function initHandler(args: InitArgs, io: CliIo): Promise<number> {
       'pass --force to overwrite, or run it in another folder',
     );
 
-  const suite: SuiteSpec = {
-    description: `Written by rgate init: ${describeSystem(system)} on fixture set ${fixture}`,
-    fixture,
-    system,
-    gate: gateId,
-    replays: 3,
-    relevance_level: 1,
-    ranking_measures: ['ndcg_cut.10', 'recall.10', 'recip_rank'],
-  };
-  const config: RgateConfigFile = existing
-    ? {
-        ...existing,
-        suites: { ...existing.suites, [suiteName]: suite },
-        // no default_suites means every suite runs: the new one with them
-        ...(existing.default_suites
-          ? { default_suites: [...new Set([...existing.default_suites, suiteName])] }
-          : {}),
-      }
-    : {
-        $schema: './node_modules/rgate/dist/schemas/rgate.config.schema.json',
-        suites: { [suiteName]: suite },
-        default_suites: [suiteName],
-      };
-  if (!validateRgateConfig(config))
-    throw new RgateError(
-      'usage',
-      `the suite rgate init built is invalid: ${formatAjvErrors(validateRgateConfig.errors)[0]}`,
-    );
+  const config = configWithSuite(existing, suiteName, fixture, system, gateId);
 
   // the data first: an import that fails leaves no config pointing at a set that does not exist
   const imported: string[] = [];
   if (from) {
-    // a refused import leaves nothing init made: the folders that were not there before go again
-    // (the outermost one: fixtures/ itself when init made it)
-    const made = ['fixtures', join('fixtures', fixture)].find((d) => !existsSync(join(root, d)));
-    const undo = () => {
-      if (made !== undefined) rmSync(join(root, made), { recursive: true, force: true });
-    };
-    let code: number;
-    try {
-      code = await importCommand.handler(
-        {
-          ...importArgs(from, args, root),
-          out: join('fixtures', fixture),
-          freeze: true,
-          force: args.force,
-          negative: 'drop',
-          'follow-symlinks': false,
-          json: false,
-        },
-        // its counts and notes (ids not in the corpus, dropped codes) are the user's to read
-        { ...io, out: (t) => void (t.startsWith('  ') && imported.push(t.trim())) },
-      );
-    } catch (e) {
-      undo();
-      throw e;
-    }
-    if (code !== EXIT.ok) {
-      undo();
-      return code;
-    }
+    const code = await importInto(from, args, io, fixture, imported);
+    if (code !== EXIT.ok) return code;
   }
   // a set named by --fixture with a gate named by --gate is used as it is, unread
   const queryCount =
@@ -325,30 +271,7 @@ async function initHandler(args: InitArgs, io: CliIo): Promise<number> {
     `npx rgate history ${suiteName}   # trends and regression alarms once you have runs`,
     `npx rgate baseline set ${suiteName} --note "first baseline"`,
   ];
-  const contract = contractNote(system, suiteName);
-  if (args.json)
-    io.out(
-      JSON.stringify(
-        {
-          suite: suiteName,
-          ...(contract ? { contract: contract.name } : {}),
-          wrote: writes,
-          imported,
-          next,
-        } satisfies InitOutput,
-        null,
-        2,
-      ),
-    );
-  else {
-    io.out(`rgate init: suite ${suiteName} (${describeSystem(system)}) on fixture set ${fixture}`);
-    if (contract) io.out(contract.line);
-    for (const w of writes) io.out(`  wrote ${w.path.padEnd(32)} ${w.what}`);
-    if (imported.length > 0) io.out('import:');
-    for (const line of imported) io.out(`  ${line}`);
-    io.out('next:');
-    for (const n of next) io.out(`  ${n}`);
-  }
+  printInit(args, io, { suiteName, fixture, system, writes, imported, next });
   return EXIT.ok;
 }
 
@@ -654,4 +577,124 @@ function writeFile(root: string, rel: string, text: string): void {
   const path = join(root, rel);
   mkdirSync(dirname(path), { recursive: true });
   writeFileSync(path, text);
+}
+
+/** rgate.config.json with this suite in it: beside the suites a repository already gates, or alone. */
+function configWithSuite(
+  existing: RgateConfigFile | undefined,
+  suiteName: string,
+  fixture: string,
+  system: SuiteSpec['system'],
+  gateId: string,
+): RgateConfigFile {
+  const suite: SuiteSpec = {
+    description: `Written by rgate init: ${describeSystem(system)} on fixture set ${fixture}`,
+    fixture,
+    system,
+    gate: gateId,
+    replays: 3,
+    relevance_level: 1,
+    ranking_measures: ['ndcg_cut.10', 'recall.10', 'recip_rank'],
+  };
+  const config: RgateConfigFile = existing
+    ? {
+        ...existing,
+        suites: { ...existing.suites, [suiteName]: suite },
+        // no default_suites means every suite runs: the new one with them
+        ...(existing.default_suites
+          ? { default_suites: [...new Set([...existing.default_suites, suiteName])] }
+          : {}),
+      }
+    : {
+        $schema: './node_modules/rgate/dist/schemas/rgate.config.schema.json',
+        suites: { [suiteName]: suite },
+        default_suites: [suiteName],
+      };
+  if (!validateRgateConfig(config))
+    throw new RgateError(
+      'usage',
+      `the suite rgate init built is invalid: ${formatAjvErrors(validateRgateConfig.errors)[0]}`,
+    );
+  return config;
+}
+
+/**
+ * The data first: an import that fails leaves no config pointing at a set that does not exist. Its
+ * counts and notes go to `imported`; returns the import's exit code.
+ */
+async function importInto(
+  from: NonNullable<ReturnType<typeof fromSpec>>,
+  args: InitArgs,
+  io: CliIo,
+  fixture: string,
+  imported: string[],
+): Promise<number> {
+  const root = io.cwd;
+  // a refused import leaves nothing init made: the folders that were not there before go again
+  // (the outermost one: fixtures/ itself when init made it)
+  const made = ['fixtures', join('fixtures', fixture)].find((d) => !existsSync(join(root, d)));
+  const undo = () => {
+    if (made !== undefined) rmSync(join(root, made), { recursive: true, force: true });
+  };
+  let code: number;
+  try {
+    code = await importCommand.handler(
+      {
+        ...importArgs(from, args, root),
+        out: join('fixtures', fixture),
+        freeze: true,
+        force: args.force,
+        negative: 'drop',
+        'follow-symlinks': false,
+        json: false,
+      },
+      // its counts and notes (ids not in the corpus, dropped codes) are the user's to read
+      { ...io, out: (t) => void (t.startsWith('  ') && imported.push(t.trim())) },
+    );
+  } catch (e) {
+    undo();
+    throw e;
+  }
+  if (code !== EXIT.ok) undo();
+  return code;
+}
+
+/** What init wrote and what to do next: the init-result document with --json, else lines. */
+function printInit(
+  args: InitArgs,
+  io: CliIo,
+  w: {
+    suiteName: string;
+    fixture: string;
+    system: SuiteSpec['system'];
+    writes: { path: string; what: string }[];
+    imported: string[];
+    next: string[];
+  },
+): void {
+  const { suiteName, fixture, system, writes, imported, next } = w;
+  const contract = contractNote(system, suiteName);
+  if (args.json)
+    io.out(
+      JSON.stringify(
+        {
+          suite: suiteName,
+          ...(contract ? { contract: contract.name } : {}),
+          wrote: writes,
+          imported,
+          next,
+        } satisfies InitOutput,
+        null,
+        2,
+      ),
+    );
+  else {
+    io.out(`rgate init: suite ${suiteName} (${describeSystem(system)}) on fixture set ${fixture}`);
+    if (contract) io.out(contract.line);
+    for (const w of writes) io.out(`  wrote ${w.path.padEnd(32)} ${w.what}`);
+    if (imported.length > 0) io.out('import:');
+    for (const line of imported) io.out(`  ${line}`);
+    io.out('next:');
+    for (const n of next) io.out(`  ${n}`);
+  }
 }
