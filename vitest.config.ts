@@ -21,6 +21,8 @@ export const E2E_TESTS = [
   'test/compare-help-examples.test.ts',
   'test/compare-runs.test.ts',
   'test/program-bundle.test.ts',
+  'test/docs-figures-runs.test.ts',
+  'test/docs-figures-bench.test.ts',
 ];
 
 /** The suite's settings, and which files it runs (`npm test` and `npm run test:e2e` differ only there). */
