@@ -6,7 +6,8 @@
  * fixtures/context-load/src/judgments-pool-v2.jsonl, frozen again: its query_set_id must be the one
  * v2's freeze.json records for v1, so the rebuild is exact). The test reads every figure from the doc
  * (a `figures:` region's code spans, the v1 -> v2 table, the sentences around them) and none is
- * written here, so a figure the docs quote cannot drift from what the tool prints.
+ * written here, so a figure the docs quote cannot drift from what the tool prints. The v1 run also
+ * prints the judgment reasons docs/reports.md quotes, so they are checked here too.
  */
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -272,6 +273,22 @@ describe('docs/bundled-suites.md: every figure is what its command prints', () =
     expect(sentence(BS, /`cranfield` \((\d+) docs, (\d+) queries\)/).map(Number)).toEqual(
       counts('cranfield'),
     );
+  });
+});
+
+describe('docs/reports.md: the judgment reasons it quotes are what the v1 Lumen set prints', () => {
+  it("the judgment rule's reason and the top-1 rule that fails on judged evidence", () => {
+    const [judgmentRule] = sentence(
+      'docs/reports.md',
+      /name the fixture \(``(insufficient judgments: [^`]*`[^`]*`) ``\)/,
+    );
+    const [judgedEvidence] = sentence(
+      'docs/reports.md',
+      /stands on judged evidence \(`…(, and would be even if [^`]*)`\)/,
+    );
+    const printed = oneSpace(gateV1.suites.get('semantic')!.text);
+    expect(printed).toContain(judgmentRule);
+    expect(printed).toContain(judgedEvidence);
   });
 });
 
