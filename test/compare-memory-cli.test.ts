@@ -15,6 +15,7 @@ import type { CompareSession } from '../src/documents/index.js';
 import { writeFreeze } from '../src/snapshot/index.js';
 import { compiledCli, REPO } from './helpers/dist.js';
 import { tempDir } from './history-helpers.js';
+import { memoryCliRetrieveArgv } from './helpers/memory-cli-argv.js';
 
 const REVIEW = 'how are memory entries reviewed before promotion';
 const FAIL_WHY = 'fallback_determinism: insufficient evidence: 0/0, nothing was counted';
@@ -42,16 +43,7 @@ beforeAll(() => {
   writeFreeze(set, { frozenOn: '2026-11-28' });
   cpSync(join(REPO, 'gates'), join(root, 'gates'), { recursive: true });
   const argv = [
-    join(REPO, 'test', 'sut', 'memory-cli-replay.mjs'),
-    'retrieve',
-    '--root',
-    '{corpus_dir}',
-    '--top-k',
-    '{k}',
-    '--embedding-endpoint',
-    'http://127.0.0.1:9',
-    '--query',
-    '{query}',
+    ...memoryCliRetrieveArgv(join(REPO, 'test', 'sut', 'memory-cli-replay.mjs')),
     '--mode',
     '{params.mode}',
   ];

@@ -17,6 +17,7 @@ import type { Report } from '../src/documents/index.js';
 import { writeFreeze } from '../src/snapshot/index.js';
 import { compiledCli, REPO } from './helpers/dist.js';
 import { tempDir } from './history-helpers.js';
+import { memoryCliRetrieveArgv } from './helpers/memory-cli-argv.js';
 
 const KEY = 'cli-commands-4a43d031';
 const PROBE = {
@@ -71,17 +72,7 @@ describe('a system that takes the exact key as its query text', () => {
       '--contract',
       'memory-cli-v1',
       '--',
-      'node',
-      'test/sut/memory-cli-replay.mjs',
-      'retrieve',
-      '--root',
-      '{corpus_dir}',
-      '--top-k',
-      '{k}',
-      '--embedding-endpoint',
-      'http://127.0.0.1:9',
-      '--query',
-      '{query}',
+      ...memoryCliRetrieveArgv('node', 'test/sut/memory-cli-replay.mjs'),
     ]);
     expect(init.err).toBe('');
     expect(init.code).toBe(0);

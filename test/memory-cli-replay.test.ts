@@ -19,6 +19,7 @@ import type { Report, SelectionMode, SuiteSpec } from '../src/documents/index.js
 import { writeFreeze } from '../src/snapshot/index.js';
 import { MemoryRunStore } from '../src/store/memory-store.js';
 import { tempDir } from './history-helpers.js';
+import { memoryCliRetrieveArgv } from './helpers/memory-cli-argv.js';
 
 const SUT = resolve(import.meta.dirname, 'sut', 'memory-cli-replay.mjs');
 const RECORDINGS = resolve(import.meta.dirname, '..', 'fixtures', 'memory-cli', 'responses');
@@ -67,19 +68,7 @@ function spec(fixture: string, extraArgs: string[], semantic_win_modes?: Selecti
     fixture,
     system: {
       type: 'command',
-      argv: [
-        SUT,
-        'retrieve',
-        '--root',
-        '{corpus_dir}',
-        '--top-k',
-        '{k}',
-        '--embedding-endpoint',
-        'http://127.0.0.1:9',
-        '--query',
-        '{query}',
-        ...extraArgs,
-      ],
+      argv: [...memoryCliRetrieveArgv(SUT), ...extraArgs],
       contract: 'memory-cli-v1',
       env: { MEMORY_CLI_REPLAY_LOCKED: LOCKED },
       timeout_ms: 20_000,
