@@ -25,6 +25,22 @@ export const E2E_TESTS = [
   'test/compare-memory-cli.test.ts',
   'test/json-outputs.test.ts',
   'test/docs-figures-runs.test.ts',
+  // whole CLI invocations, bundles, process trees or a browser per case (about 85 s of the unit
+  // suite's test time here, which kept npm test past two minutes)
+  'test/reports-html-trend.test.ts',
+  'test/compare-engine-reads.test.ts',
+  'test/run-bundle.test.ts',
+  'test/score-bundle.test.ts',
+  'test/server-cli.test.ts',
+  'test/cortex-coach-replay.test.ts',
+  'test/memory-cli-replay.test.ts',
+  'test/terminal-width.test.ts',
+  'src/cli/commands/init.test.ts',
+  'test/systems-isolation.test.ts',
+  'test/readme-runs.test.ts',
+  'test/probes-cli.test.ts',
+  'test/import-provenance.test.ts',
+  'test/history-concurrent-run.test.ts',
 ];
 
 /**
