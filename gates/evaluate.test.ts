@@ -127,6 +127,23 @@ describe('semantic-retrieval-v1 boundaries', () => {
     expect(g.verdict).toBe('FAIL');
     expect(g.rules[0]).toMatchObject({ metric: 'query_count', status: 'fail', observed: 49, threshold: 50 });
   });
+  it('a set too small for the gate names that cause, never missing judgments', () => {
+    // 10 queries, every top-1 judged: short of the minimum counts, not of judgments
+    const g = evaluateGate(semantic, semanticInput(rate(9, 10), { query_count: 10 }));
+    expect(g).toMatchObject({ verdict: 'FAIL', cause: 'queries' });
+    expect(g.reasons[0]).toBe(
+      'too few queries (the query set, not the system, decides this FAIL): 10 queries, at least 50 required; add queries to the set (grading answers cannot supply them)',
+    );
+    const judged = g.rules.find((r) => r.metric === 'judged_top1')!;
+    expect(judged).toMatchObject({ status: 'fail', insufficient: 'too_few' });
+    expect(judged.reason).toBe('insufficient evidence: 10/10, at least 50 in the denominator required');
+    expect(g.reasons.join('\n')).not.toMatch(/insufficient judgments|label pool/);
+  });
+  it('counts made small by failed requests name the system, not the set', () => {
+    const input = semanticInput(rate(9, 10), { query_count: 10 });
+    input.metrics.push({ id: 'error_rate', value: rate(3, 50), help: '' });
+    expect(evaluateGate(semantic, input).cause).toBe('system');
+  });
   it('checklist items are computed from the evidence and can fail the gate', () => {
     const ok = evaluateGate(semantic, semanticInput(rate(45, 50)));
     expect(ok.verdict).toBe('PASS');

@@ -99,8 +99,11 @@ export function evaluateGate(policy: GatePolicy, input: GateInput): GateResult {
     r.undecided === true;
   const checklistOk = checklist.every((c) => c.ok || severityOf.get(c.id) === 'warn');
   // too few queries: every failing rule only counted fewer than its minimum (the query count
-  // itself, or units a bigger set would bring); grading has nothing to add there
-  const shortOfQueries = failing.every((r) => r.insufficient === 'too_few');
+  // itself, or units a bigger set would bring), and no request failed (failed requests shrink the
+  // counts too: then the system is the cause); grading has nothing to add there
+  const errors = input.metrics.find((m) => m.id === 'error_rate')?.value;
+  const shortOfQueries =
+    failing.every((r) => r.insufficient === 'too_few') && !(errors?.kind === 'rate' && errors.numerator > 0);
   const cause =
     shortOfQueries && checklistOk
       ? 'queries'
