@@ -7,6 +7,7 @@ import {
   type MetricEntry,
   type Observation,
   type Report,
+  type RunEvidence,
   NO_GATE_ID,
 } from '../src/documents/index.js';
 import { computeRunMeasures, EvidenceIndex, hasSelectionStep, usefulnessRule } from '../src/metrics/index.js';
@@ -20,7 +21,7 @@ import { fallbackReasonSummary } from './fallback-reasons.js';
 import { withFailureReasons } from './failure-reasons.js';
 import { notApplicableProbes } from './not-applicable.js';
 import { buildReplayProof } from './replay-proof.js';
-import { effectiveSystem, plannedRequests, type RunBaseline, type RunPlan } from './run-plan.js';
+import { effectiveSystem, type RunBaseline, type RunPlan } from './run-plan.js';
 import { timeStage, type StageTimer } from './stage-timer.js';
 import { top1Split } from './top1-split.js';
 
@@ -96,7 +97,7 @@ export function buildRunReport(
   const ran = evidence.summary(state);
 
   const { gate, timing_rules } = gateFinding(plan, measured, proof.identical, evidence, semanticWinModes);
-  overrule(gate, c, plannedRequests(plan), ran.requests.made, Boolean(plan.policy));
+  overrule(gate, c, ran.requests, Boolean(plan.policy));
 
   const measuredQueries = withFirstErrors(measured.queries, evidence);
   const selection = hasSelectionStep(
@@ -192,7 +193,12 @@ function gateFinding(
  * A run that did not complete overrules its rules: they were measured on what was observed, so none
  * is a verdict; the first reason says what happened, counting only the requests made.
  */
-function overrule(gate: GateResult, c: ReportContext, planned: number, made: number, gated: boolean): void {
+function overrule(
+  gate: GateResult,
+  c: ReportContext,
+  { planned, made }: RunEvidence['requests'],
+  gated: boolean,
+): void {
   const notRun = planned > made ? `; ${planned - made} of ${planned} planned were never made` : '';
   const overruling = c.down
     ? `system under test down: ${c.down.failed_requests === 1 ? 'the 1 request' : `all ${c.down.failed_requests} requests`} made failed, none succeeded${notRun} (first error: ${c.down.first_error.kind}: ${c.down.first_error.message})`
