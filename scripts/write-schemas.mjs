@@ -30,6 +30,7 @@ const SCHEMAS = {
   'compare-session-list': docs.CompareSessionListSchema,
   closeout: docs.CloseoutDocSchema,
   score: docs.ScoreJsonSchema,
+  'retrieve-output': docs.RetrieveOutputSchema,
   'verify-result': docs.VerifyOutputSchema,
   'freeze-result': docs.FreezeOutputSchema,
   'import-result': docs.ImportOutputSchema,

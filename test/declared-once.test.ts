@@ -60,7 +60,9 @@ function documentObjects(): DocumentObject[] {
   };
   for (const [name, value] of Object.entries(documents))
     if (name.endsWith('Schema')) visit(value, name, typeof (value as { $id?: unknown }).$id === 'string');
-  return out;
+  // a finding names the shallowest copy: the schema exported under its own name, not a union holding it
+  const depth = (d: DocumentObject) => d.where.split('/').length;
+  return out.sort((a, b) => depth(a) - depth(b));
 }
 
 function tsFiles(dir: string): string[] {

@@ -221,10 +221,48 @@ async function beirChain(): Promise<void> {
   );
 }
 
+/** `rgate retrieve --json` prints the shape of the mode that answered: each shape once, over the repository's own sets. */
+async function retrieveShapes(): Promise<void> {
+  const shapes: [string, string[]][] = [
+    ['bm25', ['--fixture', 'cacm', '--task', 'time sharing systems', '--k', '3']],
+    ['context-load', ['--fixture', 'context-load', '--task', 'gate c closeout', '--mode', 'context-load']],
+    ['semantic', ['--fixture', 'context-load', '--task', 'freeze rules', '--mode', 'semantic']],
+    [
+      'semantic retrieval-result-v1',
+      [
+        '--fixture',
+        'context-load',
+        '--task',
+        'freeze rules',
+        '--mode',
+        'semantic',
+        '--view',
+        'retrieval-result-v1',
+      ],
+    ],
+    [
+      'ku',
+      ['--fixture', 'ku-runbooks', '--task', 'give me an overview of how releases work', '--mode', 'ku'],
+    ],
+  ];
+  const seen = new Set<string>();
+  for (const [, args] of shapes) {
+    const out = check('retrieve-output', await rgate(['retrieve', ...args, '--json'], REPO)) as Record<
+      string,
+      unknown
+    >;
+    // which of the union's branches answered: a key only that shape has
+    seen.add(
+      ['mode', 'entries', 'selection_mode', 'results', 'retrievalTrace'].find((k) => k in out) ?? 'none',
+    );
+  }
+  expect([...seen].sort()).toEqual(['entries', 'mode', 'results', 'retrievalTrace', 'selection_mode']);
+}
+
 describe('every --json output is a document whose schema ships in dist/schemas/', () => {
   it('each command prints what its schema declares', { timeout: 120_000 }, async () => {
     // both to the end before a failure is thrown: the temp projects are removed after the test
-    for (const r of await Promise.allSettled([miniChain(), beirChain()]))
+    for (const r of await Promise.allSettled([miniChain(), beirChain(), retrieveShapes()]))
       if (r.status === 'rejected') throw r.reason;
     expect(failures).toEqual([]);
     // every output schema shipped is one a command was checked against here
@@ -241,11 +279,15 @@ describe('every --json output is a document whose schema ships in dist/schemas/'
       'label-queue-result',
       'probes-result',
       'report',
+      'retrieve-output',
       'run-diff',
       'score',
       'upload-pending-result',
       'upload-result',
       'verify-result',
     ]);
+    // and docs/nightly-ci.md's table says which command prints each
+    const table = readFileSync(join(REPO, 'docs', 'nightly-ci.md'), 'utf8');
+    expect([...checked.keys()].filter((name) => !table.includes(`\`${name}\``))).toEqual([]);
   });
 });

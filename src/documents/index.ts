@@ -41,6 +41,7 @@ export * from './residual-risk.js';
 export * from './resolved-intent.js';
 export * from './response-contract.js';
 export * from './retrieval-config.js';
+export * from './retrieve-output.js';
 export * from './rgate-config.js';
 export * from './run-diff.js';
 export * from './run-row.js';

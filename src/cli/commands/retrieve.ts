@@ -7,9 +7,11 @@ import {
   PROFILES,
   RETRIEVAL_MODES,
   WEIGHTING_MODES,
+  type Bm25Output,
   type Profile,
   type ResolvedIntent,
   type RetrievalConfig,
+  type RetrieveOutput,
   type WeightingMode,
 } from '../../documents/index.js';
 import {
@@ -40,8 +42,9 @@ interface RetrieveArgs {
 
 /**
  * `rgate retrieve`: answer one query with the reference engine over a pinned fixture set and print
- * a readable ranking, or with --json the contract JSON (bm25 ranking, context-load v0, or semantic
- * selection v1 / retrieval-result-v1).
+ * a readable ranking, or with --json the contract JSON (bm25 ranking, context-load v0, semantic
+ * selection v1 / retrieval-result-v1, or a ku ResolvedIntent): one document, `RetrieveOutputSchema`
+ * (src/documents/retrieve-output.ts), published as dist/schemas/retrieve-output.schema.json.
  * The set is verified against its freeze.json when it has one, like every run.
  */
 export const retrieveCommand: RgateCommand<RetrieveArgs> = {
@@ -132,7 +135,7 @@ export const retrieveCommand: RgateCommand<RetrieveArgs> = {
     );
     const engine = createEngine(suite.corpus, config);
     const paths = new Map(suite.corpus.map((r) => [r.id, r.source_path]));
-    let body: unknown;
+    let body: RetrieveOutput;
     let text: string;
     switch (config.mode) {
       case 'bm25': {
@@ -142,7 +145,7 @@ export const retrieveCommand: RgateCommand<RetrieveArgs> = {
           source_path: paths.get(h.id) ?? '',
           score: h.score,
         }));
-        body = {
+        const bm25: Bm25Output = {
           mode: 'bm25',
           fixture: suite.name,
           query: args.task,
@@ -150,6 +153,7 @@ export const retrieveCommand: RgateCommand<RetrieveArgs> = {
           bm25: config.bm25,
           ranked,
         };
+        body = bm25;
         text = ranked
           .map((r) => `${String(r.rank).padStart(4)}  ${r.score.toFixed(4)}  ${r.id}  ${r.source_path}`)
           .join('\n');
