@@ -11,6 +11,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import type { Report } from '../src/documents/index.js';
 import { runCli } from '../src/cli/program.js';
 import { captureIo } from './helpers/cli-io.js';
 import { REPO } from './helpers/dist.js';
@@ -84,4 +85,44 @@ describe('docs/real-retrievers.md: the real retrievers gated as they are', () =>
       expect(code, io.stderr.join('\n')).toBe(0); // both WATCH: exit 0
       expect(missing(output, printed), `${suite}:\n${printed}`).toEqual([]);
     }, 60_000);
+
+  // The paragraph after the memory-cli block explains its figures in prose: each claim it makes is
+  // read back from the same run's report.json, so an explanation cannot outlive its figures.
+  it('the prose after the memory-cli block states the figures of its own run', async () => {
+    const docs = readFileSync(join(REPO, 'docs', 'real-retrievers.md'), 'utf8');
+    const after = docs.split('<!-- /readme-run:memory-cli -->\n')[1]!.trim().split('\n\n')[0]!;
+    const prose = oneSpace(after);
+    const io = captureIo(project);
+    expect(await runCli(['run', 'memory-cli', '--json'], io), io.stderr.join('\n')).toBe(0);
+    const report = JSON.parse(io.stdout.join('\n')) as Report;
+    const rate = (id: string) => {
+      const v = report.metrics.find((m) => m.id === id)?.value;
+      return v?.kind === 'rate' ? `${v.numerator}/${v.denominator}` : `${id}: not a rate`;
+    };
+    const peer = report.peer_figures?.find((f) => f.id === 'memory_cli_evaluate.top1_useful_rate');
+    const claims: [RegExp, string][] = [
+      [/semantic top-1 rate is (\d+\/\d+)/, rate('top1_useful_rate')],
+      [/`top1_useful_any_mode` (\d+\/\d+)/, rate('top1_useful_any_mode')],
+      [/the CLI's own `evaluate` says (\d+\/\d+)/, `${peer?.numerator}/${peer?.denominator}`],
+    ];
+    expect(claims.map(([claim]) => claim.exec(prose)?.[1] ?? `no claim ${claim}`)).toEqual(
+      claims.map(([, figure]) => figure),
+    );
+    // the top-1 named, its grade and how it came are the benchmark query's, as the run and its set say
+    const named = /top-1 \(`([^`]+)`, graded (\d)\) is useful but came by the path-priority fallback/.exec(
+      prose,
+    );
+    expect(named, 'the paragraph names the top-1, its grade and the fallback').not.toBeNull();
+    const bench = report.queries.filter((q) => q.kind === 'benchmark');
+    expect(bench.map((q) => [q.actual.top_ids[0], q.top1, q.actual.fallback_stage])).toEqual([
+      [named![1], 'useful', 'path_priority'],
+    ]);
+    const set = readFileSync(join(project, 'fixtures', 'memory-cli-set', 'queries.jsonl'), 'utf8');
+    const query = set
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as { query_id: string; qrels?: Record<string, number> })
+      .find((q) => q.query_id === bench[0]!.query_id);
+    expect(query?.qrels?.[named![1]!]).toBe(Number(named![2]));
+  }, 60_000);
 });
