@@ -1,13 +1,8 @@
 import { resolve } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type {
-  ArtifactRefs,
-  MeasureValue,
-  MetricEntry,
-  QuantileValue,
-  RateValue,
-} from '../src/documents/index.js';
+import type { MeasureValue, QuantileValue, RateValue } from '../src/documents/index.js';
+import { artifacts, rate, semanticInput } from '../test/helpers/gate-inputs.js';
 import { evaluateGate, type GateInput } from './evaluate.js';
 import { loadGatePolicy } from './policy.js';
 
@@ -15,22 +10,6 @@ const root = resolve(import.meta.dirname, '..');
 const semantic = loadGatePolicy('semantic-retrieval-v1', root);
 const gateC = loadGatePolicy('context-load-gate-c-v0', root);
 
-/** Wilson 95% interval, written out here so the test does not trust the code under test. */
-function rate(k: number, n: number): RateValue {
-  if (n === 0) return { kind: 'rate', numerator: 0, denominator: 0, rate: null, wilson95: null };
-  const z = 1.959963984540054;
-  const p = k / n;
-  const d = 1 + (z * z) / n;
-  const c = (p + (z * z) / (2 * n)) / d;
-  const h = (z * Math.sqrt((p * (1 - p)) / n + (z * z) / (4 * n * n))) / d;
-  return {
-    kind: 'rate',
-    numerator: k,
-    denominator: n,
-    rate: p,
-    wilson95: [Math.max(0, c - h), Math.min(1, c + h)],
-  };
-}
 const mean = (m: number, n = 40): MeasureValue => ({ kind: 'mean', n, mean: m, ci95: [m - 0.05, m + 0.05] });
 const lat = (p95: number, n: number): QuantileValue => ({
   kind: 'quantiles',
@@ -39,41 +18,6 @@ const lat = (p95: number, n: number): QuantileValue => ({
   p95,
   p99: p95 * 1.2,
 });
-const sha = (c: string) => `sha256:${c.repeat(64)}`;
-const artifacts: ArtifactRefs = {
-  fixture: 'semantic-v1',
-  artifact_id: 'semantic-v1-fixture',
-  version: '1',
-  corpus_id: 'corpus@1',
-  corpus_sha256: sha('a'),
-  query_set_id: 'queries@1',
-  query_set_sha256: sha('b'),
-  config_id: 'config@1',
-  config_sha256: sha('c'),
-};
-
-function semanticInput(top1: RateValue, over: Partial<GateInput> = {}): GateInput {
-  const metrics: MetricEntry[] = [
-    { id: 'top1_useful_rate', value: top1, help: '' },
-    { id: 'fallback_determinism', value: rate(8, 8), help: '' },
-    { id: 'selection_mode_reporting', value: rate(290, 290), help: '' },
-    { id: 'source_trace_completeness', value: rate(290, 290), help: '' },
-    // every counted top-1 judged unless a test says otherwise
-    { id: 'judged_top1', value: rate(top1.denominator, top1.denominator), help: '' },
-  ];
-  return {
-    metrics,
-    latency: {},
-    query_count: 58,
-    replays: 5,
-    artifacts,
-    checklist_evidence: {
-      responses_with_selection_fields: { numerator: 290, denominator: 290 },
-      fallback_order: { numerator: 40, denominator: 40 },
-    },
-    ...over,
-  };
-}
 const top1Rule = (input: GateInput) =>
   evaluateGate(semantic, input).rules.find((r) => r.metric === 'top1_useful_rate')!;
 

@@ -190,23 +190,34 @@ function gateFinding(
 }
 
 /**
- * A run that did not complete overrules its rules: they were measured on what was observed, so none
- * is a verdict; the first reason says what happened, counting only the requests made.
+ * Why a run that did not complete gives no verdict, counting only the requests made; undefined when
+ * the run completed. The first reason of an overruled gate, and the sentence the docs quote.
  */
-function overrule(
-  gate: GateResult,
-  c: ReportContext,
-  { planned, made }: RunEvidence['requests'],
-  gated: boolean,
-): void {
+export function overrulingReason(
+  c: Pick<ReportContext, 'down' | 'partial' | 'interrupted'>,
+  { planned, made }: Pick<RunEvidence['requests'], 'planned' | 'made'>,
+): string | undefined {
   const notRun = planned > made ? `; ${planned - made} of ${planned} planned were never made` : '';
-  const overruling = c.down
+  return c.down
     ? `system under test down: ${c.down.failed_requests === 1 ? 'the 1 request' : `all ${c.down.failed_requests} requests`} made failed, none succeeded${notRun} (first error: ${c.down.first_error.kind}: ${c.down.first_error.message})`
     : c.partial
       ? `partial run (${c.partial}): ${made} of ${planned} planned requests made; not a verdict on the system`
       : c.interrupted
         ? `run interrupted: ${made} of ${planned} planned requests made`
         : undefined;
+}
+
+/**
+ * A run that did not complete overrules its rules: they were measured on what was observed, so none
+ * is a verdict; the first reason says what happened, counting only the requests made.
+ */
+function overrule(
+  gate: GateResult,
+  c: ReportContext,
+  requests: RunEvidence['requests'],
+  gated: boolean,
+): void {
+  const overruling = overrulingReason(c, requests);
   if (!overruling) return;
   // a suite with no gate keeps its NONE: the run failed, but no gate judged it
   if (gated) gate.verdict = 'FAIL';

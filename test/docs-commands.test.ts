@@ -2,7 +2,8 @@
  * The command blocks of docs/ marked `docs-run:<name>`, run as written (issue 34, item 5): each
  * `rgate ...` line (a trailing `\` continues it) goes through the real CLI, in order, in a copy of
  * the project (its config, gates, fixture sets, the slices under test/data and docs/ itself, which
- * one import reads). Each must exit 0, or the code its comment opens with (`# exit 1: ...`). So a
+ * one import reads). Each must exit 0, or the code its comment opens with (`# exit 1: ...`), and
+ * print what its comment quotes in backticks (stdout or stderr, whitespace runs as one). So a
  * command the docs show cannot stop running as written, as `import smart ... --out
  * fixtures/cranfield` (a frozen set) and a `merge` of one shard of three once did.
  */
@@ -18,6 +19,8 @@ interface Shown {
   argv: string[];
   exit: number;
   line: string;
+  /** what the comment quotes in backticks: the command must print each */
+  prints: string[];
 }
 
 /** The `docs-run:<name>` block of a doc: its rgate commands, each with the exit code it states. */
@@ -35,7 +38,8 @@ function shownCommands(doc: string, name: string): Shown[] {
       const comment = /\s+#\s*(.*)$/.exec(line)?.[1] ?? '';
       const command = line.replace(/\s+#.*$/, '');
       const argv = [...command.matchAll(/"([^"]*)"|(\S+)/g)].map((t) => t[1] ?? t[2]!).slice(1);
-      return { argv, exit: Number(/^exit (\d+)/.exec(comment)?.[1] ?? 0), line: command };
+      const prints = [...comment.matchAll(/`([^`]+)`/g)].map((q) => q[1]!);
+      return { argv, exit: Number(/^exit (\d+)/.exec(comment)?.[1] ?? 0), line: command, prints };
     });
 }
 
@@ -64,9 +68,15 @@ describe.each([
   it('has commands', () => expect(commands.length).toBeGreaterThan(1));
 
   // in order: each command reads what the ones before it wrote
-  it.each(commands.map((c) => [c.line, c] as const))('%s', async (_line, { argv, exit }) => {
+  it.each(commands.map((c) => [c.line, c] as const))('%s', async (_line, { argv, exit, prints }) => {
     const io = captureIo(project);
     const code = await runCli(argv.flatMap(expand), io);
-    expect(code, `${io.stderr.join('\n')}\n${io.stdout.join('\n')}`).toBe(exit);
+    const printed = `${io.stderr.join('\n')}\n${io.stdout.join('\n')}`;
+    expect(code, printed).toBe(exit);
+    const oneSpace = (t: string) => t.replace(/\s+/g, ' ');
+    expect(
+      prints.filter((p) => !oneSpace(printed).includes(oneSpace(p))),
+      printed,
+    ).toEqual([]);
   });
 });

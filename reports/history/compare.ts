@@ -106,7 +106,12 @@ function modeRates(v: CompareVariant): string[] {
  * wraps into two short lines and the table keeps to 80 columns. A measure is a rate where the
  * variant's report counts it as one (its per-query values are then 0 or 1: mean times n is the count).
  */
-function sideText(s: CompareSessionModel, t: PairedTestView, side: 'a' | 'b', terminal = false): string {
+export function sideText(
+  s: CompareSessionModel,
+  t: PairedTestView,
+  side: 'a' | 'b',
+  terminal = false,
+): string {
   const mean = side === 'a' ? t.mean_a : t.mean_b;
   if (mean === null) return 'n/a';
   const kind = s.variants.find((v) => v.id === t[side])?.aggregates.find((a) => a.metric === t.metric)?.kind;
