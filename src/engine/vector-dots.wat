@@ -182,4 +182,89 @@
             (v128.store offset=32 (local.get $o) (local.get $a2))
             (v128.store offset=48 (local.get $o) (local.get $a3))
             (local.set $g (i32.add (local.get $g) (i32.const 1)))
-            (br $gnext1)))))))
+            (br $gnext1))))))
+  ;; Approximate dots for the exact top-k's first pass (vector-index.ts topKMany): f32 products added
+  ;; in f32, four lanes at a time, in any order the kernel likes. vector-index.ts bounds the error of
+  ;; every such sum (at most (dims + 2) * 2^-24 relative to |record| * |query|), keeps each record
+  ;; that could be within that bound of a query's k-th best, and scores only those exactly: the hits
+  ;; and their scores are the exact kernel's, bit for bit; this only decides which records to score.
+  ;;
+  ;; Records as f32 rows of dims at $rec, $count a multiple of 4 (vector-index.ts pads with zero
+  ;; rows). Query group g (eight queries) at $qt + g * dims * 32: for each element i, eight f32
+  ;; (queries 8g..8g+3 | 8g+4..8g+7). Dot of record r with query j as f32 at $out + 4 * (r * nq + j),
+  ;; nq = 8 * $groups. Four records x eight queries per pass: eight f32x4 sums, each record element
+  ;; splat across the lanes, so the four rows stay in L1 while the query groups stream from L2.
+  (func (export "dots32")
+    (param $rec i32) (param $count i32) (param $dims i32) (param $qt i32) (param $groups i32)
+    (param $out i32)
+    (local $r i32) (local $g i32) (local $stride i32) (local $gstride i32) (local $rowOut i32)
+    (local $p0 i32) (local $p1 i32) (local $p2 i32) (local $p3 i32) (local $pend i32) (local $qp i32)
+    (local $o i32) (local $x v128) (local $q0 v128) (local $q1 v128)
+    (local $a00 v128) (local $a01 v128) (local $a10 v128) (local $a11 v128)
+    (local $a20 v128) (local $a21 v128) (local $a30 v128) (local $a31 v128)
+    (local.set $stride (i32.shl (local.get $dims) (i32.const 2)))
+    (local.set $gstride (i32.shl (local.get $dims) (i32.const 5)))
+    ;; bytes of one record's output row: nq f32
+    (local.set $rowOut (i32.shl (local.get $groups) (i32.const 5)))
+    (block $done
+      (loop $next
+        (br_if $done (i32.ge_u (local.get $r) (local.get $count)))
+        (local.set $g (i32.const 0))
+        (block $gdone
+          (loop $gnext
+            (br_if $gdone (i32.ge_u (local.get $g) (local.get $groups)))
+            (local.set $p0 (i32.add (local.get $rec) (i32.mul (local.get $r) (local.get $stride))))
+            (local.set $p1 (i32.add (local.get $p0) (local.get $stride)))
+            (local.set $p2 (i32.add (local.get $p1) (local.get $stride)))
+            (local.set $p3 (i32.add (local.get $p2) (local.get $stride)))
+            (local.set $pend (local.get $p1))
+            (local.set $qp (i32.add (local.get $qt) (i32.mul (local.get $g) (local.get $gstride))))
+            (local.set $a00 (v128.const i64x2 0 0))
+            (local.set $a01 (v128.const i64x2 0 0))
+            (local.set $a10 (v128.const i64x2 0 0))
+            (local.set $a11 (v128.const i64x2 0 0))
+            (local.set $a20 (v128.const i64x2 0 0))
+            (local.set $a21 (v128.const i64x2 0 0))
+            (local.set $a30 (v128.const i64x2 0 0))
+            (local.set $a31 (v128.const i64x2 0 0))
+            (block $end
+              (loop $dim
+                (br_if $end (i32.ge_u (local.get $p0) (local.get $pend)))
+                (local.set $q0 (v128.load (local.get $qp)))
+                (local.set $q1 (v128.load offset=16 (local.get $qp)))
+                (local.set $x (v128.load32_splat (local.get $p0)))
+                (local.set $a00 (f32x4.add (local.get $a00) (f32x4.mul (local.get $x) (local.get $q0))))
+                (local.set $a01 (f32x4.add (local.get $a01) (f32x4.mul (local.get $x) (local.get $q1))))
+                (local.set $x (v128.load32_splat (local.get $p1)))
+                (local.set $a10 (f32x4.add (local.get $a10) (f32x4.mul (local.get $x) (local.get $q0))))
+                (local.set $a11 (f32x4.add (local.get $a11) (f32x4.mul (local.get $x) (local.get $q1))))
+                (local.set $x (v128.load32_splat (local.get $p2)))
+                (local.set $a20 (f32x4.add (local.get $a20) (f32x4.mul (local.get $x) (local.get $q0))))
+                (local.set $a21 (f32x4.add (local.get $a21) (f32x4.mul (local.get $x) (local.get $q1))))
+                (local.set $x (v128.load32_splat (local.get $p3)))
+                (local.set $a30 (f32x4.add (local.get $a30) (f32x4.mul (local.get $x) (local.get $q0))))
+                (local.set $a31 (f32x4.add (local.get $a31) (f32x4.mul (local.get $x) (local.get $q1))))
+                (local.set $p0 (i32.add (local.get $p0) (i32.const 4)))
+                (local.set $p1 (i32.add (local.get $p1) (i32.const 4)))
+                (local.set $p2 (i32.add (local.get $p2) (i32.const 4)))
+                (local.set $p3 (i32.add (local.get $p3) (i32.const 4)))
+                (local.set $qp (i32.add (local.get $qp) (i32.const 32)))
+                (br $dim)))
+            (local.set $o (i32.add (i32.add (local.get $out) (i32.mul (local.get $r) (local.get $rowOut)))
+              (i32.shl (local.get $g) (i32.const 5))))
+            (v128.store (local.get $o) (local.get $a00))
+            (v128.store offset=16 (local.get $o) (local.get $a01))
+            (local.set $o (i32.add (local.get $o) (local.get $rowOut)))
+            (v128.store (local.get $o) (local.get $a10))
+            (v128.store offset=16 (local.get $o) (local.get $a11))
+            (local.set $o (i32.add (local.get $o) (local.get $rowOut)))
+            (v128.store (local.get $o) (local.get $a20))
+            (v128.store offset=16 (local.get $o) (local.get $a21))
+            (local.set $o (i32.add (local.get $o) (local.get $rowOut)))
+            (v128.store (local.get $o) (local.get $a30))
+            (v128.store offset=16 (local.get $o) (local.get $a31))
+            (local.set $g (i32.add (local.get $g) (i32.const 1)))
+            (br $gnext)))
+        (local.set $r (i32.add (local.get $r) (i32.const 4)))
+        (br $next))))
+)

@@ -169,6 +169,31 @@ describe('VectorIndex', () => {
     for (const hits of many) expect(hits).toEqual(vi.topK(q, 4));
   });
 
+  it('topKMany in two passes: records closer to the k-th best than the f32 error, every tile and chunk edge, values out of f32 range', () => {
+    const rnd = createPrng(42);
+    const dims = 384;
+    const base = Array.from({ length: dims }, () => rnd.next() - 0.5);
+    // 2,050 records (three chunks, not a multiple of 4), their cosines to a query within about 1e-6
+    // of one another: the approximate pass cannot order them, only the exact one can
+    const rows = Array.from({ length: 2050 }, (_, d) =>
+      d % 97 === 5
+        ? base.map((x, i) => (i === 0 ? 1e-20 : x)) // a value below 2^-50: scored exactly always
+        : base.map((x) => x * (1 + (rnd.next() - 0.5) * 1e-6)),
+    );
+    // 70 queries (two tiles, the second not a multiple of 8), one with a value above 2^50
+    const queries = Array.from({ length: 70 }, (_, j) =>
+      Float32Array.from(base.map((x, i) => (j === 3 && i === 1 ? 1e30 : x + (rnd.next() - 0.5) * 1e-3))),
+    );
+    const vi = build(rows, dims);
+    const brute = reference(rows, dims);
+    const exclude = new Uint8Array(rows.length).map((_, d) => (d % 11 === 0 ? 1 : 0));
+    for (const filter of [{}, { exclude }, { positiveOnly: true }] as VectorFilter[])
+      for (const k of [1, 10, 100]) {
+        const many = vi.topKMany(queries, k, filter);
+        queries.forEach((q, j) => expectSame(many[j]!, brute(q, k, filter)));
+      }
+  });
+
   it('rejects a query of the wrong dimension', () => {
     const vi = build([[1, 2, 3]], 3);
     expect(() => vi.topK(new Float32Array(2), 1)).toThrow(/2 dimensions, the index 3/);

@@ -15,8 +15,14 @@ import { VECTOR_DOTS_WASM } from './vector-dots-wasm.js';
  * (score desc, record asc). A Float32 or reassociated sum would be faster and would change scores.
  *
  * - `topK`: one query (what a request does): all records, four at a time.
- * - `topKMany`: many queries: tiles of 32 queries x chunks of 1,024 records, two records x eight
- *   queries per kernel pass, so a record row is read from memory once per tile, not once per query.
+ * - `topKMany`: many queries, in two passes. The first (WebAssembly `dots32`) computes every dot in
+ *   f32, reassociated, four records x eight queries per kernel pass over tiles of 64 queries x chunks
+ *   of 1,024 records: four times the work per instruction of the exact kernel. Its error is bounded
+ *   (`f32Margin`), so it can only keep records that might belong to a query's top k: every record
+ *   whose approximate score is within twice the bound of the k-th best. The second pass scores those
+ *   few exactly (the in-order f64 sum of `cosine`) through the TopK heap in ascending record order,
+ *   so hits, order and scores are the exact kernel's, bit for bit. Without WebAssembly: the exact
+ *   kernel on tiles of 32 queries.
  */
 export interface VectorHit {
   doc: number;
@@ -29,8 +35,10 @@ export interface VectorFilter {
   positiveOnly?: boolean;
 }
 
-/** queries per tile of topKMany (a multiple of the kernel's group of 8) */
+/** queries per tile of topKMany's exact kernel (a multiple of the kernel's group of 8) */
 const TILE = 32;
+/** queries per tile of the f32 first pass: its f32 query area is the exact tile's f64 one */
+const TILE32 = 64;
 /** records per kernel call of topKMany: the tile's dots (TILE x CHUNK f64) stay in L2 */
 const CHUNK = 1024;
 /** beyond this much memory the JavaScript kernel is used (WebAssembly addresses are i32 here) */
@@ -41,6 +49,7 @@ interface DotsExports {
   memory: { buffer: ArrayBuffer; grow(pages: number): number };
   dots1(rec: number, count: number, dims: number, q: number, out: number): void;
   dotsMany(rec: number, count: number, dims: number, qs: number, groups: number, out: number): void;
+  dots32(rec: number, count: number, dims: number, qt: number, groups: number, out: number): void;
 }
 interface WasmApi {
   Module: new (bytes: Uint8Array) => object;
@@ -85,6 +94,30 @@ function instantiate(bytes: number): DotsExports | null {
 
 const align16 = (n: number): number => Math.ceil(n / 16) * 16;
 
+/**
+ * Whether a value keeps the f32 first pass's bound: 0, or a magnitude in [2^-50, 2^50], so that
+ * every product is a normal f32 and no sum of up to 2^20 of them overflows. Embeddings always are;
+ * a record that is not is scored exactly whatever its approximate dot, a query that is not takes the
+ * exact kernel.
+ */
+function inF32Range(x: number): boolean {
+  const a = Math.abs(x);
+  return a === 0 || (a >= 2 ** -50 && a <= 2 ** 50);
+}
+
+/**
+ * The bound of the f32 first pass, relative to |record| * |query|: a dot of n f32 products summed in
+ * f32 in any order is within gamma(n) = n u / (1 - n u) of the exact sum of |products| (u = 2^-24,
+ * Higham, Accuracy and Stability of Numerical Algorithms, 3.1), and that sum is at most |record| *
+ * |query|. n = dims + 2 covers the products, the lanes' final additions and the f64 scaling; 2^-40
+ * more covers the f64 arithmetic of the comparison itself.
+ */
+export function f32Margin(dims: number): number {
+  // (the bound needs no underflow or overflow in f32: `inF32Range` holds every vector to that)
+  const nu = (dims + 2) * 2 ** -24;
+  return nu / (1 - nu) + 2 ** -40;
+}
+
 export class VectorIndex {
   readonly count: number;
   readonly dims: number;
@@ -98,11 +131,19 @@ export class VectorIndex {
   /** the query area (f64) and the dots (f64): views of the kernel's memory, or plain arrays */
   private readonly qArea: Float64Array;
   private readonly out: Float64Array;
+  /** the same memory as f32, for the first pass: transposed query groups, and the approximate dots */
+  private readonly qArea32: Float32Array | null;
+  private readonly out32: Float32Array | null;
+  /** 1 / norm of each record (0 for a zero record), to scale the approximate dots */
+  private readonly invNorms: Float64Array;
+  /** records with a value outside `inF32Range`: always scored exactly (their ids, ascending) */
+  private readonly outOfRange = new Set<number>();
 
   constructor(count: number, dims: number) {
     this.count = count;
     this.dims = dims;
-    const recBytes = align16(count * dims * 4);
+    // rows padded with zeros to a multiple of 4: dots32 takes records four at a time
+    const recBytes = align16(Math.ceil(count / 4) * 4 * dims * 4);
     const qBytes = TILE * dims * 8;
     const outBytes = Math.max(count, TILE * CHUNK) * 8;
     this.qOff = recBytes;
@@ -113,12 +154,17 @@ export class VectorIndex {
       this.data = new Float32Array(buf, 0, count * dims);
       this.qArea = new Float64Array(buf, this.qOff, qBytes / 8);
       this.out = new Float64Array(buf, this.outOff, outBytes / 8);
+      this.qArea32 = new Float32Array(buf, this.qOff, TILE32 * dims);
+      this.out32 = new Float32Array(buf, this.outOff, TILE32 * CHUNK);
     } else {
       this.data = new Float32Array(count * dims);
       this.qArea = new Float64Array(qBytes / 8);
       this.out = new Float64Array(outBytes / 8);
+      this.qArea32 = null;
+      this.out32 = null;
     }
     this.norms = new Float64Array(count);
+    this.invNorms = new Float64Array(count);
   }
 
   /** which kernel computes the dots (for benchmarks and tests) */
@@ -138,6 +184,11 @@ export class VectorIndex {
       n += x * x;
     }
     this.norms[d] = Math.sqrt(n);
+    this.invNorms[d] = n === 0 ? 0 : 1 / Math.sqrt(n);
+    let inRange = true;
+    for (let i = base; i < base + dims && inRange; i++) inRange = inF32Range(data[i] as number);
+    if (inRange) this.outOfRange.delete(d);
+    else this.outOfRange.add(d);
   }
 
   /** the norm of a query vector, summed in f64 as the records' are */
@@ -177,8 +228,101 @@ export class VectorIndex {
 
   /** Exact top-k of each query (the same hits as topK of each), computed in tiles of queries. */
   topKMany(queries: readonly Float32Array[], k: number, filter: VectorFilter = {}): VectorHit[][] {
-    const dims = this.dims;
     for (const q of queries) this.checkQuery(q);
+    if (!this.wasm || k <= 0) return this.exactTiles(queries, k, filter);
+    // a query outside the f32 pass's range takes the exact kernel
+    const twoPass = queries.filter((q) => q.every(inF32Range));
+    const byTwoPass: VectorHit[][] = [];
+    for (let t0 = 0; t0 < twoPass.length; t0 += TILE32)
+      byTwoPass.push(...this.twoPassTile(twoPass.slice(t0, t0 + TILE32), k, filter));
+    let next = 0;
+    return queries.map((q) =>
+      q.every(inF32Range) ? (byTwoPass[next++] as VectorHit[]) : this.topK(q, k, filter),
+    );
+  }
+
+  /**
+   * One tile of queries, two passes: approximate dots (f32) keep each record that could be in a
+   * query's top k, then those are scored exactly. Why this loses no hit: for query q let m = the
+   * margin times |q| (bounds |approximate - exact| of dot / |record|), T the k-th best approximate
+   * score among eligible records. k records score at least T - m exactly; a record dropped scored
+   * below T - 2m - slack approximately, so below T - m - slack exactly: never in the top k, and
+   * never tied with one.
+   */
+  private twoPassTile(tile: readonly Float32Array[], k: number, filter: VectorFilter): VectorHit[][] {
+    const dims = this.dims;
+    const wasm = this.wasm as DotsExports;
+    const qt = this.qArea32 as Float32Array;
+    const out = this.out32 as Float32Array;
+    const groups = Math.ceil(tile.length / 8);
+    const nq = groups * 8;
+    // group g, element i: queries 8g..8g+7 side by side
+    qt.fill(0, 0, nq * dims);
+    tile.forEach((q, j) => {
+      const base = (j >> 3) * dims * 8 + (j & 7);
+      for (let i = 0; i < dims; i++) qt[base + i * 8] = q[i] as number;
+    });
+    const qNorms = tile.map((q) => VectorIndex.norm(q));
+    const margin = f32Margin(dims);
+    // what a query may drop: below its k-th best approximate score minus `low`
+    const low = qNorms.map((n) => 2 * margin * n + 1e-12 * n);
+    const sure = qNorms.map((n) => margin * n);
+    const heaps = tile.map(() => new TopK(k));
+    const kept: number[][] = tile.map(() => []);
+    const keptScore: number[][] = tile.map(() => []);
+    const inv = this.invNorms;
+    const exclude = filter.exclude;
+    const positiveOnly = filter.positiveOnly === true;
+    // out of range: its approximate dot means nothing, it is scored exactly (and sets no floor)
+    const always = [...this.outOfRange].sort((a, b) => a - b);
+    const skip = always.length > 0 ? new Uint8Array(this.count) : undefined;
+    for (const d of always) (skip as Uint8Array)[d] = 1;
+    for (let c0 = 0; c0 < this.count; c0 += CHUNK) {
+      const cc = Math.min(CHUNK, this.count - c0);
+      wasm.dots32(c0 * dims * 4, Math.ceil(cc / 4) * 4, dims, this.qOff, groups, this.outOff);
+      for (let j = 0; j < tile.length; j++) {
+        const heap = heaps[j] as TopK;
+        const ids = kept[j] as number[];
+        const scores = keptScore[j] as number[];
+        const lowJ = low[j] as number;
+        const sureJ = sure[j] as number;
+        let floor = heap.threshold - lowJ;
+        for (let r = 0; r < cc; r++) {
+          const d = c0 + r;
+          const s = (out[r * nq + j] as number) * (inv[d] as number);
+          if (s < floor) continue;
+          if (exclude !== undefined && exclude[d] === 1) continue;
+          if (skip !== undefined && skip[d] === 1) continue;
+          // positive only: a record that may score above 0 is kept; only a sure one sets the floor
+          if (positiveOnly && !(s > -sureJ)) continue;
+          ids.push(d);
+          scores.push(s);
+          if (!positiveOnly || s > sureJ) {
+            heap.offer(d, s);
+            floor = heap.threshold - lowJ;
+          }
+        }
+      }
+    }
+    return tile.map((q, j) => {
+      const floor = (heaps[j] as TopK).threshold - (low[j] as number);
+      const ids = kept[j] as number[];
+      const scores = keptScore[j] as number[];
+      const exact = new TopK(k);
+      const qNorm = qNorms[j] as number;
+      const offer = (d: number) => {
+        const c = this.cosine(q, qNorm, d);
+        if (!(positiveOnly && !(c > 0))) exact.offer(d, c);
+      };
+      for (let i = 0; i < ids.length; i++) if ((scores[i] as number) >= floor) offer(ids[i] as number);
+      for (const d of always) if (exclude === undefined || exclude[d] !== 1) offer(d);
+      return exact.drain();
+    });
+  }
+
+  /** The exact kernel on tiles of queries: every dot in f64, in element order. */
+  private exactTiles(queries: readonly Float32Array[], k: number, filter: VectorFilter): VectorHit[][] {
+    const dims = this.dims;
     const result: VectorHit[][] = [];
     for (let t0 = 0; t0 < queries.length; t0 += TILE) {
       const tile = queries.slice(t0, t0 + TILE);
