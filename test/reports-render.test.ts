@@ -297,3 +297,33 @@ describe('html (string-level; the browser test checks behaviour)', () => {
     expect(terminalSafe('a\u001b[0m\u202eb')).toBe('a\\u001b[0m\\u202eb');
   });
 });
+
+describe('a large report renders in time linear in its queries', () => {
+  it('reads each failing query a bounded number of times, not once per query of the page', () => {
+    const base = sampleReport('fail');
+    const n = 2000;
+    const queries = Array.from({ length: n }, (_, i) => ({
+      ...base.queries[i % base.queries.length]!,
+      query_id: `q-${String(i).padStart(5, '0')}`,
+    }));
+    let reads = 0;
+    // every element read of the failing list is counted: a scan of it per query is n^2 / 2 reads
+    const failing = new Proxy(queries.slice(), {
+      get(target, key, receiver) {
+        if (typeof key === 'string' && /^\d+$/.test(key)) reads++;
+        return Reflect.get(target, key, receiver) as unknown;
+      },
+    });
+    const r: Report = { ...base, queries, failing_queries: failing };
+    for (const render of [
+      () => renderHtml(r),
+      () => renderMarkdown(r),
+      () => renderTerminal(r, { color: false }),
+      () => renderJunit(r),
+    ]) {
+      reads = 0;
+      render();
+      expect(reads).toBeLessThanOrEqual(10 * n);
+    }
+  });
+});

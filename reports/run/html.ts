@@ -170,8 +170,9 @@ type QueryRow = ReturnType<typeof queryRows>[number];
 /** Every query's row, failing first, then report order: a reviewer opens the page to see what broke. */
 function queryRows(report: Report, selection: boolean) {
   const order: Record<QueryStatus, number> = { error: 0, miss: 1, hit: 2, 'not counted': 3 };
+  const counts = countsAgainst(report);
   return report.queries
-    .map((q, i) => ({ q, i, status: queryStatus(q, selection, countsAgainst(report, q)) }))
+    .map((q, i) => ({ q, i, status: queryStatus(q, selection, counts(q)) }))
     .sort((a, b) => order[a.status] - order[b.status] || a.i - b.i)
     .map(({ q, status }) => ({
       query_id: q.query_id,

@@ -292,9 +292,13 @@ export function notApplicableRows(report: Report): NotApplicableRow[] {
   }));
 }
 
-/** Does this query count against the run (is it among the report's failing queries)? */
-export function countsAgainst(report: Report, q: QueryOutcome): boolean {
-  return report.failing_queries.some((f) => f.query_id === q.query_id);
+/**
+ * Does a query count against the run (is it among the report's failing queries)? The failing list is
+ * read once into a set: a scan per query made a 10k-query page quadratic (10,000 x 4,628 compares).
+ */
+export function countsAgainst(report: Report): (q: QueryOutcome) => boolean {
+  const failing = new Set(report.failing_queries.map((f) => f.query_id));
+  return (q) => failing.has(q.query_id);
 }
 
 export interface ModeRow {

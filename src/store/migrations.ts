@@ -121,4 +121,33 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
       ALTER TABLE verdicts_v8 RENAME TO verdicts;
     `,
   },
+  {
+    version: 9,
+    name: 'observation bodies stored once per run, in packs (observation-packs.ts)',
+    // rebuilt WITHOUT ROWID: the key is the table, not a copy of it in an index beside the rows. The ok
+    // and fingerprint columns go (nothing queried them; both are in the body); rows of older versions
+    // keep their whole observation in json, and new rows point into a pack instead.
+    sql: `
+      CREATE TABLE observation_packs (
+        run_id TEXT NOT NULL REFERENCES runs(run_id) ON DELETE CASCADE,
+        pack INTEGER NOT NULL,
+        bodies BLOB NOT NULL,
+        PRIMARY KEY (run_id, pack)
+      ) WITHOUT ROWID;
+      CREATE TABLE observations_v9 (
+        run_id TEXT NOT NULL REFERENCES runs(run_id) ON DELETE CASCADE,
+        replay INTEGER NOT NULL,
+        query_id TEXT NOT NULL,
+        latency_ms REAL,
+        pack INTEGER,
+        slot INTEGER,
+        json BLOB,
+        PRIMARY KEY (run_id, replay, query_id)
+      ) WITHOUT ROWID;
+      INSERT INTO observations_v9 (run_id, replay, query_id, json)
+        SELECT run_id, replay, query_id, json FROM observations;
+      DROP TABLE observations;
+      ALTER TABLE observations_v9 RENAME TO observations;
+    `,
+  },
 ];

@@ -57,6 +57,21 @@ const DIALECT: Readonly<Record<number, string>> = {
       ALTER TABLE verdicts ADD CONSTRAINT verdicts_verdict_check
         CHECK (verdict IN ('PASS','WATCH','FAIL','NONE'));
     `,
+  9: `
+      CREATE TABLE observation_packs (
+        run_id TEXT NOT NULL REFERENCES runs(run_id) ON DELETE CASCADE,
+        pack INTEGER NOT NULL,
+        bodies BYTEA NOT NULL,
+        PRIMARY KEY (run_id, pack)
+      );
+      ALTER TABLE observations
+        DROP COLUMN ok,
+        DROP COLUMN fingerprint,
+        ALTER COLUMN json DROP NOT NULL,
+        ADD COLUMN latency_ms DOUBLE PRECISION,
+        ADD COLUMN pack INTEGER,
+        ADD COLUMN slot INTEGER;
+    `,
 };
 
 /** The PostgreSQL schema: the SQLite migrations, step for step (same numbers and names), in this dialect. */

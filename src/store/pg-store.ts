@@ -10,7 +10,8 @@ import {
   type RunRow,
 } from '../documents/index.js';
 import type { AsyncRunStore } from './async-store.js';
-import { packJson } from './packed-json.js';
+import { observationBody, rowsWithBodies, RunBodies, type ObservationRecord } from './observation-packs.js';
+import { packJson, packLargeJson } from './packed-json.js';
 import { PG_MIGRATIONS } from './pg-migrations.js';
 import {
   measureColumns,
@@ -224,11 +225,15 @@ export class PgRunStore implements AsyncRunStore {
     if (res.rowCount === 0) throw new RgateError('usage', `no run ${runId} in ${this.location}`);
   }
 
+  /**
+   * One request's observation, whole in its row: rgate server stores runs by importRun (bodies in
+   * packs); a request at a time is what only tests do here, and a pack per request would not pack.
+   */
   async addObservation(runId: string, obs: Observation): Promise<void> {
     await this.pool.query(
-      `INSERT INTO observations (run_id, replay, query_id, ok, fingerprint, json) VALUES ($1, $2, $3, $4, $5, $6)
-       ON CONFLICT (run_id, replay, query_id) DO UPDATE SET ok = EXCLUDED.ok, fingerprint = EXCLUDED.fingerprint, json = EXCLUDED.json`,
-      [runId, obs.replay, obs.query_id, obs.ok, obs.fingerprint, packJson(obs)],
+      `INSERT INTO observations (run_id, replay, query_id, json) VALUES ($1, $2, $3, $4)
+       ON CONFLICT (run_id, replay, query_id) DO UPDATE SET json = EXCLUDED.json, latency_ms = NULL, pack = NULL, slot = NULL`,
+      [runId, obs.replay, obs.query_id, packJson(obs)],
     );
   }
 
@@ -254,20 +259,31 @@ export class PgRunStore implements AsyncRunStore {
         outcome = 'exists';
         return;
       }
-      // observations in batches of one statement each (arrays unnested), not one round trip per row
+      // observations in batches of one statement each (arrays unnested), not one round trip per row;
+      // each batch's new bodies in one pack (observation-packs.ts)
+      const bodies = new RunBodies([]);
       for (let i = 0; i < run.observations.length; i += 1000) {
         const batch = run.observations.slice(i, i + 1000);
+        const { places, pack } = bodies.place(batch.map(observationBody));
+        if (pack) {
+          await c.query('INSERT INTO observation_packs (run_id, pack, bodies) VALUES ($1, $2, $3)', [
+            id,
+            pack.pack,
+            pack.bodies,
+          ]);
+        }
         await c.query(
-          `INSERT INTO observations (run_id, replay, query_id, ok, fingerprint, json)
-           SELECT $1, * FROM unnest($2::int[], $3::text[], $4::bool[], $5::text[], $6::bytea[])
-           ON CONFLICT (run_id, replay, query_id) DO UPDATE SET ok = EXCLUDED.ok, fingerprint = EXCLUDED.fingerprint, json = EXCLUDED.json`,
+          `INSERT INTO observations (run_id, replay, query_id, latency_ms, pack, slot)
+           SELECT $1, * FROM unnest($2::int[], $3::text[], $4::float8[], $5::int[], $6::int[])
+           ON CONFLICT (run_id, replay, query_id) DO UPDATE SET latency_ms = EXCLUDED.latency_ms,
+             pack = EXCLUDED.pack, slot = EXCLUDED.slot, json = NULL`,
           [
             id,
             batch.map((o) => o.replay),
             batch.map((o) => o.query_id),
-            batch.map((o) => o.ok),
-            batch.map((o) => o.fingerprint),
-            batch.map((o) => packJson(o)),
+            batch.map((o) => o.latency_ms ?? null),
+            places.map((p) => p.pack),
+            places.map((p) => p.slot),
           ],
         );
       }
@@ -315,11 +331,15 @@ export class PgRunStore implements AsyncRunStore {
   }
 
   async getObservations(runId: string): Promise<Observation[]> {
-    const rows = await this.rows<{ json: Buffer }>(
-      'SELECT json FROM observations WHERE run_id = $1 ORDER BY replay, query_id COLLATE "C"',
+    const rows = await this.rows<ObservationRecord>(
+      'SELECT replay, latency_ms, pack, slot, json FROM observations WHERE run_id = $1 ORDER BY replay, query_id COLLATE "C"',
       [runId],
     );
-    return this.read.observations(rows, runId);
+    const packs = await this.rows<{ pack: number; bodies: Buffer }>(
+      'SELECT pack, bodies FROM observation_packs WHERE run_id = $1 ORDER BY pack',
+      [runId],
+    );
+    return this.read.observations(rowsWithBodies(rows, packs), runId);
   }
 
   async getMetrics(runId: string): Promise<MetricEntry[]> {
@@ -397,7 +417,7 @@ async function writeResult(c: pg.PoolClient, runId: string, result: RunResult): 
   await c.query(SQL.runFinish, [
     result.status,
     result.finished_at,
-    result.report === undefined ? null : packJson(result.report),
+    result.report === undefined ? null : packLargeJson(result.report),
     runId,
   ]);
   for (const m of result.metrics) {

@@ -2,6 +2,7 @@ import { RgateError } from '../core/errors.js';
 import { formatAjvErrors } from '../contracts/ajv.js';
 import { validateRunRow, validateStoredMetric, validateStoredObservation } from '../contracts/run-row.js';
 import type { MetricEntry, Observation, RunMeta, RunRow, RunStatus, Verdict } from '../documents/index.js';
+import { withRequest } from './observation-packs.js';
 import { unpackJson } from './packed-json.js';
 import { liveStatus } from './run-owner.js';
 import { shellWord } from '../core/shell-word.js';
@@ -97,6 +98,14 @@ function toRow(r: RunRecord, location: string, hint = SQLITE_HINT): RunRow {
 /** Rows of a `json` column (observations, measures), in the store's order. */
 type JsonRows = readonly { json: string | Buffer }[];
 
+/** An observation's stored text and its row's request fields (observation-packs.ts rowsWithBodies). */
+type StoredObservationRow = {
+  json: string | Buffer;
+  replay: number;
+  latency_ms: number | null;
+  inline: boolean;
+};
+
 /**
  * What a store reads back as JSON, each part checked against its document (never a cast), and a
  * refusal naming the run in `location` with the store's own hint. Bound once per store.
@@ -105,8 +114,12 @@ export function storedReader(location: string, hint = SQLITE_HINT) {
   const at = (runId: string) => ({ runId, location, hint });
   return {
     row: (r: RunRecord): RunRow => toRow(r, location, hint),
-    observations: (rows: JsonRows, runId: string): Observation[] =>
-      checkedRows(rows, validateStoredObservation, 'observation', at(runId)),
+    /** rows as rowsWithBodies gives them: a body from a pack gets its row's replay and latency back */
+    observations: (rows: readonly StoredObservationRow[], runId: string): Observation[] =>
+      checkedRows(rows, validateStoredObservation, 'observation', at(runId), (value, i) => {
+        const r = rows[i]!;
+        return r.inline ? value : withRequest(value, r.replay, r.latency_ms);
+      }),
     metrics: (rows: JsonRows, runId: string): MetricEntry[] =>
       checkedRows(rows, validateStoredMetric, 'measure', at(runId)),
     /** parsed, not checked: the store keeps a report as a document its readers check */
@@ -120,9 +133,10 @@ function checkedRows<T>(
   validate: Validator<T>,
   what: string,
   where: { runId: string; location: string; hint: UnreadableHint },
+  complete: (value: unknown, i: number) => unknown = (value) => value,
 ): T[] {
   return rows.map((r, i) => {
-    const value = parseStored(r.json, `${what} ${i + 1}`, where);
+    const value = complete(parseStored(r.json, `${what} ${i + 1}`, where), i);
     if (!validate(value)) {
       throw unreadable(where.runId, where.location, where.hint, `${what} ${i + 1}: ${firstError(validate)}`);
     }

@@ -12,7 +12,8 @@ import {
   type RunRow,
 } from '../documents/index.js';
 import { MIGRATIONS } from './migrations.js';
-import { packJson } from './packed-json.js';
+import { observationBody, rowsWithBodies, RunBodies, type ObservationRecord } from './observation-packs.js';
+import { packLargeJson } from './packed-json.js';
 import {
   measureColumns,
   runInsert,
@@ -69,11 +70,11 @@ export function migrate(db: Database.Database): number {
 export const OBSERVATION_BATCH = 64;
 export const OBSERVATION_BATCH_MS = 250;
 
-type ObservationRow = [string, number, string, number, string, Buffer];
+/** An observation waiting for the next batch, with the run it belongs to. */
+type PendingObservation = { runId: string; obs: Observation };
 
-function observationRow(runId: string, obs: Observation): ObservationRow {
-  return [runId, obs.replay, obs.query_id, obs.ok ? 1 : 0, obs.fingerprint, packJson(obs)];
-}
+/** A batch's rows are written in packs of at most this many bodies (an import's, at once). */
+const PACK_BODIES = 1024;
 
 /** Stores with rows waiting, flushed by one 'exit' listener (not one listener per store). */
 const unflushed = new Set<SqliteRunStore>();
@@ -95,7 +96,10 @@ export class SqliteRunStore implements RunStore {
   private readonly read: ReturnType<typeof storedReader>;
   private readonly db: Database.Database;
   private readonly insertObs: Database.Statement;
-  private pending: ObservationRow[] = [];
+  private readonly insertPack: Database.Statement;
+  /** the bodies each run being written has stored (observation-packs.ts), loaded on its first write */
+  private readonly bodies = new Map<string, RunBodies>();
+  private pending: PendingObservation[] = [];
   private pendingSince = 0;
   private timer: NodeJS.Timeout | null = null;
   /** a flush the timer attempted and failed, thrown to the next caller that writes or reads */
@@ -118,7 +122,10 @@ export class SqliteRunStore implements RunStore {
       this.db.pragma('busy_timeout = 15000');
       migrate(this.db);
       this.insertObs = this.db.prepare(
-        'INSERT OR REPLACE INTO observations (run_id, replay, query_id, ok, fingerprint, json) VALUES (?, ?, ?, ?, ?, ?)',
+        'INSERT OR REPLACE INTO observations (run_id, replay, query_id, latency_ms, pack, slot, json) VALUES (?, ?, ?, ?, ?, ?, NULL)',
+      );
+      this.insertPack = this.db.prepare(
+        'INSERT OR REPLACE INTO observation_packs (run_id, pack, bodies) VALUES (?, ?, ?)',
       );
     } catch (e) {
       throw unusableStore(path, e);
@@ -147,7 +154,7 @@ export class SqliteRunStore implements RunStore {
 
   addObservation(runId: string, obs: Observation): void {
     this.rethrow();
-    const row = observationRow(runId, obs);
+    const row = { runId, obs };
     if (this.pending.length === 0) {
       this.pendingSince = performance.now();
       this.timer = setTimeout(() => this.flushFromTimer(), this.batchMs).unref();
@@ -170,13 +177,60 @@ export class SqliteRunStore implements RunStore {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     const rows = this.pending;
-    this.db.transaction(() => this.writeRows(rows)).immediate();
+    this.writeTransaction(() => this.writeRows(rows));
     this.pending = [];
     unflushed.delete(this);
   }
 
-  private writeRows(rows: readonly ObservationRow[]): void {
-    for (const r of rows) this.insertObs.run(...r);
+  /**
+   * A write transaction (immediate). When it rolls back, the bodies known stored are forgotten: the
+   * packs it wrote are gone, and each run's are read again from the file on its next write.
+   */
+  private writeTransaction<T>(work: () => T): T {
+    try {
+      return this.db.transaction(work).immediate();
+    } catch (e) {
+      this.bodies.clear();
+      throw e;
+    }
+  }
+
+  /** The rows of a batch, each run's new bodies in packs; the caller holds the transaction. */
+  private writeRows(rows: readonly PendingObservation[]): void {
+    const byRun = new Map<string, Observation[]>();
+    for (const r of rows) {
+      let list = byRun.get(r.runId);
+      if (!list) byRun.set(r.runId, (list = []));
+      list.push(r.obs);
+    }
+    for (const [runId, list] of byRun) {
+      for (let i = 0; i < list.length; i += PACK_BODIES)
+        this.writeBatch(runId, list.slice(i, i + PACK_BODIES));
+    }
+  }
+
+  private writeBatch(runId: string, list: readonly Observation[]): void {
+    const { places, pack } = this.runBodies(runId).place(list.map(observationBody));
+    if (pack) this.insertPack.run(runId, pack.pack, pack.bodies);
+    list.forEach((o, i) => {
+      const at = places[i]!;
+      this.insertObs.run(runId, o.replay, o.query_id, o.latency_ms ?? null, at.pack, at.slot);
+    });
+  }
+
+  private runBodies(runId: string): RunBodies {
+    let known = this.bodies.get(runId);
+    if (!known) {
+      known = new RunBodies(this.packsOf(runId));
+      this.bodies.set(runId, known);
+    }
+    return known;
+  }
+
+  private packsOf(runId: string): { pack: number; bodies: Buffer }[] {
+    return this.db
+      .prepare('SELECT pack, bodies FROM observation_packs WHERE run_id = ? ORDER BY pack')
+      .all(runId) as { pack: number; bodies: Buffer }[];
   }
 
   private flushFromTimer(): void {
@@ -197,13 +251,12 @@ export class SqliteRunStore implements RunStore {
   finishRun(runId: string, result: RunResult): void {
     this.rethrow();
     const rows = this.pending;
-    this.db
-      .transaction(() => {
-        this.writeRows(rows);
-        this.writeResult(runId, result);
-      })
-      .immediate();
+    this.writeTransaction(() => {
+      this.writeRows(rows);
+      this.writeResult(runId, result);
+    });
     this.dropPending();
+    this.bodies.delete(runId);
   }
 
   private dropPending(): void {
@@ -216,21 +269,20 @@ export class SqliteRunStore implements RunStore {
   importRun(run: RunImport): ImportOutcome {
     this.flush();
     const digest = importDigest(run);
-    return this.db
-      .transaction((): ImportOutcome => {
-        const stored = this.db.prepare(SQL.runImportDigest).get(run.meta.run_id) as
-          { import_sha256: string | null } | undefined;
-        if (stored) {
-          if (stored.import_sha256 === digest) return 'exists';
-          throw importConflict(run.meta.run_id, this.location);
-        }
-        this.beginRun(run.meta);
-        this.db.prepare('UPDATE runs SET import_sha256 = ? WHERE run_id = ?').run(digest, run.meta.run_id);
-        this.writeRows(run.observations.map((o) => observationRow(run.meta.run_id, o)));
-        this.writeResult(run.meta.run_id, run.result);
-        return 'stored';
-      })
-      .immediate();
+    return this.writeTransaction((): ImportOutcome => {
+      const stored = this.db.prepare(SQL.runImportDigest).get(run.meta.run_id) as
+        { import_sha256: string | null } | undefined;
+      if (stored) {
+        if (stored.import_sha256 === digest) return 'exists';
+        throw importConflict(run.meta.run_id, this.location);
+      }
+      this.beginRun(run.meta);
+      this.db.prepare('UPDATE runs SET import_sha256 = ? WHERE run_id = ?').run(digest, run.meta.run_id);
+      this.writeRows(run.observations.map((obs) => ({ runId: run.meta.run_id, obs })));
+      this.writeResult(run.meta.run_id, run.result);
+      this.bodies.delete(run.meta.run_id);
+      return 'stored';
+    });
   }
 
   /** status, report, measures and verdict of a finished run; the caller holds the transaction */
@@ -243,7 +295,7 @@ export class SqliteRunStore implements RunStore {
       .run(
         result.status,
         result.finished_at,
-        result.report === undefined ? null : packJson(result.report),
+        result.report === undefined ? null : packLargeJson(result.report),
         runId,
       );
     for (const m of result.metrics) {
@@ -302,9 +354,11 @@ export class SqliteRunStore implements RunStore {
   getObservations(runId: string): Observation[] {
     this.flush();
     const rows = this.db
-      .prepare('SELECT json FROM observations WHERE run_id = ? ORDER BY replay, query_id')
-      .all(runId) as { json: string | Buffer }[];
-    return this.read.observations(rows, runId);
+      .prepare(
+        'SELECT replay, latency_ms, pack, slot, json FROM observations WHERE run_id = ? ORDER BY replay, query_id',
+      )
+      .all(runId) as ObservationRecord[];
+    return this.read.observations(rowsWithBodies(rows, this.packsOf(runId)), runId);
   }
 
   getMetrics(runId: string): MetricEntry[] {

@@ -3,6 +3,7 @@ import pg from 'pg';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { brotliDecompressSync } from 'node:zlib';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { MetricEntry, Observation, StoredPlan } from '../documents/index.js';
 import { MemoryRunStore } from './memory-store.js';
@@ -27,6 +28,47 @@ function obs(query_id: string, replay: number, ok = true): Observation {
     contract: { name: 'rgate', valid: true, errors: [] },
     fingerprint: `sha256:${query_id}${replay}`,
   };
+}
+
+/**
+ * 5,000 queries x 2 replays as a run writes them (replay 2 in another order): most replays agree but
+ * for the latency, some answer another ranking, some fail, some carry optional fields in another key
+ * order.
+ */
+function tenThousand(): Observation[] {
+  const out: Observation[] = [];
+  for (const replay of [1, 2]) {
+    for (let k = 0; k < 5000; k++) {
+      const i = replay === 1 ? k : (k * 7919) % 5000;
+      const q = `q${String(i).padStart(4, '0')}`;
+      const o: Observation = {
+        ...obs(q, replay),
+        ranked: Array.from({ length: 10 }, (_, r) => ({
+          id: `doc-${(i * 31 + r * (replay === 2 && i % 97 === 0 ? 7 : 1)) % 3000}`,
+          source_path: `docs/${i % 8}/doc-${(i * 31 + r) % 3000}.md`,
+          score: 1 / (r + 1 + i / 10_000),
+        })),
+        latency_ms: (i % 13) + replay / 1000 + 0.1,
+        fingerprint: `sha256:${q}${replay === 2 && i % 97 === 0 ? 'b' : 'a'}`,
+      };
+      if (i % 50 === 0) {
+        o.ok = false;
+        o.error = { kind: 'timeout', message: `timed out after ${1000 + replay} ms` };
+      }
+      if (i % 40 === 0) {
+        const { fingerprint, ...rest } = o;
+        out.push({
+          fingerprint,
+          profile: 'small',
+          ...rest,
+          budgets: { max_files: 3, max_chars_per_file: 10, tokens: 9 },
+        });
+        continue;
+      }
+      out.push(o);
+    }
+  }
+  return out;
 }
 
 const metric: MetricEntry = {
@@ -517,6 +559,42 @@ describe.each(factories)('RunStore contract: %s', (name, make) => {
     });
   }
 
+  itOn(
+    name,
+    'reads 10k observations back exactly (keys in order), written one by one or imported whole',
+    async () => {
+      const s = await make();
+      const written = tenThousand();
+      const meta = (run_id: string) => ({
+        run_id,
+        suite: 'semantic',
+        started_at: '2026-11-22T00:00:00Z',
+        artifacts: ARTIFACTS,
+        settings: SETTINGS,
+      });
+      await s.beginRun(meta('one-by-one'));
+      for (const o of written) await s.addObservation('one-by-one', o);
+      await s.finishRun('one-by-one', { status: 'complete', finished_at: 't', metrics: [] });
+      await s.importRun({
+        meta: meta('imported'),
+        observations: written,
+        result: { status: 'complete', finished_at: 't', metrics: [] },
+      });
+      const expected = written
+        .slice()
+        .sort((a, b) => a.replay - b.replay || (a.query_id < b.query_id ? -1 : 1))
+        .map((o) => JSON.stringify(o));
+      for (const run of ['one-by-one', 'imported']) {
+        const read = (await s.getObservations(run)).map((o) => JSON.stringify(o));
+        expect(read.length, run).toBe(expected.length);
+        // one assertion over all rows: 10k toEqual calls would take longer than the store
+        expect(read.filter((o, i) => o !== expected[i]).slice(0, 3), run).toEqual([]);
+        expect((await s.getRun(run))?.observation_count, run).toBe(10_000);
+      }
+      await s.close();
+    },
+  );
+
   itOn(name, 'refuses a duplicate run id', async () => {
     const s = await make();
     await s.beginRun({ run_id: 'r1', suite: 'x', started_at: 't', artifacts: ARTIFACTS, settings: SETTINGS });
@@ -592,7 +670,7 @@ describe('SqliteRunStore migrations', () => {
     s.close();
   });
 
-  it('keeps observations and reports deflated, and still reads rows an older rgate wrote as text', () => {
+  it('keeps observation bodies in packs and reports packed, and still reads rows an older rgate wrote as text', () => {
     const d = mkdtempSync(join(tmpdir(), 'rgate-store-'));
     dirs.push(d);
     const path = join(d, 'h.sqlite');
@@ -617,8 +695,10 @@ describe('SqliteRunStore migrations', () => {
     s.close();
     const db = new Database(path);
     const row = db.prepare('SELECT json FROM observations').get() as { json: unknown };
-    expect(Buffer.isBuffer(row.json)).toBe(true);
-    expect((row.json as Buffer).length).toBeLessThan(JSON.stringify(kept).length / 2);
+    expect(row.json).toBe(null);
+    const pack = db.prepare('SELECT bodies FROM observation_packs').get() as { bodies: unknown };
+    expect(Buffer.isBuffer(pack.bodies)).toBe(true);
+    expect((pack.bodies as Buffer).length).toBeLessThan(JSON.stringify(kept).length / 2);
     const report = db.prepare('SELECT report_json FROM runs').get() as { report_json: unknown };
     expect((report.report_json as Buffer).length).toBeLessThan(200);
     // a row as an older rgate wrote it: plain JSON text
@@ -630,6 +710,68 @@ describe('SqliteRunStore migrations', () => {
     expect(again.getObservations('r1')).toEqual([{ ...kept, fingerprint: 'old' }]);
     expect(again.getReport('r1')).toEqual({ big: 'x'.repeat(5000) });
     again.close();
+  });
+
+  it('stores a body once when replays agree, also when another process writes the later replay', () => {
+    const d = mkdtempSync(join(tmpdir(), 'rgate-store-'));
+    dirs.push(d);
+    const path = join(d, 'h.sqlite');
+    const meta = { run_id: 'r1', suite: 'x', started_at: 't', artifacts: ARTIFACTS, settings: SETTINGS };
+    const first = new SqliteRunStore(path, { batch: 4 });
+    first.beginRun(meta);
+    for (const q of ['q1', 'q2', 'q3']) first.addObservation('r1', { ...obs(q, 1), latency_ms: 3 });
+    first.close();
+    // `rgate run --resume` in another process: replay 2 agrees but for the latency, q3 answers otherwise
+    const second = new SqliteRunStore(path, { batch: 4 });
+    for (const q of ['q1', 'q2'])
+      second.addObservation('r1', { ...obs(q, 2), fingerprint: `sha256:${q}1`, latency_ms: 7 });
+    second.addObservation('r1', { ...obs('q3', 2), fingerprint: 'sha256:other' });
+    second.finishRun('r1', { status: 'complete', finished_at: 't2', metrics: [] });
+    second.close();
+    const db = new Database(path);
+    const bodies = (db.prepare('SELECT bodies FROM observation_packs').all() as { bodies: Buffer }[]).flatMap(
+      (p) => brotliDecompressSync(p.bodies).toString('utf8').split('\n'),
+    );
+    db.close();
+    expect(bodies).toHaveLength(4);
+    const s = new SqliteRunStore(path);
+    expect(s.getObservations('r1').map((o) => [o.replay, o.query_id, o.latency_ms, o.fingerprint])).toEqual([
+      [1, 'q1', 3, 'sha256:q11'],
+      [1, 'q2', 3, 'sha256:q21'],
+      [1, 'q3', 3, 'sha256:q31'],
+      [2, 'q1', 7, 'sha256:q11'],
+      [2, 'q2', 7, 'sha256:q21'],
+      [2, 'q3', 1, 'sha256:other'],
+    ]);
+    s.close();
+  });
+
+  it('reads the observations and report an rgate of schema 8 stored, once migrated', () => {
+    const d = mkdtempSync(join(tmpdir(), 'rgate-store-'));
+    dirs.push(d);
+    const path = join(d, 'h.sqlite');
+    const old = new Database(path);
+    old.exec('CREATE TABLE schema_version (version INTEGER PRIMARY KEY, name TEXT NOT NULL)');
+    for (const m of MIGRATIONS.filter((x) => x.version <= 8)) {
+      old.exec(m.sql);
+      old.prepare('INSERT INTO schema_version (version, name) VALUES (?, ?)').run(m.version, m.name);
+    }
+    old
+      .prepare(
+        `INSERT INTO runs (run_id, suite, started_at, status, artifacts_json, settings_json, report_json) VALUES ('r1', 'x', 't', 'complete', ?, ?, ?)`,
+      )
+      .run(JSON.stringify(ARTIFACTS), JSON.stringify(SETTINGS), packJson({ kept: 'r1' }));
+    const insert = old.prepare(
+      'INSERT INTO observations (run_id, replay, query_id, ok, fingerprint, json) VALUES (?, ?, ?, ?, ?, ?)',
+    );
+    const stored = [obs('q2', 1), obs('q1', 1, false), obs('q1', 2)];
+    for (const o of stored) insert.run('r1', o.replay, o.query_id, o.ok ? 1 : 0, o.fingerprint, packJson(o));
+    old.close();
+    const s = new SqliteRunStore(path);
+    expect(s.getObservations('r1')).toEqual([stored[1], stored[0], stored[2]]);
+    expect(s.getRun('r1')?.observation_count).toBe(3);
+    expect(s.getReport('r1')).toEqual({ kept: 'r1' });
+    s.close();
   });
 
   it('refuses a store written by a newer rgate', () => {
