@@ -8,7 +8,9 @@
 ;; Memory (placed by vector-index.ts): records as f32 rows of dims at $rec; queries as f64; dots as f64.
 ;; Build: node scripts/build-wasm.mjs (writes vector-dots-wasm.ts; a test holds the two together).
 (module
-  (memory (export "memory") 1)
+  ;; shared, so that worker threads read the records where the index wrote them (vector-threads.ts);
+  ;; at most 2 GiB (vector-index.ts WASM_MAX_BYTES)
+  (import "env" "memory" (memory 1 32768 shared))
 
   ;; One query (dims f64 at $q) against $count records from $rec: dot of record r at $out + 8r.
   ;; Four records at a time (four independent sums), then the remainder one by one.

@@ -1,5 +1,21 @@
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
 import { TopK } from './top-k.js';
 import { VECTOR_DOTS_WASM } from './vector-dots-wasm.js';
+import { doneAt, hitsOf, newJob, runTiles, stateAt, tilesAt, type WorkerSetup } from './vector-threads.js';
+import {
+  CHUNK,
+  cosineOf,
+  inF32Range,
+  normOf,
+  TILE32,
+  type PassArea,
+  type PassIndex,
+  type VectorFilter,
+  type VectorHit,
+} from './vector-two-pass.js';
+
+export { f32Margin, type VectorFilter, type VectorHit } from './vector-two-pass.js';
 
 /**
  * Exact cosine top-k over a fixed set of record vectors (the semantic index's matrix).
@@ -21,39 +37,38 @@ import { VECTOR_DOTS_WASM } from './vector-dots-wasm.js';
  *   (`f32Margin`), so it can only keep records that might belong to a query's top k: every record
  *   whose approximate score is within twice the bound of the k-th best. The second pass scores those
  *   few exactly (the in-order f64 sum of `cosine`) through the TopK heap in ascending record order,
- *   so hits, order and scores are the exact kernel's, bit for bit. Without WebAssembly: the exact
- *   kernel on tiles of 32 queries.
+ *   so hits, order and scores are the exact kernel's, bit for bit (vector-two-pass.ts). A large
+ *   batch is shared with worker threads, one per further core (at most 3), over the same memory
+ *   (vector-threads.ts). Without WebAssembly: the exact kernel on tiles of 32 queries.
  */
-export interface VectorHit {
-  doc: number;
-  score: number;
-}
-
-/** Which records may be hits: `exclude[d] === 1` never; `positiveOnly`: a cosine <= 0 never. */
-export interface VectorFilter {
-  exclude?: Uint8Array;
-  positiveOnly?: boolean;
-}
 
 /** queries per tile of topKMany's exact kernel (a multiple of the kernel's group of 8) */
 const TILE = 32;
-/** queries per tile of the f32 first pass: its f32 query area is the exact tile's f64 one */
-const TILE32 = 64;
-/** records per kernel call of topKMany: the tile's dots (TILE x CHUNK f64) stay in L2 */
-const CHUNK = 1024;
+/** a batch with at least this many multiply-adds (queries x records x dims) is shared with workers */
+let threadedWork = 2e9;
+/** at most this many hits per batch are shared through memory (queries x k) */
+const THREADED_HITS = 4e6;
 /** beyond this much memory the JavaScript kernel is used (WebAssembly addresses are i32 here) */
 const WASM_MAX_BYTES = 2 ** 31 - 2 ** 20;
 
 // the project's lib (ES2022, no DOM) declares no WebAssembly: the few parts used here
 interface DotsExports {
-  memory: { buffer: ArrayBuffer; grow(pages: number): number };
   dots1(rec: number, count: number, dims: number, q: number, out: number): void;
   dotsMany(rec: number, count: number, dims: number, qs: number, groups: number, out: number): void;
   dots32(rec: number, count: number, dims: number, qt: number, groups: number, out: number): void;
 }
+interface SharedMemory {
+  buffer: SharedArrayBuffer;
+}
 interface WasmApi {
   Module: new (bytes: Uint8Array) => object;
   Instance: new (module: object, imports: object) => { exports: object };
+  Memory: new (d: { initial: number; maximum: number; shared: boolean }) => SharedMemory;
+}
+interface Kernel {
+  exports: DotsExports;
+  memory: SharedMemory;
+  module: object;
 }
 
 let enabled = process.env.RGATE_VECTOR_WASM !== 'off';
@@ -68,7 +83,20 @@ export function useVectorWasm(on: boolean): void {
   enabled = on;
 }
 
-function instantiate(bytes: number): DotsExports | null {
+/**
+ * The smallest batch (queries x records x dims) shared with worker threads (default 2e9: below it,
+ * starting them costs more than they save): the tests share small batches.
+ * @internal a switch for tests and benchmarks
+ */
+export function shareVectorBatchesFrom(work: number): void {
+  threadedWork = work;
+}
+
+/**
+ * The kernel over a shared memory of `bytes` (shared, so worker threads can read the records where
+ * they were written), or null: no WebAssembly or SIMD here (e.g. --jitless), or no memory that large.
+ */
+function instantiate(bytes: number): Kernel | null {
   if (!enabled || bytes > WASM_MAX_BYTES) return null;
   const wasm = (globalThis as { WebAssembly?: WasmApi }).WebAssembly;
   if (compiled === undefined) {
@@ -76,47 +104,21 @@ function instantiate(bytes: number): DotsExports | null {
       if (!wasm) throw new Error('no WebAssembly');
       compiled = new wasm.Module(Buffer.from(VECTOR_DOTS_WASM, 'base64'));
     } catch {
-      // no WebAssembly or no SIMD here (e.g. --jitless): the JavaScript kernel
       compiled = null;
     }
   }
   if (compiled === null || !wasm) return null;
   try {
-    const x = new wasm.Instance(compiled, {}).exports as DotsExports;
-    const have = x.memory.buffer.byteLength;
-    if (bytes > have) x.memory.grow(Math.ceil((bytes - have) / 65536));
-    return x;
+    const pages = Math.max(1, Math.ceil(bytes / 65536));
+    const memory = new wasm.Memory({ initial: pages, maximum: pages, shared: true });
+    const exports = new wasm.Instance(compiled, { env: { memory } }).exports as DotsExports;
+    return { exports, memory, module: compiled };
   } catch {
-    // no memory that large: the JavaScript kernel
     return null;
   }
 }
 
 const align16 = (n: number): number => Math.ceil(n / 16) * 16;
-
-/**
- * Whether a value keeps the f32 first pass's bound: 0, or a magnitude in [2^-50, 2^50], so that
- * every product is a normal f32 and no sum of up to 2^20 of them overflows. Embeddings always are;
- * a record that is not is scored exactly whatever its approximate dot, a query that is not takes the
- * exact kernel.
- */
-function inF32Range(x: number): boolean {
-  const a = Math.abs(x);
-  return a === 0 || (a >= 2 ** -50 && a <= 2 ** 50);
-}
-
-/**
- * The bound of the f32 first pass, relative to |record| * |query|: a dot of n f32 products summed in
- * f32 in any order is within gamma(n) = n u / (1 - n u) of the exact sum of |products| (u = 2^-24,
- * Higham, Accuracy and Stability of Numerical Algorithms, 3.1), and that sum is at most |record| *
- * |query|. n = dims + 2 covers the products, the lanes' final additions and the f64 scaling; 2^-40
- * more covers the f64 arithmetic of the comparison itself.
- */
-export function f32Margin(dims: number): number {
-  // (the bound needs no underflow or overflow in f32: `inF32Range` holds every vector to that)
-  const nu = (dims + 2) * 2 ** -24;
-  return nu / (1 - nu) + 2 ** -40;
-}
 
 export class VectorIndex {
   readonly count: number;
@@ -125,46 +127,73 @@ export class VectorIndex {
   private readonly data: Float32Array;
   private readonly norms: Float64Array;
   private readonly wasm: DotsExports | null;
+  private readonly kernelOf: Kernel | null;
   /** byte offsets in the kernel's memory (WebAssembly) */
   private readonly qOff: number;
   private readonly outOff: number;
   /** the query area (f64) and the dots (f64): views of the kernel's memory, or plain arrays */
   private readonly qArea: Float64Array;
   private readonly out: Float64Array;
-  /** the same memory as f32, for the first pass: transposed query groups, and the approximate dots */
-  private readonly qArea32: Float32Array | null;
-  private readonly out32: Float32Array | null;
   /** 1 / norm of each record (0 for a zero record), to scale the approximate dots */
   private readonly invNorms: Float64Array;
-  /** records with a value outside `inF32Range`: always scored exactly (their ids, ascending) */
+  /** records with a value outside `inF32Range`: always scored exactly */
   private readonly outOfRange = new Set<number>();
+  /** this thread's view for the two-pass tiles, and its scratch */
+  private readonly pass: { ix: PassIndex; area: PassArea } | null;
+  /** the scratch of each worker thread: byte offsets of its f32 query area and dots */
+  private readonly workerAreas: { qOff: number; outOff: number }[] = [];
+  private workers: Worker[] | null = null;
+  /** the last batch of topKMany: its tiles of queries, and how many of them worker threads ran */
+  lastBatch = { tiles: 0, byWorkers: 0 };
+  /** the rows and norms, as cosineOf reads them */
+  private readonly rows: Pick<PassIndex, 'data' | 'norms' | 'dims'>;
 
   constructor(count: number, dims: number) {
     this.count = count;
     this.dims = dims;
-    // rows padded with zeros to a multiple of 4: dots32 takes records four at a time
+    // memory: records | norms | 1 / norms | this thread's scratch | each worker's scratch. Rows are
+    // padded with zeros to a multiple of 4: dots32 takes records four at a time
     const recBytes = align16(Math.ceil(count / 4) * 4 * dims * 4);
+    const normBytes = align16(count * 8);
     const qBytes = TILE * dims * 8;
     const outBytes = Math.max(count, TILE * CHUNK) * 8;
-    this.qOff = recBytes;
-    this.outOff = recBytes + qBytes;
-    this.wasm = instantiate(recBytes + qBytes + outBytes);
-    if (this.wasm) {
-      const buf = this.wasm.memory.buffer;
+    const workerBytes = TILE32 * dims * 4 + TILE32 * CHUNK * 4;
+    const extra = Math.max(0, Math.min(3, availableParallelism() - 1));
+    const normsOff = recBytes;
+    const invOff = normsOff + normBytes;
+    this.qOff = invOff + normBytes;
+    this.outOff = this.qOff + qBytes;
+    let at = this.outOff + outBytes;
+    for (let w = 0; w < extra; w++, at += workerBytes)
+      this.workerAreas.push({ qOff: at, outOff: at + TILE32 * dims * 4 });
+    this.kernelOf = instantiate(at);
+    this.wasm = this.kernelOf?.exports ?? null;
+    if (this.kernelOf) {
+      const buf = this.kernelOf.memory.buffer;
       this.data = new Float32Array(buf, 0, count * dims);
+      this.norms = new Float64Array(buf, normsOff, count);
+      this.invNorms = new Float64Array(buf, invOff, count);
       this.qArea = new Float64Array(buf, this.qOff, qBytes / 8);
       this.out = new Float64Array(buf, this.outOff, outBytes / 8);
-      this.qArea32 = new Float32Array(buf, this.qOff, TILE32 * dims);
-      this.out32 = new Float32Array(buf, this.outOff, TILE32 * CHUNK);
+      const dots32 = this.kernelOf.exports.dots32;
+      this.pass = {
+        ix: { count, dims, data: this.data, norms: this.norms, invNorms: this.invNorms, dots32 },
+        area: {
+          qOff: this.qOff,
+          outOff: this.outOff,
+          qt: new Float32Array(buf, this.qOff, TILE32 * dims),
+          out: new Float32Array(buf, this.outOff, TILE32 * CHUNK),
+        },
+      };
     } else {
       this.data = new Float32Array(count * dims);
+      this.norms = new Float64Array(count);
+      this.invNorms = new Float64Array(count);
       this.qArea = new Float64Array(qBytes / 8);
       this.out = new Float64Array(outBytes / 8);
-      this.qArea32 = null;
-      this.out32 = null;
+      this.pass = null;
     }
-    this.norms = new Float64Array(count);
-    this.invNorms = new Float64Array(count);
+    this.rows = { data: this.data, norms: this.norms, dims };
   }
 
   /** which kernel computes the dots (for benchmarks and tests) */
@@ -193,20 +222,12 @@ export class VectorIndex {
 
   /** the norm of a query vector, summed in f64 as the records' are */
   static norm(q: Float32Array): number {
-    let n = 0;
-    for (let i = 0; i < q.length; i++) n += (q[i] as number) * (q[i] as number);
-    return Math.sqrt(n);
+    return normOf(q);
   }
 
   /** cosine of record d with q (qNorm = VectorIndex.norm(q)) */
   cosine(q: Float32Array, qNorm: number, d: number): number {
-    const dn = this.norms[d] as number;
-    if (dn === 0 || qNorm === 0) return 0;
-    const data = this.data;
-    const base = d * this.dims;
-    let dot = 0;
-    for (let i = 0; i < this.dims; i++) dot += (data[base + i] as number) * (q[i] as number);
-    return dot / (dn * qNorm);
+    return cosineOf(this.rows, q, qNorm, d);
   }
 
   /** Exact top-k of one query: cosine desc, record asc. */
@@ -229,95 +250,65 @@ export class VectorIndex {
   /** Exact top-k of each query (the same hits as topK of each), computed in tiles of queries. */
   topKMany(queries: readonly Float32Array[], k: number, filter: VectorFilter = {}): VectorHit[][] {
     for (const q of queries) this.checkQuery(q);
-    if (!this.wasm || k <= 0) return this.exactTiles(queries, k, filter);
+    if (!this.pass || k <= 0) return this.exactTiles(queries, k, filter);
     // a query outside the f32 pass's range takes the exact kernel
-    const twoPass = queries.filter((q) => q.every(inF32Range));
-    const byTwoPass: VectorHit[][] = [];
-    for (let t0 = 0; t0 < twoPass.length; t0 += TILE32)
-      byTwoPass.push(...this.twoPassTile(twoPass.slice(t0, t0 + TILE32), k, filter));
+    const inRange = queries.map((q) => q.every(inF32Range));
+    const twoPass = queries.filter((_, j) => inRange[j]);
+    const byTwoPass = this.twoPassAll(twoPass, k, filter);
     let next = 0;
-    return queries.map((q) =>
-      q.every(inF32Range) ? (byTwoPass[next++] as VectorHit[]) : this.topK(q, k, filter),
-    );
+    return queries.map((q, j) => (inRange[j] ? (byTwoPass[next++] as VectorHit[]) : this.topK(q, k, filter)));
   }
 
-  /**
-   * One tile of queries, two passes: approximate dots (f32) keep each record that could be in a
-   * query's top k, then those are scored exactly. Why this loses no hit: for query q let m = the
-   * margin times |q| (bounds |approximate - exact| of dot / |record|), T the k-th best approximate
-   * score among eligible records. k records score at least T - m exactly; a record dropped scored
-   * below T - 2m - slack approximately, so below T - m - slack exactly: never in the top k, and
-   * never tied with one.
-   */
-  private twoPassTile(tile: readonly Float32Array[], k: number, filter: VectorFilter): VectorHit[][] {
-    const dims = this.dims;
-    const wasm = this.wasm as DotsExports;
-    const qt = this.qArea32 as Float32Array;
-    const out = this.out32 as Float32Array;
-    const groups = Math.ceil(tile.length / 8);
-    const nq = groups * 8;
-    // group g, element i: queries 8g..8g+7 side by side
-    qt.fill(0, 0, nq * dims);
-    tile.forEach((q, j) => {
-      const base = (j >> 3) * dims * 8 + (j & 7);
-      for (let i = 0; i < dims; i++) qt[base + i * 8] = q[i] as number;
-    });
-    const qNorms = tile.map((q) => VectorIndex.norm(q));
-    const margin = f32Margin(dims);
-    // what a query may drop: below its k-th best approximate score minus `low`
-    const low = qNorms.map((n) => 2 * margin * n + 1e-12 * n);
-    const sure = qNorms.map((n) => margin * n);
-    const heaps = tile.map(() => new TopK(k));
-    const kept: number[][] = tile.map(() => []);
-    const keptScore: number[][] = tile.map(() => []);
-    const inv = this.invNorms;
-    const exclude = filter.exclude;
-    const positiveOnly = filter.positiveOnly === true;
-    // out of range: its approximate dot means nothing, it is scored exactly (and sets no floor)
+  /** Every tile of the two passes: on this thread, and on the workers when the batch is large. */
+  private twoPassAll(queries: readonly Float32Array[], k: number, filter: VectorFilter): VectorHit[][] {
+    const pass = this.pass as { ix: PassIndex; area: PassArea };
     const always = [...this.outOfRange].sort((a, b) => a - b);
-    const skip = always.length > 0 ? new Uint8Array(this.count) : undefined;
-    for (const d of always) (skip as Uint8Array)[d] = 1;
-    for (let c0 = 0; c0 < this.count; c0 += CHUNK) {
-      const cc = Math.min(CHUNK, this.count - c0);
-      wasm.dots32(c0 * dims * 4, Math.ceil(cc / 4) * 4, dims, this.qOff, groups, this.outOff);
-      for (let j = 0; j < tile.length; j++) {
-        const heap = heaps[j] as TopK;
-        const ids = kept[j] as number[];
-        const scores = keptScore[j] as number[];
-        const lowJ = low[j] as number;
-        const sureJ = sure[j] as number;
-        let floor = heap.threshold - lowJ;
-        for (let r = 0; r < cc; r++) {
-          const d = c0 + r;
-          const s = (out[r * nq + j] as number) * (inv[d] as number);
-          if (s < floor) continue;
-          if (exclude !== undefined && exclude[d] === 1) continue;
-          if (skip !== undefined && skip[d] === 1) continue;
-          // positive only: a record that may score above 0 is kept; only a sure one sets the floor
-          if (positiveOnly && !(s > -sureJ)) continue;
-          ids.push(d);
-          scores.push(s);
-          if (!positiveOnly || s > sureJ) {
-            heap.offer(d, s);
-            floor = heap.threshold - lowJ;
-          }
-        }
-      }
-    }
-    return tile.map((q, j) => {
-      const floor = (heaps[j] as TopK).threshold - (low[j] as number);
-      const ids = kept[j] as number[];
-      const scores = keptScore[j] as number[];
-      const exact = new TopK(k);
-      const qNorm = qNorms[j] as number;
-      const offer = (d: number) => {
-        const c = this.cosine(q, qNorm, d);
-        if (!(positiveOnly && !(c > 0))) exact.offer(d, c);
-      };
-      for (let i = 0; i < ids.length; i++) if ((scores[i] as number) >= floor) offer(ids[i] as number);
-      for (const d of always) if (exclude === undefined || exclude[d] !== 1) offer(d);
-      return exact.drain();
+    const large =
+      queries.length > TILE32 &&
+      queries.length * this.count * this.dims >= threadedWork &&
+      queries.length * k <= THREADED_HITS;
+    const workers = large ? this.startWorkers() : [];
+    const job = newJob(queries, this.dims, k, filter, always, workers.length);
+    for (const w of workers) w.postMessage(job);
+    runTiles(pass.ix, pass.area, job);
+    // a worker that has not started yet is cancelled; one that started is waited for
+    workers.forEach((_, slot) => {
+      if (Atomics.compareExchange(job.control, stateAt(slot), 0, 2) === 0) return;
+      while (Atomics.load(job.control, doneAt(slot)) === 0) Atomics.wait(job.control, doneAt(slot), 0, 1000);
     });
+    if (Atomics.load(job.control, job.control.length - 1) !== 0)
+      throw new Error('vector index: a worker thread failed computing a batch of top-k');
+    this.lastBatch = {
+      tiles: Math.ceil(queries.length / TILE32),
+      byWorkers: workers.reduce((n, _, slot) => n + Atomics.load(job.control, tilesAt(slot)), 0),
+    };
+    return hitsOf(job);
+  }
+
+  /** The worker threads, started once per index (unref'd: they never keep the process alive). */
+  private startWorkers(): Worker[] {
+    if (this.workers) return this.workers;
+    const k = this.kernelOf as Kernel;
+    const url = new URL('./vector-topk-worker.js', import.meta.url);
+    this.workers = this.workerAreas.map((area, slot) => {
+      const setup: WorkerSetup = {
+        module: k.module,
+        memory: k.memory,
+        count: this.count,
+        dims: this.dims,
+        normsOff: this.norms.byteOffset,
+        invOff: this.invNorms.byteOffset,
+        qOff: area.qOff,
+        outOff: area.outOff,
+        slot,
+      };
+      const w = new Worker(url, { workerData: setup, execArgv: [] });
+      w.unref();
+      // a worker that cannot start is never waited for (it is cancelled): nothing to report here
+      w.on('error', () => undefined);
+      return w;
+    });
+    return this.workers;
   }
 
   /** The exact kernel on tiles of queries: every dot in f64, in element order. */
