@@ -226,11 +226,12 @@ export function effectiveSystem(spec: SuiteSpec, config: RetrievalConfig): Suite
   return s.type === 'builtin' ? { ...s, mode: builtinMode(s.mode, config) } : s;
 }
 
-/** How a report names the system: `builtin:<mode>`, the command line, or the URL. */
+/** How a report names the system: `builtin:<mode>`, the command line, `<path>#<export>`, or the URL. */
 export function systemName(spec: SuiteSpec, config?: RetrievalConfig): string {
   const s = config ? effectiveSystem(spec, config) : spec.system;
   if (s.type === 'builtin') return `builtin:${s.mode ?? 'config'}`;
   if (s.type === 'command') return s.argv.join(' ');
+  if (s.type === 'module') return `${s.path}#${s.export ?? 'default'}`;
   return s.url;
 }
 

@@ -96,6 +96,30 @@ export const HttpSystemSpecSchema = Closed({
 });
 export type HttpSystemSpec = Static<typeof HttpSystemSpecSchema>;
 
+/**
+ * A retriever written in TypeScript or JavaScript, loaded in-process (worker threads, one per
+ * concurrency slot) without a build step. The export is a function receiving what a JSON-lines worker
+ * receives (plus `params`), or a LangChain.js / LlamaIndex.TS retriever object.
+ */
+export const ModuleSystemSpecSchema = Closed({
+  type: Const('module'),
+  /** the module's file; relative to the rgate.config.json folder */
+  path: Type.String({ minLength: 1 }),
+  /** the export to call; default `default` */
+  export: Type.Optional(Type.String({ minLength: 1 })),
+  /** default `rgate` (a plain ranked list is read as rgate's `ranked`) */
+  contract: Type.Optional(contract),
+  /** the system's own settings, free-form; handed to the function as `params`; hashed into the config id */
+  params: Type.Optional(SystemParamsSchema),
+  /** selection modes that count as a semantic win (seed 001 top-1 useful rate); default semantic, hybrid_rrf */
+  semantic_win_modes: semanticWinModes,
+  ranked_entries: rankedEntries,
+  exact_key: exactKey,
+  /** per request; default 30000; past it the worker thread is terminated */
+  timeout_ms: Type.Optional(posInt),
+});
+export type ModuleSystemSpec = Static<typeof ModuleSystemSpecSchema>;
+
 /** One object whose `type` picks which of `shapes` it must be. */
 function ByType<T extends TObject[]>(shapes: [...T]): TUnsafe<Static<T[number]>> {
   const tagOf = (shape: TObject) => (shape.properties['type'] as unknown as { const: string }).const;
@@ -122,5 +146,6 @@ export const SystemSpecSchema = ByType([
   BuiltinSystemSpecSchema,
   CommandSystemSpecSchema,
   HttpSystemSpecSchema,
+  ModuleSystemSpecSchema,
 ]);
 export type SystemSpec = Static<typeof SystemSpecSchema>;

@@ -1,7 +1,8 @@
-/** Systems under test: adapters (builtin, command, http), response normalizers, rgate.config.json. */
+/** Systems under test: adapters (builtin, command, http, module), response normalizers, rgate.config.json. */
 import { BuiltinAdapter } from './builtin-adapter.js';
 import { CommandAdapter } from './command-adapter.js';
 import { HttpAdapter } from './http-adapter.js';
+import { ModuleAdapter } from './module-adapter.js';
 import { RgateError } from '../core/errors.js';
 import { CONTRACT_NAMES, isKnownContract } from './normalize/index.js';
 import type { SystemSpec } from '../documents/index.js';
@@ -11,6 +12,7 @@ export * from './types.js';
 export { BuiltinAdapter } from './builtin-adapter.js';
 export { CommandAdapter } from './command-adapter.js';
 export { HttpAdapter } from './http-adapter.js';
+export { ModuleAdapter } from './module-adapter.js';
 export { checkSystemTemplates, expandArgv } from './placeholders.js';
 export {
   CONTRACT_NAMES,
@@ -33,7 +35,7 @@ export {
  */
 export function createSystem(spec: SystemSpec, suite: SuiteContext, name?: string): SystemAdapter {
   if (spec.type !== 'builtin') {
-    const contract = spec.contract ?? 'context-pack';
+    const contract = spec.contract ?? (spec.type === 'module' ? 'rgate' : 'context-pack');
     if (!isKnownContract(contract)) {
       throw new RgateError(
         'config_invalid',
@@ -50,5 +52,7 @@ export function createSystem(spec: SystemSpec, suite: SuiteContext, name?: strin
       return new CommandAdapter(spec, suite.config, suite.baseDir, name);
     case 'http':
       return new HttpAdapter(spec, name, suite.config);
+    case 'module':
+      return new ModuleAdapter(spec, suite.config, suite.baseDir, name);
   }
 }
