@@ -1,3 +1,4 @@
+import { functionName } from '../src/systems/function-adapter.js';
 import { canonicalJson } from '../src/core/canonical-json.js';
 import { CONTRACT_DEFAULTS, SUITE_DEFAULTS } from '../src/core/defaults.js';
 import { sha256 } from '../src/core/hash.js';
@@ -232,6 +233,7 @@ export function systemName(spec: SuiteSpec, config?: RetrievalConfig): string {
   if (s.type === 'builtin') return `builtin:${s.mode ?? 'config'}`;
   if (s.type === 'command') return s.argv.join(' ');
   if (s.type === 'module') return `${s.path}#${s.export ?? 'default'}`;
+  if (s.type === 'function') return `function ${functionName(s)}`;
   return s.url;
 }
 

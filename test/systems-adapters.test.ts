@@ -14,6 +14,7 @@ import {
   type ModuleAdapter,
 } from '../src/systems/index.js';
 import { startHttpSut } from './sut/http-sut.js';
+import { search } from './sut/module/behaviour.js';
 import { until } from './helpers/clock.js';
 import {
   adapterContractSuite,
@@ -178,6 +179,25 @@ const moduleSubject: SubjectFactory = async ({ timeoutMs = TIMEOUT_MS } = {}) =>
   };
 };
 
+/** The same SUT as a function the caller holds (library): it runs in this thread, so only answers are tested. */
+const functionSubject: SubjectFactory = async () => {
+  const config = resolveConfig({ mode: 'bm25', k: 10 });
+  const adapter = createSystem({ type: 'function', fn: search }, { corpus: [], config, dir: '.' });
+  return {
+    adapter,
+    config,
+    fixtureDir: '.',
+    misbehaves: false,
+    // the function's state is the caller's: restart() has no fresh copy to make
+    stateful: false,
+    crashKind: 'exception',
+    queries,
+    checkAnswer: checkSutAnswer,
+    leftovers: async () => [],
+    dispose: async () => undefined,
+  };
+};
+
 const corpus: CorpusRecord[] = [
   {
     id: 'd1',
@@ -266,6 +286,8 @@ describe('adapter contract: module (worker threads)', () => {
   adapterContractSuite(moduleSubject);
   misbehaviourSuite(moduleSubject);
 });
+
+describe('adapter contract: function (library)', () => adapterContractSuite(functionSubject));
 
 describe('adapter contract: http', () => {
   adapterContractSuite(httpSubject);

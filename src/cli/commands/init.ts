@@ -461,7 +461,7 @@ function exactKeyAsQuery(contract: string, argv: readonly string[]): { exact_key
  */
 function checkPlaceholders(system: SuiteSpec['system'], fixture: string | undefined, root: string): void {
   // a module system has no templates: it receives the values themselves
-  if (system.type === 'builtin' || system.type === 'module') return;
+  if (system.type === 'builtin' || system.type === 'module' || system.type === 'function') return;
   const file =
     fixture === undefined ? undefined : join(resolveFixtureDir(fixture, root), FIXTURE_FILES.config);
   const config = file !== undefined && existsSync(file) ? readConfigFile(file).config : resolveConfig();
@@ -562,6 +562,7 @@ function describeSystem(s: SuiteSpec['system']): string {
   if (s.type === 'builtin') return `builtin engine, ${s.mode ?? 'bm25'} mode`;
   if (s.type === 'command') return `command ${s.argv[0]} (${s.contract})`;
   if (s.type === 'module') return `module ${s.path}#${s.export ?? 'default'}`;
+  if (s.type === 'function') return `function ${s.name ?? ''}`;
   return `http ${s.url}`;
 }
 
