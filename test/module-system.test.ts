@@ -11,6 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveConfig } from '../src/core/resolve-config.js';
 import type { QueryRecord } from '../src/documents/index.js';
 import { createSystem, type ModuleAdapter } from '../src/systems/index.js';
+import { runSuite } from '../harness/run-suite.js';
+import { MemoryRunStore } from '../src/store/memory-store.js';
 import { compiledCli, REPO } from './helpers/dist.js';
 import { writeTinySet } from './helpers/tiny-set.js';
 import { tempDir } from './history-helpers.js';
@@ -26,6 +28,8 @@ const SOURCES: Record<string, string> = {
     'export const answer = 42;',
     '',
   ].join('\n'),
+  // ties broken by Math.random: the ranking differs between replays
+  'random.ts': "export const search = (): string[] => ['doc-a', 'doc-b'].sort(() => Math.random() - 0.5);\n",
   'syntax.ts': 'export function search(q: string): number {\n  const x: number = ;\n  return x;\n}\n',
   'throws.ts': "throw new Error('no index at ./idx');\nexport const search = (): string[] => [];\n",
 };
@@ -145,5 +149,25 @@ describe('module system: what a request records', () => {
     const next = await adapter.request(q('counter'), ctx);
     expect(next.ok).toBe(true);
     expect(next.ranked[0]?.source_path).toBe('served:1');
+  });
+});
+
+describe('module system: determinism, as for every system', () => {
+  it('a retriever using Math.random shows divergent replays in the proof', async () => {
+    const { report } = await runSuite({
+      name: 's',
+      root,
+      spec: {
+        fixture: 'tiny',
+        system: { type: 'module', path: './src/random.ts', export: 'search' },
+        // 8 replays of 3 queries: the chance that every one comes out in the same order is 2^-21
+        replays: 8,
+      },
+      store: new MemoryRunStore(),
+      runId: 'random',
+      startedAt: '2026-11-26T00:00:00Z',
+    });
+    expect(report.replay_proof.identical).toBe(false);
+    expect(report.replay_proof.status).toBe('divergent');
   });
 });
