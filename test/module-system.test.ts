@@ -5,7 +5,7 @@
  * list (the shared contract suite, test/systems-adapters.test.ts, covers the rest).
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveConfig } from '../src/core/resolve-config.js';
@@ -103,6 +103,36 @@ describe('module system: the first errors are one clear line each (exit 2, no st
     const report = JSON.parse(r.stdout) as { metrics: Array<{ id: string; value: { mean?: number } }> };
     // doc-a, the one useful document, is first: every query's reciprocal rank is 1
     expect(report.metrics.find((m) => m.id === 'recip_rank')?.value.mean).toBe(1);
+  });
+});
+
+describe('rgate init --system module <path>#<export>', () => {
+  const init = (...args: string[]) =>
+    spawnSync(process.execPath, [compiledCli(), 'init', '--fixture', 'tiny', '--force', ...args], {
+      cwd: root,
+      encoding: 'utf8',
+    });
+
+  it('writes the module system, its path as given, relative to rgate.config.json', () => {
+    const r = init('--system', 'module', './src/retriever.ts#search');
+    expect(r.status, r.stderr).toBe(0);
+    const config = JSON.parse(readFileSync(join(root, 'rgate.config.json'), 'utf8')) as {
+      suites: Record<string, { system: unknown }>;
+    };
+    expect(Object.values(config.suites).map((s) => s.system)).toContainEqual({
+      type: 'module',
+      path: './src/retriever.ts',
+      export: 'search',
+    });
+  });
+
+  it('refuses a module that is not there, in one line', () => {
+    const r = init('--system', 'module', './src/retreiver.ts#search');
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(
+      /--system module \.\/src\/retreiver\.ts#search: \.\/src\/retreiver\.ts: no such file/,
+    );
+    expect(r.stderr).not.toMatch(/\n\s+at /);
   });
 });
 
