@@ -1,3 +1,4 @@
+import { functionName } from '../src/systems/function-adapter.js';
 import { canonicalJson } from '../src/core/canonical-json.js';
 import { CONTRACT_DEFAULTS, SUITE_DEFAULTS } from '../src/core/defaults.js';
 import { sha256 } from '../src/core/hash.js';
@@ -226,11 +227,13 @@ export function effectiveSystem(spec: SuiteSpec, config: RetrievalConfig): Suite
   return s.type === 'builtin' ? { ...s, mode: builtinMode(s.mode, config) } : s;
 }
 
-/** How a report names the system: `builtin:<mode>`, the command line, or the URL. */
+/** How a report names the system: `builtin:<mode>`, the command line, `<path>#<export>`, or the URL. */
 export function systemName(spec: SuiteSpec, config?: RetrievalConfig): string {
   const s = config ? effectiveSystem(spec, config) : spec.system;
   if (s.type === 'builtin') return `builtin:${s.mode ?? 'config'}`;
   if (s.type === 'command') return s.argv.join(' ');
+  if (s.type === 'module') return `${s.path}#${s.export ?? 'default'}`;
+  if (s.type === 'function') return `function ${functionName(s)}`;
   return s.url;
 }
 

@@ -1,7 +1,15 @@
 // The README's "As a library" example, run as written (importing the package entry), so it cannot rot.
-import { resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { evaluate, MemoryRunStore, renderMarkdown, runSuite, score } from '../src/index.js';
+import {
+  evaluate,
+  MemoryRunStore,
+  renderMarkdown,
+  runSuite,
+  score,
+  type RetrieverRequest,
+} from '../src/index.js';
 
 const root = resolve(import.meta.dirname, '..');
 
@@ -22,6 +30,41 @@ describe('rgate as a library', () => {
     });
     expect(report.gate.verdict, renderMarkdown(report)).not.toBe('FAIL');
     expect(report.replay_proof.identical).toBe(true);
+  });
+
+  it('gates a retriever function it holds (the README example)', async () => {
+    // the team's retriever: ids of the records sharing the most words with the query, best first
+    const search = (r: RetrieverRequest): string[] => {
+      const records = readFileSync(join(r.corpus_dir, 'corpus.jsonl'), 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { id: string; text: string });
+      const words = new Set(r.query.toLowerCase().split(/\W+/));
+      const overlap = (t: string): number =>
+        t
+          .toLowerCase()
+          .split(/\W+/)
+          .filter((w) => words.has(w)).length;
+      return records
+        .map((d) => ({ id: d.id, n: overlap(d.text) }))
+        .sort((a, b) => b.n - a.n || (a.id < b.id ? -1 : 1))
+        .slice(0, r.k)
+        .map((d) => d.id);
+    };
+    const { report } = await runSuite({
+      name: 'context-load',
+      root,
+      spec: { fixture: 'context-load', system: { type: 'function', fn: search }, replays: 2 },
+      store: new MemoryRunStore(),
+      runId: 'vitest-fn',
+      startedAt: '2026-11-22T00:00:00Z',
+    });
+    expect(report.system).toMatchObject({ name: 'function search', kind: 'function', contract: 'rgate' });
+    expect(report.replay_proof.identical).toBe(true);
+    const errors = report.metrics.find((m) => m.id === 'error_rate')!.value;
+    expect(errors).toMatchObject({ numerator: 0 });
+    const rr = report.metrics.find((m) => m.id === 'recip_rank')!.value;
+    expect(rr.kind === 'mean' && rr.mean).toBeGreaterThan(0.3);
   });
 
   it('scores a TREC run like trec_eval', () => {

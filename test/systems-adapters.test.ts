@@ -1,5 +1,5 @@
 // The adapter contract suite run against every adapter: builtin (three modes), command per-query,
-// command worker, http. Real subprocesses (test/sut/*.mjs) and a real HTTP server on 127.0.0.1.
+// command worker, http, module (a TypeScript SUT in worker threads). Real subprocesses (test/sut/*.mjs) and a real HTTP server on 127.0.0.1.
 import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -7,8 +7,14 @@ import { describe, expect, it } from 'vitest';
 import type { CorpusRecord, QueryRecord } from '../src/documents/index.js';
 import { SYSTEM_DEFAULTS } from '../src/core/defaults.js';
 import { resolveConfig } from '../src/core/resolve-config.js';
-import { createSystem, type CommandAdapter, type HttpAdapter } from '../src/systems/index.js';
+import {
+  createSystem,
+  type CommandAdapter,
+  type HttpAdapter,
+  type ModuleAdapter,
+} from '../src/systems/index.js';
 import { startHttpSut } from './sut/http-sut.js';
+import { search } from './sut/module/behaviour.js';
 import { until } from './helpers/clock.js';
 import {
   adapterContractSuite,
@@ -139,6 +145,59 @@ const httpSubject: SubjectFactory = async ({ timeoutMs = TIMEOUT_MS } = {}) => {
   };
 };
 
+/** The module SUT (test/sut/module/behaviour.ts) in worker threads; it records what it holds in a temp folder. */
+const moduleSubject: SubjectFactory = async ({ timeoutMs = TIMEOUT_MS } = {}) => {
+  const holdDir = mkdtempSync(join(tmpdir(), 'rgate-sut-hold-'));
+  const config = resolveConfig({ mode: 'bm25', k: 10, system: { params: { holding_dir: holdDir } } });
+  const adapter = createSystem(
+    { type: 'module', path: 'test/sut/module/behaviour.ts', export: 'search', timeout_ms: timeoutMs },
+    { corpus: [], config, dir: holdDir, baseDir: resolve(import.meta.dirname, '..') },
+  ) as ModuleAdapter;
+  return {
+    adapter,
+    config,
+    fixtureDir: holdDir,
+    misbehaves: true,
+    stateful: true,
+    crashKind: 'crash',
+    // an answer is a value, not bytes: a string is an answer that breaks the contract, and no cap applies
+    kindOf: { garbage: 'contract_invalid', huge: null },
+    queries,
+    checkAnswer: checkSutAnswer,
+    holds: (queryId) => readdirSync(holdDir).includes(`${encodeURIComponent(queryId)}.holding`),
+    async leftovers() {
+      await until(
+        () => adapter.threads().running === 0,
+        () => `worker threads to exit: ${adapter.threads().running} running`,
+      );
+      const { tracked } = adapter.threads();
+      return tracked > 0 ? [`${tracked} worker threads still tracked`] : [];
+    },
+    async dispose() {
+      rmSync(holdDir, { recursive: true, force: true });
+    },
+  };
+};
+
+/** The same SUT as a function the caller holds (library): it runs in this thread, so only answers are tested. */
+const functionSubject: SubjectFactory = async () => {
+  const config = resolveConfig({ mode: 'bm25', k: 10 });
+  const adapter = createSystem({ type: 'function', fn: search }, { corpus: [], config, dir: '.' });
+  return {
+    adapter,
+    config,
+    fixtureDir: '.',
+    misbehaves: false,
+    // the function's state is the caller's: restart() has no fresh copy to make
+    stateful: false,
+    crashKind: 'exception',
+    queries,
+    checkAnswer: checkSutAnswer,
+    leftovers: async () => [],
+    dispose: async () => undefined,
+  };
+};
+
 const corpus: CorpusRecord[] = [
   {
     id: 'd1',
@@ -222,6 +281,13 @@ describe('adapter contract: command, JSON-lines worker', () => {
   adapterContractSuite(commandSubject(true));
   misbehaviourSuite(commandSubject(true));
 });
+
+describe('adapter contract: module (worker threads)', () => {
+  adapterContractSuite(moduleSubject);
+  misbehaviourSuite(moduleSubject);
+});
+
+describe('adapter contract: function (library)', () => adapterContractSuite(functionSubject));
 
 describe('adapter contract: http', () => {
   adapterContractSuite(httpSubject);

@@ -51,9 +51,9 @@ export function checkVariantEffects(
   root: string,
 ): void {
   const sys = spec.system;
-  // a worker gets the whole config, system.params included, with every request
+  // a worker and a module get the whole config, system.params included, with every request
   // the builtin engine takes no params: planRun refuses them with its own message
-  if (sys.type !== 'builtin' && !(sys.type === 'command' && sys.worker === true)) {
+  if (sys.type !== 'builtin' && sys.type !== 'module' && !(sys.type === 'command' && sys.worker === true)) {
     const texts = templates(sys);
     for (const v of variants) {
       for (const key of paramKeys(v.overrides.system?.params)) {

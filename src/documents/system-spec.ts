@@ -6,7 +6,12 @@
 import { Type, type Static, type TObject, type TUnsafe } from '@sinclair/typebox';
 import { Closed, Const, StringEnum, StringMap } from './keywords.js';
 import { RESPONSE_CONTRACTS } from './response-contract.js';
-import { RankedEntriesSchema, RetrievalModeSchema, SystemParamsSchema } from './retrieval-config.js';
+import {
+  RankedEntriesSchema,
+  RetrievalModeSchema,
+  SystemParamsSchema,
+  type RetrievalConfig,
+} from './retrieval-config.js';
 import { SelectionModeSchema } from './selection-mode.js';
 
 const posInt = Type.Integer({ minimum: 1 });
@@ -96,6 +101,71 @@ export const HttpSystemSpecSchema = Closed({
 });
 export type HttpSystemSpec = Static<typeof HttpSystemSpecSchema>;
 
+/**
+ * A retriever written in TypeScript or JavaScript, loaded in-process (worker threads, one per
+ * concurrency slot) without a build step. The export is a function receiving what a JSON-lines worker
+ * receives (plus `params`), or a LangChain.js / LlamaIndex.TS retriever object.
+ */
+export const ModuleSystemSpecSchema = Closed({
+  type: Const('module'),
+  /** the module's file; relative to the rgate.config.json folder */
+  path: Type.String({ minLength: 1 }),
+  /** the export to call; default `default` */
+  export: Type.Optional(Type.String({ minLength: 1 })),
+  /** default `rgate` (a plain ranked list is read as rgate's `ranked`) */
+  contract: Type.Optional(contract),
+  /** the system's own settings, free-form; handed to the function as `params`; hashed into the config id */
+  params: Type.Optional(SystemParamsSchema),
+  /** selection modes that count as a semantic win (seed 001 top-1 useful rate); default semantic, hybrid_rrf */
+  semantic_win_modes: semanticWinModes,
+  ranked_entries: rankedEntries,
+  exact_key: exactKey,
+  /** per request; default 30000; past it the worker thread is terminated */
+  timeout_ms: Type.Optional(posInt),
+});
+export type ModuleSystemSpec = Static<typeof ModuleSystemSpecSchema>;
+
+/**
+ * What a function or module retriever is called with: what a JSON-lines worker receives, and the
+ * system's `params`.
+ */
+export interface RetrieverRequest {
+  query_id: string;
+  query: string;
+  k: number;
+  profile: string;
+  exact_key?: string;
+  replay: number;
+  corpus_dir: string;
+  config: RetrievalConfig;
+  params: Record<string, unknown>;
+  ku?: { current_turn: unknown[]; session: unknown[] };
+}
+
+/**
+ * A function the caller already holds (the library, inside vitest): `fn` exists only in memory, so
+ * in rgate.config.json and in a stored run this system is its `name` (default: the function's own).
+ * It runs in rgate's own thread: a timeout stops waiting for it but cannot stop it (a module system
+ * can: its thread is terminated).
+ */
+export const FunctionSystemSpecSchema = Closed({
+  type: Const('function'),
+  /** the retriever: (request) => answer, or a promise of one (see RetrieverRequest) */
+  fn: Type.Optional(Type.Unsafe<(request: RetrieverRequest) => unknown>({})),
+  /** how reports name it; default the function's name */
+  name: Type.Optional(Type.String({ minLength: 1 })),
+  /** default `rgate` (a plain ranked list is read as rgate's `ranked`) */
+  contract: Type.Optional(contract),
+  /** the system's own settings, free-form; handed to the function as `params`; hashed into the config id */
+  params: Type.Optional(SystemParamsSchema),
+  semantic_win_modes: semanticWinModes,
+  ranked_entries: rankedEntries,
+  exact_key: exactKey,
+  /** per request; default 30000 */
+  timeout_ms: Type.Optional(posInt),
+});
+export type FunctionSystemSpec = Static<typeof FunctionSystemSpecSchema>;
+
 /** One object whose `type` picks which of `shapes` it must be. */
 function ByType<T extends TObject[]>(shapes: [...T]): TUnsafe<Static<T[number]>> {
   const tagOf = (shape: TObject) => (shape.properties['type'] as unknown as { const: string }).const;
@@ -122,5 +192,7 @@ export const SystemSpecSchema = ByType([
   BuiltinSystemSpecSchema,
   CommandSystemSpecSchema,
   HttpSystemSpecSchema,
+  ModuleSystemSpecSchema,
+  FunctionSystemSpecSchema,
 ]);
 export type SystemSpec = Static<typeof SystemSpecSchema>;

@@ -1,7 +1,9 @@
-/** Systems under test: adapters (builtin, command, http), response normalizers, rgate.config.json. */
+/** Systems under test: adapters (builtin, command, http, module), response normalizers, rgate.config.json. */
 import { BuiltinAdapter } from './builtin-adapter.js';
 import { CommandAdapter } from './command-adapter.js';
 import { HttpAdapter } from './http-adapter.js';
+import { ModuleAdapter } from './module-adapter.js';
+import { FunctionAdapter } from './function-adapter.js';
 import { RgateError } from '../core/errors.js';
 import { CONTRACT_NAMES, isKnownContract } from './normalize/index.js';
 import type { SystemSpec } from '../documents/index.js';
@@ -11,6 +13,8 @@ export * from './types.js';
 export { BuiltinAdapter } from './builtin-adapter.js';
 export { CommandAdapter } from './command-adapter.js';
 export { HttpAdapter } from './http-adapter.js';
+export { ModuleAdapter } from './module-adapter.js';
+export { FunctionAdapter, functionName } from './function-adapter.js';
 export { checkSystemTemplates, expandArgv } from './placeholders.js';
 export {
   CONTRACT_NAMES,
@@ -33,7 +37,8 @@ export {
  */
 export function createSystem(spec: SystemSpec, suite: SuiteContext, name?: string): SystemAdapter {
   if (spec.type !== 'builtin') {
-    const contract = spec.contract ?? 'context-pack';
+    const contract =
+      spec.contract ?? (spec.type === 'module' || spec.type === 'function' ? 'rgate' : 'context-pack');
     if (!isKnownContract(contract)) {
       throw new RgateError(
         'config_invalid',
@@ -50,5 +55,9 @@ export function createSystem(spec: SystemSpec, suite: SuiteContext, name?: strin
       return new CommandAdapter(spec, suite.config, suite.baseDir, name);
     case 'http':
       return new HttpAdapter(spec, name, suite.config);
+    case 'module':
+      return new ModuleAdapter(spec, suite.config, suite.baseDir, name);
+    case 'function':
+      return new FunctionAdapter(spec, suite.config, name);
   }
 }

@@ -65,6 +65,10 @@ export function exactKeyChannel(system: SystemSpec, builtinMode?: string): Probe
         reason: `its argv and env have no ${EXACT_KEY}: the key would reach it only as query text`,
         fix: `pass the key, e.g. add "--exact-key", "${EXACT_KEY}" (the system's own flag) to system.argv, or an env value "${EXACT_KEY}"; a system that looks a key up from its query text (memory-cli) takes it with "exact_key": "as_query"`,
       };
+    case 'module':
+    case 'function':
+      if (system.exact_key === 'as_query') return AS_QUERY;
+      return { receives: true, reason: "a module's or function's request carries exact_key", fix: '' };
     case 'http':
       if (system.exact_key === 'as_query') return AS_QUERY;
       if (has(Object.values(system.headers ?? {})) || has(Object.values(system.filters ?? {})))

@@ -24,6 +24,7 @@ import { resolveConfig } from '../../core/resolve-config.js';
 import type { CliIo, RgateCommand } from '../command.js';
 import { importCommand } from './import.js';
 import { shellWord } from '../../core/shell-word.js';
+import { moduleSystemSpec } from '../init-module-system.js';
 
 const CONFIG = 'rgate.config.json';
 const BUILTIN_MODES: readonly string[] = ['bm25', 'semantic', 'context-load', 'ku'];
@@ -123,7 +124,7 @@ export const initCommand: RgateCommand<InitArgs> = {
         type: 'string',
         array: true,
         describe:
-          "builtin [mode] (default: builtin, in the mode the --fixture set's config.json names, else bm25) | command (its argv after --) | http <url>",
+          "builtin [mode] (default: builtin, in the mode the --fixture set's config.json names, else bm25) | command (its argv after --) | http <url> | module <path>#<export> (a TypeScript or JavaScript retriever, loaded in-process)",
       })
       .option('contract', {
         choices: RESPONSE_CONTRACTS,
@@ -435,7 +436,8 @@ function systemSpec(args: InitArgs, root: string): SuiteSpec['system'] {
       ...(args.contract ? { contract: args.contract, ...exactKeyAsQuery(args.contract, []) } : {}),
     };
   }
-  throw new RgateError('usage', `--system ${type}: unknown system type`, 'builtin, command or http');
+  if (type === 'module') return moduleSystemSpec(rest[0], args.contract, root);
+  throw new RgateError('usage', `--system ${type}: unknown system type`, 'builtin, command, http or module');
 }
 
 /**
@@ -458,7 +460,8 @@ function exactKeyAsQuery(contract: string, argv: readonly string[]): { exact_key
  * set where the suite runs (CI), not necessarily here.
  */
 function checkPlaceholders(system: SuiteSpec['system'], fixture: string | undefined, root: string): void {
-  if (system.type === 'builtin') return;
+  // a module system has no templates: it receives the values themselves
+  if (system.type === 'builtin' || system.type === 'module' || system.type === 'function') return;
   const file =
     fixture === undefined ? undefined : join(resolveFixtureDir(fixture, root), FIXTURE_FILES.config);
   const config = file !== undefined && existsSync(file) ? readConfigFile(file).config : resolveConfig();
@@ -558,6 +561,8 @@ function importArgs(
 function describeSystem(s: SuiteSpec['system']): string {
   if (s.type === 'builtin') return `builtin engine, ${s.mode ?? 'bm25'} mode`;
   if (s.type === 'command') return `command ${s.argv[0]} (${s.contract})`;
+  if (s.type === 'module') return `module ${s.path}#${s.export ?? 'default'}`;
+  if (s.type === 'function') return `function ${s.name ?? ''}`;
   return `http ${s.url}`;
 }
 
