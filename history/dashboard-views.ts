@@ -292,7 +292,7 @@ export async function diffView(
   b: string,
 ): Promise<DiffPageView> {
   const [rowA, rowB] = await Promise.all([requireRun(store, slug, a), requireRun(store, slug, b)]);
-  const [ra, rb] = await Promise.all([reportOf(store, slug, rowA), reportOf(store, slug, rowB)]);
+  const [ra, rb] = await Promise.all([storedReportOf(store, slug, rowA), storedReportOf(store, slug, rowB)]);
   return { project: slug, a: dashboardRun(rowA), b: dashboardRun(rowB), diff: diffReports(ra, rb) };
 }
 
@@ -388,17 +388,23 @@ async function readComparedAsync(
   return readComparedReport(() => raw, runId);
 }
 
-async function requireRun(store: AsyncRunStore, slug: string, runId: string): Promise<RunRow> {
+export async function requireRun(store: AsyncRunStore, slug: string, runId: string): Promise<RunRow> {
   const row = await store.getRun(runId);
   if (!row) throw new DashboardNotFound(`no run ${runId} in project "${slug}"`, 'the runs list names them');
   return row;
 }
 
-async function reportOf(store: AsyncRunStore, slug: string, row: RunRow): Promise<Report> {
+/** A run's stored report, or not found: a run that never finished has none (`what`: nothing to diff). */
+export async function storedReportOf(
+  store: AsyncRunStore,
+  slug: string,
+  row: RunRow,
+  what = 'nothing to diff',
+): Promise<Report> {
   const report = asReport(await store.getReport(row.run_id));
   if (!report) {
     throw new DashboardNotFound(
-      `run ${row.run_id} of project "${slug}" has no stored report (${row.status}): nothing to diff`,
+      `run ${row.run_id} of project "${slug}" has no stored report (${row.status}): ${what}`,
       'pick a complete run',
     );
   }

@@ -226,6 +226,8 @@ export interface PageFrame {
   client: string;
   /** the page of a stored run (a comparison's variants link to theirs), when the server has one */
   runHref?: (runId: string) => string;
+  /** the per-query diff page of two stored runs (a comparison of stored runs links each pair's flips to it) */
+  diffHref?: (aRunId: string, bRunId: string) => string;
 }
 
 /**

@@ -22,10 +22,12 @@ import {
   renderProjectPage,
   renderProjectsPage,
   renderRunPage,
+  renderRunsComparePage,
   renderRunsListPage,
   renderSuiteTrendPage,
   type DashboardLinks,
 } from '../reports/dashboard/index.js';
+import { runsCompareView } from '../history/runs-compare.js';
 import { RgateError } from '../src/core/errors.js';
 import type { RunsFilter } from '../src/documents/index.js';
 import type { AsyncRunStore } from '../src/store/async-store.js';
@@ -150,6 +152,11 @@ export function registerPages(app: FastifyInstance, ctx: PageContext): void {
   page('/p/:project/diff/:a/:b', async (store, { project, a, b }) =>
     renderDiffPage(await diffView(store, project!, a!, b!), links),
   );
+  // the one parameter that repeats: each ticked run of the runs list's form, in order
+  page('/p/:project/compare-runs', async (store, { project }, q) => {
+    const named = q.run === undefined ? [] : Array.isArray(q.run) ? q.run : [q.run];
+    return renderRunsComparePage(await runsCompareView(store, project!, named), links);
+  });
   page('/p/:project/compare/:session', async (store, { project, session }) =>
     renderComparePage(await compareSessionView(store, project!, session!), links),
   );

@@ -7,6 +7,7 @@
 import { join, resolve } from 'node:path';
 import { runSuite } from '../harness/run-suite.js';
 import { runCompare, saveSession } from '../history/compare.js';
+import { runsCompareView } from '../history/runs-compare.js';
 import {
   compareSessionView,
   diffView,
@@ -20,6 +21,7 @@ import {
 } from '../history/dashboard-views.js';
 import {
   renderComparePage,
+  renderRunsComparePage,
   renderDiffPage,
   renderLabelQueuePage,
   renderProjectPage,
@@ -248,7 +250,7 @@ export function fillHostileProject(p: Project): {
  */
 export function filledProjectViews(): Pick<
   Parameters<typeof projectPages>[3],
-  'suite' | 'diff' | 'run' | 'session' | 'labelSuite' | 'loadSet'
+  'suite' | 'diff' | 'run' | 'session' | 'compareRuns' | 'labelSuite' | 'loadSet'
 > {
   const set = loadFixtureSet('context-load', { root });
   return {
@@ -256,6 +258,7 @@ export function filledProjectViews(): Pick<
     diff: ['ctx-1', 'ctx-2'],
     run: 'ctx-2',
     session: 'cmp-nightly',
+    compareRuns: ['ctx-2', 'ctx-1'],
     labelSuite: 'context-load',
     loadSet: async (a) => (a.corpus_sha256 === set.artifacts.corpus_sha256 ? set : undefined),
   };
@@ -271,6 +274,8 @@ export async function projectPages(
     diff: [string, string];
     run: string;
     session?: string;
+    /** stored runs to compare side by side (the compare-runs page) */
+    compareRuns?: string[];
     labelSuite: string;
     loadSet?: LoadPinnedSet;
     projects: ProjectSummary[];
@@ -303,6 +308,11 @@ export async function projectPages(
       links.compare(project, o.session),
       renderComparePage(await compareSessionView(store, project, o.session), links),
     );
+  }
+  if (o.compareRuns !== undefined) {
+    const cv = await runsCompareView(store, project, o.compareRuns);
+    each(cv.runs);
+    pages.set(links.compareRuns(project, o.compareRuns), renderRunsComparePage(cv, links));
   }
   const lv = await labelQueueView(store, project, o.labelSuite, o.loadSet ? { loadSet: o.loadSet } : {});
   pages.set(links.label(project, o.labelSuite), renderLabelQueuePage(lv, links));

@@ -14,6 +14,8 @@ import {
   suiteTrendView,
 } from '../history/dashboard-views.js';
 import { diffReports } from '../history/diff.js';
+import { runsCompareView } from '../history/runs-compare.js';
+import { RgateError } from '../src/core/errors.js';
 import { buildLabelQueue, rankingsFromStore } from '../history/label-queue.js';
 import { historyUpToRun } from '../history/trends-up-to.js';
 import { historyFromStore, asReport } from '../history/trends.js';
@@ -21,6 +23,7 @@ import { compileSchema, formatAjvErrors } from '../src/contracts/ajv.js';
 import {
   ComparePageViewSchema,
   DiffPageViewSchema,
+  RunsComparePageViewSchema,
   LabelQueuePageViewSchema,
   ProjectViewSchema,
   ProjectsIndexViewSchema,
@@ -162,6 +165,49 @@ describe('dashboard views over a real SQLite project store', () => {
     expect(conforms(ComparePageViewSchema, v)).toEqual([]);
     expect(v.session.variants).toHaveLength(2);
     await expect(compareSessionView(p.store, 'search', 'nope')).rejects.toBeInstanceOf(DashboardNotFound);
+  });
+
+  it('stored runs compared: the figures of rgate compare over the same two configurations, the oldest the reference', async () => {
+    const v = await runsCompareView(p.store, 'search', ['ctx-2', 'ctx-1']);
+    expect(conforms(RunsComparePageViewSchema, v)).toEqual([]);
+    expect(v.runs.map((r) => r.run_id)).toEqual(['ctx-1', 'ctx-2']);
+    expect(v.session.variants.map((x) => x.run_id)).toEqual(['ctx-1', 'ctx-2']);
+    // rgate compare ran the same two weighting modes as variants (cmp-nightly): every paired figure
+    // that does not depend on the resampling counts is the same
+    const stored = (await compareSessionView(p.store, 'search', 'cmp-nightly')).session;
+    const exact = (t: (typeof stored.tests)[number]) => [
+      t.metric,
+      t.n,
+      t.mean_a,
+      t.mean_b,
+      t.wins,
+      t.ties,
+      t.losses,
+    ];
+    expect(v.session.tests.map(exact)).toEqual(stored.tests.map(exact));
+    expect(v.session.tests.length).toBeGreaterThan(3);
+    // the same page whatever order the runs are named in
+    expect(await runsCompareView(p.store, 'search', ['ctx-1', 'ctx-2'])).toEqual(v);
+  });
+
+  it('stored runs compared: refused with the reason when they cannot be', async () => {
+    const refusal = (ids: string[]) =>
+      runsCompareView(p.store, 'search', ids).then(
+        () => 'compared',
+        (e: unknown) => (e instanceof RgateError ? `${e.code}: ${e.message}` : String(e)),
+      );
+    expect(await refusal(['ctx-1', 'n-1'])).toMatch(
+      /^usage: run ctx-1 and the reference n-1 are runs of different suites \(context-load, nightly\)/,
+    );
+    expect(await refusal(['ctx-1'])).toMatch(/^usage: compare 1 run: name from 2 to 8/);
+    expect(await refusal(['ctx-1', 'ctx-1'])).toBe('usage: run ctx-1 is named twice');
+    await expect(runsCompareView(p.store, 'search', ['ctx-1', 'nope'])).rejects.toBeInstanceOf(
+      DashboardNotFound,
+    );
+    // an interrupted run counted only what it observed
+    expect(await refusal(['n-3', 'n-4'])).toMatch(
+      /^usage: run n-4 is interrupted: its figures count only what it observed/,
+    );
   });
 
   it('label queue: the newest session pooled over the pinned fixture, or why the server cannot', async () => {

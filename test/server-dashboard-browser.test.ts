@@ -153,6 +153,7 @@ describe('the dashboard through rgate server, in chromium', () => {
       ['run', links.run('search', third!)],
       ['diff', links.diff('search', first!, second!)],
       ['compare', links.compare('search', session)],
+      ['compare runs', links.compareRuns('search', [third!, first!])],
       ['label', links.label('search', suite)],
     ];
     for (const [name, path] of pages) {
@@ -161,7 +162,7 @@ describe('the dashboard through rgate server, in chromium', () => {
       expect(errors, name).toEqual([]);
       const scripts = await page.$$eval('script[src]', (s) => s.map((e) => e.getAttribute('src')));
       for (const s of scripts) expect(s, name).toMatch(/^\/assets\/[a-z.-]+\.js$/);
-      if (name === 'trend' || name === 'compare') {
+      if (name === 'trend' || name === 'compare' || name === 'compare runs') {
         const drawn = await page.$$eval('canvas', (cs) => cs.map((c) => c.getAttribute('data-drawn')));
         expect(drawn.length, name).toBeGreaterThan(0);
         expect(
@@ -178,6 +179,12 @@ describe('the dashboard through rgate server, in chromium', () => {
       if (name === 'runs filtered') {
         expect(await page.$$('tbody tr')).toHaveLength(1);
         expect(body).toContain(runs[2]![0]);
+      }
+      // the oldest run is the reference, whatever the order named; each links to its page
+      if (name === 'compare runs') {
+        expect(body).toContain(`${first} vs ${third}`);
+        for (const id of [first!, third!])
+          expect(await page.$$(`a[href="${links.run('search', id)}"]`), id).not.toHaveLength(0);
       }
       // the queue is built from the fixture set the server was given (its texts and qrels)
       if (name === 'label') expect(await page.$$('article.item'), name).not.toHaveLength(0);
@@ -202,6 +209,23 @@ describe('the dashboard through rgate server, in chromium', () => {
     const diffHref = links.diff('search', runs[1]![0], runs[2]![0]);
     await go(diffHref);
     expect(await page.textContent('h1')).toMatch(/diff|changed/i);
+    await page.close();
+  }, 60_000);
+
+  it('runs ticked in the runs list open side by side; each pair of them links its per-query diff', async () => {
+    if (!browser) throw new Error(CHROMIUM_MISSING);
+    const { page, errors } = await open(links.runs('search'));
+    for (const [id] of [runs[0]!, runs[2]!]) await page.check(`input[name="run"][value="${id}"]`);
+    await Promise.all([
+      page.waitForURL(/\/compare-runs\?/),
+      page.click('button:has-text("Compare the ticked runs")'),
+    ]);
+    expect(errors).toEqual([]);
+    expect(new URL(page.url()).pathname).toBe('/p/search/compare-runs');
+    const diffHref = links.diff('search', runs[0]![0], runs[2]![0]);
+    expect(await page.$$(`a[href="${diffHref}"]`)).not.toHaveLength(0);
+    await Promise.all([page.waitForURL(srv.base + diffHref), page.click(`a[href="${diffHref}"]`)]);
+    expect(errors).toEqual([]);
     await page.close();
   }, 60_000);
 });
@@ -283,6 +307,11 @@ describe('what the dashboard refuses', () => {
       expect(r.text, q).toContain('limit');
     }
     expect((await call(srv.base, 'GET', `${links.runs('search')}?limit=501`)).status).toBe(400);
+    // runs compared: one run, or runs of two projects' suites, are refused with the reason
+    const one = await call(srv.base, 'GET', links.compareRuns('search', [runs[0]![0]]));
+    expect([one.status, one.text.includes('name from 2 to 8')]).toEqual([400, true]);
+    const unknown = await call(srv.base, 'GET', links.compareRuns('search', [runs[0]![0], 'no-such-run']));
+    expect(unknown.status).toBe(404);
     expect((await call(srv.base, 'GET', links.asset('nope.js'))).status).toBe(404);
     expect((await call(srv.base, 'GET', '/assets/..%2Fpackage.json')).status).toBe(404);
     const chart = await call(srv.base, 'GET', links.asset('chart.umd.js'));

@@ -9,6 +9,7 @@ export {
   renderProjectPage,
   renderProjectsPage,
   renderRunPage,
+  renderRunsComparePage,
   renderRunsListPage,
   renderSuiteTrendPage,
 } from './pages.js';

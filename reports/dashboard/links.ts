@@ -9,6 +9,7 @@
  *   /p/:project/runs/:run              a run's report
  *   /p/:project/diff/:a/:b             what changed between two runs
  *   /p/:project/compare/:session       a comparison session
+ *   /p/:project/compare-runs?run=a&run=b  stored runs side by side
  *   /p/:project/label/:suite           a suite's label queue (read-only)
  *   /assets/:name                      static assets (dashboardAssets)
  *
@@ -34,6 +35,8 @@ export interface DashboardLinks {
   run(project: string, run: string): string;
   diff(project: string, a: string, b: string): string;
   compare(project: string, session: string): string;
+  /** stored runs side by side, the first the reference */
+  compareRuns(project: string, runs: readonly string[]): string;
   label(project: string, suite: string): string;
   asset(name: string): string;
 }
@@ -70,6 +73,8 @@ export function dashboardLinks(base = ''): DashboardLinks {
     run: (project, run) => `${p(project)}/runs/${seg(run)}`,
     diff: (project, a, b) => `${p(project)}/diff/${seg(a)}/${seg(b)}`,
     compare: (project, session) => `${p(project)}/compare/${seg(session)}`,
+    compareRuns: (project, runs) =>
+      `${p(project)}/compare-runs?${runs.map((r) => `run=${seg(r)}`).join('&')}`,
     label: (project, suite) => `${p(project)}/label/${seg(suite)}`,
     asset: (name) => `${base}/assets/${seg(name)}`,
   };

@@ -8,6 +8,7 @@
  */
 import type {
   ComparePageView,
+  RunsComparePageView,
   DashboardRun,
   DiffPageView,
   LabelQueuePageView,
@@ -102,6 +103,8 @@ interface RunRowOpts {
   baseline?: string | null;
   /** runs oldest -> newest of one suite: each complete run links a diff with the complete run before it */
   diffs?: boolean;
+  /** a tick box per complete run, for the compare form around the table */
+  select?: boolean;
 }
 
 /** runs-table.hbs's context. `runs` newest first. */
@@ -122,6 +125,7 @@ function runsTable(
   }
   return {
     diff_column: opts.diffs ?? false,
+    select_column: opts.select ?? false,
     rows: runs.map((r) => {
       const prev = previous.get(r.run_id);
       const complete = r.status === 'complete';
@@ -137,6 +141,7 @@ function runsTable(
         commit: shortCommit(r.commit),
         started_at: r.started_at,
         is_baseline: r.run_id === baseline,
+        complete,
         diff_prev: complete && prev !== undefined ? links.diff(project, prev, r.run_id) : null,
         diff_baseline:
           complete && baseline !== null && r.run_id !== baseline
@@ -348,7 +353,8 @@ export function renderRunsListPage(v: RunsListView, links: DashboardLinks): stri
       `${v.runs.length} run(s)${filtered ? ` of ${filtered}` : ''}, newest first` +
       (f.before !== undefined ? `, older than ${f.before}` : '') +
       '.',
-    table: runsTable(links, p, v.runs, { suiteLinks: true }),
+    table: runsTable(links, p, v.runs, { suiteLinks: true, select: true }),
+    compare_action: links.compareRuns(p, []).replace(/\?$/, ''),
     first_href: f.before !== undefined ? links.runs(p, base) : null,
     next_href: v.next_before !== null ? links.runs(p, { ...base, before: v.next_before }) : null,
   });
@@ -424,6 +430,19 @@ export function renderComparePage(v: ComparePageView, links: DashboardLinks): st
     ),
     // variant runs are in no runs list (not nightly history): this page is their way in
     runHref: (runId) => links.run(p, runId),
+  });
+}
+
+/**
+ * `/p/:project/compare-runs?run=...`: stored runs compared as `rgate compare` compares variants, on
+ * the comparison page: each run linked to its page, each pair's top-1 flips to its per-query diff.
+ */
+export function renderRunsComparePage(v: RunsComparePageView, links: DashboardLinks): string {
+  const p = v.project;
+  return renderSessionHtml(v.session, {
+    ...frame(links, projectCrumbs(links, p, `compare ${v.runs.length} runs`), 'charts-client.js'),
+    runHref: (runId) => links.run(p, runId),
+    diffHref: (a, b) => links.diff(p, a, b),
   });
 }
 

@@ -447,7 +447,9 @@ function bannerText(s: CompareSessionModel): string {
 }
 
 /** What compare.hbs draws: every value already a display string. */
-function sessionHtmlView(s: CompareSessionModel, runHref?: (runId: string) => string) {
+function sessionHtmlView(s: CompareSessionModel, frame?: PageFrame) {
+  const runHref = frame?.runHref;
+  const runOf = (id: string) => s.variants.find((v) => v.id === id)?.run_id ?? id;
   return {
     session_id: s.environment.session_id,
     suite: s.suite,
@@ -504,6 +506,7 @@ function sessionHtmlView(s: CompareSessionModel, runHref?: (runId: string) => st
     flips: s.flips.map((f) => ({
       a: f.a,
       b: f.b,
+      diff_href: frame?.diffHref ? frame.diffHref(runOf(f.a), runOf(f.b)) : null,
       queries: f.queries.map((q) => ({
         query_id: q.query_id,
         text: q.text,
@@ -521,7 +524,7 @@ export function renderSessionHtml(s: CompareSessionModel, frame?: PageFrame): st
   return renderPage(
     'compare',
     `rgate compare: ${s.suite}`,
-    sessionHtmlView(s, frame?.runHref),
+    sessionHtmlView(s, frame),
     sessionCharts(s),
     frame,
   );

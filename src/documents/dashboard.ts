@@ -149,6 +149,18 @@ export const ComparePageViewSchema = Closed({
 });
 export type ComparePageView = Static<typeof ComparePageViewSchema>;
 
+/**
+ * `/p/:project/compare-runs?run=a&run=b...`: stored runs of one suite and snapshot compared as
+ * `rgate compare` compares its variants (the first run is the reference), each run as the runs list
+ * shows it.
+ */
+export const RunsComparePageViewSchema = Closed({
+  project: Type.String(),
+  runs: Type.Array(DashboardRunSchema),
+  session: CompareSessionSchema,
+});
+export type RunsComparePageView = Static<typeof RunsComparePageViewSchema>;
+
 export const LabelQueuePageViewSchema = Closed({
   project: Type.String(),
   suite: Type.String(),
