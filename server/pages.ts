@@ -95,12 +95,10 @@ export function registerPages(app: FastifyInstance, ctx: PageContext): void {
 
   registerAssets(app);
 
-  // public projects, and the private ones the caller's token may read (the admin token: all)
+  // the projects the caller may read, as GET /api/projects lists them
   app.get('/', async (req, reply) => {
-    const all = await ctx.stores.listProjects();
     const readable = [];
-    for (const p of all) {
-      if (!(await ctx.access.read(p.slug, req.headers.authorization)).ok) continue;
+    for (const p of await ctx.access.readable(req.headers.authorization)) {
       const store = await ctx.stores.projectStore(p.slug);
       if (store) readable.push(await projectSummary(store, p.slug, p.name));
     }
