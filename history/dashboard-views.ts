@@ -160,6 +160,14 @@ export async function projectView(store: AsyncRunStore, slug: string): Promise<P
   };
 }
 
+/** The rows with their measures (a complete run's; none for the others), read in one query. */
+async function withMetrics(store: AsyncRunStore, rows: readonly RunRow[]): Promise<RunWithMetrics[]> {
+  const complete = rows.filter((r) => r.status === 'complete').map((r) => r.run_id);
+  const metrics = await store.getMetricsOf(complete);
+  const byRun = new Map(complete.map((id, i) => [id, metrics[i]!]));
+  return rows.map((row) => ({ row, metrics: byRun.get(row.run_id) ?? [] }));
+}
+
 /**
  * A suite's trend: every gate metric over the newest `limit` runs (default 100), as `rgate history`
  * computes it, with each run's commit and branch, the baseline, and the newest run (whose verdict the
@@ -181,10 +189,7 @@ export async function suiteTrendView(
     );
   }
   const window = rows.slice(0, limit);
-  const metrics = await Promise.all(
-    window.map((r) => (r.status === 'complete' ? store.getMetrics(r.run_id) : Promise.resolve([]))),
-  );
-  const runs: RunWithMetrics[] = window.map((row, i) => ({ row, metrics: metrics[i]! }));
+  const runs = await withMetrics(store, window);
   const newestComplete = window.find((r) => r.status === 'complete');
   const compared = comparedRunOf(window);
   const report = newestComplete ? await store.getReport(newestComplete.run_id) : undefined;
@@ -268,14 +273,12 @@ export async function runPageView(store: AsyncRunStore, slug: string, runId: str
     // a comparison's variant is no nightly run: its window is itself
     const listed = await store.listRuns({ suite: row.suite, from: runId, limit: WINDOW });
     const window = listed.length > 0 ? listed : [row];
-    const metrics = await Promise.all(
-      window.map((r) => (r.status === 'complete' ? store.getMetrics(r.run_id) : Promise.resolve([]))),
-    );
+    const runs = await withMetrics(store, window);
     const compared = comparedRunOf(window);
     const baseline = await store.getBaseline(row.suite);
     history = historyOfWindow(
       row.suite,
-      window.map((r, i) => ({ row: r, metrics: metrics[i]! })),
+      runs,
       report,
       compared !== undefined ? await readComparedAsync(store, compared) : undefined,
       baseline ? (await readComparedAsync(store, baseline.run_id)).report : undefined,

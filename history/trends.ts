@@ -201,8 +201,9 @@ export function buildHistory(
       ? pairedUnavailable(comparedWith, complete[complete.length - 1]!.row.run_id, opts.reports)
       : undefined;
 
+  const lookup = runLookup(complete);
   const trends = metricIds.map((id) =>
-    metricTrend(id, complete, { gateDir, gateRules: opts.gateRules, comparedAt, between, paired }),
+    metricTrend(id, complete, { gateDir, gateRules: opts.gateRules, comparedAt, between, paired, lookup }),
   );
   const alarms = trends.flatMap((t) => (t.alarm ? [t.alarm] : []));
   const last = complete[complete.length - 1];
@@ -264,11 +265,35 @@ interface TrendContext {
   /** how many runs between it and the newest were passed over */
   between: number;
   paired: ReturnType<typeof pairedOf>;
+  lookup: RunLookup;
+}
+
+/**
+ * Per complete run, once for every metric's trend: its measures by id, and whether its snapshot
+ * differs from the run before's (a trend of 1,000 runs x 12 metrics no longer searches each run's
+ * measures and joins its snapshot key once per metric).
+ */
+interface RunLookup {
+  byId: ReadonlyMap<string, MetricEntry>[];
+  snapshotChanged: boolean[];
+}
+
+function runLookup(complete: readonly RunWithMetrics[]): RunLookup {
+  const keys = complete.map((r) => snapshotKey(r.row.artifacts));
+  return {
+    byId: complete.map((r) => {
+      // the first entry of an id wins, as Array.find would take it
+      const m = new Map<string, MetricEntry>();
+      for (const e of r.metrics) if (!m.has(e.id)) m.set(e.id, e);
+      return m;
+    }),
+    snapshotChanged: keys.map((k, i) => i > 0 && k !== keys[i - 1]),
+  };
 }
 
 /** One metric over the complete runs, oldest first, with its latest change and its alarm. */
 function metricTrend(id: string, complete: readonly RunWithMetrics[], t: TrendContext): MetricTrend {
-  const { kind, points } = trendPoints(id, complete);
+  const { kind, points } = trendPoints(id, complete, t.lookup);
   const better = betterOf(id, t.gateDir.get(id));
   const measured = points.filter((p) => p.value !== null);
   const last = points[points.length - 1];
@@ -304,15 +329,13 @@ function metricTrend(id: string, complete: readonly RunWithMetrics[], t: TrendCo
 function trendPoints(
   id: string,
   complete: readonly RunWithMetrics[],
+  lookup: RunLookup,
 ): { kind: MeasureValue['kind']; points: TrendPoint[] } {
   let kind: MeasureValue['kind'] = 'rate';
   const points: TrendPoint[] = [];
-  let prevKey: string | undefined;
-  for (const r of complete) {
-    const entry = r.metrics.find((m) => m.id === id);
-    const key = snapshotKey(r.row.artifacts);
-    const changed = prevKey !== undefined && key !== prevKey;
-    prevKey = key;
+  for (const [i, r] of complete.entries()) {
+    const entry = lookup.byId[i]!.get(id);
+    const changed = lookup.snapshotChanged[i]!;
     if (entry) kind = entry.value.kind;
     const v = entry?.value;
     points.push({

@@ -1,3 +1,4 @@
+import type { ProjectInfo } from './registry.js';
 import type { ServerStores } from './stores.js';
 import { bearerToken, sameHash, tokenHash, type TokenRecord } from './tokens.js';
 
@@ -10,6 +11,13 @@ const NO_PROJECT = (slug: string): Access => ({
   ok: false,
   status: 404,
   message: `no project ${JSON.stringify(slug)}`,
+});
+
+/** What a reader without a token is told of a private project, and so of a missing one too. */
+const HIDDEN = (slug: string): Access => ({
+  ok: false,
+  status: 404,
+  message: `no project ${JSON.stringify(slug)} readable without a token (a private project needs its read token: Authorization: Bearer <token>)`,
 });
 
 /**
@@ -84,31 +92,45 @@ export class AccessControl {
     return { ok: true, as: found.kind, tokenId: found.id };
   }
 
-  /** reading a project's runs and pages: public projects to anyone, private ones with a read or upload token */
+  /**
+   * Reading a project's runs and pages: public projects to anyone, private ones with a read or upload
+   * token. A caller who may not read a project learns nothing of whether it exists: a private project
+   * answers exactly as a missing one (404 without a token; a token's own refusal, which does not
+   * depend on the project, with one). Only the admin token, which may read every project, is told 404
+   * for a missing one alone.
+   */
   async read(project: string, authorization: string | undefined): Promise<Access> {
-    const info = await this.stores.getProject(project);
-    if (!info) return NO_PROJECT(project);
     const byToken = await this.projectToken(project, authorization, ['read', 'upload']);
-    if (byToken?.ok) return byToken;
-    if (info.public_read) return { ok: true, as: 'public' };
-    return (
-      byToken ?? {
-        ok: false,
-        status: 401,
-        message: `project ${project} is private: a read token is required`,
-      }
-    );
+    const info = await this.stores.getProject(project);
+    if (byToken?.ok) return info ? byToken : NO_PROJECT(project);
+    if (info?.public_read) return { ok: true, as: 'public' };
+    return byToken ?? HIDDEN(project);
   }
 
-  /** uploading a run: an upload token of this project */
+  /**
+   * Uploading to a project: an upload token of this project. The token is judged before the project
+   * is looked up, so a refusal says nothing of whether the project exists (the admin token alone is
+   * told 404).
+   */
   async upload(project: string, authorization: string | undefined): Promise<Access> {
-    if (!(await this.stores.getProject(project))) return NO_PROJECT(project);
-    return (
-      (await this.projectToken(project, authorization, ['upload'])) ?? {
-        ok: false,
-        status: 401,
-        message: 'an upload token is required (Authorization: Bearer <token>)',
-      }
-    );
+    const byToken = (await this.projectToken(project, authorization, ['upload'])) ?? {
+      ok: false,
+      status: 401,
+      message: 'an upload token is required (Authorization: Bearer <token>)',
+    };
+    if (!byToken.ok) return byToken;
+    return (await this.stores.getProject(project)) ? byToken : NO_PROJECT(project);
+  }
+
+  /**
+   * The projects a caller may read, in slug order: the public ones, those its token reads, every one
+   * for the admin token. What `/` and `GET /api/projects` both list.
+   */
+  async readable(authorization: string | undefined): Promise<ProjectInfo[]> {
+    const readable: ProjectInfo[] = [];
+    for (const p of await this.stores.listProjects()) {
+      if ((await this.read(p.slug, authorization)).ok) readable.push(p);
+    }
+    return readable;
   }
 }

@@ -11,10 +11,12 @@ import {
 import type { RunRow } from '../src/documents/index.js';
 import { baselineRefusal } from '../history/baseline.js';
 import type { LoadPinnedSet } from '../history/dashboard-views.js';
-import { dashboardLinks } from '../reports/dashboard/index.js';
+import { DASHBOARD_CSP, dashboardLinks } from '../reports/dashboard/index.js';
 import { AccessControl, type Access } from './access.js';
+import { HttpError } from './http-error.js';
 import { registerPages, sendMessagePage } from './pages.js';
 import { RateLimiter } from './rate-limit.js';
+import { guardRequests } from './request-guards.js';
 import { storeUploadedSession } from './session-upload.js';
 import type { ServerStores } from './stores.js';
 import { newToken, tokenHash, type TokenRecord } from './tokens.js';
@@ -35,10 +37,13 @@ export interface ServerOptions {
 export const DEFAULT_BODY_LIMIT = 50 * 1024 * 1024;
 export const DEFAULT_RATE_LIMIT = 600;
 
-/** What every response carries: uploaded text can never run as script, be sniffed or be framed. */
+/**
+ * What every response carries: uploaded text can never run as script, be sniffed or be framed. One
+ * policy for pages, JSON and assets alike, the one docs/server.md quotes (a JSON answer opened in a
+ * browser is held to what a page is).
+ */
 const SECURITY_HEADERS: Record<string, string> = {
-  'content-security-policy':
-    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'",
+  'content-security-policy': DASHBOARD_CSP,
   'x-content-type-options': 'nosniff',
   'referrer-policy': 'no-referrer',
   'x-frame-options': 'DENY',
@@ -58,19 +63,19 @@ function sessionUrl(project: string, sessionId: string): string {
   return dashboardLinks().compare(project, sessionId);
 }
 
-class HttpError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-    readonly path?: string,
-  ) {
-    super(message);
-  }
-}
-
 function refuse(access: Access): asserts access is Extract<Access, { ok: true }> {
   if (!access.ok) throw new HttpError(access.status, access.message);
 }
+
+/**
+ * A route's access check as its onRequest hook: decided before the body is read, so a refused caller
+ * (a 45 MB anonymous upload) is answered at once and its body is never buffered or parsed.
+ */
+function checkedFirst(check: (req: FastifyRequest) => Access | Promise<Access>) {
+  return { onRequest: async (req: FastifyRequest) => refuse(await check(req)) };
+}
+
+const projectOf = (req: FastifyRequest): string => (req.params as { project: string }).project;
 
 /** A body's first problem as every route answers it: 400, `/json/path: message (and N more)`, the path. */
 function badBody(problem: { path: string; message: string; more: number }): HttpError {
@@ -116,6 +121,7 @@ export async function buildServer(stores: ServerStores, opts: ServerOptions = {}
   const limiter = new RateLimiter(opts.rateLimit ?? DEFAULT_RATE_LIMIT);
 
   limitRequests(app, access, limiter);
+  guardRequests(app);
   answerErrors(app, links, bodyLimit);
   registerAdminRoutes(app, stores, access);
   registerUploadRoutes(app, stores, access);
@@ -151,6 +157,13 @@ function limitRequests(app: FastifyInstance, access: AccessControl, limiter: Rat
   });
 }
 
+const HEADINGS: Record<number, string> = { 400: 'Not a valid request', 404: 'Not found' };
+
+/** A request for a dashboard page (answered in HTML), not for the JSON API. */
+function isPage(req: FastifyRequest): boolean {
+  return (req.method === 'GET' || req.method === 'HEAD') && !req.url.startsWith('/api/');
+}
+
 /**
  * What a failed request answers: the HttpError's status and message, the body limit and media type
  * in words, 503 while the database is unreachable, else 500 with no internal message; 404 for an
@@ -163,6 +176,16 @@ function answerErrors(
 ): void {
   app.setErrorHandler(async (error: unknown, req, reply) => {
     if (error instanceof HttpError) {
+      // a reader of a page gets a page (a refusal before any route ran: a NUL in its URL)
+      if (isPage(req)) {
+        return sendMessagePage(
+          reply,
+          links,
+          error.status,
+          HEADINGS[error.status] ?? 'Not available',
+          error.message,
+        );
+      }
       return reply
         .code(error.status)
         .send({ error: error.message, ...(error.path ? { path: error.path } : {}) });
@@ -184,7 +207,7 @@ function answerErrors(
     if (unavailable(error)) {
       reply.code(503).header('retry-after', '1');
       // a reader of a page gets a page; a client of the API its JSON
-      if (req.method === 'GET' && !req.url.startsWith('/api/')) {
+      if (isPage(req)) {
         return sendMessagePage(
           reply,
           links,
@@ -205,14 +228,11 @@ function answerErrors(
 function registerAdminRoutes(app: FastifyInstance, stores: ServerStores, access: AccessControl): void {
   app.get('/api/health', async () => ({ ok: true }));
 
-  app.get('/api/projects', async (req) => {
-    const admin = access.admin(req.headers.authorization).ok;
-    const projects = await stores.listProjects();
-    return { projects: projects.filter((p) => admin || p.public_read) };
-  });
+  // the projects the caller may read, as `/` lists them
+  app.get('/api/projects', async (req) => ({ projects: await access.readable(req.headers.authorization) }));
 
-  app.post('/api/projects', async (req, reply) => {
-    refuse(access.admin(req.headers.authorization));
+  const asAdmin = checkedFirst((req) => access.admin(req.headers.authorization));
+  app.post('/api/projects', asAdmin, async (req, reply) => {
     // no body at all is an empty one: its slug is then what is missing
     const check = checkBody(validateNewProjectBody, req.body ?? {});
     if (!check.ok) throw badBody(check);
@@ -227,15 +247,13 @@ function registerAdminRoutes(app: FastifyInstance, stores: ServerStores, access:
     return reply.code(201).send({ slug, name, public_read: publicRead, token_id: id, token });
   });
 
-  app.get<{ Params: { project: string } }>('/api/projects/:project/tokens', async (req) => {
-    refuse(access.admin(req.headers.authorization));
+  app.get<{ Params: { project: string } }>('/api/projects/:project/tokens', asAdmin, async (req) => {
     if (!(await stores.getProject(req.params.project)))
       throw new HttpError(404, `no project ${JSON.stringify(req.params.project)}`);
     return { tokens: await stores.registry.listTokens(req.params.project) };
   });
 
-  app.post<{ Params: { project: string } }>('/api/projects/:project/tokens', async (req, reply) => {
-    refuse(access.admin(req.headers.authorization));
+  app.post<{ Params: { project: string } }>('/api/projects/:project/tokens', asAdmin, async (req, reply) => {
     const project = req.params.project;
     if (!(await stores.getProject(project)))
       throw new HttpError(404, `no project ${JSON.stringify(project)}`);
@@ -258,8 +276,8 @@ function registerAdminRoutes(app: FastifyInstance, stores: ServerStores, access:
 
   app.delete<{ Params: { project: string; id: string } }>(
     '/api/projects/:project/tokens/:id',
+    asAdmin,
     async (req) => {
-      refuse(access.admin(req.headers.authorization));
       const { project, id } = req.params;
       if (!(await stores.registry.revokeToken(project, id, new Date().toISOString()))) {
         throw new HttpError(404, `project ${JSON.stringify(project)} has no token ${JSON.stringify(id)}`);
@@ -271,9 +289,9 @@ function registerAdminRoutes(app: FastifyInstance, stores: ServerStores, access:
 
 /** What a project's upload token may send: runs, comparison sessions, the suite's baseline. */
 function registerUploadRoutes(app: FastifyInstance, stores: ServerStores, access: AccessControl): void {
-  app.post<{ Params: { project: string } }>('/api/projects/:project/runs', async (req, reply) => {
+  const asUploader = checkedFirst((req) => access.upload(projectOf(req), req.headers.authorization));
+  app.post<{ Params: { project: string } }>('/api/projects/:project/runs', asUploader, async (req, reply) => {
     const project = req.params.project;
-    refuse(await access.upload(project, req.headers.authorization));
     const check = checkRunUpload(req.body);
     if (!check.ok) throw badBody(check);
     const { meta, observations, result } = check.upload;
@@ -297,29 +315,32 @@ function registerUploadRoutes(app: FastifyInstance, stores: ServerStores, access
       .send({ run_id: meta.run_id, stored: outcome === 'stored', url: runUrl(project, meta.run_id) });
   });
 
-  app.post<{ Params: { project: string } }>('/api/projects/:project/sessions', async (req, reply) => {
-    const project = req.params.project;
-    refuse(await access.upload(project, req.headers.authorization));
-    const check = checkSessionUpload(req.body);
-    if (!check.ok) throw badBody(check);
-    const session = check.session;
-    const store = await stores.projectStore(project);
-    if (!store) throw new HttpError(404, `no project ${JSON.stringify(project)}`);
-    const outcome = await storeUploadedSession(store, project, session);
-    if (outcome.kind === 'conflict') throw new HttpError(409, outcome.message, outcome.path);
-    const id = session.environment.session_id;
-    return reply
-      .code(outcome.kind === 'stored' ? 201 : 200)
-      .send({ session_id: id, stored: outcome.kind === 'stored', url: sessionUrl(project, id) });
-  });
+  app.post<{ Params: { project: string } }>(
+    '/api/projects/:project/sessions',
+    asUploader,
+    async (req, reply) => {
+      const project = req.params.project;
+      const check = checkSessionUpload(req.body);
+      if (!check.ok) throw badBody(check);
+      const session = check.session;
+      const store = await stores.projectStore(project);
+      if (!store) throw new HttpError(404, `no project ${JSON.stringify(project)}`);
+      const outcome = await storeUploadedSession(store, project, session);
+      if (outcome.kind === 'conflict') throw new HttpError(409, outcome.message, outcome.path);
+      const id = session.environment.session_id;
+      return reply
+        .code(outcome.kind === 'stored' ? 201 : 200)
+        .send({ session_id: id, stored: outcome.kind === 'stored', url: sessionUrl(project, id) });
+    },
+  );
 
   // a suite's baseline, set by a team with its upload token (`rgate baseline set --upload`): the
   // trend pages mark it, as `rgate history` marks the local one
   app.put<{ Params: { project: string; suite: string } }>(
     '/api/projects/:project/baselines/:suite',
+    asUploader,
     async (req) => {
       const { project, suite } = req.params;
-      refuse(await access.upload(project, req.headers.authorization));
       const check = checkBody(validateBaselineBody, req.body);
       if (!check.ok) throw badBody(check);
       const { run_id: runId, note } = check.body;

@@ -97,20 +97,19 @@ export function registerPages(app: FastifyInstance, ctx: PageContext): void {
 
   registerAssets(app);
 
-  // public projects, and the private ones the caller's token may read (the admin token: all)
+  // the projects the caller may read, as GET /api/projects lists them
   app.get('/', async (req, reply) => {
-    const all = await ctx.stores.listProjects();
     const readable = [];
-    for (const p of all) {
-      if (!(await ctx.access.read(p.slug, req.headers.authorization)).ok) continue;
+    for (const p of await ctx.access.readable(req.headers.authorization)) {
       const store = await ctx.stores.projectStore(p.slug);
       if (store) readable.push(await projectSummary(store, p.slug, p.name));
     }
     return sendPage(reply, 200, renderProjectsPage(projectsIndexView(readable), links));
   });
 
-  function page(path: string, build: Build): void {
-    app.get(path, async (req: FastifyRequest, reply) => {
+  /** `repeatable`: the query parameters this page takes as a list (request-guards.ts refuses others repeated) */
+  function page(path: string, build: Build, repeatable: readonly string[] = []): void {
+    app.get(path, { config: { repeatable } }, async (req: FastifyRequest, reply) => {
       const params = req.params as Record<string, string>;
       const slug = params.project!;
       const allowed = await ctx.access.read(slug, req.headers.authorization);
@@ -153,10 +152,14 @@ export function registerPages(app: FastifyInstance, ctx: PageContext): void {
     renderDiffPage(await diffView(store, project!, a!, b!), links),
   );
   // the one parameter that repeats: each ticked run of the runs list's form, in order
-  page('/p/:project/compare-runs', async (store, { project }, q) => {
-    const named = q.run === undefined ? [] : Array.isArray(q.run) ? q.run : [q.run];
-    return renderRunsComparePage(await runsCompareView(store, project!, named), links);
-  });
+  page(
+    '/p/:project/compare-runs',
+    async (store, { project }, q) => {
+      const named = q.run === undefined ? [] : Array.isArray(q.run) ? q.run : [q.run];
+      return renderRunsComparePage(await runsCompareView(store, project!, named), links);
+    },
+    ['run'],
+  );
   page('/p/:project/compare/:session', async (store, { project, session }) =>
     renderComparePage(await compareSessionView(store, project!, session!), links),
   );

@@ -1,3 +1,4 @@
+import { mkdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { RgateError } from '../src/core/errors.js';
 import { PROJECT_SLUG_PATTERN } from '../src/documents/index.js';
@@ -37,9 +38,10 @@ export function isPostgresUrl(db: string): boolean {
 /**
  * Open the server's stores: `postgres://...` keeps the registry in schema `rgate_server` and each
  * project in schema `p_<slug>` (dashes as `_`) of that database; anything else is a data directory
- * with `server.sqlite` (the registry) and `projects/<slug>.sqlite`.
+ * with `server.sqlite` (the registry) and `projects/<slug>.sqlite`. `given` is `db` as the user wrote
+ * it (before it was resolved against a working directory), for messages.
  */
-export async function openServerStores(db: string): Promise<ServerStores> {
+export async function openServerStores(db: string, given: string = db): Promise<ServerStores> {
   if (isPostgresUrl(db)) {
     const location = redactDbUrl(db);
     const registry = await PgRegistry.open(db, location).catch((e: unknown) => {
@@ -56,15 +58,45 @@ export async function openServerStores(db: string): Promise<ServerStores> {
   if (/\.(sqlite|db)$/i.test(db)) {
     throw new RgateError(
       'usage',
-      `--db ${db}: rgate server keeps a data directory (server.sqlite and one file per project), not one file`,
-      `name a directory, e.g. --db ${db.replace(/\.(sqlite|db)$/i, '')}, or a postgres:// URL`,
+      `--db ${given}: rgate server keeps a data directory (server.sqlite and one file per project), not one file`,
+      `name a directory, e.g. --db ${given.replace(/\.(sqlite|db)$/i, '')}, or a postgres:// URL`,
     );
   }
   const dir = resolve(db);
+  dataDirectory(given, dir);
   const registry = new SqliteRegistry(join(dir, 'server.sqlite'));
   return withProjects(dir, registry, (slug) =>
     Promise.resolve(asAsync(new SqliteRunStore(join(dir, 'projects', `${slug}.sqlite`)))),
   );
+}
+
+/**
+ * The data directory made (or found) before anything is opened in it: a regular file, or a path
+ * through one, is the user's mistake, said as such (not an internal `EEXIST ... mkdir`).
+ */
+function dataDirectory(given: string, dir: string): void {
+  const usage = (why: string) =>
+    new RgateError(
+      'usage',
+      `--db ${given}: ${why}`,
+      "name a directory for the server's data (made if missing: server.sqlite and projects/ go in it), or a postgres:// URL",
+    );
+  let isDir: boolean | undefined;
+  try {
+    isDir = statSync(dir).isDirectory();
+  } catch {
+    // missing: made below
+  }
+  if (isDir === false) throw usage('is a file, not a directory');
+  try {
+    mkdirSync(dir, { recursive: true });
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code ?? '';
+    if (/^(EEXIST|ENOTDIR|EACCES|EPERM|EROFS)$/.test(code)) {
+      throw usage(`cannot make the data directory there (${code}: a path through a file, or no permission)`);
+    }
+    throw e;
+  }
 }
 
 function withProjects(
@@ -77,7 +109,8 @@ function withProjects(
     location,
     registry,
     listProjects: () => registry.listProjects(),
-    getProject: (slug) => registry.getProject(slug),
+    // a name no project can have is no project, and reaches no query (PostgreSQL refuses a NUL in text)
+    getProject: (slug) => (PROJECT_SLUG.test(slug) ? registry.getProject(slug) : Promise.resolve(undefined)),
     async projectStore(slug) {
       if (!PROJECT_SLUG.test(slug) || !(await registry.getProject(slug))) return undefined;
       let store = opened.get(slug);

@@ -1,10 +1,13 @@
 import Database from 'better-sqlite3';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DASHBOARD_CSP } from '../reports/dashboard/index.js';
+import { runCli } from '../src/cli/program.js';
 import type { RunUpload } from '../src/documents/index.js';
+import { captureIo } from './helpers/cli-io.js';
 import {
   describeOnPostgres,
   postgresUnavailable,
@@ -48,6 +51,56 @@ async function newDb(kind: string): Promise<string> {
   const d = mkdtempSync(join(tmpdir(), 'rgate-srv-data-'));
   dirs.push(d);
   return join(d, 'data');
+}
+
+/**
+ * A body of `total` bytes sent a chunk at a time over a plain socket (keep-alive, as a client
+ * uploading would be), each chunk after the last was taken, stopping as soon as an answer arrives:
+ * `sent` is how much had gone when it did (the whole body if the server waited for it).
+ */
+function sendSlowly(
+  base: string,
+  method: string,
+  path: string,
+  total: number,
+  token?: string,
+): Promise<{ status: number; text: string; sent: number; total: number }> {
+  const url = new URL(base);
+  const chunk = Buffer.alloc(256 * 1024, 'a');
+  const auth = token ? `authorization: Bearer ${token}\r\n` : '';
+  return new Promise((resolve, reject) => {
+    let sent = 0;
+    let answeredAt: number | undefined;
+    let got = '';
+    const socket = connect(Number(url.port), url.hostname);
+    socket.on('error', reject);
+    socket.on('data', (d: Buffer) => {
+      answeredAt ??= sent;
+      got += d.toString();
+      const m = /^HTTP\/1\.1 (\d+)[^]*?\r\ncontent-length: (\d+)\r\n[^]*?\r\n\r\n([^]*)$/i.exec(got);
+      if (m && Buffer.byteLength(m[3]!) >= Number(m[2])) {
+        socket.destroy();
+        resolve({ status: Number(m[1]), text: m[3]!, sent: answeredAt, total });
+      }
+    });
+    socket.write(
+      `${method} ${path} HTTP/1.1\r\nhost: ${url.host}\r\ncontent-type: application/json\r\ncontent-length: ${total}\r\n${auth}\r\n{"x":"`,
+    );
+    sent = 6;
+    const next = (): void => {
+      if (answeredAt !== undefined || socket.destroyed) return;
+      const left = total - sent - 2;
+      if (left <= 0) {
+        sent = total;
+        socket.write('"}');
+        return;
+      }
+      const part = left >= chunk.length ? chunk : chunk.subarray(0, left);
+      sent += part.length;
+      socket.write(part, () => setImmediate(next));
+    };
+    next();
+  });
 }
 
 const backends = ['sqlite', pgSkip ? `postgres (skipped: ${pgSkip})` : 'postgres'];
@@ -262,8 +315,9 @@ describe.each(backends)('rgate server API over %s', (kind) => {
     const doc = withRunId(upload, 'run-read-1');
     await call(srv.base, 'POST', '/api/projects/private-p/runs', { token, body: doc });
     await call(srv.base, 'POST', '/api/projects/public-p/runs', { token: pub, body: doc });
-    expect((await call(srv.base, 'GET', '/api/projects/private-p/runs')).status).toBe(401);
-    expect((await call(srv.base, 'GET', '/p/private-p/runs/run-read-1')).status).toBe(401);
+    // without a token a private project is answered as a missing one (404), never 401 (which told it exists)
+    expect((await call(srv.base, 'GET', '/api/projects/private-p/runs')).status).toBe(404);
+    expect((await call(srv.base, 'GET', '/p/private-p/runs/run-read-1')).status).toBe(404);
     expect((await call(srv.base, 'GET', '/api/projects/private-p/runs', { token: pub })).status).toBe(403);
     const read = (
       await call(srv.base, 'POST', '/api/projects/private-p/tokens', { token: ADMIN, body: { kind: 'read' } })
@@ -284,6 +338,131 @@ describe.each(backends)('rgate server API over %s', (kind) => {
     expect(index.text).toContain('/p/public-p');
     expect(index.text).not.toContain('private-p');
     expect((await call(srv.base, 'GET', '/api/projects/nosuch/runs')).status).toBe(404);
+  });
+
+  test('a private project answers exactly as a missing one to a caller who may not read it: API and pages, no token or another token', async () => {
+    const token = await createProject(srv.base, 'hidden-p');
+    const other = await createProject(srv.base, 'seen-p', true);
+    await call(srv.base, 'POST', '/api/projects/hidden-p/runs', {
+      token,
+      body: withRunId(upload, 'run-hidden-1'),
+    });
+    const requests = (slug: string): [string, string][] => [
+      ['GET', `/api/projects/${slug}/runs`],
+      ['GET', `/api/projects/${slug}/runs/run-hidden-1`],
+      ['GET', `/p/${slug}`],
+      ['GET', `/p/${slug}/runs`],
+      ['GET', `/p/${slug}/runs/run-hidden-1`],
+      ['POST', `/api/projects/${slug}/runs`],
+      ['POST', `/api/projects/${slug}/sessions`],
+      ['PUT', `/api/projects/${slug}/baselines/retrieval`],
+    ];
+    const missing = requests('no-such-p');
+    for (const t of [undefined, 'rgate_rd_made-up', other]) {
+      for (const [i, [method, path]] of requests('hidden-p').entries()) {
+        const opts = { ...(t ? { token: t } : {}), ...(method === 'GET' ? {} : { body: {} }) };
+        const hidden = await call(srv.base, method, path, opts);
+        const none = await call(srv.base, missing[i]![0], missing[i]![1], opts);
+        const what = `${method} ${path} ${t ?? 'no token'}`;
+        expect([hidden.status, hidden.text.replaceAll('hidden-p', 'X')], what).toEqual([
+          none.status,
+          none.text.replaceAll('no-such-p', 'X'),
+        ]);
+        expect(hidden.status, what).toBeGreaterThanOrEqual(401);
+      }
+    }
+    // its own token opens it; the admin token, which reads every project, is told which are missing
+    expect((await call(srv.base, 'GET', '/api/projects/hidden-p/runs', { token })).status).toBe(200);
+    expect((await call(srv.base, 'GET', '/api/projects/hidden-p/runs', { token: ADMIN })).status).toBe(200);
+    const admin = await call(srv.base, 'GET', '/api/projects/no-such-p/runs', { token: ADMIN });
+    expect([admin.status, admin.body.error]).toEqual([404, 'no project "no-such-p"']);
+  });
+
+  test('the token is checked before the body is read: a 45 MB upload without a good token is refused while it is still being sent', async () => {
+    await createProject(srv.base, 'big-anon');
+    const cases: [string, string | undefined, number][] = [
+      ['/api/projects/big-anon/runs', undefined, 401],
+      ['/api/projects/no-such-big/runs', undefined, 401],
+      ['/api/projects/big-anon/runs', 'rgate_up_made-up', 403],
+      ['/api/projects/big-anon/sessions', undefined, 401],
+      ['/api/projects/big-anon/baselines/retrieval', undefined, 401],
+      ['/api/projects', undefined, 401],
+      ['/api/projects/big-anon/tokens', 'rgate_up_made-up', 403],
+    ];
+    for (const [path, token, status] of cases) {
+      const r = await sendSlowly(
+        srv.base,
+        path.includes('baselines') ? 'PUT' : 'POST',
+        path,
+        45 * 1024 * 1024,
+        token,
+      );
+      expect([r.status, r.sent < r.total], `${path} ${r.text}`).toEqual([status, true]);
+    }
+    expect((await call(srv.base, 'GET', '/api/health')).status).toBe(200);
+  });
+
+  test("GET /api/projects lists what / lists: the public projects, those the caller's token reads, every one for the admin", async () => {
+    const uploadToken = await createProject(srv.base, 'list-priv');
+    await createProject(srv.base, 'list-pub', true);
+    const read = (
+      await call(srv.base, 'POST', '/api/projects/list-priv/tokens', { token: ADMIN, body: { kind: 'read' } })
+    ).body.token as string;
+    const seen: Record<string, string[]> = {};
+    for (const [who, t] of [
+      ['none', undefined],
+      ['read', read],
+      ['upload', uploadToken],
+      ['admin', ADMIN],
+    ] as const) {
+      const opts = t ? { token: t } : {};
+      const api = (await call(srv.base, 'GET', '/api/projects', opts)).body.projects as { slug: string }[];
+      const page = (await call(srv.base, 'GET', '/', opts)).text;
+      const slugs = api.map((p) => p.slug);
+      for (const slug of ['list-priv', 'list-pub']) {
+        expect(page.includes(`/p/${slug}"`), `${who} ${slug}`).toBe(slugs.includes(slug));
+      }
+      seen[who] = slugs.filter((s) => s.startsWith('list-'));
+    }
+    expect(seen).toEqual({
+      none: ['list-pub'],
+      read: ['list-priv', 'list-pub'],
+      upload: ['list-priv', 'list-pub'],
+      admin: ['list-priv', 'list-pub'],
+    });
+  });
+
+  test('a NUL character is a 400 wherever it is (URL, query, body string, with its JSON path), never a 500', async () => {
+    const token = await createProject(srv.base, 'nul');
+    for (const path of ['/api/projects/x%00/runs', '/api/projects/nul/runs/a%00', '/p/nul/runs?branch=%00']) {
+      const r = await call(srv.base, 'GET', path, { token });
+      expect([r.status, r.text], path).toEqual([400, expect.stringContaining('NUL')]);
+    }
+    const doc = withRunId(upload, 'run-nul-1');
+    doc.meta.git = { commit: 'c'.repeat(40), branch: 'main\u0000' };
+    const r = await call(srv.base, 'POST', '/api/projects/nul/runs', { token, body: doc });
+    expect([r.status, r.body]).toEqual([
+      400,
+      {
+        error: '/meta/git/branch: holds a NUL character (U+0000), which the server does not store',
+        path: '/meta/git/branch',
+      },
+    ]);
+    const rep = await call(srv.base, 'GET', '/api/projects/nul/runs?suite=a&suite=b', { token });
+    expect([rep.status, rep.body]).toEqual([
+      400,
+      { error: 'query parameter "suite" is given more than once', path: '/suite' },
+    ]);
+    expect((await call(srv.base, 'GET', '/api/projects/nul/runs', { token })).body.runs).toEqual([]);
+  });
+
+  test('every answer carries the one Content-Security-Policy docs/server.md quotes, JSON as pages', async () => {
+    const docs = readFileSync(join(import.meta.dirname, '..', 'docs', 'server.md'), 'utf8');
+    expect(docs).toContain(`Content-Security-Policy: ${DASHBOARD_CSP}\``);
+    for (const path of ['/api/health', '/api/projects', '/api/projects/nosuch/runs', '/', '/p/nosuch']) {
+      const r = await call(srv.base, 'GET', path);
+      expect(r.headers.get('content-security-policy'), path).toBe(DASHBOARD_CSP);
+    }
   });
 
   test('no token is kept in plain text: the registry holds sha256 digests only', async () => {
@@ -331,6 +510,26 @@ describeOnPostgres('the database down: pages answer an HTML 503, the API JSON', 
     } finally {
       await srv.app.close();
     }
+  });
+});
+
+describe('rgate server --db naming what cannot be a data directory', () => {
+  it('a regular file, or a path through one, is a usage error (exit 2) with a hint, nothing started', async () => {
+    const d = mkdtempSync(join(tmpdir(), 'rgate-srv-dbfile-'));
+    dirs.push(d);
+    writeFileSync(join(d, 'notes.txt'), 'not a directory\n');
+    for (const [db, why] of [
+      ['notes.txt', '--db notes.txt: is a file, not a directory'],
+      ['notes.txt/data', '--db notes.txt/data: cannot make the data directory there (ENOTDIR'],
+    ] as const) {
+      const io = captureIo(d, {});
+      expect(await runCli(['server', '--db', db, '--port', '0'], io), db).toBe(2);
+      const err = io.stderr.join('\n');
+      expect(err, db).toContain(`rgate: error: ${why}`);
+      expect(err, db).toMatch(/\n {2}hint: name a directory for the server's data/);
+      expect(err, db).not.toMatch(/internal error|EEXIST|\n\s+at /);
+    }
+    expect(readFileSync(join(d, 'notes.txt'), 'utf8')).toBe('not a directory\n');
   });
 });
 

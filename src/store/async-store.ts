@@ -37,6 +37,7 @@ export function asAsync(store: RunStore): AsyncRunStore {
     runFacets: lift(store.runFacets),
     getObservations: lift(store.getObservations),
     getMetrics: lift(store.getMetrics),
+    getMetricsOf: lift(store.getMetricsOf),
     getReport: lift(store.getReport),
     setBaseline: lift(store.setBaseline),
     getBaseline: lift(store.getBaseline),

@@ -172,6 +172,10 @@ export class MemoryRunStore implements RunStore {
     return clone(this.runs.get(runId)?.metrics ?? []);
   }
 
+  getMetricsOf(runIds: readonly string[]): MetricEntry[][] {
+    return runIds.map((id) => this.getMetrics(id));
+  }
+
   getReport(runId: string): unknown {
     const r = this.runs.get(runId)?.report;
     return r === undefined ? undefined : clone(r);

@@ -350,6 +350,14 @@ export class PgRunStore implements AsyncRunStore {
     return this.read.metrics(rows, runId);
   }
 
+  async getMetricsOf(runIds: readonly string[]): Promise<MetricEntry[][]> {
+    const rows = await this.rows<{ run_id: string; json: string }>(
+      'SELECT run_id, json FROM measures WHERE run_id = ANY($1::text[]) ORDER BY run_id COLLATE "C", metric_id COLLATE "C"',
+      [[...runIds]],
+    );
+    return this.read.metricsOf(rows, runIds);
+  }
+
   async getReport(runId: string): Promise<unknown> {
     const [r] = await this.rows<{ report_json: Buffer | null }>(SQL.runReport, [runId]);
     return this.read.report(r?.report_json, runId);

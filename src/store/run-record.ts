@@ -122,6 +122,19 @@ export function storedReader(location: string, hint = SQLITE_HINT) {
       }),
     metrics: (rows: JsonRows, runId: string): MetricEntry[] =>
       checkedRows(rows, validateStoredMetric, 'measure', at(runId)),
+    /** rows of many runs (ordered by run, then as getMetrics orders them), checked per run, in `runIds`' order */
+    metricsOf: (rows: readonly { run_id: string; json: string | Buffer }[], runIds: readonly string[]) => {
+      const byRun = new Map<string, { json: string | Buffer }[]>();
+      for (const r of rows) {
+        let list = byRun.get(r.run_id);
+        if (!list) byRun.set(r.run_id, (list = []));
+        list.push(r);
+      }
+      const checked = new Map<string, MetricEntry[]>();
+      for (const [runId, list] of byRun)
+        checked.set(runId, checkedRows(list, validateStoredMetric, 'measure', at(runId)));
+      return runIds.map((id) => checked.get(id) ?? []);
+    },
     /** parsed, not checked: the store keeps a report as a document its readers check */
     report: (stored: string | Buffer | null | undefined, runId: string): unknown =>
       stored ? parseStored(stored, 'report_json', at(runId)) : undefined,

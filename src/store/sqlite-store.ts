@@ -369,6 +369,17 @@ export class SqliteRunStore implements RunStore {
     return this.read.metrics(rows, runId);
   }
 
+  getMetricsOf(runIds: readonly string[]): MetricEntry[][] {
+    this.flush();
+    // the ids travel as one JSON array: one statement, whatever their number
+    const rows = this.db
+      .prepare(
+        'SELECT run_id, json FROM measures WHERE run_id IN (SELECT value FROM json_each(?)) ORDER BY run_id, metric_id',
+      )
+      .all(JSON.stringify(runIds)) as { run_id: string; json: string }[];
+    return this.read.metricsOf(rows, runIds);
+  }
+
   getReport(runId: string): unknown {
     this.flush();
     const r = this.db.prepare(SQL.runReport).get(runId) as

@@ -221,6 +221,39 @@ describe.each(factories)('RunStore contract: %s', (name, make) => {
     await s.close();
   });
 
+  itOn(
+    name,
+    'reads the measures of many runs at once, each as getMetrics reads it, in the order asked',
+    async () => {
+      const s = await make();
+      const second: MetricEntry = {
+        id: 'error_rate',
+        value: { kind: 'rate', numerator: 1, denominator: 50, rate: 0.02, wilson95: [0, 0.1] },
+        help: 'failed requests / requests',
+      };
+      for (const [run_id, metrics] of [
+        ['m-b', [metric, second]],
+        ['m-a', [second]],
+        ['m-none', []],
+      ] as const) {
+        await s.beginRun({
+          run_id,
+          suite: 'x',
+          started_at: run_id,
+          artifacts: ARTIFACTS,
+          settings: SETTINGS,
+        });
+        await s.finishRun(run_id, { status: 'complete', finished_at: 't', metrics: [...metrics] });
+      }
+      const ids = ['m-a', 'no-such-run', 'm-none', 'm-b', 'm-a'];
+      const each = await Promise.all(ids.map((id) => s.getMetrics(id)));
+      expect(await s.getMetricsOf(ids)).toEqual(each);
+      expect(each[3]!.map((m) => m.id)).toEqual(['error_rate', 'top1_useful_rate']);
+      expect(await s.getMetricsOf([])).toEqual([]);
+      await s.close();
+    },
+  );
+
   itOn(name, 'lists runs newest first, filtered by suite, with a total order', async () => {
     const s = await make();
     for (const [id, suite, t] of [
@@ -916,6 +949,8 @@ describe.each(sqlStores)('a stored run that does not read back: %s', (name, make
     await edit('UPDATE measures SET json = ? WHERE run_id = ?', ['{"id":"top1_useful_rate"}', 'r-bad']);
     expect(await store.getMetrics('r-ok')).toEqual([metric]);
     await refused(store.getMetrics('r-bad'), /measure 1: \/help: is required/);
+    expect(await store.getMetricsOf(['r-ok'])).toEqual([[metric]]);
+    await refused(store.getMetricsOf(['r-ok', 'r-bad']), /run r-bad .* measure 1: \/help: is required/);
     await edit('UPDATE measures SET json = ? WHERE run_id = ?', ['{', 'r-bad']);
     await refused(store.getMetrics('r-bad'), /measure 1 is not JSON/);
     await store.close();

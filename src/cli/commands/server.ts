@@ -99,7 +99,7 @@ export const serverCommand: RgateCommand<ServerArgs> = {
     const basePath = args['base-path'] ?? '';
     dashboardLinks(basePath);
     const db = args.db ?? DEFAULT_DATA_DIR;
-    const stores = await openServerStores(isPostgresUrl(db) ? db : resolve(io.cwd, db));
+    const stores = await openServerStores(isPostgresUrl(db) ? db : resolve(io.cwd, db), db);
     const app = await buildServer(stores, {
       adminToken,
       bodyLimit: Math.round(mb * 1024 * 1024),
