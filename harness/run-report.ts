@@ -10,7 +10,13 @@ import {
   type RunEvidence,
   NO_GATE_ID,
 } from '../src/documents/index.js';
-import { computeRunMeasures, EvidenceIndex, hasSelectionStep, usefulnessRule } from '../src/metrics/index.js';
+import {
+  computeRunMeasures,
+  EvidenceIndex,
+  hasSelectionStep,
+  perQueryValues,
+  usefulnessRule,
+} from '../src/metrics/index.js';
 import { evaluateGate, separateTimingRules } from '../gates/index.js';
 import { checklistEvidence } from './checklist-evidence.js';
 import { orderSeed } from './replay.js';
@@ -177,6 +183,7 @@ function gateFinding(
         replays: plan.settings.replays,
         suite: plan.name,
         artifacts: plan.artifacts,
+        per_query: perQueryValues(measured.queries, semanticWinModes),
         ...(plan.baseline
           ? { baseline: { metrics: plan.baseline.metrics, source: plan.baseline.source } }
           : {}),

@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Closed, Pair, OrNull, StringEnum } from './keywords.js';
+import { DetectableSchema } from './detectable.js';
 import { QuantileNameSchema } from './measure-value.js';
 
 /**
@@ -69,6 +70,12 @@ export const RuleResultSchema = Closed({
    * (fewer counted than its minimum), 'replays' (fewer replays than its minimum). Absent otherwise
    */
   insufficient: Type.Optional(StringEnum(['none', 'too_few', 'replays'])),
+  /**
+   * the smallest change of the compared value this rule's evidence could detect (a drop for a min
+   * rule, a rise for a max rule) at 80% power and alpha 0.05. Absent for timing and query-count rules,
+   * where nothing was counted, and in reports written before it existed
+   */
+  detectable: Type.Optional(DetectableSchema),
 });
 export type RuleResult = Static<typeof RuleResultSchema>;
 

@@ -13,6 +13,7 @@ export * from './compare-session-list.js';
 export * from './corpus-record.js';
 export * from './contract-violations.js';
 export * from './dashboard.js';
+export * from './detectable.js';
 export * from './error-summary.js';
 export * from './peer-figures.js';
 export * from './fallback-reasons.js';
