@@ -25,6 +25,7 @@ import {
 /** Deltas smaller than this are ties (float noise in ranking measures). */
 export const TIE_EPS = 1e-9;
 
+import { meanDetectable } from '../src/metrics/index.js';
 export { perQueryValues } from '../src/metrics/index.js';
 
 /**
@@ -141,7 +142,14 @@ export function pairedTest(
     wins,
     ties,
     losses,
+    ...detectableField(d, s.alpha, seed),
   };
+}
+
+/** The smallest mean delta these queries could detect (two-sided, the session's alpha before Holm). */
+function detectableField(d: readonly number[], alpha: number, seed: number): Partial<PairedTest> {
+  const found = meanDetectable(d, 'either', 'paired', { alpha, seed: deriveSeed(seed, 'power') });
+  return found ? { detectable: found } : {};
 }
 
 /** Student's t-test: p (null with one differing query: no variance to test against), t and df. */
