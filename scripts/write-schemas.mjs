@@ -31,6 +31,7 @@ const SCHEMAS = {
   closeout: docs.CloseoutDocSchema,
   score: docs.ScoreJsonSchema,
   'verify-result': docs.VerifyOutputSchema,
+  'plan-result': docs.PlanResultSchema,
   'freeze-result': docs.FreezeOutputSchema,
   'import-result': docs.ImportOutputSchema,
   'init-result': docs.InitOutputSchema,

@@ -175,6 +175,10 @@ async function beirChain(): Promise<void> {
     environment: { run_id: string };
   };
   check('history', await rgate(['history', 'retrieval', '--json'], d));
+  check(
+    'plan-result',
+    await rgate(['plan', 'retrieval', '--measure', 'ndcg_cut.10', '--effect', '0.05', '--json'], d),
+  );
   await rgate(['baseline', 'set', 'retrieval', '--note', 'first'], d);
   check('baseline', await rgate(['baseline', 'show', 'retrieval', '--json'], d));
   check('closeout', await rgate(['closeout', 'retrieval', '--json'], d));
@@ -239,6 +243,7 @@ describe('every --json output is a document whose schema ships in dist/schemas/'
       'init-result',
       'label-merge-result',
       'label-queue-result',
+      'plan-result',
       'probes-result',
       'report',
       'run-diff',

@@ -16,6 +16,7 @@ export * from './dashboard.js';
 export * from './detectable.js';
 export * from './error-summary.js';
 export * from './peer-figures.js';
+export * from './plan-result.js';
 export * from './fallback-reasons.js';
 export * from './fallback-stage.js';
 export * from './freeze.js';

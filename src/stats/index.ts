@@ -5,6 +5,7 @@ export { pairedRandomizationTest, pairedRandomizationP } from './randomization-t
 export { holmAdjust, holmReject } from './holm.js';
 export { pairedTTest, studentTwoSidedP } from './t-test.js';
 export {
+  binomialCritical,
   binomialDetectableDrop,
   binomialDropPower,
   binomialUnitsNeeded,
