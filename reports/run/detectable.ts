@@ -46,3 +46,35 @@ export function detectableLines(report: Report): string[] {
 
 /** The heading the sections share. */
 export const DETECTABLE_HEADING = 'Smallest change this run could detect';
+
+/** The section of the judgment holes: how many pairs can change the verdict, and each top-1 rule's range. */
+export const HOLES_HEADING = 'Judgment holes';
+
+export function holesLines(report: Report): string[] {
+  const gate = report.gate;
+  const pairs = gate.verdict_pairs;
+  if (!pairs) return [];
+  const shown = pairs
+    .slice(0, 10)
+    .map((p) => `${p.query_id} ${p.doc_id}`)
+    .join(', ');
+  const head =
+    pairs.length === 0
+      ? '0 pairs can change this verdict: graded either way, the unjudged top-1s leave it as it is'
+      : `${pairs.length} ${pairs.length === 1 ? 'pair' : 'pairs'} can change this verdict: ${shown}${pairs.length > 10 ? ` +${pairs.length - 10} more` : ''} (rgate label pool ${report.suite} --priority verdict queues them first)`;
+  const rules = gate.rules.flatMap((r) => (r.holes ? [`${ruleLabel(r)}: ${ruleHolesText(r)}`] : []));
+  return [head, ...rules];
+}
+
+/** "13 unjudged top-1s; 39.4% if all were graded not useful, 52.5% if all useful: FAIL either way" */
+export function ruleHolesText(r: RuleResult): string {
+  const h = r.holes;
+  if (!h) return '';
+  const range = `${pct(h.low)} if all were graded not useful, ${pct(h.high)} if all useful`;
+  const what = h.unjudged === 1 ? '1 unjudged top-1' : `${h.unjudged} unjudged top-1s`;
+  return `${what}; ${range}: ${h.can_flip ? 'its status can change' : `${r.status.toUpperCase()} either way`}`;
+}
+
+export function ruleHolesTexts(rules: readonly RuleResult[]): string[] {
+  return rules.map(ruleHolesText);
+}

@@ -3,7 +3,7 @@
  * failing queries (folded), replay proof, artifact ids. Every value from the run is escaped
  * (mdEscape / mdCode): a query text cannot inject HTML, links, table cells or @mentions.
  */
-import { DETECTABLE_HEADING, detectableLines } from './detectable.js';
+import { DETECTABLE_HEADING, detectableLines, HOLES_HEADING, holesLines } from './detectable.js';
 import type { Report } from '../../src/documents/index.js';
 import { mdCode, mdEscape } from '../escape.js';
 import {
@@ -107,6 +107,8 @@ function markdownMetrics(report: Report): string[] {
   if (split) out.push(`Top-1 split: ${e(split)}`, '');
   const detectable = detectableLines(report);
   if (detectable.length) out.push(`### ${DETECTABLE_HEADING}`, '', ...detectable.map((l) => `- ${e(l)}`), '');
+  const holes = holesLines(report);
+  if (holes.length) out.push(`### ${HOLES_HEADING}`, '', ...holes.map((l) => `- ${e(l)}`), '');
   return out;
 }
 
