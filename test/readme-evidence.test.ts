@@ -74,7 +74,9 @@ describe('README: How much evidence is enough', () => {
     const all = outs.join(' ');
     const figures = quoted();
     expect(figures.length).toBeGreaterThan(4);
-    for (const f of figures.filter((f) => !f.startsWith('min_queries'))) expect(all, f).toContain(f);
+    // a figure is printed; a name (`min_queries`, a flag) is not
+    for (const f of figures.filter((f) => !f.startsWith('min_queries') && !f.startsWith('--')))
+      expect(all, f).toContain(f);
   });
 
   it("plans the size at which the exact test first reaches the power, and the run's report agrees", async () => {
@@ -98,6 +100,25 @@ describe('README: How much evidence is enough', () => {
     expect(plan.queries_needed).toBe(Math.ceil((n * plan.observed.queries) / plan.observed.units));
     // the seeded simulation agrees within three standard errors of 2000 draws
     expect(Math.abs(plan.check!.simulated_power - 0.8)).toBeLessThan(0.03);
+  });
+
+  it('label pool --priority verdict states the run it ordered for, and belongs to pool only', async () => {
+    const r = await rgate([
+      'label',
+      'pool',
+      'semantic',
+      '--modes',
+      'bm25',
+      '--priority',
+      'verdict',
+      '--json',
+    ]);
+    expect(r.code, r.err).toBe(0);
+    const out = JSON.parse(r.out) as { verdict?: { run_id: string; pairs: number } };
+    expect(out.verdict).toMatchObject({ pairs: 0 });
+    const wrong = await rgate(['label', 'queue', out.verdict!.run_id, '--priority', 'verdict']);
+    expect(wrong.code).toBe(2);
+    expect(wrong.err).toMatch(/--priority belongs to rgate label pool/);
   });
 
   it('refuses what it cannot plan, with a hint and exit 2', async () => {

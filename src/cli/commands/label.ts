@@ -9,7 +9,13 @@ import {
   type QrelsMergeResult,
 } from '../../snapshot/index.js';
 import type { LabelMergeOutput, LabelQueue, LabelQueueOutput } from '../../documents/index.js';
-import { buildLabelQueue, rankingsFromStore, type QueueRankings } from '../../../history/label-queue.js';
+import {
+  buildLabelQueue,
+  rankingsFromStore,
+  type QueueRankings,
+  type VerdictPair,
+} from '../../../history/label-queue.js';
+import { asReport } from '../../../history/trends.js';
 import {
   modeSystem,
   POOL_MODES_ALL,
@@ -34,6 +40,7 @@ interface LabelArgs extends StoreArgs {
   depth?: number;
   systems?: string[];
   modes?: string[];
+  priority?: 'verdict';
   out?: string;
   json?: boolean;
   judge?: string;
@@ -47,7 +54,7 @@ function refuseMergeFlags(args: LabelArgs, action: string): void {
   for (const f of ['judge', 'date', 'version', 'reset-note', 'dry-run'] as const)
     if (args[f] !== undefined) throw new RgateError('usage', `--${f} belongs to rgate label merge`);
   if (action !== 'pool')
-    for (const f of ['depth', 'systems', 'modes'] as const)
+    for (const f of ['depth', 'systems', 'modes', 'priority'] as const)
       if (args[f] !== undefined) throw new RgateError('usage', `--${f} belongs to rgate label pool`);
 }
 
@@ -106,7 +113,32 @@ async function pool(args: LabelArgs, io: CliIo): Promise<number> {
     startedAt: new Date().toISOString(),
   });
   const set = loadFixtureSet(spec.fixture, { root, verify: false });
-  return writeQueue(buildLabelQueue(rankings, set, k, true), args, io, poolId);
+  const priority = args.priority === 'verdict' ? verdictPairsOf(io, args) : undefined;
+  return writeQueue(buildLabelQueue(rankings, set, k, true, priority), args, io, poolId);
+}
+
+/** The pairs that can change the verdict of the suite's newest complete run, as its report states them. */
+function verdictPairsOf(io: CliIo, args: LabelArgs): { run_id: string; pairs: VerdictPair[] } {
+  const store = openStore(io, args);
+  try {
+    const newest = store.listRuns({ suite: args.target, status: 'complete', limit: 1 })[0];
+    if (!newest)
+      throw new RgateError(
+        'usage',
+        `--priority verdict: no complete run of suite ${args.target} in ${store.location}`,
+        `run it first (rgate run ${args.target}): the verdict to order for is that run's`,
+      );
+    const pairs = asReport(store.getReport(newest.run_id))?.gate.verdict_pairs;
+    if (!pairs)
+      throw new RgateError(
+        'usage',
+        `--priority verdict: run ${newest.run_id} states no pairs that can change its verdict (its gate has no top-1 rate rule, or it was written before rgate stated them)`,
+        `run the suite again (rgate run ${args.target}), or pool without --priority`,
+      );
+    return { run_id: newest.run_id, pairs };
+  } finally {
+    store.close();
+  }
 }
 
 function queue(args: LabelArgs, io: CliIo): number {
@@ -151,6 +183,7 @@ function writeQueue(doc: LabelQueue, args: LabelArgs, io: CliIo, id: string): nu
     items: doc.items.length,
     queries: new Set(doc.items.map((i) => i.query_id)).size,
     not_in_corpus: doc.not_in_corpus,
+    ...(doc.verdict ? { verdict: doc.verdict } : {}),
     query_set_changed: doc.query_set_changed,
     files,
   };
@@ -163,6 +196,12 @@ function writeQueue(doc: LabelQueue, args: LabelArgs, io: CliIo, id: string): nu
     if (doc.blind)
       io.out(
         `  pooled blind from ${doc.sources.map((s) => `${s.id} ${safe(s.label)}`).join(', ')}: no item says which retrieved it`,
+      );
+    if (doc.verdict)
+      io.out(
+        doc.verdict.pairs > 0
+          ? `  first: the ${doc.verdict.pairs === 1 ? 'pair' : `${doc.verdict.pairs} pairs`} whose grade could change the verdict of run ${safe(doc.verdict.run_id)}`
+          : `  no pair can change the verdict of run ${safe(doc.verdict.run_id)}, graded either way: the queue is in its usual order`,
       );
     if (doc.query_set_changed)
       io.out(`  the query set changed since the ${doc.origin.kind}: pairs judged since are left out`);
@@ -259,6 +298,11 @@ export const labelCommand: RgateCommand<LabelArgs> = {
         array: true,
         describe: 'pool: suites of rgate.config.json on the same fixture, each run as configured',
       })
+      .option('priority', {
+        choices: ['verdict'] as const,
+        describe:
+          "pool: verdict = first the unjudged top-1s whose grade could change the suite's newest run's verdict (its report's verdict_pairs), pooled or not; then the rest, blind",
+      })
       .option('out', {
         type: 'string',
         describe: 'queue: folder for queue.jsonl and queue.html (default <out-dir>/label/<id>/)',
@@ -276,6 +320,10 @@ export const labelCommand: RgateCommand<LabelArgs> = {
       .example('$0 label queue cmp-20261123T101500Z-a1b2c3', "a comparison's variants, top 5")
       .example('$0 label queue <run-id> --k 10 --out review/', "one run's replays, top 10")
       .example('$0 label pool semantic --modes all --depth 5', 'every builtin mode, top 5, blind')
+      .example(
+        '$0 label pool semantic --modes all --priority verdict',
+        "the pairs that could change the newest run's verdict first",
+      )
       .example('$0 label pool semantic --systems semantic,my-http-suite --modes bm25', 'systems and modes')
       .example(
         '$0 label merge cacm grades.jsonl --judge ana --version v2 --reset-note "42 judgments"',
