@@ -17,3 +17,4 @@ export {
   tUnitsNeeded,
   type PowerSettings,
 } from './power.js';
+export { cohenKappa, kappaInterval, type KappaWeights } from './kappa.js';
