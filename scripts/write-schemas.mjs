@@ -38,6 +38,7 @@ const SCHEMAS = {
   'probes-result': docs.ProbesOutputSchema,
   'label-queue-result': docs.LabelQueueOutputSchema,
   'label-merge-result': docs.LabelMergeOutputSchema,
+  'label-agree-result': docs.LabelAgreeOutputSchema,
   'upload-result': docs.UploadOutputSchema,
   'upload-pending-result': docs.UploadPendingOutputSchema,
 };

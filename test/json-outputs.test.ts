@@ -143,6 +143,7 @@ async function miniChain(): Promise<void> {
       .map((i, n) => JSON.stringify({ query_id: i.query_id, doc_id: i.doc_id, grade: n, date: '2026-11-23' }))
       .join('\n') + '\n',
   );
+  check('label-agree-result', await rgate(['label', 'agree', grades, 'mini', '--json'], d));
   check(
     'label-merge-result',
     await rgate(
@@ -241,6 +242,7 @@ describe('every --json output is a document whose schema ships in dist/schemas/'
       'history',
       'import-result',
       'init-result',
+      'label-agree-result',
       'label-merge-result',
       'label-queue-result',
       'plan-result',

@@ -4,12 +4,12 @@
  * code its comment states, and every `code` span of the paragraph after the block must be printed
  * by them as it stands. The plans themselves are checked against a binomial summed the long way.
  */
-import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../src/cli/program.js';
-import type { PlanResult } from '../src/documents/index.js';
+import type { LabelAgreeOutput, PlanResult } from '../src/documents/index.js';
 import { captureIo } from './helpers/cli-io.js';
 import { REPO } from './helpers/dist.js';
 
@@ -119,6 +119,49 @@ describe('README: How much evidence is enough', () => {
     const wrong = await rgate(['label', 'queue', out.verdict!.run_id, '--priority', 'verdict']);
     expect(wrong.code).toBe(2);
     expect(wrong.err).toMatch(/--priority belongs to rgate label pool/);
+  });
+
+  it("label agree: kappa between the frozen qrels and a regraded copy, and the run's top-1 rule under each", async () => {
+    const set = readFileSync(join(project, 'fixtures', 'context-load', 'queries.jsonl'), 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as { query_id: string; qrels?: Record<string, number> });
+    // every grade as frozen, except every relevant top-1 of the run's useful answers regraded 0
+    const run = JSON.parse((await rgate(['history', 'semantic', '--json'])).out) as {
+      runs: { run_id: string }[];
+    };
+    const runId = run.runs[0]!.run_id;
+    const lines: string[] = [];
+    for (const q of set)
+      for (const [doc, grade] of Object.entries(q.qrels ?? {}))
+        lines.push(JSON.stringify({ query_id: q.query_id, doc_id: doc, grade: grade >= 1 ? 0 : grade }));
+    writeFileSync(join(project, 'none-relevant.jsonl'), lines.join('\n') + '\n');
+    const same = await rgate(['label', 'agree', 'fixtures/context-load', 'fixtures/context-load', '--json']);
+    expect(same.code, same.err).toBe(0);
+    expect(JSON.parse(same.out)).toMatchObject({ agreement: 1, kappa: 1, weighted_kappa: 1 });
+    const r = await rgate([
+      'label',
+      'agree',
+      'fixtures/context-load',
+      'none-relevant.jsonl',
+      '--run',
+      runId,
+      '--json',
+    ]);
+    expect(r.code, r.err).toBe(0);
+    const doc = JSON.parse(r.out) as LabelAgreeOutput;
+    expect(doc.pairs).toBe(lines.length);
+    // the confusion table holds every pair once, and b never grades above 0 where a does
+    expect(doc.confusion.flat().reduce((x, y) => x + y, 0)).toBe(lines.length);
+    expect(doc.binary_kappa).toBeCloseTo(0, 12);
+    const top1 = doc.verdict!.rules.find((x) => x.metric === 'top1_useful_rate')!;
+    // with the frozen qrels the run's own count; with none relevant only the useful_ids / rules-judged wins remain
+    expect(top1.with_a).toMatchObject({ numerator: 39, denominator: 86, status: 'fail' });
+    expect(top1.with_b.numerator).toBeLessThan(39);
+    expect(doc.verdict!.changes).toBe(false);
+    const bad = await rgate(['label', 'agree', 'fixtures/context-load']);
+    expect(bad.code).toBe(2);
+    expect(bad.err).toMatch(/label agree needs two graders/);
   });
 
   it('refuses what it cannot plan, with a hint and exit 2', async () => {

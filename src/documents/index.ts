@@ -51,6 +51,7 @@ export * from './system-spec.js';
 export * from './shard-file.js';
 export * from './label.js';
 export * from './label-result.js';
+export * from './label-agree.js';
 export * from './responses/index.js';
 export { ONE_WORD_PATTERN } from './keywords.js';
 export * from './run-upload.js';

@@ -5,7 +5,10 @@ import { cohenKappa, kappaInterval } from './kappa.js';
 function items(table: [number, number, number][]): { a: number[]; b: number[] } {
   const a: number[] = [];
   const b: number[] = [];
-  for (const [x, y, c] of table) for (let i = 0; i < c; i++) (a.push(x), b.push(y));
+  for (const [x, y, c] of table) {
+    a.push(...Array<number>(c).fill(x));
+    b.push(...Array<number>(c).fill(y));
+  }
   return { a, b };
 }
 

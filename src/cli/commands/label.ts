@@ -5,10 +5,14 @@ import { EXIT, RgateError } from '../../core/errors.js';
 import {
   loadFixtureSet,
   mergeQrels,
+  readJudgments,
   resolveFixtureDir,
   type QrelsMergeResult,
 } from '../../snapshot/index.js';
-import type { LabelMergeOutput, LabelQueue, LabelQueueOutput } from '../../documents/index.js';
+import type { LabelMergeOutput, LabelQueue, LabelQueueOutput, Report } from '../../documents/index.js';
+import type { RunStore } from '../../store/index.js';
+import { agreeGraders, pairKey, type Grader } from '../../../history/label-agree.js';
+import { loadReport } from './diff.js';
 import {
   buildLabelQueue,
   rankingsFromStore,
@@ -33,7 +37,8 @@ import { outDirOf } from '../out-dir.js';
 import { loadSuiteSpec, openStore, withStoreOptions, type StoreArgs } from './history.js';
 
 interface LabelArgs extends StoreArgs {
-  action: 'queue' | 'merge' | 'pool';
+  action: 'queue' | 'merge' | 'pool' | 'agree';
+  run?: string;
   target: string;
   judgments?: string;
   k: number;
@@ -56,6 +61,61 @@ function refuseMergeFlags(args: LabelArgs, action: string): void {
   if (action !== 'pool')
     for (const f of ['depth', 'systems', 'modes', 'priority'] as const)
       if (args[f] !== undefined) throw new RgateError('usage', `--${f} belongs to rgate label pool`);
+  if (action !== 'agree' && args.run !== undefined)
+    throw new RgateError('usage', '--run belongs to rgate label agree');
+}
+
+/** A grader: a judgments file (.jsonl), or a fixture set's frozen qrels (its name or folder). */
+function graderOf(io: CliIo, ref: string): Grader {
+  const path = resolve(io.cwd, ref);
+  const grades = new Map<string, number>();
+  if (ref.endsWith('.jsonl')) {
+    // a later line for the same pair overrides an earlier one, as a merge would
+    for (const { value } of readJudgments(path))
+      grades.set(pairKey(value.query_id, value.doc_id), value.grade);
+    return { source: ref, kind: 'judgments', grades };
+  }
+  const set = loadFixtureSet(ref, { root: io.cwd, verify: false });
+  for (const q of set.queries)
+    for (const [doc, g] of Object.entries(q.qrels ?? {})) grades.set(pairKey(q.query_id, doc), g);
+  return { source: ref, kind: 'qrels', grades };
+}
+
+function agree(args: LabelArgs, io: CliIo): number {
+  refuseMergeFlags(args, 'agree');
+  if (args.judgments === undefined)
+    throw new RgateError(
+      'usage',
+      'label agree needs two graders',
+      'rgate label agree <a.jsonl> <b.jsonl> (or a fixture set for its frozen qrels)',
+    );
+  const a = graderOf(io, args.target);
+  const b = graderOf(io, args.judgments);
+  let run: { run_id: string; report: Report } | undefined;
+  if (args.run !== undefined) {
+    let store: RunStore | undefined;
+    try {
+      const report = loadReport(io, args.run, () => (store ??= openStore(io, args)));
+      run = { run_id: report.environment.run_id, report };
+    } finally {
+      store?.close();
+    }
+  }
+  const doc = agreeGraders(a, b, run?.report.settings.relevance_level ?? 1, run);
+  if (args.json) {
+    io.out(JSON.stringify(doc, null, 2));
+    return EXIT.ok;
+  }
+  io.out(safe(doc.summary));
+  if (doc.pairs > 0) {
+    io.out(`confusion (rows: ${safe(doc.a.source)}, columns: ${safe(doc.b.source)}):`);
+    const w = Math.max(5, ...doc.confusion.flat().map((c) => String(c).length + 1));
+    io.out(`  ${'grade'.padStart(w)}${doc.levels.map((l) => String(l).padStart(w)).join('')}`);
+    doc.levels.forEach((l, i) =>
+      io.out(`  ${String(l).padStart(w)}${doc.confusion[i]!.map((c) => String(c).padStart(w)).join('')}`),
+    );
+  }
+  return EXIT.ok;
 }
 
 /** "a,b" "c" -> ["a", "b", "c"]: a list flag may be repeated or comma-separated. */
@@ -276,16 +336,25 @@ export const labelCommand: RgateCommand<LabelArgs> = {
       // `--version` is the fixture version of a merge, not rgate's own
       .version(false)
       .positional('action', {
-        choices: ['queue', 'pool', 'merge'] as const,
+        choices: ['queue', 'pool', 'merge', 'agree'] as const,
         describe:
-          'queue: the grading page of a run or comparison; pool: run several systems or modes and queue the union of their top k (blind); merge: add a judgments file to a set',
+          'queue: the grading page of a run or comparison; pool: run several systems or modes and queue the union of their top k (blind); merge: add a judgments file to a set; agree: two graders compared (kappa), and a run verdict under each',
       })
       .positional('target', {
         type: 'string',
         describe:
           'queue: a run id or comparison session id; pool: a suite of rgate.config.json; merge: the set (fixtures/<name>) or its folder',
       })
-      .positional('judgments', { type: 'string', describe: 'merge: the judgments JSONL the page saved' })
+      .positional('judgments', {
+        type: 'string',
+        describe:
+          'merge: the judgments JSONL the page saved; agree: the second grader (a .jsonl, or a set for its qrels)',
+      })
+      .option('run', {
+        type: 'string',
+        describe:
+          "agree: a run (id or report.json) whose top-1 rate rules are re-counted with each grader's grades",
+      })
       .option('k', { type: 'number', default: 5, describe: "queue: pool each ranking's top k" })
       .option('depth', { type: 'number', describe: "pool: each system's top k (default 5, as --k)" })
       .option('modes', {
@@ -321,6 +390,11 @@ export const labelCommand: RgateCommand<LabelArgs> = {
       .example('$0 label queue <run-id> --k 10 --out review/', "one run's replays, top 10")
       .example('$0 label pool semantic --modes all --depth 5', 'every builtin mode, top 5, blind')
       .example(
+        '$0 label agree ana.jsonl ben.jsonl --run <run-id>',
+        "two graders' kappa, and whether the run's verdict changes between them",
+      )
+      .example('$0 label agree ana.jsonl context-load', 'a grader against the frozen qrels')
+      .example(
         '$0 label pool semantic --modes all --priority verdict',
         "the pairs that could change the newest run's verdict first",
       )
@@ -331,5 +405,11 @@ export const labelCommand: RgateCommand<LabelArgs> = {
       )
       .example('$0 label merge my-set grades.jsonl --judge ana --date 2026-11-23 --dry-run', 'check only'),
   handler: async (args, io) =>
-    args.action === 'queue' ? queue(args, io) : args.action === 'pool' ? pool(args, io) : merge(args, io),
+    args.action === 'queue'
+      ? queue(args, io)
+      : args.action === 'pool'
+        ? pool(args, io)
+        : args.action === 'agree'
+          ? agree(args, io)
+          : merge(args, io),
 };
