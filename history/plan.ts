@@ -162,6 +162,14 @@ function meanPlan(
   value: number | null,
 ): PlanResult {
   const { mean, sd } = meanSd(values);
+  if (sd === 0)
+    throw new RgateError(
+      'usage',
+      `every per-query ${basis === 'paired' ? 'difference' : 'value'} of ${o.measure} is ${num(values[0] ?? 0)}: no spread to plan from`,
+      basis === 'paired'
+        ? 'pair two runs whose per-query values differ'
+        : 'plan from a run whose queries differ on it',
+    );
   const s: PowerSettings = { alpha: base.alpha, power: base.power, sided: direction === 'either' ? 2 : 1 };
   const units = tUnitsNeeded(sd, o.effect, s);
   const now = meanDetectable(values, direction, basis, { alpha: base.alpha, power: base.power, seed });
@@ -180,7 +188,7 @@ function meanPlan(
     units_needed: units,
     queries_needed: scaled(units, values.length, queries),
     check:
-      units !== null && units <= CHECK_MAX_UNITS && sd > 0
+      units !== null && units <= CHECK_MAX_UNITS
         ? {
             sims: SIMS,
             seed,

@@ -164,6 +164,56 @@ describe('README: How much evidence is enough', () => {
     expect(bad.err).toMatch(/label agree needs two graders/);
   });
 
+  it('plans a baseline and a candidate from their per-query differences', { timeout: 60_000 }, async () => {
+    const semantic = JSON.parse((await rgate(['history', 'semantic', '--json'])).out) as {
+      runs: { run_id: string }[];
+    };
+    expect((await rgate(['run', 'context-load'])).code).not.toBe(2);
+    const ctx = JSON.parse((await rgate(['history', 'context-load', '--json'])).out) as {
+      runs: { run_id: string }[];
+    };
+    const [a, b] = [ctx.runs[0]!.run_id, semantic.runs[0]!.run_id];
+    const r = await rgate([
+      'plan',
+      'semantic',
+      '--measure',
+      'ndcg_cut.5',
+      '--effect',
+      '0.02',
+      '--run',
+      a,
+      '--baseline',
+      b,
+      '--json',
+    ]);
+    expect(r.code, r.err).toBe(0);
+    const plan = JSON.parse(r.out) as PlanResult;
+    expect(plan).toMatchObject({
+      basis: 'paired',
+      direction: 'either',
+      baseline_run_id: b,
+      method: 't_quantiles',
+    });
+    // Lehr's closed form, n = (z_{0.975} + z_{0.8})^2 sd^2 / d^2, within 5% (the t correction adds a few)
+    const sd = plan.observed.sd!;
+    expect(plan.units_needed! / ((7.849 * sd * sd) / 0.02 ** 2)).toBeCloseTo(1, 1);
+    expect(Math.abs(plan.check!.simulated_power - 0.8)).toBeLessThan(0.03);
+    const same = await rgate([
+      'plan',
+      'semantic',
+      '--measure',
+      'ndcg_cut.5',
+      '--effect',
+      '0.02',
+      '--run',
+      b,
+      '--baseline',
+      b,
+    ]);
+    expect(same.code).toBe(2);
+    expect(same.err).toMatch(/no spread to plan from/);
+  });
+
   it('refuses what it cannot plan, with a hint and exit 2', async () => {
     const unknown = await rgate(['plan', 'semantic', '--measure', 'nope', '--effect', '0.05']);
     expect(unknown.code).toBe(2);
