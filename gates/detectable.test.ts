@@ -81,6 +81,19 @@ describe('withDetectable', () => {
       { 'ndcg_cut.5': base },
     ).detectable!;
     expect(paired).toMatchObject({ basis: 'paired', n: 40, method: 't_quantiles' });
+    // an uplift rule compares relative changes: its detectable effect is the paired one over the baseline's value
+    const uplift = withDetectable(
+      rule({
+        metric: 'ndcg_cut.5',
+        n: 40,
+        observed: 0,
+        threshold: 0,
+        baseline: { value: 0.5, source: 'b', comparison: 'uplift' },
+      }),
+      { 'ndcg_cut.5': values },
+      { 'ndcg_cut.5': base },
+    ).detectable!;
+    expect(uplift.effect).toBeCloseTo(paired.effect / 0.5, 12);
     // without the baseline's per-query values, no paired figure is made up
     expect(
       withDetectable(
