@@ -87,7 +87,9 @@ export function planEvidence(run: PlannedRun, o: PlanOptions, baseline?: Planned
       throw new RgateError(
         'usage',
         `--effect ${o.effect}: a drop from ${pct(at)} must leave a rate above 0`,
-        `use an effect below ${num(at)}`,
+        at > 0
+          ? `use an effect below ${num(at)}`
+          : 'a rate of 0 cannot drop: plan at another rate with --rate <p>',
       );
     const now = binomialDetectableDrop(denominator, at, alpha, power);
     const units = binomialUnitsNeeded(at, o.effect, alpha, power);

@@ -178,7 +178,7 @@ async function beirChain(): Promise<void> {
   check('history', await rgate(['history', 'retrieval', '--json'], d));
   check(
     'plan-result',
-    await rgate(['plan', 'retrieval', '--measure', 'ndcg_cut.10', '--effect', '0.05', '--json'], d),
+    await rgate(['plan', 'retrieval', '--measure', 'top1_useful_any_mode', '--effect', '0.2', '--json'], d),
   );
   await rgate(['baseline', 'set', 'retrieval', '--note', 'first'], d);
   check('baseline', await rgate(['baseline', 'show', 'retrieval', '--json'], d));
