@@ -17,6 +17,7 @@ export const E2E_TESTS = [
   'test/run-sigkill.test.ts',
   'test/run-lifecycle.test.ts',
   'test/readme-walkthrough.test.ts',
+  'test/readme-evidence.test.ts',
   'test/docs-commands.test.ts',
   'test/compare-help-examples.test.ts',
   'test/compare-runs.test.ts',

@@ -12,11 +12,13 @@ import type {
   GateRule,
   MeasureValue,
   MetricEntry,
+  PerQueryValues,
   RuleResult,
   RuleStatus,
   Verdict,
 } from '../src/documents/index.js';
 import { compareCodeUnits } from '../src/core/canonical-json.js';
+import { withDetectable } from './detectable.js';
 import { evaluateChecklist, probeHint, type ChecklistEvidence } from './checklist.js';
 import { ms, num, pct, pctAgainst, signedNum, signedPct } from './format.js';
 import { JUDGMENT_METRICS, TIMING_METRICS } from './metric-ids.js';
@@ -33,10 +35,15 @@ export interface GateInput {
   replays: number;
   artifacts: ArtifactRefs;
   /** a previous report's metrics; baseline rules FAIL without it */
-  baseline?: { metrics: MetricEntry[]; source: string };
+  baseline?: { metrics: MetricEntry[]; source: string; per_query?: PerQueryValues };
   checklist_evidence: ChecklistEvidence;
   /** the suite's name, for the hint a judgment shortfall prints (`rgate label pool <suite>`) */
   suite?: string;
+  /**
+   * per-query values by metric (query id -> value), for the detectable effect of a mean rule, and
+   * with the baseline's, of a baseline rule; rate rules read their counts
+   */
+  per_query?: PerQueryValues;
 }
 
 /** Measures counted over queries that fell back (or probe queries): no such query, no evidence. */
@@ -53,7 +60,13 @@ export function evaluateGate(policy: GatePolicy, input: GateInput): GateResult {
   const debt = top1Debt(input);
   const rules: RuleResult[] = [
     queryCountRule(policy, input),
-    ...policy.rules.map((r) => withJudgmentDebt(evaluateRule(r, input), debt, input)),
+    ...policy.rules.map((r) =>
+      withDetectable(
+        withJudgmentDebt(evaluateRule(r, input), debt, input),
+        input.per_query,
+        input.baseline?.per_query,
+      ),
+    ),
   ];
   const checklist = evaluateChecklist(policy.checklist ?? [], input);
   const severityOf = new Map<string, GateChecklistEntry['severity']>(

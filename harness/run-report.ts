@@ -10,7 +10,13 @@ import {
   type RunEvidence,
   NO_GATE_ID,
 } from '../src/documents/index.js';
-import { computeRunMeasures, EvidenceIndex, hasSelectionStep, usefulnessRule } from '../src/metrics/index.js';
+import {
+  computeRunMeasures,
+  EvidenceIndex,
+  hasSelectionStep,
+  perQueryValues,
+  usefulnessRule,
+} from '../src/metrics/index.js';
 import { evaluateGate, separateTimingRules } from '../gates/index.js';
 import { checklistEvidence } from './checklist-evidence.js';
 import { orderSeed } from './replay.js';
@@ -24,6 +30,7 @@ import { buildReplayProof } from './replay-proof.js';
 import { effectiveSystem, type RunBaseline, type RunPlan } from './run-plan.js';
 import { timeStage, type StageTimer } from './stage-timer.js';
 import { top1Split } from './top1-split.js';
+import { withVerdictHoles } from './verdict-holes.js';
 
 /** The system under test answered nothing: every request so far failed. */
 export interface SystemDown {
@@ -96,8 +103,14 @@ export function buildRunReport(
   const proof = buildReplayProof(evidence, { seed, orderSeeds: orderSeedsRun(evidence, seed) });
   const ran = evidence.summary(state);
 
-  const { gate, timing_rules } = gateFinding(plan, measured, proof.identical, evidence, semanticWinModes);
-  overrule(gate, c, ran.requests, Boolean(plan.policy));
+  const { gate: measuredGate, timing_rules } = gateFinding(
+    plan,
+    measured,
+    proof.identical,
+    evidence,
+    semanticWinModes,
+  );
+  overrule(measuredGate, c, ran.requests, Boolean(plan.policy));
 
   const measuredQueries = withFirstErrors(measured.queries, evidence);
   const selection = hasSelectionStep(
@@ -111,6 +124,8 @@ export function buildRunReport(
     // what the gate judges: its rules, timing rules included; none without a policy
     plan.policy ? plan.policy.rules.map((r) => r.metric) : undefined,
   );
+  const qrels = new Map(plan.suite.queries.map((q) => [q.query_id, q.qrels]));
+  const gate = withVerdictHoles(measuredGate, queries, selection, semanticWinModes, (id) => qrels.get(id));
   const violations = contractViolations(plan.suite.queries, evidence.observations);
   const peers = peerFigures(
     c.system,
@@ -177,6 +192,7 @@ function gateFinding(
         replays: plan.settings.replays,
         suite: plan.name,
         artifacts: plan.artifacts,
+        per_query: perQueryValues(measured.queries, semanticWinModes),
         ...(plan.baseline
           ? { baseline: { metrics: plan.baseline.metrics, source: plan.baseline.source } }
           : {}),

@@ -7,7 +7,7 @@
  */
 import { compareCodeUnits } from '../src/core/canonical-json.js';
 import { RgateError } from '../src/core/errors.js';
-import { hasSelectionStep, semanticWinModesOf } from '../src/metrics/index.js';
+import { hasSelectionStep, perQueryValues, semanticWinModesOf } from '../src/metrics/index.js';
 import {
   CLOSEOUT_SCHEMA_VERSION,
   type ArtifactRefs,
@@ -72,6 +72,11 @@ export function buildCloseout(input: CloseoutInput): CloseoutDoc {
       `set the frozen baseline run first: rgate baseline set ${suite} <run-id> --note "..."`,
     );
   }
+  // the baseline's per-query values: its rules' detectable effect is one of per-query differences
+  const baselineReport = baseline ? asReport(store.getReport(baseline.run_id)) : undefined;
+  const baselineValues = baselineReport
+    ? { per_query: perQueryValues(baselineReport.queries, semanticWinModesOf(baselineReport)) }
+    : {};
   const gate = evaluateGate(policy, {
     metrics: report.metrics,
     latency: report.timing.latency_ms,
@@ -79,7 +84,10 @@ export function buildCloseout(input: CloseoutInput): CloseoutDoc {
     replays: report.settings.replays,
     suite,
     artifacts: report.artifacts,
-    ...(baseline ? { baseline: { metrics: baseline.metrics, source: baseline.source } } : {}),
+    per_query: perQueryValues(report.queries, semanticWinModesOf(report)),
+    ...(baseline
+      ? { baseline: { metrics: baseline.metrics, source: baseline.source, ...baselineValues } }
+      : {}),
     // the evidence the run's own report was checked on: the same item must read the same here
     checklist_evidence: checklistEvidence(
       store.getObservations(row.run_id),
@@ -100,7 +108,7 @@ export function buildCloseout(input: CloseoutInput): CloseoutDoc {
   const evidence = rankingEvidence(
     gate.rules,
     report,
-    baseline ? { run_id: baseline.run_id, report: asReport(store.getReport(baseline.run_id)) } : undefined,
+    baseline ? { run_id: baseline.run_id, report: baselineReport } : undefined,
   );
   const metric = (id: string) => report.metrics.find((m) => m.id === id) ?? null;
   const warnings = baseline ? baselineWarnings(row.run_id, report.artifacts, baseline) : [];

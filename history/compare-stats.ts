@@ -6,13 +6,11 @@
  */
 import { compareCodeUnits } from '../src/core/canonical-json.js';
 import { deriveSeed } from '../src/core/prng.js';
-import { outcomeValues } from '../src/metrics/index.js';
 import type {
   MetricEntry,
   MetricWinner,
   PairedSettings,
   PairedTest,
-  PerQueryValues,
   QueryOutcome,
   TopFlip,
 } from '../src/documents/index.js';
@@ -27,24 +25,8 @@ import {
 /** Deltas smaller than this are ties (float noise in ranking measures). */
 export const TIE_EPS = 1e-9;
 
-/**
- * The per-query value of each measure that decomposes per query, from a report's QueryOutcomes: the
- * query-level gate measures as src/metrics/gate/_query-values.ts reads them (top-1 useful over benchmark
- * queries whose top-1 is judged, probe expectation met, replay determinism), and every per-query
- * ranking measure (`ndcg_cut.5`, `recall.10`, ...).
- */
-export function perQueryValues(
-  queries: readonly QueryOutcome[],
-  semanticWinModes: readonly string[],
-): PerQueryValues {
-  const out: PerQueryValues = {};
-  const put = (metric: string, q: string, v: number) => ((out[metric] ??= {})[q] = v);
-  for (const q of queries) {
-    for (const [m, v] of Object.entries(outcomeValues(q, semanticWinModes))) put(m, q.query_id, v);
-    for (const [m, v] of Object.entries(q.measures ?? {})) if (Number.isFinite(v)) put(m, q.query_id, v);
-  }
-  return out;
-}
+import { meanDetectable } from '../src/metrics/index.js';
+export { perQueryValues } from '../src/metrics/index.js';
 
 /**
  * Align two per-query maps on the queries both measured, in query id order (a total order);
@@ -160,7 +142,14 @@ export function pairedTest(
     wins,
     ties,
     losses,
+    ...detectableField(d, s.alpha, seed),
   };
+}
+
+/** The smallest mean delta these queries could detect (two-sided, the session's alpha before Holm). */
+function detectableField(d: readonly number[], alpha: number, seed: number): Partial<PairedTest> {
+  const found = meanDetectable(d, 'either', 'paired', { alpha, seed: deriveSeed(seed, 'power') });
+  return found ? { detectable: found } : {};
 }
 
 /** Student's t-test: p (null with one differing query: no variance to test against), t and df. */

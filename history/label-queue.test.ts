@@ -42,6 +42,29 @@ const row = (i: {
 }) => [i.query_id, i.doc_id, (i.surfaced_by ?? []).join(','), i.best_rank];
 
 describe('poolQueue', () => {
+  it('puts the pairs that can change a verdict first, pooled or not, and the rest in blind order', () => {
+    const priority = [
+      { query_id: 'q2', doc_id: 'g' }, // pooled (v3 ranks it)
+      { query_id: 'q3', doc_id: 'b' }, // a query with no judgment: never pooled, still queued first
+      { query_id: 'q1', doc_id: 'b' }, // judged (grade 0): not a hole, left out
+      { query_id: 'q1', doc_id: 'zz' }, // not in the corpus: left out
+    ];
+    const { items, verdict_pairs } = poolQueue(sources, queries, corpus, 3, true, priority);
+    expect(verdict_pairs).toBe(2);
+    expect(items.map((i) => [i.query_id, i.doc_id])).toEqual([
+      ['q2', 'g'],
+      ['q3', 'b'],
+      ['q1', 'c'],
+      ['q1', 'd'],
+      ['q2', 'c'],
+      ['q2', 'e'],
+      ['q2', 'f'],
+    ]);
+    // blind: no item says who retrieved it, the first ones included
+    expect(items.every((i) => i.surfaced_by === undefined && i.best_rank === undefined)).toBe(true);
+    expect(poolQueue(sources, queries, corpus, 3, true).verdict_pairs).toBe(0);
+  });
+
   it('dedups per (query, doc), skips judged docs, orders by variants, best rank, query id, doc id', () => {
     const { items, judged_queries, not_in_corpus } = poolQueue(sources, queries, corpus, 3);
     expect(judged_queries).toBe(2);

@@ -7,6 +7,7 @@
 import { compareCodeUnits } from '../src/core/canonical-json.js';
 import { RgateError } from '../src/core/errors.js';
 import {
+  type GateResult,
   LABEL_QUEUE_SCHEMA_VERSION,
   type ArtifactRefs,
   type CompareSession,
@@ -111,6 +112,9 @@ export function rankingsFromRun(row: RunRow, observations: readonly Observation[
   };
 }
 
+/** An unjudged (query, top-1 document) pair whose grade could change a verdict. */
+export type VerdictPair = NonNullable<GateResult['verdict_pairs']>[number];
+
 interface Pooled {
   query: QueryRecord;
   doc: CorpusRecord;
@@ -128,7 +132,8 @@ export function poolQueue(
   corpus: readonly CorpusRecord[],
   k: number,
   blind = false,
-): { items: LabelQueueItem[]; judged_queries: number; not_in_corpus: number } {
+  priority: readonly VerdictPair[] = [],
+): { items: LabelQueueItem[]; judged_queries: number; not_in_corpus: number; verdict_pairs: number } {
   const docs = new Map(corpus.map((d) => [d.id, d]));
   const judged = queries.filter(hasQrels);
   const pooled = new Map<string, Pooled>();
@@ -152,22 +157,37 @@ export function poolQueue(
       }
     }
   }
+  // the pairs that can change the verdict come first, in their order, pooled or not (a query with
+  // no judgment at all is never pooled, and the gated system need not be one of the pool's)
+  const byQuery = new Map(queries.map((q) => [q.query_id, q]));
+  const first: Pooled[] = [];
+  for (const v of priority) {
+    const q = byQuery.get(v.query_id);
+    const doc = docs.get(v.doc_id);
+    const key = `${v.query_id}\u0000${v.doc_id}`;
+    if (!q || !doc || isJudged(q, v.doc_id)) continue;
+    first.push(pooled.get(key) ?? { query: q, doc, surfaced: new Set(), best: Number.POSITIVE_INFINITY });
+    pooled.delete(key);
+  }
   const order = sources.map((s) => s.source.id);
   const byIds = (a: Pooled, b: Pooled): number =>
     compareCodeUnits(a.query.query_id, b.query.query_id) || compareCodeUnits(a.doc.id, b.doc.id);
   // blind: nothing in the order either says how many systems (or how high) retrieved a document
-  const items = [...pooled.values()]
-    .sort(blind ? byIds : (a, b) => b.surfaced.size - a.surfaced.size || a.best - b.best || byIds(a, b))
-    .map((p): LabelQueueItem => ({
-      query_id: p.query.query_id,
-      query_text: p.query.text,
-      doc_id: p.doc.id,
-      ...(p.doc.title !== undefined ? { title: p.doc.title } : {}),
-      text: p.doc.text,
-      ...(p.doc.source_path !== p.doc.id ? { source_path: p.doc.source_path } : {}),
-      ...(blind ? {} : { surfaced_by: order.filter((id) => p.surfaced.has(id)), best_rank: p.best }),
-    }));
-  return { items, judged_queries: judged.length, not_in_corpus: missing.size };
+  const rest = [...pooled.values()].sort(
+    blind ? byIds : (a, b) => b.surfaced.size - a.surfaced.size || a.best - b.best || byIds(a, b),
+  );
+  const items = [...first, ...rest].map((p): LabelQueueItem => ({
+    query_id: p.query.query_id,
+    query_text: p.query.text,
+    doc_id: p.doc.id,
+    ...(p.doc.title !== undefined ? { title: p.doc.title } : {}),
+    text: p.doc.text,
+    ...(p.doc.source_path !== p.doc.id ? { source_path: p.doc.source_path } : {}),
+    ...(blind || p.surfaced.size === 0
+      ? {}
+      : { surfaced_by: order.filter((id) => p.surfaced.has(id)), best_rank: p.best }),
+  }));
+  return { items, judged_queries: judged.length, not_in_corpus: missing.size, verdict_pairs: first.length };
 }
 
 /**
@@ -175,7 +195,13 @@ export function poolQueue(
  * on (the reviewer must read what the system saw); the query set may have moved on (judgments merged
  * since), and then judged-ness is today's, so merged pairs leave the queue.
  */
-export function buildLabelQueue(r: QueueRankings, set: PinnedSuite, k: number, blind = false): LabelQueue {
+export function buildLabelQueue(
+  r: QueueRankings,
+  set: PinnedSuite,
+  k: number,
+  blind = false,
+  priority?: { run_id: string; pairs: readonly VerdictPair[] },
+): LabelQueue {
   if (!Number.isInteger(k) || k < 1) throw new RgateError('usage', `--k ${k}: must be a positive integer`);
   if (k > r.depth) {
     throw new RgateError(
@@ -191,7 +217,7 @@ export function buildLabelQueue(r: QueueRankings, set: PinnedSuite, k: number, b
       'the queue shows the documents as the system saw them: restore that corpus, or queue a run made on this one',
     );
   }
-  const pooled = poolQueue(r.sources, set.queries, set.corpus, k, blind);
+  const pooled = poolQueue(r.sources, set.queries, set.corpus, k, blind, priority?.pairs);
   return {
     schema: LABEL_QUEUE_SCHEMA_VERSION,
     origin: r.origin,
@@ -204,6 +230,7 @@ export function buildLabelQueue(r: QueueRankings, set: PinnedSuite, k: number, b
     sources: r.sources.map((s) => s.source),
     judged_queries: pooled.judged_queries,
     not_in_corpus: pooled.not_in_corpus,
+    ...(priority ? { verdict: { run_id: priority.run_id, pairs: pooled.verdict_pairs } } : {}),
     items: pooled.items,
   };
 }

@@ -325,3 +325,25 @@ describe('perQueryValues', () => {
     expect(() => parseSweep('k1=0:100:1')).toThrow(/at most 25/);
   });
 });
+
+describe('pairedTest: the smallest delta its queries could detect', () => {
+  it('is two-sided at the session alpha from the sd of the per-query differences', () => {
+    // differences 0.1 and -0.1 alternating over 40 queries plus 0.05: sd = 0.1 * sqrt(40 / 39)
+    const x = Array.from({ length: 40 }, () => 0.5);
+    const y = x.map((v, i) => v + 0.05 + (i % 2 ? 0.1 : -0.1));
+    const t = pairedTest('ndcg_cut.5', 'v1', 'v2', x, y, S);
+    expect(t.detectable).toMatchObject({
+      direction: 'either',
+      basis: 'paired',
+      method: 't_quantiles',
+      n: 40,
+    });
+    // t_{0.975,39} = 2.022691, t_{0.8,39} = 0.850971 (t tables)
+    expect(t.detectable!.effect).toBeCloseTo(
+      ((2.022691 + 0.850971) * 0.1 * Math.sqrt(40 / 39)) / Math.sqrt(40),
+      5,
+    );
+    // every query tied: no spread, nothing to state
+    expect(pairedTest('ndcg_cut.5', 'v1', 'v2', x, x, S).detectable).toBeUndefined();
+  });
+});

@@ -143,6 +143,7 @@ async function miniChain(): Promise<void> {
       .map((i, n) => JSON.stringify({ query_id: i.query_id, doc_id: i.doc_id, grade: n, date: '2026-11-23' }))
       .join('\n') + '\n',
   );
+  check('label-agree-result', await rgate(['label', 'agree', grades, 'mini', '--json'], d));
   check(
     'label-merge-result',
     await rgate(
@@ -175,6 +176,10 @@ async function beirChain(): Promise<void> {
     environment: { run_id: string };
   };
   check('history', await rgate(['history', 'retrieval', '--json'], d));
+  check(
+    'plan-result',
+    await rgate(['plan', 'retrieval', '--measure', 'top1_useful_any_mode', '--effect', '0.2', '--json'], d),
+  );
   await rgate(['baseline', 'set', 'retrieval', '--note', 'first'], d);
   check('baseline', await rgate(['baseline', 'show', 'retrieval', '--json'], d));
   check('closeout', await rgate(['closeout', 'retrieval', '--json'], d));
@@ -275,8 +280,10 @@ describe('every --json output is a document whose schema ships in dist/schemas/'
       'history',
       'import-result',
       'init-result',
+      'label-agree-result',
       'label-merge-result',
       'label-queue-result',
+      'plan-result',
       'probes-result',
       'report',
       'retrieve-output',

@@ -33,6 +33,7 @@ import { hiddenText, weightingText } from '../run/view.js';
 import { holesMarkdown, holesTerminal, holesView } from './compare-holes.js';
 import { labelEffectTexts, noWinnerText } from './compare-labels.js';
 import { fittedTable } from '../fitted-table.js';
+import { detectableText } from '../run/detectable.js';
 import type { PageFrame } from '../templates.js';
 
 export interface SessionRenderOpts {
@@ -272,7 +273,29 @@ function pairedTestsTerminal(s: CompareSessionModel, { p, width, text }: Session
     ...nNotes(tests).flatMap((l) => text(l, '      ', '  ')),
     ...(notTestedText(s) ? text(notTestedText(s), '      ', '  ') : []),
     ...text(methodText(s), '      ', '  '),
+    ...detectableTerminal(tests, text),
     '',
+  ];
+}
+
+/** The smallest delta each test's queries could detect: a tie there says little when it is large. */
+export const COMPARE_DETECTABLE_HEADING = 'Smallest Δ these queries could detect';
+
+function compareDetectableLines(tests: readonly PairedTestView[]): string[] {
+  return tests.flatMap((t) =>
+    t.detectable ? [`${t.metric} ${t.b} vs ${t.a}: ${detectableText(t.detectable, 'value')}`] : [],
+  );
+}
+
+function detectableTerminal(
+  tests: readonly PairedTestView[],
+  text: (s: string, first: string, rest: string) => string[],
+): string[] {
+  const lines = compareDetectableLines(tests);
+  if (!lines.length) return [];
+  return [
+    ...text(`${COMPARE_DETECTABLE_HEADING}:`, '      ', '  '),
+    ...lines.flatMap((l) => text(`- ${l}`, '      ', '    ')),
   ];
 }
 
@@ -374,6 +397,9 @@ export function renderSessionMarkdown(s: CompareSessionModel): string {
     );
   }
   if (notTestedText(s)) out.push('', mdEscape(notTestedText(s)));
+  const detectable = compareDetectableLines(s.tests);
+  if (detectable.length)
+    out.push('', `${COMPARE_DETECTABLE_HEADING}:`, '', ...detectable.map((l) => `- ${mdEscape(l)}`));
   for (const f of s.flips) {
     out.push('', `### Top-1 flips ${f.a} → ${f.b} (${f.queries.length})`, '');
     if (!f.queries.length) out.push('none');
@@ -466,6 +492,8 @@ function sessionHtmlView(s: CompareSessionModel, frame?: PageFrame) {
     not_tested: notTestedText(s),
     holm_family: `${holmTests(s)} tests${holmLeftOut(s)}`,
     method: methodText(s),
+    detectable: compareDetectableLines(s.tests),
+    detectable_heading: COMPARE_DETECTABLE_HEADING,
     weighted: weighted(s),
     variants: s.variants.map((v) => ({
       id: v.id,

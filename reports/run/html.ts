@@ -5,6 +5,7 @@
  * JSON data block (jsonForScript), and a Content-Security-Policy allows exactly the two inline
  * scripts by hash, so even a missed escape could not run a planted `<script>`.
  */
+import { DETECTABLE_HEADING, detectableLines, HOLES_HEADING, holesLines } from './detectable.js';
 import { ms, TIMING_METRICS } from '../../gates/index.js';
 import { compareCodeUnits } from '../../src/core/canonical-json.js';
 import type { HistoryView as HistoryViewModel, QueryOutcome, Report } from '../../src/documents/index.js';
@@ -102,6 +103,10 @@ export function htmlView(report: Report, history?: HistoryViewModel) {
     hidden: hiddenText(hiddenMetrics(report)),
     judging: report.judging?.top1_useful_rule ?? '',
     top1_split: top1SplitText(report) ?? '',
+    detectable: detectableLines(report),
+    detectable_heading: DETECTABLE_HEADING,
+    holes: holesLines(report),
+    holes_heading: HOLES_HEADING,
     selection,
     gated: isGated(report),
     gate_id: g.gate_id,

@@ -15,6 +15,7 @@
  * Any other FAIL no rule or checklist item explains is the same error: CI must never show a FAIL as
  * 0 failures.
  */
+import { holesLines, ruleDetectableTexts, ruleHolesTexts } from './detectable.js';
 import type { GateResult, Report, RuleResult } from '../../src/documents/index.js';
 import { xmlEscape } from '../escape.js';
 import { ruleLabel } from '../../gates/index.js';
@@ -68,6 +69,10 @@ export function renderJunit(reports: Report | readonly Report[]): string {
     let suiteFailures = 0;
     let suiteSkipped = 0;
     const names = ruleCaseNames(g.rules);
+    const detectable = ruleDetectableTexts(g.rules);
+    const holes = ruleHolesTexts(g.rules);
+    const firstHoles = g.rules.findIndex((r) => r.holes);
+    const holesHead = holesLines(report)[0] ?? '';
     g.rules.forEach((r, i) => {
       const row = ruleRow(r, report.metrics);
       // "n=126" alone, not "n=126 126", for a count
@@ -76,6 +81,9 @@ export function renderJunit(reports: Report | readonly Report[]): string {
         [
           ['threshold', row.threshold],
           ['observed', observed],
+          ...(detectable[i] ? [['detectable', detectable[i]] as [string, string]] : []),
+          ...(holes[i] ? [['holes', holes[i]] as [string, string]] : []),
+          ...(r.holes && i === firstHoles ? [['verdict_pairs', holesHead] as [string, string]] : []),
         ],
         '      ',
       );

@@ -3,6 +3,7 @@
  * failing queries (folded), replay proof, artifact ids. Every value from the run is escaped
  * (mdEscape / mdCode): a query text cannot inject HTML, links, table cells or @mentions.
  */
+import { DETECTABLE_HEADING, detectableLines, HOLES_HEADING, holesLines } from './detectable.js';
 import type { Report } from '../../src/documents/index.js';
 import { mdCode, mdEscape } from '../escape.js';
 import {
@@ -104,6 +105,10 @@ function markdownMetrics(report: Report): string[] {
   if (report.judging?.top1_useful_rule) out.push(`Judging: ${e(report.judging.top1_useful_rule)}`, '');
   const split = top1SplitText(report);
   if (split) out.push(`Top-1 split: ${e(split)}`, '');
+  const detectable = detectableLines(report);
+  if (detectable.length) out.push(`### ${DETECTABLE_HEADING}`, '', ...detectable.map((l) => `- ${e(l)}`), '');
+  const holes = holesLines(report);
+  if (holes.length) out.push(`### ${HOLES_HEADING}`, '', ...holes.map((l) => `- ${e(l)}`), '');
   return out;
 }
 

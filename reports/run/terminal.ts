@@ -7,6 +7,7 @@
  * (reports/fitted-table.ts). Colour only when the caller says so (it decides NO_COLOR / TTY).
  */
 import type { Report } from '../../src/documents/index.js';
+import { DETECTABLE_HEADING, detectableLines, HOLES_HEADING, holesLines } from './detectable.js';
 import { terminalSafe } from '../escape.js';
 import { wrap } from '../wrap.js';
 import { fittedTable, type FitColumn, type FitRow } from '../fitted-table.js';
@@ -181,6 +182,15 @@ function metricsSection(report: Report, { W, paint, heading }: Term): string[] {
   const split = top1SplitText(report);
   if (split) out.push(...wrap(split, W, '  '));
   out.push('');
+  for (const [title, lines] of [
+    [DETECTABLE_HEADING, detectableLines(report)],
+    [HOLES_HEADING, holesLines(report)],
+  ] as const) {
+    if (!lines.length) continue;
+    out.push(...heading(title));
+    for (const l of lines) out.push(...wrap(`- ${safe(l)}`, W, '  '));
+    out.push('');
+  }
   return out;
 }
 

@@ -128,3 +128,16 @@ export const KU_MATCHING_DEFAULTS = {
  * runs (`rgate history --limit 5`) decides it from the runs it holds.
  */
 export const ALARM_WINDOW = 20;
+
+/**
+ * What a detectable effect (a gate rule's, a comparison's) and `rgate plan` are stated at: 80% power
+ * and alpha 0.05 (the field's convention); a mean over fewer than `resample_below` units is read by
+ * resampling its values (`sims` simulated samples per effect tried) instead of the t quantiles.
+ */
+export const POWER_DEFAULTS = {
+  power: 0.8,
+  alpha: 0.05,
+  resample_below: 30,
+  sims: 1000,
+  seed: 37,
+} as const;

@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Closed, Pair, OrNull, StringEnum } from './keywords.js';
+import { DetectableSchema } from './detectable.js';
 import { QuantileNameSchema } from './measure-value.js';
 
 /**
@@ -69,6 +70,27 @@ export const RuleResultSchema = Closed({
    * (fewer counted than its minimum), 'replays' (fewer replays than its minimum). Absent otherwise
    */
   insufficient: Type.Optional(StringEnum(['none', 'too_few', 'replays'])),
+  /**
+   * the smallest change of the compared value this rule's evidence could detect (a drop for a min
+   * rule, a rise for a max rule) at 80% power and alpha 0.05. Absent for timing and query-count rules,
+   * where nothing was counted, and in reports written before it existed
+   */
+  detectable: Type.Optional(DetectableSchema),
+  /**
+   * a top-1 rate rule's judgment holes: the benchmark top-1s no judgment covers, or that the qrels
+   * count not relevant only for want of a line (grading a query with no judgment at all adds it to
+   * the denominator), and the
+   * rate if every one were graded not useful (low) or useful (high); can_flip when either would
+   * change the rule's status. Absent for other rules and in reports written before it existed
+   */
+  holes: Type.Optional(
+    Closed({
+      unjudged: count,
+      low: Type.Number(),
+      high: Type.Number(),
+      can_flip: Type.Boolean(),
+    }),
+  ),
 });
 export type RuleResult = Static<typeof RuleResultSchema>;
 
@@ -100,6 +122,12 @@ export const GateResultSchema = Closed({
    */
   overruled: Type.Optional(StringEnum(['down', 'interrupted', 'partial'])),
   rules: Type.Array(RuleResultSchema),
+  /**
+   * the unjudged (query, top-1 document) pairs whose grade could change the verdict (empty: none can,
+   * grade them or not), in query id order. Absent without a top-1 rate rule, for an overruled run and
+   * in reports written before it existed
+   */
+  verdict_pairs: Type.Optional(Type.Array(Closed({ query_id: Type.String(), doc_id: Type.String() }))),
   reasons: Type.Array(Type.String()),
   checklist: Type.Array(ChecklistItemSchema),
 });

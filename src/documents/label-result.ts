@@ -20,6 +20,8 @@ export const LabelQueueOutputSchema = Closed(
     /** queries with at least one pair to grade */
     queries: count,
     not_in_corpus: count,
+    /** `--priority verdict`: the run, and the pairs first in the queue that could change its verdict */
+    verdict: Type.Optional(LabelQueueSchema.properties.verdict),
     query_set_changed: Type.Boolean(),
     /** the files written */
     files: Closed({ jsonl: Type.String(), html: Type.String() }),

@@ -59,6 +59,12 @@ export const LabelQueueSchema = Closed({
   judged_queries: count,
   /** ranked ids the corpus does not hold (a system under test may return anything): not queued */
   not_in_corpus: count,
+  /**
+   * `--priority verdict`: the run whose verdict the queue was ordered for, and how many of the first
+   * items are pairs whose grade could change it (its gate's verdict_pairs still unjudged); the rest
+   * follow in the usual order. Absent otherwise
+   */
+  verdict: Type.Optional(Closed({ run_id: Type.String(), pairs: count })),
   items: Type.Array(LabelQueueItemSchema),
 });
 export type LabelQueue = Static<typeof LabelQueueSchema>;

@@ -1,5 +1,6 @@
 /** The paired statistics of a tuning comparison: one test per metric and pair of variants. */
 import { Type, type Static } from '@sinclair/typebox';
+import { DetectableSchema } from './detectable.js';
 import { Closed, OrNull, Pair } from './keywords.js';
 
 const count = Type.Integer({ minimum: 0 });
@@ -56,6 +57,12 @@ export const PairedTestSchema = Closed({
   wins: count,
   ties: count,
   losses: count,
+  /**
+   * the smallest mean delta this test's queries could detect (two-sided, at the session's alpha before
+   * Holm, 80% power) from the spread of the per-query differences. Absent below 2 queries and in
+   * sessions written before it existed
+   */
+  detectable: Type.Optional(DetectableSchema),
 });
 export type PairedTest = Static<typeof PairedTestSchema>;
 

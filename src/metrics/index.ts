@@ -42,3 +42,5 @@ export {
   type OutcomeValues,
 } from './gate/_query-values.js';
 export { rankingScores, scoredRanking } from './_ranking-scores.js';
+export { meanDetectable, rateDetectable, type DetectableOptions } from './_detectable.js';
+export { perQueryValues } from './_per-query.js';

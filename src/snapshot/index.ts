@@ -42,4 +42,4 @@ export { importSafely, type ImportSafelyOptions, type ImportSafelyResult } from 
 export { deriveProbes, GENERATED_PROBE_TAG, type ProbeOptions, type DerivedProbes } from './probes.js';
 export { addProbes, type AddProbesOptions, type AddProbesResult } from './probes-write.js';
 export { importMemoryCli, type MemoryCliImportOptions } from './importers/memory-cli.js';
-export { mergeQrels, type QrelsMergeResult } from './qrels-merge.js';
+export { mergeQrels, readJudgments, type QrelsMergeResult } from './qrels-merge.js';

@@ -4,3 +4,17 @@ export { bootstrapMeanCi, pairedBootstrapMeanCi } from './bootstrap.js';
 export { pairedRandomizationTest, pairedRandomizationP } from './randomization-test.js';
 export { holmAdjust, holmReject } from './holm.js';
 export { pairedTTest, studentTwoSidedP } from './t-test.js';
+export {
+  binomialCritical,
+  binomialDetectableDrop,
+  binomialDropPower,
+  binomialUnitsNeeded,
+  MAX_PLANNED_N,
+  meanSd,
+  resampledDetectableEffect,
+  resampledPower,
+  tDetectableEffect,
+  tUnitsNeeded,
+  type PowerSettings,
+} from './power.js';
+export { cohenKappa, kappaInterval, type KappaWeights } from './kappa.js';

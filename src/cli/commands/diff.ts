@@ -21,7 +21,7 @@ interface DiffArgs extends StoreArgs {
 }
 
 /** A run id from the store, or a report.json path (anything ending in .json that exists). */
-function loadReport(io: CliIo, ref: string, store: () => RunStore): Report {
+export function loadReport(io: CliIo, ref: string, store: () => RunStore): Report {
   const path = resolve(io.cwd, ref);
   if (ref.endsWith('.json') && existsSync(path)) {
     const r = asReport(readJsonFile(path));

@@ -23,6 +23,7 @@ export const commandEntries: readonly CommandEntry[] = [
   { name: 'report', load: async () => (await import('./report.js')).reportCommand },
   { name: 'history', load: async () => (await import('./history.js')).historyCommand },
   { name: 'diff', load: async () => (await import('./diff.js')).diffCommand },
+  { name: 'plan', load: async () => (await import('./plan.js')).planCommand },
   { name: 'baseline', load: async () => (await import('./baseline.js')).baselineCommand },
   { name: 'compare', load: async () => (await import('./compare.js')).compareCommand },
   { name: 'closeout', load: async () => (await import('./closeout.js')).closeoutCommand },

@@ -5,11 +5,21 @@ import { EXIT, RgateError } from '../../core/errors.js';
 import {
   loadFixtureSet,
   mergeQrels,
+  readJudgments,
   resolveFixtureDir,
   type QrelsMergeResult,
 } from '../../snapshot/index.js';
-import type { LabelMergeOutput, LabelQueue, LabelQueueOutput } from '../../documents/index.js';
-import { buildLabelQueue, rankingsFromStore, type QueueRankings } from '../../../history/label-queue.js';
+import type { LabelMergeOutput, LabelQueue, LabelQueueOutput, Report } from '../../documents/index.js';
+import type { RunStore } from '../../store/index.js';
+import { agreeGraders, pairKey, type Grader } from '../../../history/label-agree.js';
+import { loadReport } from './diff.js';
+import {
+  buildLabelQueue,
+  rankingsFromStore,
+  type QueueRankings,
+  type VerdictPair,
+} from '../../../history/label-queue.js';
+import { asReport } from '../../../history/trends.js';
 import {
   modeSystem,
   POOL_MODES_ALL,
@@ -27,13 +37,15 @@ import { outDirOf } from '../out-dir.js';
 import { loadSuiteSpec, openStore, withStoreOptions, type StoreArgs } from './history.js';
 
 interface LabelArgs extends StoreArgs {
-  action: 'queue' | 'merge' | 'pool';
+  action: 'queue' | 'merge' | 'pool' | 'agree';
+  run?: string;
   target: string;
   judgments?: string;
   k: number;
   depth?: number;
   systems?: string[];
   modes?: string[];
+  priority?: 'verdict';
   out?: string;
   json?: boolean;
   judge?: string;
@@ -47,8 +59,63 @@ function refuseMergeFlags(args: LabelArgs, action: string): void {
   for (const f of ['judge', 'date', 'version', 'reset-note', 'dry-run'] as const)
     if (args[f] !== undefined) throw new RgateError('usage', `--${f} belongs to rgate label merge`);
   if (action !== 'pool')
-    for (const f of ['depth', 'systems', 'modes'] as const)
+    for (const f of ['depth', 'systems', 'modes', 'priority'] as const)
       if (args[f] !== undefined) throw new RgateError('usage', `--${f} belongs to rgate label pool`);
+  if (action !== 'agree' && args.run !== undefined)
+    throw new RgateError('usage', '--run belongs to rgate label agree');
+}
+
+/** A grader: a judgments file (.jsonl), or a fixture set's frozen qrels (its name or folder). */
+function graderOf(io: CliIo, ref: string): Grader {
+  const path = resolve(io.cwd, ref);
+  const grades = new Map<string, number>();
+  if (ref.endsWith('.jsonl')) {
+    // a later line for the same pair overrides an earlier one, as a merge would
+    for (const { value } of readJudgments(path))
+      grades.set(pairKey(value.query_id, value.doc_id), value.grade);
+    return { source: ref, kind: 'judgments', grades };
+  }
+  const set = loadFixtureSet(ref, { root: io.cwd, verify: false });
+  for (const q of set.queries)
+    for (const [doc, g] of Object.entries(q.qrels ?? {})) grades.set(pairKey(q.query_id, doc), g);
+  return { source: ref, kind: 'qrels', grades };
+}
+
+function agree(args: LabelArgs, io: CliIo): number {
+  refuseMergeFlags(args, 'agree');
+  if (args.judgments === undefined)
+    throw new RgateError(
+      'usage',
+      'label agree needs two graders',
+      'rgate label agree <a.jsonl> <b.jsonl> (or a fixture set for its frozen qrels)',
+    );
+  const a = graderOf(io, args.target);
+  const b = graderOf(io, args.judgments);
+  let run: { run_id: string; report: Report } | undefined;
+  if (args.run !== undefined) {
+    let store: RunStore | undefined;
+    try {
+      const report = loadReport(io, args.run, () => (store ??= openStore(io, args)));
+      run = { run_id: report.environment.run_id, report };
+    } finally {
+      store?.close();
+    }
+  }
+  const doc = agreeGraders(a, b, run?.report.settings.relevance_level ?? 1, run);
+  if (args.json) {
+    io.out(JSON.stringify(doc, null, 2));
+    return EXIT.ok;
+  }
+  io.out(safe(doc.summary));
+  if (doc.pairs > 0) {
+    io.out(`confusion (rows: ${safe(doc.a.source)}, columns: ${safe(doc.b.source)}):`);
+    const w = Math.max(5, ...doc.confusion.flat().map((c) => String(c).length + 1));
+    io.out(`  ${'grade'.padStart(w)}${doc.levels.map((l) => String(l).padStart(w)).join('')}`);
+    doc.levels.forEach((l, i) =>
+      io.out(`  ${String(l).padStart(w)}${doc.confusion[i]!.map((c) => String(c).padStart(w)).join('')}`),
+    );
+  }
+  return EXIT.ok;
 }
 
 /** "a,b" "c" -> ["a", "b", "c"]: a list flag may be repeated or comma-separated. */
@@ -106,7 +173,32 @@ async function pool(args: LabelArgs, io: CliIo): Promise<number> {
     startedAt: new Date().toISOString(),
   });
   const set = loadFixtureSet(spec.fixture, { root, verify: false });
-  return writeQueue(buildLabelQueue(rankings, set, k, true), args, io, poolId);
+  const priority = args.priority === 'verdict' ? verdictPairsOf(io, args) : undefined;
+  return writeQueue(buildLabelQueue(rankings, set, k, true, priority), args, io, poolId);
+}
+
+/** The pairs that can change the verdict of the suite's newest complete run, as its report states them. */
+function verdictPairsOf(io: CliIo, args: LabelArgs): { run_id: string; pairs: VerdictPair[] } {
+  const store = openStore(io, args);
+  try {
+    const newest = store.listRuns({ suite: args.target, status: 'complete', limit: 1 })[0];
+    if (!newest)
+      throw new RgateError(
+        'usage',
+        `--priority verdict: no complete run of suite ${args.target} in ${store.location}`,
+        `run it first (rgate run ${args.target}): the verdict to order for is that run's`,
+      );
+    const pairs = asReport(store.getReport(newest.run_id))?.gate.verdict_pairs;
+    if (!pairs)
+      throw new RgateError(
+        'usage',
+        `--priority verdict: run ${newest.run_id} states no pairs that can change its verdict (its gate has no top-1 rate rule, or it was written before rgate stated them)`,
+        `run the suite again (rgate run ${args.target}), or pool without --priority`,
+      );
+    return { run_id: newest.run_id, pairs };
+  } finally {
+    store.close();
+  }
 }
 
 function queue(args: LabelArgs, io: CliIo): number {
@@ -151,6 +243,7 @@ function writeQueue(doc: LabelQueue, args: LabelArgs, io: CliIo, id: string): nu
     items: doc.items.length,
     queries: new Set(doc.items.map((i) => i.query_id)).size,
     not_in_corpus: doc.not_in_corpus,
+    ...(doc.verdict ? { verdict: doc.verdict } : {}),
     query_set_changed: doc.query_set_changed,
     files,
   };
@@ -163,6 +256,12 @@ function writeQueue(doc: LabelQueue, args: LabelArgs, io: CliIo, id: string): nu
     if (doc.blind)
       io.out(
         `  pooled blind from ${doc.sources.map((s) => `${s.id} ${safe(s.label)}`).join(', ')}: no item says which retrieved it`,
+      );
+    if (doc.verdict)
+      io.out(
+        doc.verdict.pairs > 0
+          ? `  first: the ${doc.verdict.pairs === 1 ? 'pair' : `${doc.verdict.pairs} pairs`} whose grade could change the verdict of run ${safe(doc.verdict.run_id)}`
+          : `  no pair can change the verdict of run ${safe(doc.verdict.run_id)}, graded either way: the queue is in its usual order`,
       );
     if (doc.query_set_changed)
       io.out(`  the query set changed since the ${doc.origin.kind}: pairs judged since are left out`);
@@ -237,16 +336,25 @@ export const labelCommand: RgateCommand<LabelArgs> = {
       // `--version` is the fixture version of a merge, not rgate's own
       .version(false)
       .positional('action', {
-        choices: ['queue', 'pool', 'merge'] as const,
+        choices: ['queue', 'pool', 'merge', 'agree'] as const,
         describe:
-          'queue: the grading page of a run or comparison; pool: run several systems or modes and queue the union of their top k (blind); merge: add a judgments file to a set',
+          'queue: the grading page of a run or comparison; pool: run several systems or modes and queue the union of their top k (blind); merge: add a judgments file to a set; agree: two graders compared (kappa), and a run verdict under each',
       })
       .positional('target', {
         type: 'string',
         describe:
           'queue: a run id or comparison session id; pool: a suite of rgate.config.json; merge: the set (fixtures/<name>) or its folder',
       })
-      .positional('judgments', { type: 'string', describe: 'merge: the judgments JSONL the page saved' })
+      .positional('judgments', {
+        type: 'string',
+        describe:
+          'merge: the judgments JSONL the page saved; agree: the second grader (a .jsonl, or a set for its qrels)',
+      })
+      .option('run', {
+        type: 'string',
+        describe:
+          "agree: a run (id or report.json) whose top-1 rate rules are re-counted with each grader's grades",
+      })
       .option('k', { type: 'number', default: 5, describe: "queue: pool each ranking's top k" })
       .option('depth', { type: 'number', describe: "pool: each system's top k (default 5, as --k)" })
       .option('modes', {
@@ -258,6 +366,11 @@ export const labelCommand: RgateCommand<LabelArgs> = {
         type: 'string',
         array: true,
         describe: 'pool: suites of rgate.config.json on the same fixture, each run as configured',
+      })
+      .option('priority', {
+        choices: ['verdict'] as const,
+        describe:
+          "pool: verdict = first the unjudged top-1s whose grade could change the suite's newest run's verdict (its report's verdict_pairs), pooled or not; then the rest, blind",
       })
       .option('out', {
         type: 'string',
@@ -276,6 +389,15 @@ export const labelCommand: RgateCommand<LabelArgs> = {
       .example('$0 label queue cmp-20261123T101500Z-a1b2c3', "a comparison's variants, top 5")
       .example('$0 label queue <run-id> --k 10 --out review/', "one run's replays, top 10")
       .example('$0 label pool semantic --modes all --depth 5', 'every builtin mode, top 5, blind')
+      .example(
+        '$0 label agree ana.jsonl ben.jsonl --run <run-id>',
+        "two graders' kappa, and whether the run's verdict changes between them",
+      )
+      .example('$0 label agree ana.jsonl context-load', 'a grader against the frozen qrels')
+      .example(
+        '$0 label pool semantic --modes all --priority verdict',
+        "the pairs that could change the newest run's verdict first",
+      )
       .example('$0 label pool semantic --systems semantic,my-http-suite --modes bm25', 'systems and modes')
       .example(
         '$0 label merge cacm grades.jsonl --judge ana --version v2 --reset-note "42 judgments"',
@@ -283,5 +405,11 @@ export const labelCommand: RgateCommand<LabelArgs> = {
       )
       .example('$0 label merge my-set grades.jsonl --judge ana --date 2026-11-23 --dry-run', 'check only'),
   handler: async (args, io) =>
-    args.action === 'queue' ? queue(args, io) : args.action === 'pool' ? pool(args, io) : merge(args, io),
+    args.action === 'queue'
+      ? queue(args, io)
+      : args.action === 'pool'
+        ? pool(args, io)
+        : args.action === 'agree'
+          ? agree(args, io)
+          : merge(args, io),
 };

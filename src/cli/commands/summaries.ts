@@ -37,6 +37,10 @@ export const COMMAND_SUMMARIES: Readonly<Record<string, readonly [command: strin
     'diff <runA> <runB>',
     'Per-query regressions, improvements, changed top-1 and selection mode between two runs',
   ],
+  plan: [
+    'plan <suite>',
+    "How many queries a measure needs to detect a change, from a stored run's own figures",
+  ],
   baseline: [
     'baseline <action> <suite> [run]',
     "Set or show a suite's baseline run (what vs_baseline gate rules compare against)",
