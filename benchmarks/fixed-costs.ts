@@ -8,7 +8,8 @@
  *   - `rgate run` of a 200-query suite whose system is a bash script run once per query (the whole
  *     command: start, fixture checks, 200 processes, measures, reports, the history file) against a
  *     bash loop calling the same script with the same arguments 200 times and capturing each answer:
- *     wall clock, goal <= 1.5x (CPU recorded too).
+ *     wall clock and CPU, recorded without a goal (issue 36: the goal is now rgate's overhead per
+ *     request, system-overhead.ts).
  * CPU comes from bash's `times` over a loop of runs (_common.ts costOf). FIXED_BENCH_BEFORE=<another
  * build's dist/src/cli/bin.cjs> (e.g. the main branch's) measures that build too, in the same
  * rounds, as `before_*` figures.
@@ -225,12 +226,12 @@ export async function run(): Promise<BenchResult> {
       (bin) => costOf([process.execPath, bin, 'run', 'c200', '--out-dir', out], 1, { cwd: project }),
       () => costOf(['bash', '--norc', '--noprofile', '-c', loop], 1, { cwd: project }),
     );
+    // no goal: what a user pays per request is system-overhead.ts's (issue 36 retired the 1.5x goal,
+    // which measured node's fork against bash's rather than rgate)
     const cmdRatio = summarize(figures, 'command200', cmd, 'wallMs');
     figures.command200_queries = QUERIES;
-    goals.ratio_command200_wall = '<= 1.5';
-    ok &&= cmdRatio <= 1.5;
     lines.push(
-      `rgate run, a bash-script system, ${QUERIES} queries: ${r3(cmdRatio)}x the wall of a bash loop calling it (goal <= 1.5; CPU ${figures.ratio_command200_cpu}x)${was('before_ratio_command200_wall')}`,
+      `rgate run, a bash-script system, ${QUERIES} queries: ${r3(cmdRatio)}x the wall of a bash loop calling it (CPU ${figures.ratio_command200_cpu}x; per request: system-overhead)${was('before_ratio_command200_wall')}`,
     );
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -2,6 +2,9 @@ import { byteStringToText } from '../trec/index.js';
 import type { TrecEvalJson } from '../documents/index.js';
 import type { QueryValues, TrecEvalResult } from './_evaluate.js';
 
+/** 10^0 .. 10^15 as literals: each is an exact double */
+const POW10 = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15];
+
 /**
  * C's printf("%.<digits>f"): the exact binary value of the double rounded; only a value exactly
  * halfway (e.g. 0.03125 at 4 digits) is a tie, and glibc breaks it to even. JavaScript's toFixed
@@ -12,6 +15,13 @@ export function cFixed(x: number, digits: number): string {
   const s = x.toFixed(digits);
   // toFixed(30) is exact for |x| < 1e21: a tie shows as ....d5 followed by zeros only
   if (!(Math.abs(x) < 1e21)) return s;
+  // Fast path (a -q -m all_trec report prints a million values): 10^digits is an exact double, so
+  // when |x| * 10^digits is exactly k + 0.5 below 2^52 (representable), the correctly rounded
+  // product is k + 0.5 itself; any other fraction rules a tie out without the exact digits.
+  if (digits < POW10.length) {
+    const scaled = Math.abs(x) * POW10[digits]!;
+    if (scaled < 2 ** 52 && scaled - Math.floor(scaled) !== 0.5) return s;
+  }
   const exact = Math.abs(x).toFixed(30);
   const dot = exact.indexOf('.');
   if (!/^50*$/.test(exact.slice(dot + 1 + digits))) return s;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DocTable, parseQrels, parseRun } from '../trec/index.js';
 import { evaluateTrec } from './_evaluate.js';
-import { formatFixed4 } from './_format.js';
+import { cFixed, formatFixed4 } from './_format.js';
 import { parseMeasureArgs } from './_spec.js';
 
 /** Score a tiny run given as text; returns summary values by printed name. */
@@ -111,5 +111,36 @@ describe('formatFixed4 (C printf %.4f)', () => {
     expect(formatFixed4(0.17853)).toBe('0.1785');
     expect(formatFixed4(1)).toBe('1.0000');
     expect(formatFixed4(-412.66666)).toBe('-412.6667');
+  });
+
+  it('prints what the exact decimal digits round to, ties and near-ties included, at 0 to 6 digits', () => {
+    // the reference: the exact digits (toFixed(30) is exact here), rounded half to even by hand
+    const reference = (x: number, d: number): string => {
+      const exact = Math.abs(x).toFixed(30);
+      const dot = exact.indexOf('.');
+      const rest = exact.slice(dot + 1 + d);
+      const kept = exact.slice(0, d === 0 ? dot : dot + 1 + d);
+      const tie = /^50*$/.test(rest);
+      const up = rest[0]! > '5' || (rest[0] === '5' && !tie) || (tie && Number(kept.at(-1)) % 2 === 1);
+      return (x < 0 ? '-' : '') + (up ? bump(kept) : kept);
+    };
+    const bump = (k: string): string => {
+      const digits = k.split('');
+      for (let i = digits.length - 1; i >= 0; i--) {
+        if (digits[i] === '.') continue;
+        if (digits[i] !== '9') {
+          digits[i] = String(Number(digits[i]) + 1);
+          return digits.join('');
+        }
+        digits[i] = '0';
+      }
+      return '1' + digits.join('');
+    };
+    const values: number[] = [];
+    for (let k = 0; k < 4000; k++) {
+      values.push(k / 64, k / 1024, -k / 2048, (k + 0.5) / 1e4, k / 3, k * 0.1 + 0.05);
+    }
+    for (const x of values)
+      for (let d = 0; d <= 6; d++) expect([x, d, cFixed(x, d)]).toEqual([x, d, reference(x, d)]);
   });
 });

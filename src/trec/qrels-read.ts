@@ -73,6 +73,9 @@ export function parseQrels(buf: Uint8Array, label: string, docs: DocTable = new 
   const docOf = new Int32Array(cap);
   const relOf = new Int32Array(cap);
   const lineOf = new Int32Array(cap);
+  // a qrels line is ~16 bytes or more, its docno under half of it: room for all its documents up
+  // front (dense TREC pools judge hundreds of thousands)
+  docs.reserve(buf.length >> 4, buf.length >> 1);
   let n = 0;
   let lineNo = 0;
   let pos = 0;

@@ -129,6 +129,33 @@ describe('empty inputs and non-seekable inputs', () => {
   });
 });
 
+describe('DocTable.reserve', () => {
+  it('keeps every id and its bytes, and interns past the reserved room as before', () => {
+    const docs = new DocTable();
+    const b = (s: string): Buffer => Buffer.from(s, 'latin1');
+    const early = Array.from({ length: 3000 }, (_, i) => docs.internString(`early-${i}`));
+    docs.reserve(200_000, 10);
+    expect(early.map((_, i) => docs.internString(`early-${i}`))).toEqual(early);
+    expect(docs.stringOf(early[2999]!)).toBe('early-2999');
+    // more ids and bytes than reserved: the table still grows
+    const late = Array.from({ length: 5000 }, (_, i) => docs.intern(b(`late-${i}`), 0, `late-${i}`.length));
+    expect(new Set([...early, ...late]).size).toBe(8000);
+    expect(docs.size).toBe(8000);
+    expect(docs.find(b('late-4999'), 0, 9, docs.hashOf(late[4999]!))).toBe(late[4999]);
+    expect(docs.stringOf(late[0]!)).toBe('late-0');
+  });
+
+  it('leaves a big qrels file judged as a small one is', () => {
+    const lines = Array.from({ length: 20_000 }, (_, i) => `q${i % 7} 0 D${(i * 7919) % 50_021} ${i % 3}\n`);
+    const qrels = parseQrels(buf(lines.join('')), 'q', new DocTable());
+    expect(qrels.qids).toEqual(['q0', 'q1', 'q2', 'q3', 'q4', 'q5', 'q6']);
+    const q3 = qrels.byQid.get('q3')!;
+    expect(q3.docs.length).toBe(2857);
+    expect(qrels.docs.stringOf(q3.docs[1]!)).toBe(`D${(10 * 7919) % 50_021}`);
+    expect(q3.rels[1]).toBe(10 % 3);
+  });
+});
+
 describe('judgedOnly (-J)', () => {
   it('ranks, cuts at -M, then drops docs not judged >= 0, keeping queries left empty', () => {
     const docs = new DocTable();
