@@ -281,8 +281,8 @@ describe('usage mistakes are named', () => {
 
   it('an unknown command is an error (exit 2), with or without --help; a near one is suggested', () => {
     for (const [argv, message] of [
-      [['plna'], 'rgate: unknown command plna\n'],
-      [['plna', '--help'], 'rgate: unknown command plna\n'],
+      [['qzxv'], 'rgate: unknown command qzxv\n'],
+      [['qzxv', '--help'], 'rgate: unknown command qzxv\n'],
       [['rnu', '--help'], 'rgate: unknown command rnu; did you mean run?\n'],
       [['verfy', 'cacm'], 'rgate: unknown command verfy; did you mean verify?\n'],
     ] as const) {
