@@ -25,7 +25,8 @@ async function assemble(path, { shared = false } = {}) {
   try {
     if (!shared) mod.validate();
     const bytes = Buffer.from(mod.toBinary({}).buffer);
-    if (shared && !globalThis.WebAssembly.validate(bytes)) throw new Error(`${path}: not a valid WebAssembly module`);
+    if (shared && !globalThis.WebAssembly.validate(bytes))
+      throw new Error(`${path}: not a valid WebAssembly module`);
     return bytes;
   } finally {
     mod.destroy();
