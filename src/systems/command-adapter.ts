@@ -2,6 +2,7 @@ import { SYSTEM_DEFAULTS } from '../core/defaults.js';
 import { RgateError } from '../core/errors.js';
 import { isAbsolute, resolve } from 'node:path';
 import type { CommandSystemSpec, QueryRecord, RetrievalConfig } from '../documents/index.js';
+import { IdlePool } from './idle-pool.js';
 import { JsonLinesWorker, type WorkerReply } from './json-lines-worker.js';
 import {
   failedResponse,
@@ -100,9 +101,7 @@ export class CommandAdapter implements SystemAdapter {
   private readonly timeoutMs: number;
   private readonly maxOutputBytes: number;
   private readonly cwd: string;
-  private idle: JsonLinesWorker[] = [];
-  private readonly all = new Set<JsonLinesWorker>();
-  private closing: Promise<void>[] = [];
+  private readonly pool = new IdlePool<JsonLinesWorker>();
   private readonly helpers: number[] = [];
   /** `{env.NAME}` values this system is given, masked in every failure rgate records */
   private readonly secrets: Secret[];
@@ -147,7 +146,7 @@ export class CommandAdapter implements SystemAdapter {
 
   /** pids of live worker processes (tests check none is left after close) */
   workerPids(): number[] {
-    return [...this.all].map((w) => w.pid).filter((p): p is number => p !== undefined);
+    return [...this.pool.all].map((w) => w.pid).filter((p): p is number => p !== undefined);
   }
 
   /** pids of every long-lived process this adapter ever started (its workers), for leak checks */
@@ -230,12 +229,7 @@ export class CommandAdapter implements SystemAdapter {
   }
 
   private acquire(ctx: RequestContext): JsonLinesWorker {
-    while (this.idle.length > 0) {
-      const w = this.idle.pop() as JsonLinesWorker;
-      if (w.alive) return w;
-      this.all.delete(w);
-    }
-    return this.spawnWorker(ctx);
+    return this.pool.take() ?? this.spawnWorker(ctx);
   }
 
   private spawnWorker(ctx: RequestContext): JsonLinesWorker {
@@ -257,16 +251,11 @@ export class CommandAdapter implements SystemAdapter {
       maxOutputBytes: this.maxOutputBytes,
     });
     if (w.pid !== undefined) this.helpers.push(w.pid);
-    this.all.add(w);
-    return w;
+    return this.pool.add(w);
   }
 
   private release(w: JsonLinesWorker): void {
-    if (w.alive) this.idle.push(w);
-    else {
-      this.all.delete(w);
-      this.closing.push(w.close());
-    }
+    this.pool.release(w);
   }
 
   async restart(): Promise<void> {
@@ -274,11 +263,6 @@ export class CommandAdapter implements SystemAdapter {
   }
 
   async close(): Promise<void> {
-    const workers = [...this.all];
-    const closing = this.closing;
-    this.all.clear();
-    this.idle = [];
-    this.closing = [];
-    await Promise.all([...workers.map((w) => w.close()), ...closing]);
+    await this.pool.close();
   }
 }

@@ -1,6 +1,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { SYSTEM_DEFAULTS } from '../core/defaults.js';
+import { IdlePool } from './idle-pool.js';
 import { RgateError } from '../core/errors.js';
 import type { ModuleSystemSpec, QueryRecord, RetrievalConfig } from '../documents/index.js';
 import { workerRequestBody } from './command-adapter.js';
@@ -70,9 +71,7 @@ export class ModuleAdapter implements SystemAdapter {
   private readonly file: string;
   private readonly exportName: string;
   private readonly timeoutMs: number;
-  private idle: ModuleThread[] = [];
-  private readonly all = new Set<ModuleThread>();
-  private closing: Promise<void>[] = [];
+  private readonly pool = new IdlePool<ModuleThread>();
   private started: ModuleThread[] = [];
 
   constructor(
@@ -99,11 +98,11 @@ export class ModuleAdapter implements SystemAdapter {
     const t = this.spawn();
     const problem = await t.loaded;
     if (problem) {
-      this.all.delete(t);
+      this.pool.all.delete(t);
       await t.close();
       throw loadError(problem, this.spec.path, this.exportName, this.file);
     }
-    this.idle.push(t);
+    this.pool.release(t);
   }
 
   async request(q: QueryRecord, ctx: RequestContext): Promise<RawObservation> {
@@ -136,31 +135,21 @@ export class ModuleAdapter implements SystemAdapter {
 
   /** worker threads tracked, and threads ever started that have not exited (tests check none is left after close) */
   threads(): { tracked: number; running: number } {
-    return { tracked: this.all.size, running: this.started.filter((t) => !t.exited).length };
+    return { tracked: this.pool.all.size, running: this.started.filter((t) => !t.exited).length };
   }
 
   private spawn(): ModuleThread {
-    const t = new ModuleThread({ file: this.file, exportName: this.exportName });
-    this.all.add(t);
+    const t = this.pool.add(new ModuleThread({ file: this.file, exportName: this.exportName }));
     this.started = [...this.started.filter((s) => !s.exited), t];
     return t;
   }
 
   private acquire(): ModuleThread {
-    while (this.idle.length > 0) {
-      const t = this.idle.pop() as ModuleThread;
-      if (t.alive) return t;
-      this.all.delete(t);
-    }
-    return this.spawn();
+    return this.pool.take() ?? this.spawn();
   }
 
   private release(t: ModuleThread): void {
-    if (t.alive) this.idle.push(t);
-    else {
-      this.all.delete(t);
-      this.closing.push(t.close());
-    }
+    this.pool.release(t);
   }
 
   async restart(): Promise<void> {
@@ -168,11 +157,6 @@ export class ModuleAdapter implements SystemAdapter {
   }
 
   async close(): Promise<void> {
-    const threads = [...this.all];
-    const closing = this.closing;
-    this.all.clear();
-    this.idle = [];
-    this.closing = [];
-    await Promise.all([...threads.map((t) => t.close()), ...closing]);
+    await this.pool.close();
   }
 }
