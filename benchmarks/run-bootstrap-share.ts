@@ -55,7 +55,7 @@ function vocabulary(prng: Prng, size: number): string[] {
 /** Zipf-like draw: low indexes (common words) far more often than high ones. */
 const zipf = (prng: Prng, n: number): number => Math.floor(n * prng.next() ** 3);
 
-function generate(queries: number): { corpus: CorpusRecord[]; queries: QueryRecord[] } {
+export function generate(queries: number): { corpus: CorpusRecord[]; queries: QueryRecord[] } {
   const prng = createPrng(SEED);
   const vocab = vocabulary(prng, 6000);
   const texts: string[][] = [];

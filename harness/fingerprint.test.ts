@@ -3,6 +3,8 @@ import type { Observation } from '../src/documents/index.js';
 import { fingerprint, firstDifference, fingerprintInput } from './fingerprint.js';
 import { EvidenceIndex } from '../src/metrics/index.js';
 import { buildReplayProof } from './replay-proof.js';
+import { canonicalJson } from '../src/core/canonical-json.js';
+import { sha256 } from '../src/core/hash.js';
 
 function obs(query_id: string, replay: number, ids: string[], extra: Partial<Observation> = {}): Observation {
   const o: Omit<Observation, 'fingerprint'> = {
@@ -80,6 +82,25 @@ describe('buildReplayProof', () => {
     expect(p.identical).toBe(true);
     expect(new Set(p.rollups).size).toBe(1);
     expect(p.divergent).toEqual([]);
+  });
+
+  it('lists a fingerprint every replay agreed on once, and each replay rollup over it', () => {
+    const all = [1, 2].flatMap((r) => [obs('q1', r, ['a', 'b']), obs('q2', r, r === 1 ? ['c'] : ['d'])]);
+    const p = proof(all, 2, [1, 2]);
+    const [q1, q2] = [all[0]!.fingerprint, all[1]!.fingerprint];
+    expect(p.per_query).toEqual([
+      { query_id: 'q1', fingerprints: [q1] },
+      { query_id: 'q2', fingerprints: [q2, all[3]!.fingerprint] },
+    ]);
+    // the rollups are what they were when every replay's fingerprint was listed
+    const rollup = (fps: string[]) =>
+      sha256(
+        canonicalJson([
+          ['q1', q1],
+          ['q2', fps[1]],
+        ]),
+      );
+    expect(p.rollups).toEqual([rollup([q1, q2]), rollup([q1, all[3]!.fingerprint])]);
   });
 
   it('names the divergent query, field and replays', () => {

@@ -32,6 +32,10 @@ export const ReplayProofSchema = Closed({
   status: Type.Optional(StringEnum(['identical', 'divergent', 'unproven'])),
   /** replays in which every query was observed (absent in older reports: all of them) */
   completed_replays: Type.Optional(Type.Integer({ minimum: 0 })),
+  /**
+   * each attempted query's fingerprint per replay ("missing" for a replay that never ran it); one
+   * entry when every replay gave the same (reports before that rule repeat it per replay)
+   */
   per_query: Type.Array(Closed({ query_id: Type.String(), fingerprints: strings })),
   divergent: Type.Array(ReplayDivergenceSchema),
 });
