@@ -32,7 +32,11 @@ export async function baseRunOf(store: AsyncRunStore, row: RunRow, projectBase: 
   if (branch === undefined)
     return { kind: 'none', base_branch: null, why: `run ${row.run_id} was uploaded without its branch` };
   if (branch === base)
-    return { kind: 'none', base_branch: base, why: `run ${row.run_id} is a run of the base branch ${base} itself` };
+    return {
+      kind: 'none',
+      base_branch: base,
+      why: `run ${row.run_id} is a run of the base branch ${base} itself`,
+    };
   const candidates = (
     await store.listRuns({ suite: row.suite, branch: base, status: 'complete', limit: BASE_RUNS_SEARCHED })
   ).filter((r) => r.run_id !== row.run_id);

@@ -100,7 +100,11 @@ export class PgRegistry implements Registry {
 
   async updateProject(slug: string, settings: ProjectSettings): Promise<ProjectInfo | undefined> {
     const { set, values } = projectUpdate(settings, (i) => `$${i}`);
-    if (set) await this.pool.query(`UPDATE projects SET ${set} WHERE slug = $${values.length + 1}`, [...values, slug]);
+    if (set)
+      await this.pool.query(`UPDATE projects SET ${set} WHERE slug = $${values.length + 1}`, [
+        ...values,
+        slug,
+      ]);
     return this.getProject(slug);
   }
 

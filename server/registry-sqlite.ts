@@ -43,7 +43,14 @@ export class SqliteRegistry implements Registry {
             .prepare(
               'INSERT OR IGNORE INTO projects (slug, name, public_read, created_at, base_branch, repository_url) VALUES (?, ?, ?, ?, ?, ?)',
             )
-            .run(p.slug, p.name, p.public_read ? 1 : 0, p.created_at, p.base_branch, p.repository_url).changes;
+            .run(
+              p.slug,
+              p.name,
+              p.public_read ? 1 : 0,
+              p.created_at,
+              p.base_branch,
+              p.repository_url,
+            ).changes;
           if (inserted === 0) return false;
           this.insertToken(first);
           return true;

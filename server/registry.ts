@@ -15,7 +15,9 @@ export interface ProjectInfo {
 }
 
 /** What an admin may change of a project after creating it (PATCH /api/projects/:project). */
-export type ProjectSettings = Partial<Pick<ProjectInfo, 'name' | 'public_read' | 'base_branch' | 'repository_url'>>;
+export type ProjectSettings = Partial<
+  Pick<ProjectInfo, 'name' | 'public_read' | 'base_branch' | 'repository_url'>
+>;
 
 /** a project whose base branch was never set compares its pull requests with this one */
 export const DEFAULT_BASE_BRANCH = 'main';

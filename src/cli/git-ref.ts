@@ -41,7 +41,8 @@ export function detectGit(cwd: string, env: NodeJS.ProcessEnv): GitRef | undefin
  */
 export function pullRequestOf(env: NodeJS.ProcessEnv): Pick<GitRef, 'pr' | 'base_branch' | 'merge_base'> {
   const ghPr = /^refs\/pull\/(\d{1,9})\/(merge|head)$/.exec(env.GITHUB_REF ?? '')?.[1];
-  const pr = ghPr ?? (/^\d{1,9}$/.test(env.CI_MERGE_REQUEST_IID ?? '') ? env.CI_MERGE_REQUEST_IID : undefined);
+  const pr =
+    ghPr ?? (/^\d{1,9}$/.test(env.CI_MERGE_REQUEST_IID ?? '') ? env.CI_MERGE_REQUEST_IID : undefined);
   const baseBranch = env.GITHUB_BASE_REF || env.CI_MERGE_REQUEST_TARGET_BRANCH_NAME;
   const mergeBase = env.RGATE_MERGE_BASE || env.CI_MERGE_REQUEST_DIFF_BASE_SHA;
   return {

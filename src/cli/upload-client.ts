@@ -135,7 +135,8 @@ async function postDocument(
       if (res.status === 200 || res.status === 201) {
         const page = `${base(target.server)}${answer.url ?? ''}`;
         // a branch's run: its comparison with the base branch's run, when the server found one
-        const vsBase = typeof answer.vs_base === 'string' ? { vsBase: `${base(target.server)}${answer.vs_base}` } : {};
+        const vsBase =
+          typeof answer.vs_base === 'string' ? { vsBase: `${base(target.server)}${answer.vs_base}` } : {};
         return { kind: res.status === 201 ? 'stored' : 'exists', url: page, ...vsBase };
       }
       last = `HTTP ${res.status}${answer.error ? `: ${answer.error}` : ''}`;

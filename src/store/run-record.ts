@@ -1,7 +1,15 @@
 import { RgateError } from '../core/errors.js';
 import { formatAjvErrors } from '../contracts/ajv.js';
 import { validateRunRow, validateStoredMetric, validateStoredObservation } from '../contracts/run-row.js';
-import type { GitRef, MetricEntry, Observation, RunMeta, RunRow, RunStatus, Verdict } from '../documents/index.js';
+import type {
+  GitRef,
+  MetricEntry,
+  Observation,
+  RunMeta,
+  RunRow,
+  RunStatus,
+  Verdict,
+} from '../documents/index.js';
 import { withRequest } from './observation-packs.js';
 import { unpackJson } from './packed-json.js';
 import { liveStatus } from './run-owner.js';
@@ -166,7 +174,9 @@ function gitOf(r: RunRecord): { git?: GitRef } {
     ...(r.git_branch === null ? {} : { branch: r.git_branch }),
     // pg reads an INTEGER as a number, SQLite too; Number() keeps either so
     ...(r.git_pr === null || r.git_pr === undefined ? {} : { pr: Number(r.git_pr) }),
-    ...(r.git_base_branch === null || r.git_base_branch === undefined ? {} : { base_branch: r.git_base_branch }),
+    ...(r.git_base_branch === null || r.git_base_branch === undefined
+      ? {}
+      : { base_branch: r.git_base_branch }),
     ...(r.git_merge_base === null || r.git_merge_base === undefined ? {} : { merge_base: r.git_merge_base }),
   };
   return Object.keys(git).length === 0 ? {} : { git };
