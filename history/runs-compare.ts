@@ -21,8 +21,19 @@ export const MAX_COMPARED_RUNS = 8;
 
 /** Why two runs cannot be compared, or undefined when they can. */
 export function notComparable(ref: Report, other: Report): string | undefined {
+  return rowsNotComparable(
+    { run_id: ref.environment.run_id, suite: ref.suite, artifacts: ref.artifacts },
+    { run_id: other.environment.run_id, suite: other.suite, artifacts: other.artifacts },
+  );
+}
+
+/** notComparable of two stored rows, before their reports are read (a base run is chosen so). */
+export function rowsNotComparable(
+  ref: Pick<RunRow, 'run_id' | 'suite' | 'artifacts'>,
+  other: Pick<RunRow, 'run_id' | 'suite' | 'artifacts'>,
+): string | undefined {
   const [a, b] = [ref.artifacts, other.artifacts];
-  const runs = `run ${other.environment.run_id} and the reference ${ref.environment.run_id}`;
+  const runs = `run ${other.run_id} and the reference ${ref.run_id}`;
   if (other.suite !== ref.suite)
     return `${runs} are runs of different suites (${other.suite}, ${ref.suite}): their queries are not the same`;
   if (a.query_set_sha256 !== b.query_set_sha256)
@@ -52,6 +63,15 @@ export async function runsCompareView(
   for (const id of runIds) rows.push(await requireRun(store, slug, id));
   // oldest first: a total order (start time, then run id)
   rows.sort((a, b) => compareCodeUnits(a.started_at, b.started_at) || compareCodeUnits(a.run_id, b.run_id));
+  return compareRowsView(store, slug, rows);
+}
+
+/** The compare page of `rows` in the order given, the first the reference (a branch's base run). */
+export async function compareRowsView(
+  store: AsyncRunStore,
+  slug: string,
+  rows: readonly RunRow[],
+): Promise<RunsComparePageView> {
   const unfinished = rows.find((r) => r.status !== 'complete');
   if (unfinished)
     throw new RgateError(

@@ -228,6 +228,8 @@ export interface PageFrame {
   runHref?: (runId: string) => string;
   /** the per-query diff page of two stored runs (a comparison of stored runs links each pair's flips to it) */
   diffHref?: (aRunId: string, bRunId: string) => string;
+  /** a sentence under the page's heading: what the page compares and why (a branch's base run) */
+  note?: string;
 }
 
 /**

@@ -7,9 +7,11 @@ import {
   validateBaselineBody,
   validateNewProjectBody,
   validateNewTokenBody,
+  validateProjectSettingsBody,
 } from '../src/contracts/server-requests.js';
 import type { RunRow } from '../src/documents/index.js';
 import { baselineRefusal } from '../history/baseline.js';
+import { baseRunOf } from '../history/base-run.js';
 import type { LoadPinnedSet } from '../history/dashboard-views.js';
 import { DASHBOARD_CSP, dashboardLinks } from '../reports/dashboard/index.js';
 import { AccessControl, type Access } from './access.js';
@@ -19,6 +21,7 @@ import { RateLimiter } from './rate-limit.js';
 import { guardRequests } from './request-guards.js';
 import { storeUploadedSession } from './session-upload.js';
 import type { ServerStores } from './stores.js';
+import { DEFAULT_BASE_BRANCH } from './registry.js';
 import { newToken, tokenHash, type TokenRecord } from './tokens.js';
 
 export interface ServerOptions {
@@ -236,15 +239,47 @@ function registerAdminRoutes(app: FastifyInstance, stores: ServerStores, access:
     // no body at all is an empty one: its slug is then what is missing
     const check = checkBody(validateNewProjectBody, req.body ?? {});
     if (!check.ok) throw badBody(check);
-    const { slug, name = slug, public_read: publicRead = false } = check.body;
+    const {
+      slug,
+      name = slug,
+      public_read: publicRead = false,
+      base_branch: baseBranch = DEFAULT_BASE_BRANCH,
+      repository_url: repositoryUrl = null,
+    } = check.body;
     const now = new Date().toISOString();
     const { id, token } = newToken('upload');
     const created = await stores.registry.createProject(
-      { slug, name, public_read: publicRead, created_at: now },
+      {
+        slug,
+        name,
+        public_read: publicRead,
+        created_at: now,
+        base_branch: baseBranch,
+        repository_url: repositoryUrl,
+      },
       { id, project: slug, kind: 'upload', sha256: tokenHash(token), created_at: now, revoked_at: null },
     );
     if (!created) throw new HttpError(409, `project ${slug} exists`);
-    return reply.code(201).send({ slug, name, public_read: publicRead, token_id: id, token });
+    return reply.code(201).send({
+      slug,
+      name,
+      public_read: publicRead,
+      base_branch: baseBranch,
+      repository_url: repositoryUrl,
+      token_id: id,
+      token,
+    });
+  });
+
+  // a project's settings, changed by the admin: the fields given, the others kept
+  app.patch<{ Params: { project: string } }>('/api/projects/:project', asAdmin, async (req) => {
+    if (!(await stores.getProject(req.params.project)))
+      throw new HttpError(404, `no project ${JSON.stringify(req.params.project)}`);
+    const check = checkBody(validateProjectSettingsBody, req.body ?? {});
+    if (!check.ok) throw badBody(check);
+    const project = await stores.registry.updateProject(req.params.project, check.body);
+    if (!project) throw new HttpError(404, `no project ${JSON.stringify(req.params.project)}`);
+    return { project };
   });
 
   app.get<{ Params: { project: string } }>('/api/projects/:project/tokens', asAdmin, async (req) => {
@@ -310,9 +345,16 @@ function registerUploadRoutes(app: FastifyInstance, stores: ServerStores, access
       }
       throw e;
     }
-    return reply
-      .code(outcome === 'stored' ? 201 : 200)
-      .send({ run_id: meta.run_id, stored: outcome === 'stored', url: runUrl(project, meta.run_id) });
+    // a branch's run links its comparison with the base run, when there is one to compare with
+    const row = (await store.getRun(meta.run_id))!;
+    const info = (await stores.getProject(project))!;
+    const base = await baseRunOf(store, row, info.base_branch);
+    return reply.code(outcome === 'stored' ? 201 : 200).send({
+      run_id: meta.run_id,
+      stored: outcome === 'stored',
+      url: runUrl(project, meta.run_id),
+      ...(base.kind === 'none' ? {} : { vs_base: dashboardLinks().vsBase(project, meta.run_id) }),
+    });
   });
 
   app.post<{ Params: { project: string } }>(

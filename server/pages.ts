@@ -25,8 +25,10 @@ import {
   renderRunsComparePage,
   renderRunsListPage,
   renderSuiteTrendPage,
+  renderVsBasePage,
   type DashboardLinks,
 } from '../reports/dashboard/index.js';
+import { vsBaseView } from '../history/base-run.js';
 import { runsCompareView } from '../history/runs-compare.js';
 import { RgateError } from '../src/core/errors.js';
 import type { RunsFilter } from '../src/documents/index.js';
@@ -148,6 +150,11 @@ export function registerPages(app: FastifyInstance, ctx: PageContext): void {
   page('/p/:project/runs/:run', async (store, { project, run }) =>
     renderRunPage(await runPageView(store, project!, run!), links),
   );
+  // a branch's run against its base run: the project's base branch unless the run named its own
+  page('/p/:project/runs/:run/vs-base', async (store, { project, run }) => {
+    const info = (await ctx.stores.getProject(project!))!; // read access was granted: it exists
+    return renderVsBasePage(await vsBaseView(store, project!, run!, info.base_branch), links);
+  });
   page('/p/:project/diff/:a/:b', async (store, { project, a, b }) =>
     renderDiffPage(await diffView(store, project!, a!, b!), links),
   );

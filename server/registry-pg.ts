@@ -1,10 +1,12 @@
 import pg from 'pg';
 import {
+  projectUpdate,
   REGISTRY_MIGRATIONS,
   toProject,
   toTokenInfo,
   type ProjectInfo,
   type ProjectRecord,
+  type ProjectSettings,
   type Registry,
   type TokenInfo,
 } from './registry.js';
@@ -66,8 +68,8 @@ export class PgRegistry implements Registry {
       await c.query('BEGIN');
       try {
         const res = await c.query(
-          'INSERT INTO projects (slug, name, public_read, created_at) VALUES ($1, $2, $3, $4) ON CONFLICT (slug) DO NOTHING',
-          [p.slug, p.name, p.public_read ? 1 : 0, p.created_at],
+          'INSERT INTO projects (slug, name, public_read, created_at, base_branch, repository_url) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (slug) DO NOTHING',
+          [p.slug, p.name, p.public_read ? 1 : 0, p.created_at, p.base_branch, p.repository_url],
         );
         if (res.rowCount === 0) {
           await c.query('ROLLBACK');
@@ -94,6 +96,16 @@ export class PgRegistry implements Registry {
     const rows = (await this.pool.query<ProjectRecord>('SELECT * FROM projects ORDER BY slug COLLATE "C"'))
       .rows;
     return rows.map(toProject);
+  }
+
+  async updateProject(slug: string, settings: ProjectSettings): Promise<ProjectInfo | undefined> {
+    const { set, values } = projectUpdate(settings, (i) => `$${i}`);
+    if (set)
+      await this.pool.query(`UPDATE projects SET ${set} WHERE slug = $${values.length + 1}`, [
+        ...values,
+        slug,
+      ]);
+    return this.getProject(slug);
   }
 
   async addToken(t: TokenRecord): Promise<void> {

@@ -2,11 +2,13 @@ import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import {
+  projectUpdate,
   REGISTRY_MIGRATIONS,
   toProject,
   toTokenInfo,
   type ProjectInfo,
   type ProjectRecord,
+  type ProjectSettings,
   type Registry,
   type TokenInfo,
 } from './registry.js';
@@ -39,9 +41,16 @@ export class SqliteRegistry implements Registry {
         .transaction(() => {
           const inserted = this.db
             .prepare(
-              'INSERT OR IGNORE INTO projects (slug, name, public_read, created_at) VALUES (?, ?, ?, ?)',
+              'INSERT OR IGNORE INTO projects (slug, name, public_read, created_at, base_branch, repository_url) VALUES (?, ?, ?, ?, ?, ?)',
             )
-            .run(p.slug, p.name, p.public_read ? 1 : 0, p.created_at).changes;
+            .run(
+              p.slug,
+              p.name,
+              p.public_read ? 1 : 0,
+              p.created_at,
+              p.base_branch,
+              p.repository_url,
+            ).changes;
           if (inserted === 0) return false;
           this.insertToken(first);
           return true;
@@ -58,6 +67,12 @@ export class SqliteRegistry implements Registry {
   listProjects(): Promise<ProjectInfo[]> {
     const rows = this.db.prepare('SELECT * FROM projects ORDER BY slug').all() as ProjectRecord[];
     return Promise.resolve(rows.map(toProject));
+  }
+
+  updateProject(slug: string, settings: ProjectSettings): Promise<ProjectInfo | undefined> {
+    const { set, values } = projectUpdate(settings, () => '?');
+    if (set) this.db.prepare(`UPDATE projects SET ${set} WHERE slug = ?`).run(...values, slug);
+    return this.getProject(slug);
   }
 
   private insertToken(t: TokenRecord): void {

@@ -12,4 +12,5 @@ export {
   renderRunsComparePage,
   renderRunsListPage,
   renderSuiteTrendPage,
+  renderVsBasePage,
 } from './pages.js';

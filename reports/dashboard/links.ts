@@ -7,6 +7,7 @@
  *   /p/:project/suites/:suite          a suite's trend
  *   /p/:project/runs                   the runs list (?suite=&branch=&before=&limit=)
  *   /p/:project/runs/:run              a run's report
+ *   /p/:project/runs/:run/vs-base      a branch's run against its base run
  *   /p/:project/diff/:a/:b             what changed between two runs
  *   /p/:project/compare/:session       a comparison session
  *   /p/:project/compare-runs?run=a&run=b  stored runs side by side
@@ -33,6 +34,8 @@ export interface DashboardLinks {
   suite(project: string, suite: string): string;
   runs(project: string, query?: RunsQuery): string;
   run(project: string, run: string): string;
+  /** a branch's run compared with its base branch's run (history/base-run.ts) */
+  vsBase(project: string, run: string): string;
   diff(project: string, a: string, b: string): string;
   compare(project: string, session: string): string;
   /** stored runs side by side, the first the reference */
@@ -71,6 +74,7 @@ export function dashboardLinks(base = ''): DashboardLinks {
       return `${p(project)}/runs${query ? `?${query}` : ''}`;
     },
     run: (project, run) => `${p(project)}/runs/${seg(run)}`,
+    vsBase: (project, run) => `${p(project)}/runs/${seg(run)}/vs-base`,
     diff: (project, a, b) => `${p(project)}/diff/${seg(a)}/${seg(b)}`,
     compare: (project, session) => `${p(project)}/compare/${seg(session)}`,
     compareRuns: (project, runs) =>

@@ -18,6 +18,7 @@ import type {
   RunsListView,
   SuiteTrendView,
   TrendPoint,
+  VsBasePageView,
 } from '../../src/documents/index.js';
 import { jsonForScript } from '../escape.js';
 import { renderSessionHtml } from '../history/compare.js';
@@ -443,6 +444,21 @@ export function renderRunsComparePage(v: RunsComparePageView, links: DashboardLi
     ...frame(links, projectCrumbs(links, p, `compare ${v.runs.length} runs`), 'charts-client.js'),
     runHref: (runId) => links.run(p, runId),
     diffHref: (a, b) => links.diff(p, a, b),
+  });
+}
+
+/**
+ * `/p/:project/runs/:run/vs-base`: a branch's run against its base run, the compare page with the
+ * base run as reference and a sentence naming it and why it was chosen.
+ */
+export function renderVsBasePage(v: VsBasePageView, links: DashboardLinks): string {
+  const p = v.compare.project;
+  const how = v.base.chosen_by === 'merge_base' ? 'merge-base run' : 'newest base-branch run';
+  return renderSessionHtml(v.compare.session, {
+    ...frame(links, projectCrumbs(links, p, `run ${v.run_id} vs base`), 'charts-client.js'),
+    runHref: (runId) => links.run(p, runId),
+    diffHref: (a, b) => links.diff(p, a, b),
+    note: `Run ${v.run_id} against base run ${v.base.run_id} (the reference; ${how}): ${v.base.why}.`,
   });
 }
 

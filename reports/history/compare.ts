@@ -478,6 +478,7 @@ function sessionHtmlView(s: CompareSessionModel, frame?: PageFrame) {
   const runOf = (id: string) => s.variants.find((v) => v.id === id)?.run_id ?? id;
   return {
     session_id: s.environment.session_id,
+    note: frame?.note ?? null,
     suite: s.suite,
     compared: s.kind === 'sweep' ? `grid points of ${s.sweep?.key ?? '?'}` : 'variants',
     seed: s.settings.seed,

@@ -29,6 +29,26 @@ export function detectGit(cwd: string, env: NodeJS.ProcessEnv): GitRef | undefin
   return {
     ...(commit ? { commit: commit.slice(0, 200) } : {}),
     ...(branch ? { branch: branch.slice(0, 500) } : {}),
+    ...pullRequestOf(env),
+  };
+}
+
+/**
+ * A pull (merge) request's number, target branch and merge-base commit, from CI's variables: GitHub
+ * Actions names the PR in GITHUB_REF (`refs/pull/N/merge`) and its target in GITHUB_BASE_REF but no
+ * merge base (RGATE_MERGE_BASE carries one a workflow computed, `git merge-base`); GitLab gives all
+ * three for a merge request pipeline. Absent on a branch's own pipeline.
+ */
+export function pullRequestOf(env: NodeJS.ProcessEnv): Pick<GitRef, 'pr' | 'base_branch' | 'merge_base'> {
+  const ghPr = /^refs\/pull\/(\d{1,9})\/(merge|head)$/.exec(env.GITHUB_REF ?? '')?.[1];
+  const pr =
+    ghPr ?? (/^\d{1,9}$/.test(env.CI_MERGE_REQUEST_IID ?? '') ? env.CI_MERGE_REQUEST_IID : undefined);
+  const baseBranch = env.GITHUB_BASE_REF || env.CI_MERGE_REQUEST_TARGET_BRANCH_NAME;
+  const mergeBase = env.RGATE_MERGE_BASE || env.CI_MERGE_REQUEST_DIFF_BASE_SHA;
+  return {
+    ...(pr && Number(pr) >= 1 ? { pr: Number(pr) } : {}),
+    ...(baseBranch ? { base_branch: baseBranch.slice(0, 500) } : {}),
+    ...(mergeBase ? { merge_base: mergeBase.slice(0, 200) } : {}),
   };
 }
 

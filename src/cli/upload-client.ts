@@ -93,8 +93,8 @@ function base(server: string): string {
 
 /** What a POST to the server came to: its answer's page URL, or why not. */
 type PostOutcome =
-  | { kind: 'stored'; url: string }
-  | { kind: 'exists'; url: string }
+  | { kind: 'stored'; url: string; vsBase?: string }
+  | { kind: 'exists'; url: string; vsBase?: string }
   | { kind: 'unreachable'; reason: string }
   | { kind: 'refused'; status: number; reason: string };
 
@@ -126,7 +126,7 @@ async function postDocument(
         signal: AbortSignal.timeout(300_000),
       });
       const text = await res.text();
-      let answer: { error?: string; url?: string } = {};
+      let answer: { error?: string; url?: string; vs_base?: string } = {};
       try {
         answer = JSON.parse(text) as typeof answer;
       } catch {
@@ -134,7 +134,10 @@ async function postDocument(
       }
       if (res.status === 200 || res.status === 201) {
         const page = `${base(target.server)}${answer.url ?? ''}`;
-        return res.status === 201 ? { kind: 'stored', url: page } : { kind: 'exists', url: page };
+        // a branch's run: its comparison with the base branch's run, when the server found one
+        const vsBase =
+          typeof answer.vs_base === 'string' ? { vsBase: `${base(target.server)}${answer.vs_base}` } : {};
+        return { kind: res.status === 201 ? 'stored' : 'exists', url: page, ...vsBase };
       }
       last = `HTTP ${res.status}${answer.error ? `: ${answer.error}` : ''}`;
       if (res.status !== 429 && res.status < 500)

@@ -92,10 +92,14 @@ export async function uploadStoredRun(
     opts.retries === undefined ? {} : { retries: opts.retries },
   );
   const say = opts.json ? io.err : io.out;
-  if (outcome.kind === 'stored') say(`uploaded run ${runId}: ${outcome.url}`);
-  else if (outcome.kind === 'exists')
-    say(`run ${runId} is already on the server (nothing new stored): ${outcome.url}`);
-  else if (outcome.kind === 'refused' && outcome.status === 409) {
+  if (outcome.kind === 'stored' || outcome.kind === 'exists') {
+    say(
+      outcome.kind === 'stored'
+        ? `uploaded run ${runId}: ${outcome.url}`
+        : `run ${runId} is already on the server (nothing new stored): ${outcome.url}`,
+    );
+    if (outcome.vsBase) say(`run ${runId} against its base branch: ${outcome.vsBase}`);
+  } else if (outcome.kind === 'refused' && outcome.status === 409) {
     // another run under this id is on the server: sending this one later cannot succeed either
     io.err(
       `rgate: warning: ${target.server} refused run ${runId} (${outcome.reason}); not kept pending: the server keeps its copy`,

@@ -10,12 +10,18 @@ import {
   BaselineBodySchema,
   NewProjectBodySchema,
   NewTokenBodySchema,
+  ProjectSettingsBodySchema,
   type BaselineBody,
   type NewProjectBody,
   type NewTokenBody,
+  type ProjectSettingsBody,
 } from '../documents/index.js';
 
 export const validateNewProjectBody = compileSchema<NewProjectBody>(NewProjectBodySchema, 'new-project-body');
+export const validateProjectSettingsBody = compileSchema<ProjectSettingsBody>(
+  ProjectSettingsBodySchema,
+  'project-settings-body',
+);
 export const validateNewTokenBody = compileSchema<NewTokenBody>(NewTokenBodySchema, 'new-token-body');
 export const validateBaselineBody = compileSchema<BaselineBody>(BaselineBodySchema, 'baseline-body');
 

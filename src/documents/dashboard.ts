@@ -8,7 +8,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { CompareSessionSchema } from './compare-session.js';
 import { VerdictSchema } from './gate-result.js';
 import { HistoryViewSchema } from './history-view.js';
-import { Closed, OrNull } from './keywords.js';
+import { Closed, OrNull, StringEnum } from './keywords.js';
 import { LabelQueueSchema } from './label.js';
 import { ReportSchema } from './report.js';
 import { RunDiffSchema } from './run-diff.js';
@@ -160,6 +160,22 @@ export const RunsComparePageViewSchema = Closed({
   session: CompareSessionSchema,
 });
 export type RunsComparePageView = Static<typeof RunsComparePageViewSchema>;
+
+/**
+ * `/p/:project/runs/:run/vs-base`: a branch's run compared with its base run (the reference), and
+ * which base run that is and why: the run of the merge-base commit, else the base branch's newest.
+ */
+export const VsBasePageViewSchema = Closed({
+  run_id: Type.String(),
+  base: Closed({
+    run_id: Type.String(),
+    chosen_by: StringEnum(['merge_base', 'newest']),
+    base_branch: Type.String(),
+    why: Type.String(),
+  }),
+  compare: RunsComparePageViewSchema,
+});
+export type VsBasePageView = Static<typeof VsBasePageViewSchema>;
 
 export const LabelQueuePageViewSchema = Closed({
   project: Type.String(),

@@ -30,10 +30,17 @@ export const StoredPlanSchema = Closed({
 });
 export type StoredPlan = Static<typeof StoredPlanSchema>;
 
-/** Where in the project's history a run was made: `git rev-parse HEAD` and the branch, or CI's variables. */
+/**
+ * Where in the project's history a run was made: `git rev-parse HEAD` and the branch, or CI's
+ * variables; for a pull (merge) request also its number, the branch it merges into and the commit
+ * its branch forked from there (the merge base), which `rgate server` compares the run against.
+ */
 export const GitRefSchema = Closed({
   commit: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
   branch: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })),
+  pr: Type.Optional(Type.Integer({ minimum: 1, maximum: 2_147_483_647 })),
+  base_branch: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })),
+  merge_base: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
 });
 export type GitRef = Static<typeof GitRefSchema>;
 

@@ -12,9 +12,12 @@ const unreachable = { kind: Const('unreachable'), reason: Type.String() };
 const refused = { kind: Const('refused'), status: Type.Integer(), reason: Type.String() };
 
 /** One run sent: stored (new on the server), exists (the server had it: nothing new), unreachable or refused. */
+/** a branch's run: its page against the base branch's run, when the server has one to compare with */
+const vsBase = Type.Optional(url);
+
 export const RunUploadOutcomeSchema = OneOf([
-  Closed({ kind: Const('stored'), runId: Type.String(), url }),
-  Closed({ kind: Const('exists'), runId: Type.String(), url }),
+  Closed({ kind: Const('stored'), runId: Type.String(), url, vsBase }),
+  Closed({ kind: Const('exists'), runId: Type.String(), url, vsBase }),
   Closed(unreachable),
   Closed(refused),
 ]);
@@ -42,8 +45,8 @@ const session_id = Type.String();
 
 /** One pending upload sent: the run or session it held, and what the server did with it. */
 export const PendingUploadOutcomeSchema = OneOf([
-  Closed({ run_id, kind: Const('stored'), runId: Type.String(), url }),
-  Closed({ run_id, kind: Const('exists'), runId: Type.String(), url }),
+  Closed({ run_id, kind: Const('stored'), runId: Type.String(), url, vsBase }),
+  Closed({ run_id, kind: Const('exists'), runId: Type.String(), url, vsBase }),
   Closed({ run_id, ...unreachable }),
   Closed({ run_id, ...refused }),
   Closed({ session_id, kind: Const('stored'), sessionId: Type.String(), url }),

@@ -162,4 +162,13 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
       CREATE INDEX runs_listing_branch ON runs (compare_session, git_branch, started_at, run_id);
     `,
   },
+  {
+    version: 11,
+    name: 'pull request, base branch and merge-base commit of a run (a branch compared with its base)',
+    sql: `
+      ALTER TABLE runs ADD COLUMN git_pr INTEGER;
+      ALTER TABLE runs ADD COLUMN git_base_branch TEXT;
+      ALTER TABLE runs ADD COLUMN git_merge_base TEXT;
+    `,
+  },
 ];

@@ -1,7 +1,15 @@
 import { RgateError } from '../core/errors.js';
 import { formatAjvErrors } from '../contracts/ajv.js';
 import { validateRunRow, validateStoredMetric, validateStoredObservation } from '../contracts/run-row.js';
-import type { MetricEntry, Observation, RunMeta, RunRow, RunStatus, Verdict } from '../documents/index.js';
+import type {
+  GitRef,
+  MetricEntry,
+  Observation,
+  RunMeta,
+  RunRow,
+  RunStatus,
+  Verdict,
+} from '../documents/index.js';
 import { withRequest } from './observation-packs.js';
 import { unpackJson } from './packed-json.js';
 import { liveStatus } from './run-owner.js';
@@ -22,6 +30,9 @@ export interface RunRecord {
   content_key: string | null;
   git_commit: string | null;
   git_branch: string | null;
+  git_pr: number | null;
+  git_base_branch: string | null;
+  git_merge_base: string | null;
   compare_session: string | null;
   gate_id: string | null;
   verdict: Verdict | null;
@@ -157,14 +168,18 @@ function checkedRows<T>(
   });
 }
 
-function gitOf(r: RunRecord): { git?: { commit?: string; branch?: string } } {
-  if (r.git_commit === null && r.git_branch === null) return {};
-  return {
-    git: {
-      ...(r.git_commit === null ? {} : { commit: r.git_commit }),
-      ...(r.git_branch === null ? {} : { branch: r.git_branch }),
-    },
+function gitOf(r: RunRecord): { git?: GitRef } {
+  const git: GitRef = {
+    ...(r.git_commit === null ? {} : { commit: r.git_commit }),
+    ...(r.git_branch === null ? {} : { branch: r.git_branch }),
+    // pg reads an INTEGER as a number, SQLite too; Number() keeps either so
+    ...(r.git_pr === null || r.git_pr === undefined ? {} : { pr: Number(r.git_pr) }),
+    ...(r.git_base_branch === null || r.git_base_branch === undefined
+      ? {}
+      : { base_branch: r.git_base_branch }),
+    ...(r.git_merge_base === null || r.git_merge_base === undefined ? {} : { merge_base: r.git_merge_base }),
   };
+  return Object.keys(git).length === 0 ? {} : { git };
 }
 
 /** A measure's queryable columns (the full entry is kept as JSON beside them): numerator, denominator, value. */
@@ -184,7 +199,7 @@ export function measureColumns(m: MetricEntry): { num: number | null; den: numbe
 export function runInsert(meta: RunMeta): { columns: string; values: (string | null)[] } {
   return {
     columns:
-      'run_id, suite, started_at, artifacts_json, settings_json, plan_json, owner_json, content_key, git_commit, git_branch, compare_session',
+      'run_id, suite, started_at, artifacts_json, settings_json, plan_json, owner_json, content_key, git_commit, git_branch, compare_session, git_pr, git_base_branch, git_merge_base',
     values: [
       meta.run_id,
       meta.suite,
@@ -197,6 +212,9 @@ export function runInsert(meta: RunMeta): { columns: string; values: (string | n
       meta.git?.commit ?? null,
       meta.git?.branch ?? null,
       meta.compare_session ?? null,
+      meta.git?.pr === undefined ? null : String(meta.git.pr),
+      meta.git?.base_branch ?? null,
+      meta.git?.merge_base ?? null,
     ],
   };
 }

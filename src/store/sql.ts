@@ -9,6 +9,7 @@
 export const RUN_SELECT = `
   SELECT r.run_id, r.suite, r.started_at, r.finished_at, r.status, r.artifacts_json, r.settings_json,
          r.plan_json, r.owner_json, r.content_key, r.git_commit, r.git_branch, r.compare_session,
+         r.git_pr, r.git_base_branch, r.git_merge_base,
          v.gate_id, v.verdict,
          CAST((SELECT COUNT(*) FROM observations o WHERE o.run_id = r.run_id) AS INTEGER) AS observation_count
   FROM runs r LEFT JOIN verdicts v ON v.run_id = r.run_id`;
