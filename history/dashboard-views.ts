@@ -22,8 +22,10 @@ import type {
   SuiteSummary,
   SuiteTrendView,
 } from '../src/documents/index.js';
+import { RUNS_SORT_COLUMNS } from '../src/documents/index.js';
 import type { PinnedSuite } from '../src/snapshot/index.js';
 import type { AsyncRunStore } from '../src/store/async-store.js';
+import type { RunSort } from '../src/store/types.js';
 import { checkSession } from './compare.js';
 import { diffReports } from './diff.js';
 import { buildLabelQueue, rankingsFromRun, rankingsFromSession } from './label-queue.js';
@@ -67,6 +69,12 @@ export function gitOf(row: RunRow): { commit: string | null; branch: string | nu
   };
 }
 
+/** The pull request an upload named (`git.pr`, read as gitOf reads the rest), else null. */
+function prOf(row: RunRow): number | null {
+  const pr = (row as RunRow & { git?: { pr?: unknown } }).git?.pr;
+  return typeof pr === 'number' && Number.isInteger(pr) && pr >= 1 ? pr : null;
+}
+
 /** A stored row as the dashboard lists it. */
 export function dashboardRun(row: RunRow): DashboardRun {
   const git = gitOf(row);
@@ -81,6 +89,7 @@ export function dashboardRun(row: RunRow): DashboardRun {
     verdict: row.verdict,
     commit: git.commit,
     branch: git.branch,
+    pr: prOf(row),
     fixture_version: typeof version === 'string' ? version : null,
     observation_count: row.observation_count,
   };
@@ -223,18 +232,38 @@ export async function suiteTrendView(
 }
 
 /**
- * The runs list, newest first, filtered by suite and branch, one page at a time: `before` is the
- * last run id of the previous page (a cursor, stable while new runs arrive at the top).
+ * The runs list, newest first or sorted by a column or a measure, filtered by suite, branch, verdict
+ * and a measure's range, one page at a time, with a column per metric (`filter.metric`, else the gate
+ * metrics of the listed suites). Newest first, `before` is the last run id of the previous page (a
+ * cursor, stable while new runs arrive at the top); sorted, a page is an `offset` into the order: a
+ * new run lands anywhere in a sorted order, so no cursor keeps a place there any better, and an
+ * offset is what the reader of page 3 of a sorted table means.
+ * `repositoryUrl`: the project's template (`{commit}`, `{branch}`, `{pr}`) the page links by.
  */
 export async function runsListView(
   store: AsyncRunStore,
   slug: string,
   filter: RunsFilter = {},
+  opts: { repositoryUrl?: string | undefined } = {},
 ): Promise<RunsListView> {
   const limit = boundedLimit(filter.limit, RUNS_PAGE, 'limit');
+  const sort = runSortOf(filter);
+  checkRunsFilter(filter, sort);
+  const range =
+    filter.metric !== undefined && (filter.metric_min !== undefined || filter.metric_max !== undefined)
+      ? {
+          metric: filter.metric,
+          ...(filter.metric_min !== undefined ? { min: filter.metric_min } : {}),
+          ...(filter.metric_max !== undefined ? { max: filter.metric_max } : {}),
+        }
+      : undefined;
   const listed = await store.listRuns({
     ...(filter.suite !== undefined ? { suite: filter.suite } : {}),
     ...(filter.branch !== undefined ? { branch: filter.branch } : {}),
+    ...(filter.verdict !== undefined ? { verdict: filter.verdict } : {}),
+    ...(range !== undefined ? { metricRange: range } : {}),
+    ...(sort !== undefined ? { sort } : {}),
+    ...(filter.offset !== undefined ? { offset: filter.offset } : {}),
     // from the cursor on, one more than the page: whether a next page exists
     ...(filter.before !== undefined ? { from: filter.before } : {}),
     limit: limit + (filter.before !== undefined ? 2 : 1),
@@ -246,22 +275,139 @@ export async function runsListView(
     );
   }
   const rows = filter.before !== undefined ? listed.slice(1) : listed;
-  const facets = await store.runFacets();
   const page = rows.slice(0, limit);
-  const clean: RunsFilter = {};
-  if (filter.suite !== undefined) clean.suite = filter.suite;
-  if (filter.branch !== undefined) clean.branch = filter.branch;
-  if (filter.before !== undefined) clean.before = filter.before;
-  if (filter.limit !== undefined) clean.limit = limit;
+  const [facets, columns] = await Promise.all([
+    store.runFacets(),
+    filter.metric !== undefined ? [filter.metric] : gateMetricsOf(store, page),
+  ]);
+  const more = rows.length > limit;
   return {
     project: slug,
-    filter: clean,
+    filter: cleanRunsFilter(filter, limit),
     limit,
     runs: page.map(dashboardRun),
-    next_before: rows.length > limit ? page[page.length - 1]!.run_id : null,
+    metric_columns: columns,
+    metric_values: await metricValues(store, page, columns),
+    next_before: more && sort === undefined ? page[page.length - 1]!.run_id : null,
+    next_offset: more && sort !== undefined ? (filter.offset ?? 0) + limit : null,
+    repository_url: opts.repositoryUrl ?? null,
     suites: facets.suites,
     branches: facets.branches,
   };
+}
+
+/** The filter as given, its absent fields left out (a page's links repeat exactly what was asked). */
+function cleanRunsFilter(filter: RunsFilter, limit: number): RunsFilter {
+  const clean: RunsFilter = {};
+  for (const k of RUNS_FILTER_KEYS) {
+    if (filter[k] !== undefined) (clean as Record<string, unknown>)[k] = filter[k];
+  }
+  if (filter.limit !== undefined) clean.limit = limit;
+  return clean;
+}
+
+const RUNS_FILTER_KEYS = [
+  'suite',
+  'branch',
+  'verdict',
+  'metric',
+  'metric_min',
+  'metric_max',
+  'sort',
+  'order',
+  'before',
+  'offset',
+] as const satisfies readonly (keyof RunsFilter)[];
+
+/** `sort` and `order` as the store takes them; undefined: the listing's own order (newest first). */
+function runSortOf(filter: RunsFilter): RunSort | undefined {
+  if (filter.sort === undefined) {
+    if (filter.order === 'asc') return { by: 'started_at', order: 'asc' };
+    return undefined;
+  }
+  const order = filter.order ?? 'desc';
+  if (filter.sort.startsWith('metric:') && filter.sort.length > 'metric:'.length) {
+    return { by: 'metric', metric: filter.sort.slice('metric:'.length), order };
+  }
+  const column = RUNS_SORT_COLUMNS.find((c) => c === filter.sort);
+  if (column === undefined) {
+    throw new RgateError(
+      'usage',
+      `sort ${JSON.stringify(filter.sort)}: not a column of the runs list`,
+      `one of ${RUNS_SORT_COLUMNS.join(', ')}, or metric:<metric id>`,
+    );
+  }
+  // newest first is the listing's own order: its pages keep the cursor
+  if (column === 'started' && order === 'desc') return undefined;
+  return { by: column === 'started' ? 'started_at' : column, order };
+}
+
+/** The combinations a runs list refuses, each with what to ask instead. */
+function checkRunsFilter(filter: RunsFilter, sort: RunSort | undefined): void {
+  if ((filter.metric_min !== undefined || filter.metric_max !== undefined) && filter.metric === undefined) {
+    throw new RgateError(
+      'usage',
+      'metric_min and metric_max bound the chosen metric: none is chosen',
+      'add metric=<metric id>',
+    );
+  }
+  if (
+    filter.metric_min !== undefined &&
+    filter.metric_max !== undefined &&
+    filter.metric_min > filter.metric_max
+  ) {
+    throw new RgateError('usage', `metric_min ${filter.metric_min} is above metric_max ${filter.metric_max}`);
+  }
+  if (filter.before !== undefined && sort !== undefined) {
+    throw new RgateError(
+      'usage',
+      'before pages the newest-first listing; a sorted listing pages by offset',
+      'use offset=<runs to skip>',
+    );
+  }
+  if (filter.offset !== undefined && sort === undefined) {
+    throw new RgateError(
+      'usage',
+      'offset pages a sorted listing; the newest-first listing pages by before',
+      'use before=<the last run id of the previous page>',
+    );
+  }
+}
+
+/**
+ * The gate metrics of the suites a page lists: per suite (by name), the rules' metrics of its newest
+ * complete run's gate, in rule order, each metric once. One report per suite on the page, not per run.
+ */
+async function gateMetricsOf(store: AsyncRunStore, page: readonly RunRow[]): Promise<string[]> {
+  const suites = [...new Set(page.map((r) => r.suite))].sort(compareCodeUnits);
+  const perSuite = await Promise.all(
+    suites.map(async (suite) => {
+      const [newest] = await store.listRuns({ suite, status: 'complete', limit: 1 });
+      const report = newest ? asReport(await store.getReport(newest.run_id)) : undefined;
+      return report?.gate.rules.map((r) => r.metric) ?? [];
+    }),
+  );
+  return [...new Set(perSuite.flat())];
+}
+
+/** Each row's value of each column, as the store keeps a measure's value (a rate, a mean, a p95). */
+async function metricValues(
+  store: AsyncRunStore,
+  page: readonly RunRow[],
+  columns: readonly string[],
+): Promise<(number | null)[][]> {
+  if (columns.length === 0) return page.map(() => []);
+  // every run's stored measures (a failed run may hold some): the cells show what the sort orders by
+  const measured = await store.getMetricsOf(page.map((r) => r.run_id));
+  return measured.map((metrics) =>
+    columns.map((id) => {
+      const m = metrics.find((x) => x.id === id);
+      if (m === undefined) return null;
+      const v = m.value;
+      const value = v.kind === 'rate' ? v.rate : v.kind === 'mean' ? v.mean : v.p95;
+      return value === null || !Number.isFinite(value) ? null : value;
+    }),
+  );
 }
 
 /** A run's page: its stored report and the suite's history up to it (the report's trend charts). */

@@ -31,7 +31,7 @@ import {
 import { vsBaseView } from '../history/base-run.js';
 import { runsCompareView } from '../history/runs-compare.js';
 import { RgateError } from '../src/core/errors.js';
-import type { RunsFilter } from '../src/documents/index.js';
+import { VERDICTS, type RunsFilter } from '../src/documents/index.js';
 import type { AsyncRunStore } from '../src/store/async-store.js';
 import type { AccessControl } from './access.js';
 import { registerAssets } from './page-assets.js';
@@ -84,6 +84,26 @@ function whole(q: Query, name: string): number | undefined {
     throw new RgateError('usage', `${name} ${JSON.stringify(v)}: must be a whole number`);
   }
   return Number(v);
+}
+
+/** A number as a form's number field sends it (`-0.5`, `1e-3`), or the client's mistake (400). */
+function decimal(q: Query, name: string): number | undefined {
+  const v = text(q, name);
+  if (v === undefined) return undefined;
+  const n = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(v) ? Number(v) : NaN;
+  if (!Number.isFinite(n)) throw new RgateError('usage', `${name} ${JSON.stringify(v)}: must be a number`);
+  return n;
+}
+
+/** One of a few words, or the client's mistake (400) naming them. */
+function oneOf<T extends string>(q: Query, name: string, words: readonly T[]): T | undefined {
+  const v = text(q, name);
+  if (v === undefined) return undefined;
+  const w = words.find((x) => x === v);
+  if (w === undefined) {
+    throw new RgateError('usage', `${name} ${JSON.stringify(v)}: must be one of ${words.join(', ')}`);
+  }
+  return w;
 }
 
 /**
@@ -139,13 +159,25 @@ export function registerPages(app: FastifyInstance, ctx: PageContext): void {
   });
   page('/p/:project/runs', async (store, { project }, q) => {
     const filter: RunsFilter = {};
-    for (const k of ['suite', 'branch', 'before'] as const) {
+    for (const k of ['suite', 'branch', 'metric', 'sort', 'before'] as const) {
       const v = text(q, k);
       if (v !== undefined) filter[k] = v;
     }
-    const limit = whole(q, 'limit');
-    if (limit !== undefined) filter.limit = limit;
-    return renderRunsListPage(await runsListView(store, project!, filter), links);
+    const verdict = oneOf(q, 'verdict', VERDICTS);
+    if (verdict !== undefined) filter.verdict = verdict;
+    const order = oneOf(q, 'order', ['asc', 'desc'] as const);
+    if (order !== undefined) filter.order = order;
+    for (const k of ['metric_min', 'metric_max'] as const) {
+      const v = decimal(q, k);
+      if (v !== undefined) filter[k] = v;
+    }
+    for (const k of ['offset', 'limit'] as const) {
+      const v = whole(q, k);
+      if (v !== undefined) filter[k] = v;
+    }
+    // TODO(lead): the project's `repository_url` from the registry (h-base adds it) goes here
+    const view = await runsListView(store, project!, filter, { repositoryUrl: undefined });
+    return renderRunsListPage(view, links);
   });
   page('/p/:project/runs/:run', async (store, { project, run }) =>
     renderRunPage(await runPageView(store, project!, run!), links),

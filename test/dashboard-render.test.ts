@@ -167,6 +167,48 @@ describe('dashboard pages', () => {
     expect(trend).toContain('&quot; onmouseover&#x3D;&quot;alert(1)&quot; x&#x3D;&quot;');
   });
 
+  it('runs list: sorting headers, metric cells, local times and repository links from the template', async () => {
+    const v = await runsListView(
+      p.store,
+      'search',
+      { suite: 'nightly', sort: 'verdict', order: 'desc' },
+      { repositoryUrl: 'https://git.example/o/r/commit/{commit}' },
+    );
+    v.runs[0]!.commit = 'c0ffee/"><b>x';
+    v.runs[0]!.branch = 'feat/x';
+    v.runs[0]!.pr = 42;
+    // handlebars writes `=` in an attribute as &#x3D;: the same URL to a browser
+    const draw = (view: typeof v) => renderRunsListPage(view, links).replaceAll('&#x3D;', '=');
+    const html = draw(v);
+    // the commit links through the template, one encoded segment; the branch and PR stay text
+    expect(html).toContain('<a href="https://git.example/o/r/commit/c0ffee%2F%22%3E%3Cb%3Ex" title=');
+    expect(html).toContain('<td>feat/x #42</td>');
+    // the column sorted now flips its order; another sorts its own way first; the filter is kept
+    expect(html).toContain(
+      '<th scope="col" aria-sort="descending"><a href="/p/search/runs?suite=nightly&amp;sort=verdict&amp;order=asc">verdict ▼</a></th>',
+    );
+    expect(html).toContain('<a href="/p/search/runs?suite=nightly&amp;sort=suite&amp;order=asc">suite</a>');
+    expect(html).toContain('<a href="/p/search/runs?suite=nightly">started</a>');
+    for (const id of v.metric_columns) {
+      expect(html).toContain(`sort=metric%3A${encodeURIComponent(id)}&amp;order=desc">${id}</a>`);
+    }
+    expect(html).toMatch(/<td class="num">\d(\.\d{1,4})?<\/td>/);
+    expect(html).toContain(
+      `<time datetime="${v.runs[0]!.started_at}" title="${v.runs[0]!.started_at} (UTC)">`,
+    );
+    expect(html).toContain('<script src="/assets/dashboard.js"></script>');
+    // a template of branches and PRs links both where the run names both, and nothing where not
+    const both = draw({ ...v, repository_url: 'https://git.example/o/r/pull/{pr}?from={branch}' });
+    expect(both).toContain('<a href="https://git.example/o/r/pull/42?from=feat%2Fx">feat/x</a>');
+    expect(both).toContain('<a href="https://git.example/o/r/pull/42?from=feat%2Fx">#42</a>');
+    expect(both.match(/git\.example/g)).toHaveLength(2);
+    // no template (or one that is not http), no links
+    for (const repository_url of [null, 'javascript:alert(1)//{commit}']) {
+      expect(draw({ ...v, repository_url })).not.toContain('git.example');
+      expect(draw({ ...v, repository_url })).not.toContain('javascript:');
+    }
+  });
+
   it('chart one series per branch and the baseline as a star', async () => {
     const v = await suiteTrendView(p.store, 'search', 'nightly');
     v.runs.forEach((r, i) => {

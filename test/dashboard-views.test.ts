@@ -139,6 +139,88 @@ describe('dashboard views over a real SQLite project store', () => {
     await expect(runsListView(p.store, 'search', { limit: 501 })).rejects.toThrow(/1 to 500/);
   });
 
+  it('runs list: gate metric columns, sorted by a measure and paged by offset, filtered by verdict and a range', async () => {
+    const nightly = await runsListView(p.store, 'search', { suite: 'nightly' });
+    expect(conforms(RunsListViewSchema, nightly)).toEqual([]);
+    // the gate's metrics by default: the rules of the suite's newest complete run, in rule order
+    const newest = asReport(
+      await p.store.getReport(nightly.runs.find((r) => r.status === 'complete')!.run_id),
+    )!;
+    const gateMetrics = [...new Set(newest.gate.rules.map((r) => r.metric))];
+    expect(gateMetrics.length).toBeGreaterThan(0);
+    expect(nightly.metric_columns).toEqual(gateMetrics);
+    // each cell is the run's stored measure (a rate, a mean, a p95), whatever its status
+    for (const [i, run] of nightly.runs.entries()) {
+      const stored = await p.store.getMetrics(run.run_id);
+      const want = gateMetrics.map((id) => {
+        const v = stored.find((m) => m.id === id)?.value;
+        if (v === undefined) return null;
+        return v.kind === 'rate' ? v.rate : v.kind === 'mean' ? v.mean : v.p95;
+      });
+      expect(nightly.metric_values[i]).toEqual(want);
+    }
+    const metric = gateMetrics[0]!;
+    const value = (v: typeof nightly, id: string) =>
+      v.metric_values[v.runs.findIndex((r) => r.run_id === id)]![0];
+    const chosen = await runsListView(p.store, 'search', {
+      suite: 'nightly',
+      metric,
+      sort: `metric:${metric}`,
+      order: 'asc',
+    });
+    expect(chosen.metric_columns).toEqual([metric]);
+    const values = chosen.runs.map((r) => value(chosen, r.run_id));
+    const measured = values.filter((x): x is number => x !== null);
+    expect(measured).toEqual([...measured].sort((a, b) => a - b));
+    // unmeasured runs last
+    expect(values.slice(measured.length).every((x) => x === null)).toBe(true);
+    // sorted pages go by offset; their concatenation is the whole sorted listing
+    const pages: string[] = [];
+    let offset: number | undefined;
+    do {
+      const pg = await runsListView(p.store, 'search', {
+        suite: 'nightly',
+        metric,
+        sort: `metric:${metric}`,
+        order: 'asc',
+        limit: 2,
+        ...(offset !== undefined ? { offset } : {}),
+      });
+      expect(pg.next_before).toBeNull();
+      pages.push(...pg.runs.map((r) => r.run_id));
+      offset = pg.next_offset ?? undefined;
+    } while (offset !== undefined);
+    expect(pages).toEqual(chosen.runs.map((r) => r.run_id));
+    // a range keeps the runs measured within it, bounds inclusive
+    const mid = measured[Math.floor(measured.length / 2)]!;
+    const ranged = await runsListView(p.store, 'search', { metric, metric_min: mid });
+    expect(ranged.runs.length).toBe(measured.filter((x) => x >= mid).length);
+    expect(ranged.runs.every((r) => value(ranged, r.run_id)! >= mid)).toBe(true);
+    // by verdict
+    const verdict = nightly.runs.find((r) => r.verdict !== null)!.verdict!;
+    const byVerdict = await runsListView(p.store, 'search', { suite: 'nightly', verdict });
+    expect(byVerdict.runs.map((r) => r.run_id)).toEqual(
+      nightly.runs.filter((r) => r.verdict === verdict).map((r) => r.run_id),
+    );
+    const worstFirst = await runsListView(p.store, 'search', { sort: 'verdict' });
+    const rank = { NONE: 0, PASS: 1, WATCH: 2, FAIL: 3 } as const;
+    const ranks = worstFirst.runs.flatMap((r) => (r.verdict === null ? [] : [rank[r.verdict]]));
+    expect(ranks).toEqual([...ranks].sort((a, b) => b - a));
+    // the mistakes a URL can make, refused with what to ask instead
+    await expect(runsListView(p.store, 'search', { sort: 'nope' })).rejects.toThrow(/not a column/);
+    await expect(runsListView(p.store, 'search', { metric_min: 0 })).rejects.toThrow(/none is chosen/);
+    await expect(runsListView(p.store, 'search', { metric, metric_min: 1, metric_max: 0 })).rejects.toThrow(
+      /above/,
+    );
+    await expect(runsListView(p.store, 'search', { sort: 'suite', before: 'n-3' })).rejects.toThrow(/offset/);
+    await expect(runsListView(p.store, 'search', { offset: 2 })).rejects.toThrow(/before/);
+    // the repository template reaches the page's document
+    expect(
+      (await runsListView(p.store, 'search', {}, { repositoryUrl: 'https://git.example/c/{commit}' }))
+        .repository_url,
+    ).toBe('https://git.example/c/{commit}');
+  });
+
   it('run page: the stored report and the history up to that run', async () => {
     const v = await runPageView(p.store, 'search', 'ctx-1');
     expect(conforms(RunPageViewSchema, v)).toEqual([]);

@@ -5,7 +5,8 @@
  *   /                                  projects
  *   /p/:project                        a project: suites, latest runs, comparison sessions
  *   /p/:project/suites/:suite          a suite's trend
- *   /p/:project/runs                   the runs list (?suite=&branch=&before=&limit=)
+ *   /p/:project/runs                   the runs list (?suite=&branch=&verdict=&metric=&metric_min=
+ *                                      &metric_max=&sort=&order=&before=&offset=&limit=)
  *   /p/:project/runs/:run              a run's report
  *   /p/:project/runs/:run/vs-base      a branch's run against its base run
  *   /p/:project/diff/:a/:b             what changed between two runs
@@ -21,12 +22,34 @@
 import { RgateError } from '../../src/core/errors.js';
 import { FRAMED_PAGE_CSP } from '../templates.js';
 
+/** The runs list's query, in the order its links name it (RunsFilter's fields). */
 export interface RunsQuery {
   suite?: string | undefined;
   branch?: string | undefined;
+  verdict?: string | undefined;
+  metric?: string | undefined;
+  metric_min?: number | undefined;
+  metric_max?: number | undefined;
+  sort?: string | undefined;
+  order?: string | undefined;
   before?: string | undefined;
+  offset?: number | undefined;
   limit?: number | undefined;
 }
+
+const RUNS_QUERY_KEYS = [
+  'suite',
+  'branch',
+  'verdict',
+  'metric',
+  'metric_min',
+  'metric_max',
+  'sort',
+  'order',
+  'before',
+  'offset',
+  'limit',
+] as const satisfies readonly (keyof RunsQuery)[];
 
 export interface DashboardLinks {
   projects(): string;
@@ -66,10 +89,7 @@ export function dashboardLinks(base = ''): DashboardLinks {
     suite: (project, suite) => `${p(project)}/suites/${seg(suite)}`,
     runs: (project, q = {}) => {
       const params: [string, string][] = [];
-      if (q.suite !== undefined) params.push(['suite', q.suite]);
-      if (q.branch !== undefined) params.push(['branch', q.branch]);
-      if (q.before !== undefined) params.push(['before', q.before]);
-      if (q.limit !== undefined) params.push(['limit', String(q.limit)]);
+      for (const k of RUNS_QUERY_KEYS) if (q[k] !== undefined) params.push([k, String(q[k])]);
       const query = params.map(([k, v]) => `${k}=${seg(v)}`).join('&');
       return `${p(project)}/runs${query ? `?${query}` : ''}`;
     },

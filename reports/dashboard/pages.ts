@@ -33,7 +33,8 @@ import {
 } from '../history/trends.js';
 import { renderHtml } from '../run/html.js';
 import { FRAMED_PAGE_CSP, template, type PageFrame } from '../templates.js';
-import type { DashboardLinks } from './links.js';
+import type { DashboardLinks, RunsQuery } from './links.js';
+import { repositoryLinks } from './repository-links.js';
 
 type Crumb = { href: string | null; text: string };
 
@@ -60,7 +61,8 @@ function page(
       nav,
       charts: charts.length ? jsonForScript(charts.map((c) => ({ id: c.id, config: c.config }))) : null,
       chart_js: links.asset('chart.umd.js'),
-      client: links.asset('dashboard.js'),
+      // the charts, and the runs list's times in the reader's zone; other pages load no script
+      client: charts.length || name === 'runs' ? links.asset('dashboard.js') : null,
     },
   });
 }
@@ -106,6 +108,25 @@ interface RunRowOpts {
   diffs?: boolean;
   /** a tick box per complete run, for the compare form around the table */
   select?: boolean;
+  /** a column per metric, each row's values in `values` (as the runs) */
+  metrics?: { columns: readonly string[]; values: readonly (readonly (number | null)[])[] };
+  /** start times as <time> elements dashboard.js shows in the reader's time zone (UTC in the title) */
+  localTimes?: boolean;
+  /** the project's repository URL template: commits, branches and PRs as links */
+  repositoryUrl?: string | null;
+  /** a sortable header: the link that sorts by a column (a metric: `metric:<id>`), and how it is sorted now */
+  sortHref?: (column: string) => { href: string; sorted: 'ascending' | 'descending' | null };
+}
+
+/** A header cell: its text, and when the table sorts, the link that sorts by it. */
+function headCell(text: string, column: string | null, opts: RunRowOpts) {
+  const s = column !== null && opts.sortHref ? opts.sortHref(column) : null;
+  return {
+    text,
+    href: s?.href ?? null,
+    aria_sort: s?.sorted ?? null,
+    arrow: s?.sorted === 'ascending' ? ' ▲' : s?.sorted === 'descending' ? ' ▼' : '',
+  };
 }
 
 /** runs-table.hbs's context. `runs` newest first. */
@@ -124,13 +145,33 @@ function runsTable(
     if (older !== undefined) previous.set(r.run_id, older);
     if (r.status === 'complete') older = r.run_id;
   }
+  const metrics = opts.metrics ?? { columns: [], values: [] };
   return {
     diff_column: opts.diffs ?? false,
     select_column: opts.select ?? false,
-    rows: runs.map((r) => {
+    local_times: opts.localTimes ?? false,
+    head_before: [
+      headCell('run', null, opts),
+      headCell('suite', 'suite', opts),
+      headCell('verdict', 'verdict', opts),
+      headCell('status', 'status', opts),
+      headCell('branch', 'branch', opts),
+      headCell('commit', 'commit', opts),
+      headCell('started', 'started', opts),
+    ],
+    head_metrics: metrics.columns.map((id) => headCell(id, `metric:${id}`, opts)),
+    rows: runs.map((r, i) => {
       const prev = previous.get(r.run_id);
       const complete = r.status === 'complete';
+      const repo = repositoryLinks(opts.repositoryUrl ?? null, r);
       return {
+        metrics: (metrics.values[i] ?? []).map((v) => (v === null ? '-' : n4(v))),
+        branch_href: repo.branch,
+        commit_href: repo.commit,
+        commit_title: r.commit ?? '',
+        pr: r.pr === null ? null : `#${r.pr}`,
+        pr_href: repo.pr,
+        started_title: `${r.started_at} (UTC)`,
         run_id: r.run_id,
         href: links.run(project, r.run_id),
         suite: r.suite,
@@ -334,32 +375,89 @@ export function renderSuiteTrendPage(v: SuiteTrendView, links: DashboardLinks): 
   );
 }
 
-/** `/p/:project/runs`: the runs, filtered, one page at a time. */
+/** `/p/:project/runs`: the runs, filtered and sorted, one page at a time, a column per metric. */
 export function renderRunsListPage(v: RunsListView, links: DashboardLinks): string {
   const p = v.project;
   const f = v.filter;
-  const base = { suite: f.suite, branch: f.branch, limit: f.limit };
+  // what every link of the page keeps: the filter (a page, a sort start over from the first page)
+  const kept: RunsQuery = {
+    suite: f.suite,
+    branch: f.branch,
+    verdict: f.verdict,
+    metric: f.metric,
+    metric_min: f.metric_min,
+    metric_max: f.metric_max,
+    limit: f.limit,
+  };
+  const sorted = { sort: f.sort, order: f.order };
+  const current = f.sort ?? 'started';
+  const order = f.order ?? 'desc';
+  const range = [
+    f.metric_min !== undefined ? `${f.metric} >= ${f.metric_min}` : '',
+    f.metric_max !== undefined ? `${f.metric} <= ${f.metric_max}` : '',
+  ];
   const filtered = [
     f.suite !== undefined ? `suite ${f.suite}` : '',
     f.branch !== undefined ? `branch ${f.branch}` : '',
+    f.verdict !== undefined ? `verdict ${f.verdict}` : '',
+    ...range,
   ]
     .filter(Boolean)
     .join(', ');
+  const orderWords =
+    f.sort === undefined && order === 'desc'
+      ? 'newest first'
+      : `by ${current.replace(/^metric:/, '')}, ${order === 'asc' ? 'ascending' : 'descending'}`;
   return page('runs', links, `Runs · ${p}`, projectCrumbs(links, p, 'runs'), {
     project: p,
     action: links.runs(p),
     suites: v.suites.map((s) => ({ value: s, selected: s === f.suite })),
     branches: v.branches.map((b) => ({ value: b, selected: b === f.branch })),
+    verdicts: VERDICT_CHOICES.map((x) => ({ value: x, selected: x === f.verdict })),
+    metric: f.metric ?? '',
+    metric_min: f.metric_min ?? '',
+    metric_max: f.metric_max ?? '',
+    metric_choices: v.metric_columns,
+    sort: f.sort ?? '',
+    order: f.order ?? '',
     summary:
-      `${v.runs.length} run(s)${filtered ? ` of ${filtered}` : ''}, newest first` +
+      `${v.runs.length} run(s)${filtered ? ` of ${filtered}` : ''}, ${orderWords}` +
       (f.before !== undefined ? `, older than ${f.before}` : '') +
-      '.',
-    table: runsTable(links, p, v.runs, { suiteLinks: true, select: true }),
+      (f.offset !== undefined ? `, after the first ${f.offset}` : '') +
+      '. Times are in your time zone (UTC on hover).',
+    table: runsTable(links, p, v.runs, {
+      suiteLinks: true,
+      select: true,
+      localTimes: true,
+      metrics: { columns: v.metric_columns, values: v.metric_values },
+      repositoryUrl: v.repository_url,
+      sortHref: (column) => {
+        const now = column === current ? order : null;
+        // a column sorted now flips; another starts the way its readers look first: names A-Z,
+        // times, verdicts and measures from the top
+        const next =
+          now !== null ? (now === 'asc' ? 'desc' : 'asc') : ASCENDING_FIRST.has(column) ? 'asc' : 'desc';
+        const href =
+          column === 'started' && next === 'desc'
+            ? links.runs(p, kept)
+            : links.runs(p, { ...kept, sort: column, order: next });
+        return { href, sorted: now === null ? null : now === 'asc' ? 'ascending' : 'descending' };
+      },
+    }),
     compare_action: links.compareRuns(p, []).replace(/\?$/, ''),
-    first_href: f.before !== undefined ? links.runs(p, base) : null,
-    next_href: v.next_before !== null ? links.runs(p, { ...base, before: v.next_before }) : null,
+    first_href:
+      f.before !== undefined || f.offset !== undefined ? links.runs(p, { ...kept, ...sorted }) : null,
+    next_href:
+      v.next_before !== null
+        ? links.runs(p, { ...kept, ...sorted, before: v.next_before })
+        : v.next_offset !== null
+          ? links.runs(p, { ...kept, ...sorted, offset: v.next_offset })
+          : null,
   });
 }
+
+const VERDICT_CHOICES = ['FAIL', 'WATCH', 'PASS', 'NONE'] as const;
+const ASCENDING_FIRST = new Set(['suite', 'branch', 'commit', 'status']);
 
 /** `/p/:project/runs/:run`: the run's own HTML report, framed; a note when the run stored none. */
 export function renderRunPage(v: RunPageView, links: DashboardLinks): string {

@@ -29,6 +29,8 @@ export const DashboardRunSchema = Closed({
   /** the git commit and branch the upload named (null when it named none, or for a local run) */
   commit: nullableString,
   branch: nullableString,
+  /** the pull request number the upload named (GitRef.pr), null when none */
+  pr: OrNull(Type.Integer({ minimum: 1 })),
   fixture_version: nullableString,
   observation_count: count,
 });
@@ -102,11 +104,24 @@ export const SuiteTrendViewSchema = Closed({
 });
 export type SuiteTrendView = Static<typeof SuiteTrendViewSchema>;
 
+/** What the runs list sorts by: a column, or a measure (`metric:<id>`). */
+export const RUNS_SORT_COLUMNS = ['started', 'suite', 'branch', 'commit', 'status', 'verdict'] as const;
+
 export const RunsFilterSchema = Closed({
   suite: Type.Optional(Type.String()),
   branch: Type.Optional(Type.String()),
-  /** a run id: list the runs after it in the listing order (older ones) */
+  verdict: Type.Optional(VerdictSchema),
+  /** the one metric column shown (else the gate metrics of the listed suites), and what the range bounds */
+  metric: Type.Optional(Type.String()),
+  metric_min: Type.Optional(Type.Number()),
+  metric_max: Type.Optional(Type.Number()),
+  /** one of RUNS_SORT_COLUMNS or `metric:<id>`; absent: newest first */
+  sort: Type.Optional(Type.String()),
+  order: Type.Optional(StringEnum(['asc', 'desc'])),
+  /** a run id: list the runs after it in the listing order (older ones); newest-first pages only */
   before: Type.Optional(Type.String()),
+  /** runs skipped in a sorted listing (its pages after the first) */
+  offset: Type.Optional(Type.Integer({ minimum: 0 })),
   limit: Type.Optional(Type.Integer({ minimum: 1 })),
 });
 export type RunsFilter = Static<typeof RunsFilterSchema>;
@@ -115,10 +130,18 @@ export const RunsListViewSchema = Closed({
   project: Type.String(),
   filter: RunsFilterSchema,
   limit: Type.Integer({ minimum: 1 }),
-  /** newest first (started_at desc, run_id desc) */
+  /** in the filter's order: newest first (started_at desc, run_id desc) unless sorted */
   runs: Type.Array(DashboardRunSchema),
-  /** the `before` cursor of the next page, null on the last one */
+  /** the metric columns: `filter.metric`, else the gate metrics of the suites listed (suite order, then rule order) */
+  metric_columns: Type.Array(Type.String()),
+  /** per run (as `runs`), its value of each metric column; null: not measured (an incomplete run, another gate) */
+  metric_values: Type.Array(Type.Array(OrNull(Type.Number()))),
+  /** the `before` cursor of the next page (newest first), null on the last one or when sorted */
   next_before: nullableString,
+  /** the `offset` of the next page of a sorted listing, null on the last one or when not sorted */
+  next_offset: OrNull(Type.Integer({ minimum: 0 })),
+  /** the project's repository URL template (`{commit}`, `{branch}`, `{pr}`), null: no links */
+  repository_url: nullableString,
   /** what the filter form offers, sorted */
   suites: Type.Array(Type.String()),
   branches: Type.Array(Type.String()),

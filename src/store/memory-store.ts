@@ -9,15 +9,18 @@ import {
 import { liveStatus } from './run-owner.js';
 import { compareCodeUnits } from '../core/canonical-json.js';
 import { importConflict, importDigest } from './run-import.js';
-import type {
-  CompareSessionRow,
-  ImportOutcome,
-  RunImport,
-  RunFacets,
-  RunListFilter,
-  RunResult,
-  RunsSummary,
-  RunStore,
+import { measureColumns } from './run-record.js';
+import {
+  VERDICT_RANK,
+  type CompareSessionRow,
+  type ImportOutcome,
+  type RunImport,
+  type RunFacets,
+  type RunListFilter,
+  type RunResult,
+  type RunsSummary,
+  type RunSort,
+  type RunStore,
 } from './types.js';
 
 interface MemRun {
@@ -110,16 +113,68 @@ export class MemoryRunStore implements RunStore {
   }
 
   listRuns(filter: RunListFilter = {}): RunRow[] {
-    let rows = this.nightly(filter.suite, filter.idPrefix).filter(
-      (r) =>
-        (filter.branch === undefined || r.git?.branch === filter.branch) &&
-        (filter.status === undefined || r.status === filter.status),
-    );
+    const range = filter.metricRange;
+    let rows = this.nightly(filter.suite, filter.idPrefix).filter((r) => {
+      if (filter.branch !== undefined && r.git?.branch !== filter.branch) return false;
+      if (filter.status !== undefined && r.status !== filter.status) return false;
+      if (filter.verdict !== undefined && r.verdict !== filter.verdict) return false;
+      if (range === undefined) return true;
+      const v = this.measured(r.run_id, range.metric);
+      return (
+        v !== null &&
+        (range.min === undefined || v >= range.min) &&
+        (range.max === undefined || v <= range.max)
+      );
+    });
     if (filter.from !== undefined) {
       const at = rows.findIndex((r) => r.run_id === filter.from);
       rows = at < 0 ? [] : rows.slice(at);
     }
-    return (filter.limit !== undefined && filter.limit >= 0 ? rows.slice(0, filter.limit) : rows).map(live);
+    if (filter.sort !== undefined) rows = this.sorted(rows, filter.sort);
+    const start = filter.offset ?? 0;
+    const end = filter.limit !== undefined && filter.limit >= 0 ? start + filter.limit : undefined;
+    return rows.slice(start, end).map(live);
+  }
+
+  /** a run's value of one measure (null: not measured), as the SQL stores' `measures.value` holds it */
+  private measured(runId: string, metric: string): number | null {
+    const m = this.runs.get(runId)?.metrics.find((x) => x.id === metric);
+    const value = m === undefined ? null : measureColumns(m).value;
+    // SQLite stores NaN as NULL
+    return value === null || Number.isNaN(value) ? null : value;
+  }
+
+  /** listRuns' `sort` as the SQL stores order it (runListOrder): rows come in the listing's order */
+  private sorted(rows: RunRow[], sort: RunSort): RunRow[] {
+    const sign = sort.order === 'asc' ? 1 : -1;
+    if (sort.by === 'started_at') return sign === 1 ? [...rows].reverse() : rows;
+    const key = (r: RunRow): string | number | null => {
+      switch (sort.by) {
+        case 'metric':
+          return this.measured(r.run_id, sort.metric);
+        case 'verdict':
+          return r.verdict === null ? null : VERDICT_RANK[r.verdict];
+        case 'suite':
+          return r.suite;
+        case 'branch':
+          return r.git?.branch ?? null;
+        case 'commit':
+          return r.git?.commit ?? null;
+        default:
+          return r.status;
+      }
+    };
+    const keyed = rows.map((row, at) => ({ row, at, key: key(row) }));
+    keyed.sort((a, b) => {
+      if (a.key === null || b.key === null)
+        return (a.key === null ? 1 : 0) - (b.key === null ? 1 : 0) || a.at - b.at;
+      const c =
+        typeof a.key === 'number' && typeof b.key === 'number'
+          ? a.key - b.key
+          : compareCodeUnits(String(a.key), String(b.key));
+      return sign * c || a.at - b.at;
+    });
+    return keyed.map((k) => k.row);
   }
 
   summarizeRuns(filter: Pick<RunListFilter, 'suite' | 'idPrefix'> = {}): RunsSummary {

@@ -19,6 +19,7 @@ import {
   storedReader,
   type RunRecord,
   type UnreadableHint,
+  runListOrder,
   runListWhere,
   startingAt,
 } from './run-record.js';
@@ -299,11 +300,13 @@ export class PgRunStore implements AsyncRunStore {
 
   async listRuns(filter: RunListFilter = {}): Promise<RunRow[]> {
     const args: unknown[] = [];
-    const where = runListWhere(filter, (v) => `$${args.push(v)}`, ' COLLATE "C"');
+    const param = (v: string | number) => `$${args.push(v)}`;
+    const where = runListWhere(filter, param, ' COLLATE "C"');
+    const order = runListOrder(filter, param, ' COLLATE "C"');
     const limit = filter.limit !== undefined && filter.limit >= 0 ? filter.limit : null;
     const rows = await this.rows<RunRecord>(
       `${RUN_SELECT} WHERE ${where}
-       ORDER BY r.started_at COLLATE "C" DESC, r.run_id COLLATE "C" DESC LIMIT $${args.push(limit)}`,
+       ORDER BY ${order} LIMIT $${args.push(limit)} OFFSET $${args.push(filter.offset ?? 0)}`,
       args,
     );
     return startingAt(rows, filter.from).map((r) => this.read.row(r));

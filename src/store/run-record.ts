@@ -14,7 +14,7 @@ import { withRequest } from './observation-packs.js';
 import { unpackJson } from './packed-json.js';
 import { liveStatus } from './run-owner.js';
 import { shellWord } from '../core/shell-word.js';
-import type { RunListFilter } from './types.js';
+import { VERDICT_RANK, type RunListFilter } from './types.js';
 
 /** A `runs` row joined with its verdict and observation count, as the SQL stores select it. */
 export interface RunRecord {
@@ -226,7 +226,11 @@ export function runInsert(meta: RunMeta): { columns: string; values: (string | n
  * (started_at desc, run_id desc), as a row-value comparison against that run, so no newer row is
  * read; no such run compares as NULL and lists nothing.
  */
-export function runListWhere(filter: RunListFilter, param: (v: string) => string, collate = ''): string {
+export function runListWhere(
+  filter: RunListFilter,
+  param: (v: string | number) => string,
+  collate = '',
+): string {
   const where = ['r.compare_session IS NULL'];
   if (filter.suite !== undefined) where.push(`r.suite = ${param(filter.suite)}`);
   if (filter.branch !== undefined) where.push(`r.git_branch = ${param(filter.branch)}`);
@@ -241,6 +245,20 @@ export function runListWhere(filter: RunListFilter, param: (v: string) => string
       `substr(r.run_id, 1, ${[...filter.idPrefix].length}) = ${param(filter.idPrefix)}`,
     );
   }
+  if (filter.verdict !== undefined) where.push(`v.verdict = ${param(filter.verdict)}`);
+  const range = filter.metricRange;
+  if (range !== undefined) {
+    // placeholders in the order they appear (SQLite's `?` are positional)
+    const id = param(range.metric);
+    const bounds = [
+      ...(range.min !== undefined ? [`mr.value >= ${param(range.min)}`] : []),
+      ...(range.max !== undefined ? [`mr.value <= ${param(range.max)}`] : []),
+    ];
+    where.push(
+      `EXISTS (SELECT 1 FROM measures mr WHERE mr.run_id = r.run_id AND mr.metric_id = ${id}` +
+        `${bounds.map((b) => ` AND ${b}`).join('')})`,
+    );
+  }
   if (filter.from !== undefined) {
     where.push(
       `(r.started_at${collate}, r.run_id${collate}) <= ` +
@@ -249,6 +267,32 @@ export function runListWhere(filter: RunListFilter, param: (v: string) => string
   }
   return where.join(' AND ');
 }
+
+/**
+ * The ORDER BY of listRuns over `runs r` (and `verdicts v`), for both SQL stores: the listing's order
+ * (started_at desc, run_id desc), or `filter.sort` first with that order breaking its ties and a run
+ * without the key last in either direction (`x IS NULL` sorts false first in both databases).
+ */
+export function runListOrder(filter: RunListFilter, param: (v: string) => string, collate = ''): string {
+  const listing = `r.started_at${collate} DESC, r.run_id${collate} DESC`;
+  const s = filter.sort;
+  if (s === undefined) return listing;
+  const dir = s.order === 'asc' ? 'ASC' : 'DESC';
+  if (s.by === 'started_at') return `r.started_at${collate} ${dir}, r.run_id${collate} ${dir}`;
+  const column = s.by === 'metric' || s.by === 'verdict' ? '' : SORT_COLUMN[s.by];
+  // named twice (whether it is missing, then its value): a metric's subquery takes its id twice
+  const key = () =>
+    s.by === 'metric'
+      ? `(SELECT ms.value FROM measures ms WHERE ms.run_id = r.run_id AND ms.metric_id = ${param(s.metric)})`
+      : s.by === 'verdict'
+        ? `(CASE v.verdict ${Object.entries(VERDICT_RANK)
+            .map(([verdict, rank]) => `WHEN '${verdict}' THEN ${rank}`)
+            .join(' ')} END)`
+        : `r.${column}${collate}`;
+  return `${key()} IS NULL, ${key()} ${dir}, ${listing}`;
+}
+
+const SORT_COLUMN = { suite: 'suite', branch: 'git_branch', commit: 'git_commit', status: 'status' } as const;
 
 /**
  * A listing that starts at `from` holds that run first, or it is empty: a run the other filters

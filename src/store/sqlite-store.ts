@@ -17,6 +17,7 @@ import { packLargeJson } from './packed-json.js';
 import {
   measureColumns,
   runInsert,
+  runListOrder,
   runListWhere,
   startingAt,
   storedReader,
@@ -318,10 +319,12 @@ export class SqliteRunStore implements RunStore {
   listRuns(filter: RunListFilter = {}): RunRow[] {
     this.flush();
     const args: unknown[] = [];
-    const where = runListWhere(filter, (v) => (args.push(v), '?'));
+    const param = (v: string | number) => (args.push(v), '?');
+    const where = runListWhere(filter, param);
+    const order = runListOrder(filter, param);
     const rows = this.db
-      .prepare(`${RUN_SELECT} WHERE ${where} ORDER BY r.started_at DESC, r.run_id DESC LIMIT ?`)
-      .all(...args, filter.limit ?? -1) as RunRecord[];
+      .prepare(`${RUN_SELECT} WHERE ${where} ORDER BY ${order} LIMIT ? OFFSET ?`)
+      .all(...args, filter.limit ?? -1, filter.offset ?? 0) as RunRecord[];
     return startingAt(rows, filter.from).map((r) => this.read.row(r));
   }
 

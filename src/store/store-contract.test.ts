@@ -321,6 +321,74 @@ describe.each(factories)('RunStore contract: %s', (name, make) => {
 
   itOn(
     name,
+    'sorts a listing by a column, a verdict or a measure (the missing last), filters by verdict and a measure range, pages by offset',
+    async () => {
+      const s = await make();
+      const rate = (v: number): MetricEntry[] => [
+        {
+          ...metric,
+          value: { kind: 'rate', numerator: v * 100, denominator: 100, rate: v, wilson95: [0, 1] },
+        },
+      ];
+      // f: no verdict, no measure (running); a and c measure the same (ties broken newest first)
+      for (const [id, t, branch, verdict, value] of [
+        ['a', '2026-01-01T00:00:00Z', 'main', 'PASS', 0.5],
+        ['b', '2026-01-02T00:00:00Z', undefined, 'FAIL', 0.25],
+        ['c', '2026-01-03T00:00:00Z', 'dev', 'WATCH', 0.5],
+        ['d', '2026-01-04T00:00:00Z', 'main', 'NONE', 0.75],
+        ['e', '2026-01-05T00:00:00Z', 'Main', 'PASS', 1],
+        ['f', '2026-01-06T00:00:00Z', 'dev', undefined, undefined],
+      ] as const) {
+        await s.beginRun({
+          run_id: id,
+          suite: 'x',
+          started_at: t,
+          artifacts: ARTIFACTS,
+          settings: SETTINGS,
+          ...(branch ? { git: { commit: `c-${id}`, branch } } : {}),
+        });
+        if (verdict === undefined) continue;
+        await s.finishRun(id, {
+          status: 'complete',
+          finished_at: t,
+          gate_id: verdict === 'NONE' ? 'measures-only' : 'nightly',
+          verdict,
+          metrics: rate(value!),
+        });
+      }
+      const ids = async (f: Parameters<AsyncRunStore['listRuns']>[0]) =>
+        (await s.listRuns(f)).map((r) => r.run_id).join('');
+      const m = 'top1_useful_rate';
+      expect(await ids({ sort: { by: 'metric', metric: m, order: 'asc' } })).toBe('bcadef');
+      expect(await ids({ sort: { by: 'metric', metric: m, order: 'desc' } })).toBe('edcabf');
+      expect(await ids({ sort: { by: 'metric', metric: 'not_measured', order: 'asc' } })).toBe('fedcba');
+      expect(await ids({ sort: { by: 'verdict', order: 'desc' } })).toBe('bceadf');
+      expect(await ids({ sort: { by: 'verdict', order: 'asc' } })).toBe('deacbf');
+      // byte order: 'Main' before 'dev' before 'main'; b has no branch
+      expect(await ids({ sort: { by: 'branch', order: 'asc' } })).toBe('efcdab');
+      expect(await ids({ sort: { by: 'branch', order: 'desc' } })).toBe('dafceb');
+      expect(await ids({ sort: { by: 'started_at', order: 'asc' } })).toBe('abcdef');
+      expect(await ids({ sort: { by: 'status', order: 'asc' } })).toBe('edcbaf');
+      expect(await ids({ sort: { by: 'commit', order: 'desc' } })).toBe('fedcab');
+      expect(await ids({ verdict: 'PASS' })).toBe('ea');
+      expect(await ids({ metricRange: { metric: m, min: 0.5 } })).toBe('edca');
+      expect(await ids({ metricRange: { metric: m, min: 0.25, max: 0.5 } })).toBe('cba');
+      expect(await ids({ metricRange: { metric: m, max: 0.4999 } })).toBe('b');
+      expect(await ids({ metricRange: { metric: 'not_measured', min: 0 } })).toBe('');
+      const byValue = { sort: { by: 'metric', metric: m, order: 'asc' } } as const;
+      expect(await ids({ ...byValue, limit: 2, offset: 2 })).toBe('ad');
+      expect(await ids({ ...byValue, offset: 5 })).toBe('f');
+      expect(await ids({ ...byValue, offset: 6 })).toBe('');
+      expect(await ids({ limit: 2, offset: 1 })).toBe('ed');
+      expect(
+        await ids({ ...byValue, branch: 'main', verdict: 'PASS', metricRange: { metric: m, max: 0.5 } }),
+      ).toBe('a');
+      await s.close();
+    },
+  );
+
+  itOn(
+    name,
     'lists and counts the runs whose id starts with a prefix, wildcards and case as typed',
     async () => {
       const s = await make();

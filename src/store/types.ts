@@ -53,8 +53,28 @@ export interface RunListFilter {
    * run id prefix (`rgate diff 20261123T1121 ...`) is resolved without listing every run
    */
   idPrefix?: string;
+  /** only runs whose gate gave this verdict (a run without a verdict matches none) */
+  verdict?: Verdict;
+  /** only runs that measured `metric` within [min, max] (each bound optional, inclusive) */
+  metricRange?: { metric: string; min?: number; max?: number };
+  /**
+   * another order than the listing's (started_at desc, run_id desc), which then breaks its ties: a
+   * run without the key (no branch, no verdict, not that measure) comes last in either direction.
+   * `from` counts in the listing's own order: a sorted listing pages by `offset`.
+   */
+  sort?: RunSort;
+  /** skip this many runs of the order (a sorted page after the first) */
+  offset?: number;
   limit?: number;
 }
+
+/** The columns a runs listing sorts by; `verdict` by severity: NONE < PASS < WATCH < FAIL. */
+export type RunSort =
+  | { by: 'started_at' | 'suite' | 'branch' | 'commit' | 'status' | 'verdict'; order: 'asc' | 'desc' }
+  | { by: 'metric'; metric: string; order: 'asc' | 'desc' };
+
+/** The severity order of verdicts a sort by verdict uses (both SQL stores and the memory store). */
+export const VERDICT_RANK: Readonly<Record<Verdict, number>> = { NONE: 0, PASS: 1, WATCH: 2, FAIL: 3 };
 
 /** The suites and git branches of a store's nightly history, each sorted by code units. */
 export interface RunFacets {

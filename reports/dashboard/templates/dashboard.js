@@ -3,6 +3,20 @@
    JSON data block; uploaded text only ever reaches chart.js as canvas text, never as HTML. */
 (function () {
   'use strict';
+  // every <time datetime> in the reader's own time zone; the UTC it was stored in stays in its title
+  var pad = function (n) {
+    return (n < 10 ? '0' : '') + n;
+  };
+  Array.prototype.forEach.call(document.querySelectorAll('time[datetime]'), function (el) {
+    var d = new Date(el.getAttribute('datetime'));
+    if (isNaN(d.getTime())) return;
+    var off = -d.getTimezoneOffset();
+    var zone = 'UTC' + (off === 0 ? '' : (off > 0 ? '+' : '-') + pad(Math.floor(Math.abs(off) / 60)) + ':' + pad(Math.abs(off) % 60));
+    el.textContent =
+      d.getFullYear() + '-' + pad(d.getMonth() + 1) + '-' + pad(d.getDate()) + ' ' +
+      pad(d.getHours()) + ':' + pad(d.getMinutes()) + ':' + pad(d.getSeconds()) + ' ' + zone;
+    el.setAttribute('data-local', '1');
+  });
   var block = document.getElementById('rgate-charts');
   if (!block || typeof Chart === 'undefined') return;
   var charts = JSON.parse(block.textContent);
