@@ -175,8 +175,10 @@ export function registerPages(app: FastifyInstance, ctx: PageContext): void {
       const v = whole(q, k);
       if (v !== undefined) filter[k] = v;
     }
-    // TODO(lead): the project's `repository_url` from the registry (h-base adds it) goes here
-    const view = await runsListView(store, project!, filter, { repositoryUrl: undefined });
+    // the project's repository URL template links commits, branches and PRs (docs/server.md)
+    const info = await ctx.stores.getProject(project!);
+    const repositoryUrl = info?.repository_url ?? undefined;
+    const view = await runsListView(store, project!, filter, repositoryUrl ? { repositoryUrl } : {});
     return renderRunsListPage(view, links);
   });
   page('/p/:project/runs/:run', async (store, { project, run }) =>

@@ -110,6 +110,10 @@ async function branchVsBase(srv: RunningServer): Promise<string> {
   expect(none.status).toBe(404);
   expect(none.text).toContain('run base-1 is a run of the base branch develop itself');
   expect((await call(srv.base, 'GET', '/p/ci/runs/pr-1/vs-base')).status).toBe(404);
+  // the runs list links each commit by the project's repository URL template
+  const runs = await call(srv.base, 'GET', '/p/ci/runs', { token });
+  expect(runs.status).toBe(200);
+  expect(runs.text).toContain(`href="https://git.example.org/r/-/${'c'.repeat(40)}"`);
   return token;
 }
 
