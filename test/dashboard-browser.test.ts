@@ -101,7 +101,18 @@ beforeAll(async () => {
       r.commit = `${n}f3a9c2e`.padEnd(40, 'b');
     },
   });
-  const names = ['projects', 'project', 'trend', 'runs', 'run', 'diff', 'compare', 'compare-runs', 'label'];
+  const names = [
+    'projects',
+    'project',
+    'trend',
+    'runs',
+    'run',
+    'diff',
+    'compare',
+    'compare-runs',
+    'vs-base',
+    'label',
+  ];
   realPages = [...real.keys()].map((path, i) => [`dashboard-${names[i]}`, path]);
   for (const [path, html] of real) pages.set(path, html);
 
@@ -155,12 +166,13 @@ describe('dashboard pages in chromium: screenshots and accessibility', () => {
       'dashboard-diff',
       'dashboard-compare',
       'dashboard-compare-runs',
+      'dashboard-vs-base',
       'dashboard-label',
     ]);
   });
 
-  for (let i = 0; i < 9; i++) {
-    it(`page ${i + 1} of 9`, async () => {
+  for (let i = 0; i < 10; i++) {
+    it(`page ${i + 1} of 10`, async () => {
       if (!browser) throw new Error(CHROMIUM_MISSING);
       const [name, path] = realPages[i]!;
       const { page, errors } = await open(path);
@@ -169,7 +181,9 @@ describe('dashboard pages in chromium: screenshots and accessibility', () => {
       const canvases = await page.$$eval('canvas', (cs) =>
         cs.map((c) => c.getAttribute('data-drawn') ?? 'drawn-by-report'),
       );
-      if (name === 'dashboard-trend' || name === 'dashboard-compare' || name === 'dashboard-compare-runs') {
+      if (
+        ['dashboard-trend', 'dashboard-compare', 'dashboard-compare-runs', 'dashboard-vs-base'].includes(name)
+      ) {
         expect(canvases.length, name).toBeGreaterThan(0);
         expect(
           canvases.every((c) => c === '1'),

@@ -7,7 +7,7 @@
 import { join, resolve } from 'node:path';
 import { runSuite } from '../harness/run-suite.js';
 import { runCompare, saveSession } from '../history/compare.js';
-import { runsCompareView } from '../history/runs-compare.js';
+import { compareRowsView, runsCompareView } from '../history/runs-compare.js';
 import {
   compareSessionView,
   diffView,
@@ -22,6 +22,7 @@ import {
 import {
   renderComparePage,
   renderRunsComparePage,
+  renderVsBasePage,
   renderDiffPage,
   renderLabelQueuePage,
   renderProjectPage,
@@ -250,7 +251,7 @@ export function fillHostileProject(p: Project): {
  */
 export function filledProjectViews(): Pick<
   Parameters<typeof projectPages>[3],
-  'suite' | 'diff' | 'run' | 'session' | 'compareRuns' | 'labelSuite' | 'loadSet'
+  'suite' | 'diff' | 'run' | 'session' | 'compareRuns' | 'vsBase' | 'labelSuite' | 'loadSet'
 > {
   const set = loadFixtureSet('context-load', { root });
   return {
@@ -259,6 +260,7 @@ export function filledProjectViews(): Pick<
     run: 'ctx-2',
     session: 'cmp-nightly',
     compareRuns: ['ctx-2', 'ctx-1'],
+    vsBase: ['ctx-1', 'ctx-2'],
     labelSuite: 'context-load',
     loadSet: async (a) => (a.corpus_sha256 === set.artifacts.corpus_sha256 ? set : undefined),
   };
@@ -276,6 +278,11 @@ export async function projectPages(
     session?: string;
     /** stored runs to compare side by side (the compare-runs page) */
     compareRuns?: string[];
+    /**
+     * [base run, branch run]: the vs-base page drawn for them as if the second were a branch run whose
+     * merge-base commit the first ran (the choice of the base run is tested in history/base-run.test.ts)
+     */
+    vsBase?: [string, string];
     labelSuite: string;
     loadSet?: LoadPinnedSet;
     projects: ProjectSummary[];
@@ -313,6 +320,22 @@ export async function projectPages(
     const cv = await runsCompareView(store, project, o.compareRuns);
     each(cv.runs);
     pages.set(links.compareRuns(project, o.compareRuns), renderRunsComparePage(cv, links));
+  }
+  if (o.vsBase !== undefined) {
+    const [base, run] = await Promise.all(o.vsBase.map((id) => store.getRun(id)));
+    const compare = await compareRowsView(store, project, [base!, run!]);
+    each(compare.runs);
+    const view = {
+      run_id: run!.run_id,
+      base: {
+        run_id: base!.run_id,
+        chosen_by: 'merge_base' as const,
+        base_branch: 'main',
+        why: `the run of the merge-base commit ${'a'.repeat(12)} on main`,
+      },
+      compare,
+    };
+    pages.set(links.vsBase(project, run!.run_id), renderVsBasePage(view, links));
   }
   const lv = await labelQueueView(store, project, o.labelSuite, o.loadSet ? { loadSet: o.loadSet } : {});
   pages.set(links.label(project, o.labelSuite), renderLabelQueuePage(lv, links));

@@ -129,7 +129,7 @@ describe('dashboard pages', () => {
       ...filledProjectViews(),
       projects: [{ slug: 'search', name: 'Search', run_count: 8, newest: null }],
     });
-    expect(pages.size).toBe(9);
+    expect(pages.size).toBe(10);
     for (const [path, html] of pages) checkPage(path, html);
     const trend = pages.get(links.suite('search', 'nightly'))!;
     expect(trend).toContain('Newest run n-6: FAIL');

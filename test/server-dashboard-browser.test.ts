@@ -44,6 +44,8 @@ const runs: [string, string, string][] = [];
 let printedUrl = '';
 let session = '';
 let readToken = '';
+/** a run on a feature branch made after the last main run: its base run is that main run */
+let branchRun = '';
 
 async function cli(args: string[], env: Record<string, string>) {
   const io = captureIo(project.dir, env);
@@ -81,6 +83,11 @@ beforeAll(async () => {
     runs.push([m[1]!, branch, sha]);
     printedUrl = m[2]!;
   }
+  const late = await cli(
+    ['run', '--upload', srv.base, '--project', 'search'],
+    env('feat/late', commit('e5')),
+  );
+  branchRun = /uploaded run (\S+):/.exec(late)![1]!;
   await cli(
     ['upload', 'latest', '--server', srv.base, '--project', 'secret'],
     env('main', commit('d4'), secretToken),
@@ -154,6 +161,8 @@ describe('the dashboard through rgate server, in chromium', () => {
       ['diff', links.diff('search', first!, second!)],
       ['compare', links.compare('search', session)],
       ['compare runs', links.compareRuns('search', [third!, first!])],
+      // a feature branch's run against the newest main run before it
+      ['vs base', links.vsBase('search', branchRun)],
       ['label', links.label('search', suite)],
     ];
     for (const [name, path] of pages) {
@@ -162,7 +171,7 @@ describe('the dashboard through rgate server, in chromium', () => {
       expect(errors, name).toEqual([]);
       const scripts = await page.$$eval('script[src]', (s) => s.map((e) => e.getAttribute('src')));
       for (const s of scripts) expect(s, name).toMatch(/^\/assets\/[a-z.-]+\.js$/);
-      if (name === 'trend' || name === 'compare' || name === 'compare runs') {
+      if (['trend', 'compare', 'compare runs', 'vs base'].includes(name)) {
         const drawn = await page.$$eval('canvas', (cs) => cs.map((c) => c.getAttribute('data-drawn')));
         expect(drawn.length, name).toBeGreaterThan(0);
         expect(
@@ -180,6 +189,7 @@ describe('the dashboard through rgate server, in chromium', () => {
         expect(await page.$$('tbody tr')).toHaveLength(1);
         expect(body).toContain(runs[2]![0]);
       }
+      if (name === 'vs base') expect(body).toContain(`Run ${branchRun} against base run ${third}`);
       // the oldest run is the reference, whatever the order named; each links to its page
       if (name === 'compare runs') {
         expect(body).toContain(`${first} vs ${third}`);
