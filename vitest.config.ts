@@ -45,6 +45,13 @@ export const E2E_TESTS = [
   // about 6,000 hostile requests to a server on each store (every route, every parameter): 70 s of
   // wall clock at load 8
   'test/server-fuzz.test.ts',
+  // spawn the built CLI per case, and a server with real uploads per store
+  'test/module-system.test.ts',
+  'test/server-vs-base.test.ts',
+  // the compiled CLI as a child process per case
+  'test/cli-edges.test.ts',
+  'test/run-cli.test.ts',
+  'test/shell-scripts.test.ts',
 ];
 
 /**

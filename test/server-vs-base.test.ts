@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -120,6 +120,7 @@ async function branchVsBase(srv: RunningServer): Promise<string> {
 describe('branch vs base over SQLite', () => {
   it('project settings, the upload answer, the vs-base page; rgate run --upload prints the link', async () => {
     const srv = await startServer(join(data, 'server'), { rateLimit: 0 });
+    const summary = join(data, 'step-summary.md');
     try {
       const token = await branchVsBase(srv);
       // a pull request's run in CI: the CLI reads the PR from GitHub's variables and prints the link
@@ -130,6 +131,7 @@ describe('branch vs base over SQLite', () => {
         GITHUB_REF: 'refs/pull/9/merge',
         GITHUB_BASE_REF: 'develop',
         RGATE_MERGE_BASE: MERGE_BASE,
+        GITHUB_STEP_SUMMARY: summary,
       });
       const code = await runCli(['run', '--upload', srv.base, '--project', 'ci'], io);
       expect(code, io.stderr.join('\n')).toBe(0);
@@ -137,6 +139,11 @@ describe('branch vs base over SQLite', () => {
       const id = /uploaded run (\S+):/.exec(out)?.[1];
       expect(id, out).toBeDefined();
       expect(out).toContain(`run ${id} against its base branch: ${srv.base}/p/ci/runs/${id}/vs-base`);
+      // the job's step summary links both pages
+      expect(readFileSync(summary, 'utf8')).toBe(
+        `- rgate run \`${id}\` on the dashboard: ${srv.base}/p/ci/runs/${id}\n` +
+          `- against its base branch: ${srv.base}/p/ci/runs/${id}/vs-base\n`,
+      );
       const row = await call(srv.base, 'GET', `/api/projects/ci/runs/${id}`, { token });
       expect((row.body.run as { git: GitRef }).git).toEqual({
         commit: 'd'.repeat(40),

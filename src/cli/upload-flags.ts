@@ -1,3 +1,4 @@
+import { appendFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import type { Argv } from 'yargs';
 import { RgateError } from '../core/errors.js';
@@ -99,6 +100,7 @@ export async function uploadStoredRun(
         : `run ${runId} is already on the server (nothing new stored): ${outcome.url}`,
     );
     if (outcome.vsBase) say(`run ${runId} against its base branch: ${outcome.vsBase}`);
+    stepSummary(io, runId, outcome.url, outcome.vsBase);
   } else if (outcome.kind === 'refused' && outcome.status === 409) {
     // another run under this id is on the server: sending this one later cannot succeed either
     io.err(
@@ -172,4 +174,21 @@ export async function uploadCompareSession(
       ? `${target.server} could not take session ${id} (${outcome.reason})`
       : `${target.server} refused session ${id} (${outcome.reason})`,
   );
+}
+
+/**
+ * In a GitHub Actions job (`GITHUB_STEP_SUMMARY` names a file), the uploaded run's links are added to
+ * the step summary beside the report the workflow appends there: the run's dashboard page and, for a
+ * branch's run, its comparison with the base branch. A summary that cannot be written costs a warning.
+ */
+function stepSummary(io: CliIo, runId: string, url: string, vsBase: string | undefined): void {
+  const file = io.env.GITHUB_STEP_SUMMARY;
+  if (!file) return;
+  const lines = [`- rgate run \`${runId}\` on the dashboard: ${url}`];
+  if (vsBase) lines.push(`- against its base branch: ${vsBase}`);
+  try {
+    appendFileSync(file, `${lines.join('\n')}\n`);
+  } catch (e) {
+    io.err(`rgate: warning: the step summary ${file} could not be written: ${(e as Error).message}`);
+  }
 }
