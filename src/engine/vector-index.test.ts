@@ -2,6 +2,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createPrng, type Prng } from '../core/prng.js';
 import { VECTOR_DOTS_WASM } from './vector-dots-wasm.js';
 import { useVectorWasm, VectorIndex, type VectorFilter, type VectorHit } from './vector-index.js';
+import { hitsOf, newJob, runTile, unfinishedTiles } from './vector-threads.js';
+import type { PassArea, PassIndex } from './vector-two-pass.js';
 
 /**
  * The reference: the semantic index's brute force as it was before the vector index (every record's
@@ -192,6 +194,27 @@ describe('VectorIndex', () => {
         const many = vi.topKMany(queries, k, filter);
         queries.forEach((q, j) => expectSame(many[j]!, brute(q, k, filter)));
       }
+  });
+
+  it('a batch shared with workers: the tiles a worker left unfinished are found and run again, the same hits', () => {
+    const rnd = createPrng(11);
+    const dims = 16;
+    const rows = Array.from({ length: 300 }, () => Array.from({ length: dims }, () => rnd.next() - 0.5));
+    const queries = Array.from({ length: 64 * 3 + 7 }, () =>
+      Float32Array.from({ length: dims }, () => rnd.next() - 0.5),
+    );
+    const vi = build(rows, dims);
+    const pass = (vi as unknown as { pass: { ix: PassIndex; area: PassArea } }).pass;
+    const job = newJob(queries, dims, 5, {}, [], 1);
+    // a worker that ran tile 1 and died inside tile 2 (its first queries written, not the rest)
+    runTile(pass.ix, pass.area, job, 1);
+    runTile(pass.ix, pass.area, job, 2);
+    for (let q = 2 * 64 + 3; q < 3 * 64; q++) job.counts[q] = -1;
+    expect(unfinishedTiles(job)).toEqual([0, 2, 3]);
+    for (const t of unfinishedTiles(job)) runTile(pass.ix, pass.area, job, t);
+    expect(unfinishedTiles(job)).toEqual([]);
+    const brute = reference(rows, dims);
+    hitsOf(job).forEach((hits, j) => expectSame(hits, brute(queries[j]!, 5, {})));
   });
 
   it('rejects a query of the wrong dimension', () => {

@@ -2,7 +2,17 @@ import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { TopK } from './top-k.js';
 import { VECTOR_DOTS_WASM } from './vector-dots-wasm.js';
-import { doneAt, hitsOf, newJob, runTiles, stateAt, tilesAt, type WorkerSetup } from './vector-threads.js';
+import {
+  doneAt,
+  hitsOf,
+  newJob,
+  runTile,
+  runTiles,
+  stateAt,
+  tilesAt,
+  unfinishedTiles,
+  type WorkerSetup,
+} from './vector-threads.js';
 import {
   CHUNK,
   cosineOf,
@@ -46,6 +56,8 @@ export { f32Margin, type VectorFilter, type VectorHit } from './vector-two-pass.
 const TILE = 32;
 /** a batch with at least this many multiply-adds (queries x records x dims) is shared with workers */
 let threadedWork = 2e9;
+/** a worker that runs no tile for this long is given up: its tiles are run by the calling thread */
+const STALLED_MS = 60_000;
 /** at most this many hits per batch are shared through memory (queries x k) */
 const THREADED_HITS = 4e6;
 /** beyond this much memory the JavaScript kernel is used (WebAssembly addresses are i32 here) */
@@ -271,13 +283,22 @@ export class VectorIndex {
     const job = newJob(queries, this.dims, k, filter, always, workers.length);
     for (const w of workers) w.postMessage(job);
     runTiles(pass.ix, pass.area, job);
-    // a worker that has not started yet is cancelled; one that started is waited for
+    // a worker that has not started yet is cancelled; one that started is waited for while it shows
+    // progress (a thread that died says nothing: its tiles are run here, below)
     workers.forEach((_, slot) => {
       if (Atomics.compareExchange(job.control, stateAt(slot), 0, 2) === 0) return;
-      while (Atomics.load(job.control, doneAt(slot)) === 0) Atomics.wait(job.control, doneAt(slot), 0, 1000);
+      let seen = Atomics.load(job.control, tilesAt(slot));
+      let still = 0;
+      while (Atomics.load(job.control, doneAt(slot)) === 0 && still < STALLED_MS) {
+        if (Atomics.wait(job.control, doneAt(slot), 0, 1000) !== 'timed-out') continue;
+        const now = Atomics.load(job.control, tilesAt(slot));
+        still = now === seen ? still + 1000 : 0;
+        seen = now;
+      }
     });
-    if (Atomics.load(job.control, job.control.length - 1) !== 0)
-      throw new Error('vector index: a worker thread failed computing a batch of top-k');
+    // a tile a worker claimed and did not finish (it threw, or stopped): its two writers, if the
+    // worker wakes, write the same hits, each from its own scratch
+    for (const t of unfinishedTiles(job)) runTile(pass.ix, pass.area, job, t);
     this.lastBatch = {
       tiles: Math.ceil(queries.length / TILE32),
       byWorkers: workers.reduce((n, _, slot) => n + Atomics.load(job.control, tilesAt(slot)), 0),

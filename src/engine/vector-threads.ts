@@ -7,7 +7,8 @@
  *
  * A worker that has not started when the index's thread runs out of tiles is cancelled (it finds
  * its state taken and does nothing), so a worker that is slow to start, or cannot start, never
- * makes a call wait; a worker that started is waited for.
+ * makes a call wait; a worker that started is waited for while it shows progress. The tiles a
+ * worker did not finish (it threw, or stopped showing progress) are run by the index's thread.
  */
 import {
   TILE32,
@@ -44,11 +45,11 @@ export interface TopKJob {
   always: number[];
   /**
    * [0] the next tile to claim; then per worker slot i: [1 + 3i] its state (0 not started, 1
-   * started, 2 cancelled), [2 + 3i] 1 when it is done, [3 + 3i] the tiles it ran; the last: 1 when
-   * a worker failed
+   * started, 2 cancelled), [2 + 3i] 1 when it is done, [3 + 3i] the tiles it has run so far (its
+   * sign of life); the last: 1 when a worker failed
    */
   control: Int32Array;
-  /** per query: its hit count at [q], its hits at [q * k, q * k + count) */
+  /** per query: its hit count at [q] (-1 until its tile is done), its hits at [q * k, q * k + count) */
   counts: Int32Array;
   docs: Int32Array;
   scores: Float64Array;
@@ -84,37 +85,54 @@ export function newJob(
     positiveOnly: filter.positiveOnly === true,
     always,
     control: new Int32Array(new SharedArrayBuffer(4 * controlLength(workers))),
-    counts: new Int32Array(new SharedArrayBuffer(4 * nq)),
+    counts: new Int32Array(new SharedArrayBuffer(4 * nq)).fill(-1),
     docs: new Int32Array(new SharedArrayBuffer(4 * nq * k)),
     scores: new Float64Array(new SharedArrayBuffer(8 * nq * k)),
   };
 }
 
-/** Claim tiles until none is left, writing each one's hits to the job's results; how many it ran. */
-export function runTiles(ix: PassIndex, area: PassArea, job: TopKJob): number {
+/**
+ * Claim tiles until none is left, writing each one's hits to the job's results; how many it ran.
+ * `progress`: the control slot where each tile run is counted as it ends (a worker's sign of life).
+ */
+export function runTiles(ix: PassIndex, area: PassArea, job: TopKJob, progress?: number): number {
   let ran = 0;
-  const dims = ix.dims;
   const tiles = Math.ceil(job.nq / TILE32);
+  for (let t = Atomics.add(job.control, 0, 1); t < tiles; t = Atomics.add(job.control, 0, 1)) {
+    runTile(ix, area, job, t);
+    ran++;
+    if (progress !== undefined) Atomics.add(job.control, progress, 1);
+  }
+  return ran;
+}
+
+/** The tiles a worker claimed and never finished (it failed or died): a query's count still -1. */
+export function unfinishedTiles(job: TopKJob): number[] {
+  const tiles = new Set<number>();
+  for (let q = 0; q < job.nq; q++) if (Atomics.load(job.counts, q) < 0) tiles.add(Math.floor(q / TILE32));
+  return [...tiles].sort((a, b) => a - b);
+}
+
+/** Tile t of the job: its queries' hits into the results. */
+export function runTile(ix: PassIndex, area: PassArea, job: TopKJob, t: number): void {
+  const dims = ix.dims;
   const filter: VectorFilter = {
     ...(job.exclude ? { exclude: job.exclude } : {}),
     positiveOnly: job.positiveOnly,
   };
-  for (let t = Atomics.add(job.control, 0, 1); t < tiles; t = Atomics.add(job.control, 0, 1)) {
-    ran++;
-    const first = t * TILE32;
-    const tile: Float32Array[] = [];
-    for (let j = first; j < Math.min(job.nq, first + TILE32); j++)
-      tile.push(job.queries.subarray(j * dims, (j + 1) * dims));
-    twoPassTile(ix, area, tile, job.k, filter, job.always).forEach((hits, i) => {
-      const q = first + i;
-      job.counts[q] = hits.length;
-      hits.forEach((h, n) => {
-        job.docs[q * job.k + n] = h.doc;
-        job.scores[q * job.k + n] = h.score;
-      });
+  const first = t * TILE32;
+  const tile: Float32Array[] = [];
+  for (let j = first; j < Math.min(job.nq, first + TILE32); j++)
+    tile.push(job.queries.subarray(j * dims, (j + 1) * dims));
+  twoPassTile(ix, area, tile, job.k, filter, job.always).forEach((hits, i) => {
+    const q = first + i;
+    hits.forEach((h, n) => {
+      job.docs[q * job.k + n] = h.doc;
+      job.scores[q * job.k + n] = h.score;
     });
-  }
-  return ran;
+    // the count last: a count of -1 means the query's tile is not done (unfinishedTiles)
+    Atomics.store(job.counts, q, hits.length);
+  });
 }
 
 /** The job's hits, per query. */

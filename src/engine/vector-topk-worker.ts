@@ -36,7 +36,7 @@ parentPort?.on('message', (job: TopKJob) => {
   // the index's thread may have finished every tile and cancelled this worker already
   if (Atomics.compareExchange(job.control, stateAt(setup.slot), 0, 1) !== 0) return;
   try {
-    Atomics.store(job.control, tilesAt(setup.slot), runTiles(ix, area, job));
+    runTiles(ix, area, job, tilesAt(setup.slot));
   } catch {
     Atomics.store(job.control, job.control.length - 1, 1);
   } finally {
