@@ -22,7 +22,7 @@ import type {
   SuiteSummary,
   SuiteTrendView,
 } from '../src/documents/index.js';
-import { RUNS_SORT_COLUMNS } from '../src/documents/index.js';
+import { RUNS_FILTER_KEYS, RUNS_SORT_COLUMNS } from '../src/documents/index.js';
 import type { PinnedSuite } from '../src/snapshot/index.js';
 import type { AsyncRunStore } from '../src/store/async-store.js';
 import type { RunSort } from '../src/store/types.js';
@@ -300,24 +300,12 @@ export async function runsListView(
 function cleanRunsFilter(filter: RunsFilter, limit: number): RunsFilter {
   const clean: RunsFilter = {};
   for (const k of RUNS_FILTER_KEYS) {
+    if (k === 'limit') continue;
     if (filter[k] !== undefined) (clean as Record<string, unknown>)[k] = filter[k];
   }
   if (filter.limit !== undefined) clean.limit = limit;
   return clean;
 }
-
-const RUNS_FILTER_KEYS = [
-  'suite',
-  'branch',
-  'verdict',
-  'metric',
-  'metric_min',
-  'metric_max',
-  'sort',
-  'order',
-  'before',
-  'offset',
-] as const satisfies readonly (keyof RunsFilter)[];
 
 /** `sort` and `order` as the store takes them; undefined: the listing's own order (newest first). */
 function runSortOf(filter: RunsFilter): RunSort | undefined {

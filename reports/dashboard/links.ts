@@ -20,6 +20,7 @@
  * `//evil.example` can only ever be a path segment on this origin.
  */
 import { RgateError } from '../../src/core/errors.js';
+import { RUNS_FILTER_KEYS } from '../../src/documents/index.js';
 import { FRAMED_PAGE_CSP } from '../templates.js';
 
 /** The runs list's query, in the order its links name it (RunsFilter's fields). */
@@ -36,20 +37,6 @@ export interface RunsQuery {
   offset?: number | undefined;
   limit?: number | undefined;
 }
-
-const RUNS_QUERY_KEYS = [
-  'suite',
-  'branch',
-  'verdict',
-  'metric',
-  'metric_min',
-  'metric_max',
-  'sort',
-  'order',
-  'before',
-  'offset',
-  'limit',
-] as const satisfies readonly (keyof RunsQuery)[];
 
 export interface DashboardLinks {
   projects(): string;
@@ -89,7 +76,7 @@ export function dashboardLinks(base = ''): DashboardLinks {
     suite: (project, suite) => `${p(project)}/suites/${seg(suite)}`,
     runs: (project, q = {}) => {
       const params: [string, string][] = [];
-      for (const k of RUNS_QUERY_KEYS) if (q[k] !== undefined) params.push([k, String(q[k])]);
+      for (const k of RUNS_FILTER_KEYS) if (q[k] !== undefined) params.push([k, String(q[k])]);
       const query = params.map(([k, v]) => `${k}=${seg(v)}`).join('&');
       return `${p(project)}/runs${query ? `?${query}` : ''}`;
     },

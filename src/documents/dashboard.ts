@@ -125,6 +125,8 @@ export const RunsFilterSchema = Closed({
   limit: Type.Optional(Type.Integer({ minimum: 1 })),
 });
 export type RunsFilter = Static<typeof RunsFilterSchema>;
+/** The runs list's parameters in the order its links write them (the schema's order). */
+export const RUNS_FILTER_KEYS = Object.keys(RunsFilterSchema.properties) as (keyof RunsFilter)[];
 
 export const RunsListViewSchema = Closed({
   project: Type.String(),
