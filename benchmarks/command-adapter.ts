@@ -22,7 +22,7 @@ import { join } from 'node:path';
 import { resolveConfig } from '../src/core/resolve-config.js';
 import type { CommandSystemSpec, QueryRecord } from '../src/documents/index.js';
 import { createSystem, type CommandAdapter, type RequestContext } from '../src/systems/index.js';
-import { isMain, ROOT, writeBenchResult, type BenchResult } from './_common.js';
+import { type BenchResult, isMain, median, ROOT, writeBenchResult } from './_common.js';
 
 const root = ROOT;
 const N = 200;
@@ -99,12 +99,6 @@ async function adapterRun(mode: Mode, concurrency: number, workerFile: string): 
   const ms = performance.now() - t0;
   await adapter.close();
   return { ms, startMs, ok };
-}
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2;
 }
 
 const r2 = (x: number): number => Math.round(x * 100) / 100;

@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import { resolveConfig } from '../src/core/resolve-config.js';
 import type { QueryRecord, SystemSpec } from '../src/documents/index.js';
 import { createSystem, type RequestContext } from '../src/systems/index.js';
-import { isMain, writeBenchResult, type BenchResult } from './_common.js';
+import { type BenchResult, isMain, median, writeBenchResult } from './_common.js';
 
 const N = 2000;
 /** the per-query command spawns a process per request: fewer of them keep the round short */
@@ -72,12 +72,6 @@ async function perRequest(c: Case, dir: string): Promise<{ us: number; startMs: 
   const us = ((performance.now() - t0) * 1000) / n;
   await adapter.close();
   return { us, startMs, ok };
-}
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2;
 }
 
 const r2 = (x: number): number => Math.round(x * 100) / 100;

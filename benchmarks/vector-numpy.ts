@@ -20,7 +20,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createPrng } from '../src/core/prng.js';
 import { VectorIndex, type VectorHit } from '../src/engine/vector-index.js';
-import { isMain, ROOT, writeBenchResult, type BenchResult } from './_common.js';
+import { type BenchResult, isMain, median, ROOT, writeBenchResult } from './_common.js';
 
 const K = 10;
 const ROUNDS = Number(process.env.VECTOR_NUMPY_ROUNDS ?? 2);
@@ -103,11 +103,6 @@ function withoutThreadCaps(): NodeJS.ProcessEnv {
   return env;
 }
 
-const median = (xs: number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2;
-};
 const r3 = (x: number): number => Number(x.toFixed(3));
 
 export async function run(): Promise<BenchResult> {
