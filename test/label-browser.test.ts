@@ -4,8 +4,9 @@
  * JSONL download, and `rgate label merge` puts that file into the set's qrels.
  */
 import { mkdirSync, readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { axeViolations } from './helpers/axe.js';
@@ -16,13 +17,35 @@ import { makeMiniProject, miniSession, rgate } from './label-helpers.js';
 
 const t = tempDir('rgate-label-browser-');
 let browser: Browser | undefined;
+let server: Server | undefined;
 beforeAll(async () => {
   browser = await launchChromium();
 });
 afterAll(async () => {
   await browser?.close();
+  await new Promise((done) => (server ? server.close(done) : done(undefined)));
   t.cleanup();
 });
+
+/**
+ * The queue page over HTTP from 127.0.0.1, as a reviewer's static host or `rgate server` serves it.
+ * Opened as a file:// URL, Chromium gave the reloaded page an empty localStorage once in CI while a
+ * second tab still read the three grades: file:// origins are opaque, and their storage is not
+ * what a reviewer relies on.
+ */
+async function serveDir(dir: string): Promise<string> {
+  server = createServer((req, res) => {
+    const path = (req.url ?? '/').split('?')[0]!;
+    if (path !== '/queue.html') {
+      res.writeHead(404).end();
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    res.end(readFileSync(join(dir, 'queue.html')));
+  });
+  await new Promise<void>((done) => server!.listen(0, '127.0.0.1', done));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
 
 interface QueueLine {
   query_id: string;
@@ -42,6 +65,7 @@ describe('label queue page in chromium', () => {
       .map((l) => JSON.parse(l) as QueueLine);
     expect(queue.length).toBeGreaterThan(4);
 
+    const origin = await serveDir(join(t.dir, 'review'));
     const context = await browser.newContext({ acceptDownloads: true });
     const page = await context.newPage();
     const problems: string[] = [];
@@ -50,9 +74,9 @@ describe('label queue page in chromium', () => {
     });
     page.on('pageerror', (e) => problems.push(e.message));
     page.on('request', (r) => {
-      if (!r.url().startsWith('file:') && !r.url().startsWith('blob:')) problems.push(`request ${r.url()}`);
+      if (r.url() !== `${origin}/queue.html` && !r.url().startsWith('blob:')) problems.push(`request ${r.url()}`);
     });
-    await page.goto(pathToFileURL(join(t.dir, 'review', 'queue.html')).href);
+    await page.goto(`${origin}/queue.html`);
     expect(await axeViolations(page), 'axe-core WCAG 2.1 A/AA').toEqual([]);
 
     // the first item has the focus, visibly (an outline), and the help names the keys
