@@ -1,5 +1,11 @@
 /** Gate policies and the pure evaluator (DESIGN.md "Gates"). */
-export { evaluateGate, ruleLabel, type GateInput, type ChecklistEvidence } from './evaluate.js';
+export {
+  evaluateGate,
+  ruleLabel,
+  VS_BASE_LOCAL_REASON,
+  type GateInput,
+  type ChecklistEvidence,
+} from './evaluate.js';
 export { loadGatePolicy, parseGatePolicy } from './policy.js';
 export { isGateC } from './gate-c.js';
 export { SELECTION_METRICS, TIMING_METRICS } from './metric-ids.js';
@@ -7,3 +13,4 @@ export { notApplicable, notApplicableIn, type HiddenMetric } from './metric-appl
 export * from './format.js';
 export { separateTimingRules, withTimingRules, TIMING_STUB_REASON } from './timing-rules.js';
 export { isValidReport } from './report-check.js';
+export { judgeVsBase, vsBaseGateLines, vsBaseVerdictText, type VsBaseEvidence } from './vs-base.js';
