@@ -50,7 +50,9 @@ describe('judgeVsBase', () => {
   it('the same drop the paired test cannot tell from noise passes, and says why', () => {
     const g = judgeVsBase([rule()], against([test('ndcg_cut.10', 0.6, 0.5, 0.3)]));
     expect(g.verdict).toBe('PASS');
-    expect(g.rules[0]!.reason).toContain('more than the maximum drop 0.02, but not significant at alpha 0.05');
+    expect(g.rules[0]!.reason).toContain(
+      'more than the maximum drop 0.02, but not significant at alpha 0.05',
+    );
   });
   it('significant: false fails on the drop alone; the rule alpha decides significance', () => {
     expect(
@@ -86,7 +88,9 @@ describe('judgeVsBase', () => {
       base: { run_id: 'base-1', why: 'newest' },
       comparison: { unavailable: 'run pr-1 is interrupted' },
     });
-    expect(unavailable.rules[0]!.reason).toBe('no paired test against base run base-1: run pr-1 is interrupted');
+    expect(unavailable.rules[0]!.reason).toBe(
+      'no paired test against base run base-1: run pr-1 is interrupted',
+    );
     // one rule judged and passed, one without a test: not a PASS of the gate
     const partly = judgeVsBase(
       [rule(), rule({ metric: 'map' })],

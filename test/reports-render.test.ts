@@ -353,7 +353,9 @@ describe('vs_base rules: not evaluated in a run, in every format', () => {
     };
     expect(r.gate.verdict).toBe('PASS');
     const md = renderMarkdown(r);
-    expect(md).toContain(`| \`ndcg_cut.10 vs base\` |  | n/a |  | ${mdEscape('drop <= 0.02')} | **NOT EVALUATED** |`);
+    expect(md).toContain(
+      `| \`ndcg_cut.10 vs base\` |  | n/a |  | ${mdEscape('drop <= 0.02')} | **NOT EVALUATED** |`,
+    );
     expect(md).toContain(mdEscape(`NOT EVALUATED ndcg_cut.10 vs base: ${reason}`));
     const term = renderTerminal(r, { color: false, width: 120 });
     expect(term).toMatch(/ndcg_cut\.10 vs base\s+n\/a\s+drop <= 0\.02\s+NOT EVALUATED/);
