@@ -158,7 +158,7 @@ export function evaluateGate(policy: GatePolicy, input: GateInput): GateResult {
 }
 
 /** The sentence a run (which holds no base run) says of a vs_base rule. */
-export const VS_BASE_LOCAL_REASON =
+const VS_BASE_LOCAL_REASON =
   "judged by the server against the base branch's run on upload, not in this run's verdict";
 
 function vsBaseEntry(r: GatePolicy['rules'][number]): VsBaseRuleEntry {

@@ -2,7 +2,6 @@
 export {
   evaluateGate,
   ruleLabel,
-  VS_BASE_LOCAL_REASON,
   type GateInput,
   type ChecklistEvidence,
 } from './evaluate.js';
@@ -13,4 +12,4 @@ export { notApplicable, notApplicableIn, type HiddenMetric } from './metric-appl
 export * from './format.js';
 export { separateTimingRules, withTimingRules, TIMING_STUB_REASON } from './timing-rules.js';
 export { isValidReport } from './report-check.js';
-export { judgeVsBase, vsBaseGateLines, vsBaseVerdictText, type VsBaseEvidence } from './vs-base.js';
+export { judgeVsBase, vsBaseGateLines, type VsBaseEvidence } from './vs-base.js';

@@ -269,6 +269,7 @@ async function runHandler(args: RunArgs, io: CliIo): Promise<number> {
   const timings = stageTimingsFromEnv(io);
   // the suites whose uploaded run the server's vs_base rules failed: exit 1, as a local FAIL
   const vsBaseFails: string[] = [];
+  const finishing = { args, io, store, outDir, names, configPath, uploadTarget, timings, vsBaseFails };
   let ran: RunJobsResult;
   try {
     if (shard) return await runOneShard(jobs[0]!, shard, { args, io, root, outDir, interrupt });
@@ -286,18 +287,7 @@ async function runHandler(args: RunArgs, io: CliIo): Promise<number> {
       ...(timings ? { timer: timings.timer } : {}),
       rgateVersion: rgateVersion(),
       replaying: (id) => (replaying = id),
-      finished: (job, outcome) =>
-        finishedRun(job, outcome, {
-          args,
-          io,
-          store,
-          outDir,
-          names,
-          configPath,
-          uploadTarget,
-          timings,
-          vsBaseFails,
-        }),
+      finished: (job, outcome) => finishedRun(job, outcome, finishing),
     });
   } finally {
     // a signal that came in the last synchronous stretch is seen here, and still counts
