@@ -1,10 +1,5 @@
 /** Gate policies and the pure evaluator (DESIGN.md "Gates"). */
-export {
-  evaluateGate,
-  ruleLabel,
-  type GateInput,
-  type ChecklistEvidence,
-} from './evaluate.js';
+export { evaluateGate, ruleLabel, type GateInput, type ChecklistEvidence } from './evaluate.js';
 export { loadGatePolicy, parseGatePolicy } from './policy.js';
 export { isGateC } from './gate-c.js';
 export { SELECTION_METRICS, TIMING_METRICS } from './metric-ids.js';

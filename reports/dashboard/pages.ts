@@ -470,8 +470,7 @@ export function renderRunPage(v: RunPageView, links: DashboardLinks): string {
     { href: null, text: [`run ${v.run.run_id}`, ...gitWords(v.run)].join(' · ') },
   ];
   // a branch's run: its comparison with the base branch's run, one click away
-  if (v.base_run)
-    nav.push({ href: links.vsBase(p, v.run.run_id), text: `vs base run ${v.base_run.run_id}` });
+  if (v.base_run) nav.push({ href: links.vsBase(p, v.run.run_id), text: `vs base run ${v.base_run.run_id}` });
   if (v.report) {
     return renderHtml(v.report, {
       history: v.history ?? undefined,
