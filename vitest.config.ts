@@ -48,6 +48,7 @@ export const E2E_TESTS = [
   // spawn the built CLI per case, and a server with real uploads per store
   'test/module-system.test.ts',
   'test/server-vs-base.test.ts',
+  'test/server-vs-base-gate.test.ts',
   // the compiled CLI as a child process per case
   'test/cli-edges.test.ts',
   'test/run-cli.test.ts',

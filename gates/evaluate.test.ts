@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { MeasureValue, QuantileValue, RateValue } from '../src/documents/index.js';
 import { artifacts, rate, semanticInput } from '../test/helpers/gate-inputs.js';
 import { evaluateGate, type GateInput } from './evaluate.js';
-import { loadGatePolicy } from './policy.js';
+import { loadGatePolicy, parseGatePolicy } from './policy.js';
 
 const root = resolve(import.meta.dirname, '..');
 const semantic = loadGatePolicy('semantic-retrieval-v1', root);
@@ -362,5 +362,50 @@ describe('judgment debt wording', () => {
     expect(top1.reason).toBe(
       '10/86 = 11.6% is below the minimum 80.0%, and would be even if the 1 unjudged top-1 were useful (11/86 = 12.8%)',
     );
+  });
+});
+
+describe('vs_base rules in a run', () => {
+  const policy = parseGatePolicy(
+    {
+      gate_id: 'g',
+      version: '1',
+      description: '',
+      min_queries: 1,
+      rules: [
+        { metric: 'top1_useful_rate', min: 0.5 },
+        { metric: 'ndcg_cut.10', vs_base: { max_drop: 0.02 } },
+        { metric: 'map', vs_base: { max_drop: 0.05, significant: false, alpha: 0.01 } },
+      ],
+    },
+    'g.json',
+  );
+  it('are not evaluated, say who judges them, and change no verdict', () => {
+    const pass = evaluateGate(policy, semanticInput(rate(45, 50)));
+    expect(pass.verdict).toBe('PASS');
+    expect(pass.rules.map((r) => r.metric)).toEqual(['query_count', 'top1_useful_rate']);
+    expect(pass.vs_base_rules).toEqual([
+      {
+        metric: 'ndcg_cut.10',
+        max_drop: 0.02,
+        significant: true,
+        alpha: 0.05,
+        reason:
+          "judged by the server against the base branch's run on upload, not in this run's verdict: a drop of more than 0.02 below the base run that the paired test calls significant at alpha 0.05 fails it",
+      },
+      expect.objectContaining({ metric: 'map', significant: false, alpha: 0.01 }),
+    ]);
+    // "all 2 rules": the two evaluated, never the four of the policy
+    expect(pass.reasons[0]).toBe('all 2 rules evaluated here met over 58 queries and 5 replays');
+    expect(pass.reasons[1]).toMatch(/^NOT EVALUATED ndcg_cut\.10 vs base: judged by the server/);
+    expect(pass.reasons[2]).toBe(
+      "NOT EVALUATED map vs base: judged by the server against the base branch's run on upload, not in this run's verdict: a drop of more than 0.05 below the base run fails it",
+    );
+    const failed = evaluateGate(policy, semanticInput(rate(10, 50)));
+    expect(failed.verdict).toBe('FAIL');
+    expect(failed.vs_base_rules).toHaveLength(2);
+  });
+  it('a policy without one carries no vs_base_rules field', () => {
+    expect(evaluateGate(semantic, semanticInput(rate(45, 50)))).not.toHaveProperty('vs_base_rules');
   });
 });

@@ -16,7 +16,9 @@ import type {
   RuleResult,
   RuleStatus,
   Verdict,
+  VsBaseRuleEntry,
 } from '../src/documents/index.js';
+import { STATS_DEFAULTS } from '../src/core/defaults.js';
 import { compareCodeUnits } from '../src/core/canonical-json.js';
 import { withDetectable } from './detectable.js';
 import { evaluateChecklist, probeHint, type ChecklistEvidence } from './checklist.js';
@@ -58,15 +60,19 @@ const TOP1_METRICS = new Set(['top1_useful_rate', 'top1_useful_any_mode']);
 /** Evaluate a policy. Example: evaluateGate(loadGatePolicy('semantic-retrieval-v1', root), input).verdict */
 export function evaluateGate(policy: GatePolicy, input: GateInput): GateResult {
   const debt = top1Debt(input);
+  // a vs_base rule is judged by the server, against a run this one cannot see: it changes no verdict here
+  const vsBase = policy.rules.filter((r) => r.vs_base !== undefined).map(vsBaseEntry);
   const rules: RuleResult[] = [
     queryCountRule(policy, input),
-    ...policy.rules.map((r) =>
-      withDetectable(
-        withJudgmentDebt(evaluateRule(r, input), debt, input),
-        input.per_query,
-        input.baseline?.per_query,
+    ...policy.rules
+      .filter((r) => r.vs_base === undefined)
+      .map((r) =>
+        withDetectable(
+          withJudgmentDebt(evaluateRule(r, input), debt, input),
+          input.per_query,
+          input.baseline?.per_query,
+        ),
       ),
-    ),
   ];
   const checklist = evaluateChecklist(policy.checklist ?? [], input);
   const severityOf = new Map<string, GateChecklistEntry['severity']>(
@@ -96,12 +102,22 @@ export function evaluateGate(policy: GatePolicy, input: GateInput): GateResult {
   const verdict: Verdict = fail ? 'FAIL' : watch ? 'WATCH' : 'PASS';
   if (verdict === 'PASS') {
     reasons.push(
-      `all ${rules.length} rules met over ${input.query_count} queries and ${input.replays} replays` +
+      `all ${rules.length} rules${vsBase.length ? ' evaluated here' : ''} met over ${input.query_count} queries and ${input.replays} replays` +
         (checklist.length ? `; ${checklist.length} checklist items verified` : ''),
     );
   }
+  for (const v of vsBase) reasons.push(`NOT EVALUATED ${v.metric} vs base: ${v.reason}`);
+  const deferred = vsBase.length ? { vs_base_rules: vsBase } : {};
   if (verdict !== 'FAIL')
-    return { gate_id: policy.gate_id, gate_version: policy.version, verdict, rules, reasons, checklist };
+    return {
+      gate_id: policy.gate_id,
+      gate_version: policy.version,
+      verdict,
+      rules,
+      ...deferred,
+      reasons,
+      checklist,
+    };
   // A FAIL is the fixture's when nothing failed but judgment completeness and top-1 rules that the
   // unjudged top-1s could still carry: grading, not the system, decides it. The headline goes first.
   const failing = rules.filter((r) => r.status === 'fail');
@@ -135,8 +151,28 @@ export function evaluateGate(policy: GatePolicy, input: GateInput): GateResult {
     verdict,
     cause,
     rules,
+    ...deferred,
     reasons: [...headline, ...reasons],
     checklist,
+  };
+}
+
+/** The sentence a run (which holds no base run) says of a vs_base rule. */
+const VS_BASE_LOCAL_REASON =
+  "judged by the server against the base branch's run on upload, not in this run's verdict";
+
+function vsBaseEntry(r: GatePolicy['rules'][number]): VsBaseRuleEntry {
+  const v = r.vs_base!;
+  const significant = v.significant ?? true;
+  const alpha = v.alpha ?? STATS_DEFAULTS.alpha;
+  const test = significant ? ` that the paired test calls significant at alpha ${alpha}` : '';
+  return {
+    metric: r.metric,
+    max_drop: v.max_drop,
+    significant,
+    alpha,
+    ...(r.description !== undefined ? { description: r.description } : {}),
+    reason: `${VS_BASE_LOCAL_REASON}: a drop of more than ${num(v.max_drop)} below the base run${test} fails it`,
   };
 }
 

@@ -7,3 +7,4 @@ export { notApplicable, notApplicableIn, type HiddenMetric } from './metric-appl
 export * from './format.js';
 export { separateTimingRules, withTimingRules, TIMING_STUB_REASON } from './timing-rules.js';
 export { isValidReport } from './report-check.js';
+export { judgeVsBase, vsBaseGateLines, type VsBaseEvidence } from './vs-base.js';

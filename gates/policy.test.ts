@@ -67,10 +67,10 @@ describe('parseGatePolicy refuses mistakes with their JSON path', () => {
   });
   it('both or neither of min/max', () => {
     expect(() => parseGatePolicy(minimal([{ metric: 'map', min: 0.1, max: 0.2 }]), 'p.json')).toThrow(
-      'p.json /rules/0: needs exactly one of "min" or "max"',
+      'p.json /rules/0: needs exactly one of "min", "max" or "vs_base"',
     );
     expect(() => parseGatePolicy(minimal([{ metric: 'map' }]), 'p.json')).toThrow(
-      'p.json /rules/0: needs exactly one of "min" or "max"',
+      'p.json /rules/0: needs exactly one of "min", "max" or "vs_base"',
     );
   });
   it('unknown fields, bad enums, reversed bands, quantile misuse', () => {
@@ -104,5 +104,30 @@ describe('parseGatePolicy refuses mistakes with their JSON path', () => {
       'p.json',
     );
     expect(p.rules).toHaveLength(4);
+  });
+});
+
+describe('vs_base rules', () => {
+  it('are accepted without min/max, and refused beside them or with fields they do not read', () => {
+    const p = parseGatePolicy(minimal([{ metric: 'ndcg_cut.10', vs_base: { max_drop: 0.02 } }]), 'p.json');
+    expect(p.rules[0]!.vs_base).toEqual({ max_drop: 0.02 });
+    expect(() =>
+      parseGatePolicy(minimal([{ metric: 'map', min: 0.1, vs_base: { max_drop: 0.02 } }]), 'p.json'),
+    ).toThrow('p.json /rules/0: needs exactly one of "min", "max" or "vs_base"');
+    expect(() =>
+      parseGatePolicy(minimal([{ metric: 'map', vs_base: { max_drop: -0.1 } }]), 'p.json'),
+    ).toThrow(/p\.json \/rules\/0\/vs_base\/max_drop: must be >= 0/);
+    expect(() =>
+      parseGatePolicy(minimal([{ metric: 'map', vs_base: { max_drop: 0.1, alpha: 1 } }]), 'p.json'),
+    ).toThrow(/p\.json \/rules\/0\/vs_base\/alpha: must be < 1/);
+    expect(() =>
+      parseGatePolicy(minimal([{ metric: 'map', vs_base: { max_drop: 0.1, signif: true } }]), 'p.json'),
+    ).toThrow('p.json /rules/0/vs_base/signif: is not a known field');
+    expect(() =>
+      parseGatePolicy(minimal([{ metric: 'map', vs_base: { max_drop: 0.1 }, severity: 'warn' }]), 'p.json'),
+    ).toThrow('p.json /rules/0/severity: does not apply to a vs_base rule');
+    expect(() =>
+      parseGatePolicy(minimal([{ metric: 'latency_ms', vs_base: { max_drop: 10 } }]), 'p.json'),
+    ).toThrow('p.json /rules/0/vs_base: latency_ms has no per-query values for the paired test');
   });
 });

@@ -26,9 +26,8 @@ export function parseGatePolicy(value: unknown, file: string): GatePolicy {
   if (Array.isArray(rules)) {
     rules.forEach((r: unknown, i) => {
       if (r === null || typeof r !== 'object') return;
-      const hasMin = 'min' in r;
-      const hasMax = 'max' in r;
-      if (hasMin === hasMax) fail(`/rules/${i}`, 'needs exactly one of "min" or "max"');
+      const bounds = ['min', 'max', 'vs_base'].filter((k) => k in r).length;
+      if (bounds !== 1) fail(`/rules/${i}`, 'needs exactly one of "min", "max" or "vs_base"');
     });
   }
   let policy: GatePolicy;
@@ -52,6 +51,7 @@ export function parseGatePolicy(value: unknown, file: string): GatePolicy {
         `lower bound ${r.watch_band[0]} is above upper bound ${r.watch_band[1]}`,
       );
     }
+    if (r.vs_base) checkVsBaseRule(r, `/rules/${i}`, fail);
     const isTiming = TIMING_METRICS.includes(r.metric);
     if (isTiming && !r.quantile) fail(`/rules/${i}/quantile`, `is required for ${r.metric}`);
     if (!isTiming && r.quantile) fail(`/rules/${i}/quantile`, `applies only to ${TIMING_METRICS.join(', ')}`);
@@ -68,6 +68,35 @@ export function parseGatePolicy(value: unknown, file: string): GatePolicy {
     seen.add(c.id);
   });
   return policy;
+}
+
+/** Fields that mean nothing beside `vs_base`: its threshold is max_drop, judged by the server's paired test. */
+const NOT_WITH_VS_BASE = [
+  'vs_baseline',
+  'watch_band',
+  'min_denominator',
+  'min_replays',
+  'quantile',
+  'per',
+  'severity',
+] as const;
+
+function checkVsBaseRule(
+  r: GatePolicy['rules'][number],
+  at: string,
+  fail: (p: string, m: string) => never,
+): void {
+  if (TIMING_METRICS.includes(r.metric))
+    fail(
+      `${at}/vs_base`,
+      `${r.metric} has no per-query values for the paired test: a vs_base rule needs a measure each query has`,
+    );
+  for (const k of NOT_WITH_VS_BASE)
+    if (r[k] !== undefined)
+      fail(
+        `${at}/${k}`,
+        'does not apply to a vs_base rule (it passes or fails on max_drop and the paired test against the base run)',
+      );
 }
 
 /**

@@ -6,10 +6,19 @@
  * Either way a complete run of the same suite, and one on the same snapshot and frozen config: a
  * base run on another is refused with what differs, never swapped for an older one silently.
  */
+import { judgeVsBase } from '../gates/index.js';
 import { compareCodeUnits } from '../src/core/canonical-json.js';
-import type { RunRow, VsBasePageView } from '../src/documents/index.js';
+import { RgateError } from '../src/core/errors.js';
+import type {
+  CompareSession,
+  RunPageView,
+  RunRow,
+  RunsComparePageView,
+  VsBaseGate,
+  VsBasePageView,
+} from '../src/documents/index.js';
 import type { AsyncRunStore } from '../src/store/async-store.js';
-import { DashboardNotFound, requireRun } from './dashboard-views.js';
+import { DashboardNotFound, requireRun, runPageView, storedReportOf } from './dashboard-views.js';
 import { compareRowsView, rowsNotComparable } from './runs-compare.js';
 
 /** how many of the base branch's newest runs of the suite are searched for the merge-base commit */
@@ -90,9 +99,71 @@ export async function vsBaseView(
   const base = await baseRunOf(store, row, projectBase);
   if (base.kind === 'none')
     throw new DashboardNotFound(`run ${runId} has no base run to compare with: ${base.why}`);
+  const compare = await compareRowsView(store, slug, [base.run, row]);
+  const gate = await vsBaseGateOf(store, slug, row, base, compare);
   return {
     run_id: runId,
     base: { run_id: base.run.run_id, chosen_by: base.kind, base_branch: base.base_branch, why: base.why },
-    compare: await compareRowsView(store, slug, [base.run, row]),
+    compare,
+    ...(gate ? { gate } : {}),
   };
+}
+
+/** `/p/:project/runs/:run`: the run's page, naming its base run when it has one (the page links its vs-base page). */
+export async function runPageWithBase(
+  store: AsyncRunStore,
+  slug: string,
+  runId: string,
+  projectBase: string,
+): Promise<RunPageView> {
+  const view = await runPageView(store, slug, runId);
+  const base = await baseRunOf(store, await requireRun(store, slug, runId), projectBase);
+  return base.kind === 'none' ? view : { ...view, base_run: { run_id: base.run.run_id, why: base.why } };
+}
+
+/**
+ * The run's vs-base gate rules (its report's `gate.vs_base_rules`) judged against `base` with the
+ * paired tests of the vs-base page (`compare` when the caller made it already); undefined when its
+ * gate has none. A base run the tests cannot be made with is no PASS: its rules are NOT_EVALUATED.
+ */
+export async function vsBaseGateOf(
+  store: AsyncRunStore,
+  slug: string,
+  row: RunRow,
+  base: BaseRun,
+  compare?: RunsComparePageView,
+): Promise<VsBaseGate | undefined> {
+  let rules;
+  try {
+    rules = (await storedReportOf(store, slug, row, 'no gate to judge')).gate.vs_base_rules ?? [];
+  } catch (e) {
+    // a run without a stored report (it never finished) has no gate, so no vs-base rule either
+    if (e instanceof DashboardNotFound) return undefined;
+    throw e;
+  }
+  if (rules.length === 0) return undefined;
+  if (base.kind === 'none')
+    return judgeVsBase(rules, {
+      base: { run_id: null, why: base.why },
+      comparison: { unavailable: base.why },
+    });
+  let session: CompareSession;
+  try {
+    session = (compare ?? (await compareRowsView(store, slug, [base.run, row]))).session;
+  } catch (e) {
+    if (!(e instanceof RgateError)) throw e;
+    return judgeVsBase(rules, {
+      base: { run_id: base.run.run_id, why: base.why },
+      comparison: { unavailable: e.message },
+    });
+  }
+  const [a, b] = [session.variants[0]!.id, session.variants[1]!.id];
+  const better = new Map(session.metrics.map((m) => [m.id, m.better]));
+  return judgeVsBase(rules, {
+    base: { run_id: base.run.run_id, why: base.why },
+    comparison: {
+      tests: session.tests.filter((t) => t.a === a && t.b === b),
+      better: (m) => better.get(m) ?? 'higher',
+    },
+  });
 }

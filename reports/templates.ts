@@ -230,6 +230,8 @@ export interface PageFrame {
   diffHref?: (aRunId: string, bRunId: string) => string;
   /** a sentence under the page's heading: what the page compares and why (a branch's base run) */
   note?: string;
+  /** lines under the note, each its own item (a branch's vs-base gate: its verdict, then each rule) */
+  notes?: readonly string[];
 }
 
 /**

@@ -9,9 +9,9 @@ import {
   validateNewTokenBody,
   validateProjectSettingsBody,
 } from '../src/contracts/server-requests.js';
-import type { RunRow } from '../src/documents/index.js';
+import type { RunRow, RunUploadAnswer } from '../src/documents/index.js';
 import { baselineRefusal } from '../history/baseline.js';
-import { baseRunOf } from '../history/base-run.js';
+import { baseRunOf, vsBaseGateOf } from '../history/base-run.js';
 import type { LoadPinnedSet } from '../history/dashboard-views.js';
 import { DASHBOARD_CSP, dashboardLinks } from '../reports/dashboard/index.js';
 import { AccessControl, type Access } from './access.js';
@@ -349,12 +349,16 @@ function registerUploadRoutes(app: FastifyInstance, stores: ServerStores, access
     const row = (await store.getRun(meta.run_id))!;
     const info = (await stores.getProject(project))!;
     const base = await baseRunOf(store, row, info.base_branch);
-    return reply.code(outcome === 'stored' ? 201 : 200).send({
+    // its gate's vs_base rules, judged here: only the server holds the base run (the CLI fails the step on a FAIL)
+    const gate = await vsBaseGateOf(store, project, row, base);
+    const answer: RunUploadAnswer = {
       run_id: meta.run_id,
       stored: outcome === 'stored',
       url: runUrl(project, meta.run_id),
       ...(base.kind === 'none' ? {} : { vs_base: dashboardLinks().vsBase(project, meta.run_id) }),
-    });
+      ...(gate ? { vs_base_gate: gate } : {}),
+    };
+    return reply.code(outcome === 'stored' ? 201 : 200).send(answer);
   });
 
   app.post<{ Params: { project: string } }>(

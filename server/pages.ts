@@ -7,7 +7,6 @@ import {
   projectsIndexView,
   projectSummary,
   projectView,
-  runPageView,
   runsListView,
   suiteTrendView,
   type LoadPinnedSet,
@@ -28,7 +27,7 @@ import {
   renderVsBasePage,
   type DashboardLinks,
 } from '../reports/dashboard/index.js';
-import { vsBaseView } from '../history/base-run.js';
+import { runPageWithBase, vsBaseView } from '../history/base-run.js';
 import { runsCompareView } from '../history/runs-compare.js';
 import { RgateError } from '../src/core/errors.js';
 import { VERDICTS, type RunsFilter } from '../src/documents/index.js';
@@ -181,9 +180,11 @@ export function registerPages(app: FastifyInstance, ctx: PageContext): void {
     const view = await runsListView(store, project!, filter, repositoryUrl ? { repositoryUrl } : {});
     return renderRunsListPage(view, links);
   });
-  page('/p/:project/runs/:run', async (store, { project, run }) =>
-    renderRunPage(await runPageView(store, project!, run!), links),
-  );
+  // a branch's run links its page against the base run (the breadcrumb's last item)
+  page('/p/:project/runs/:run', async (store, { project, run }) => {
+    const info = (await ctx.stores.getProject(project!))!; // read access was granted: it exists
+    return renderRunPage(await runPageWithBase(store, project!, run!, info.base_branch), links);
+  });
   // a branch's run against its base run: the project's base branch unless the run named its own
   page('/p/:project/runs/:run/vs-base', async (store, { project, run }) => {
     const info = (await ctx.stores.getProject(project!))!; // read access was granted: it exists

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { CompareSession, PairedTest, Report } from '../src/documents/index.js';
 import { evaluateGate } from '../gates/evaluate.js';
+import { judgeVsBase, vsBaseGateLines } from '../gates/vs-base.js';
 import { loadGatePolicy } from '../gates/policy.js';
 import { overrulingReason } from '../harness/run-report.js';
 import { permutationFloor } from '../history/compare-stats.js';
@@ -143,5 +144,36 @@ describe('docs/tuning.md quotes what rgate prints', () => {
     const shown = sideText(session, test, 'a');
     expect(shown).toBe('53/86 (0.6163)');
     expect(tuning).toContain(`(\`${shown}\`)`);
+  });
+});
+
+describe('docs/server.md quotes what rgate prints', () => {
+  it("the vs-base gate's lines after an upload: a drop of 1 on each of 6 queries, every sign against it", () => {
+    const test: PairedTest = {
+      metric: 'ndcg_cut.10',
+      a: 'v1',
+      b: 'v2',
+      n: 6,
+      mean_a: 1,
+      mean_b: 0,
+      mean_delta: -1,
+      ci95: null,
+      // the exact two-sided sign-flip p of 6 equal drops: 2 of 2^6 sign assignments are as extreme
+      p_value: 2 / 64,
+      p_exact: true,
+      p_holm: 2 / 64,
+      significant: true,
+      wins: 0,
+      ties: 0,
+      losses: 6,
+    };
+    const lines = vsBaseGateLines(
+      judgeVsBase([{ metric: 'ndcg_cut.10', max_drop: 0.05, significant: true, alpha: 0.05, reason: '' }], {
+        base: { run_id: '20261125T031500Z-77e0b2', why: 'the run of the merge-base commit' },
+        comparison: { tests: [test], better: () => 'higher' },
+      }),
+    );
+    const server = doc('server.md');
+    for (const line of lines) expect(server).toContain(oneSpace(line));
   });
 });

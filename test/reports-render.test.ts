@@ -340,3 +340,35 @@ describe('a large report renders in time linear in its queries', () => {
     }
   });
 });
+
+describe('vs_base rules: not evaluated in a run, in every format', () => {
+  it('each format names the rule NOT EVALUATED with its reason, and the verdict stays the gate’s', () => {
+    const r = sampleReport('pass');
+    const reason =
+      "judged by the server against the base branch's run on upload, not in this run's verdict: a drop of more than 0.02 below the base run that the paired test calls significant at alpha 0.05 fails it";
+    r.gate = {
+      ...r.gate,
+      vs_base_rules: [{ metric: 'ndcg_cut.10', max_drop: 0.02, significant: true, alpha: 0.05, reason }],
+      reasons: [...r.gate.reasons, `NOT EVALUATED ndcg_cut.10 vs base: ${reason}`],
+    };
+    expect(r.gate.verdict).toBe('PASS');
+    const md = renderMarkdown(r);
+    expect(md).toContain(
+      `| \`ndcg_cut.10 vs base\` |  | n/a |  | ${mdEscape('drop <= 0.02')} | **NOT EVALUATED** |`,
+    );
+    expect(md).toContain(mdEscape(`NOT EVALUATED ndcg_cut.10 vs base: ${reason}`));
+    const term = renderTerminal(r, { color: false, width: 120 });
+    expect(term).toMatch(/ndcg_cut\.10 vs base\s+n\/a\s+drop <= 0\.02\s+NOT EVALUATED/);
+    expect(term.replace(/\s+/g, ' ')).toContain(`NOT EVALUATED ndcg_cut.10 vs base: ${reason}`);
+    const xml = renderJunit(r);
+    expect(xml).toContain(
+      `<testcase classname="rgate.${r.suite}.${r.gate.gate_id}" name="ndcg_cut.10 vs base">`,
+    );
+    expect(xml).toContain(`<skipped message="${xmlEscape(`not evaluated: ${reason}`)}"/>`);
+    expect(xml).not.toContain('failures="1"');
+    const html = renderHtml(r);
+    expect(html).toContain('\u25CB NOT EVALUATED');
+    expect(html).toContain('not in this run&#x27;s verdict');
+    expect(JSON.parse(renderJson(r)).gate.vs_base_rules[0].metric).toBe('ndcg_cut.10');
+  });
+});

@@ -20,6 +20,7 @@ import type {
   TrendPoint,
   VsBasePageView,
 } from '../../src/documents/index.js';
+import { vsBaseGateLines } from '../../gates/index.js';
 import { jsonForScript } from '../escape.js';
 import { renderSessionHtml } from '../history/compare.js';
 import { renderLabelQueueHtml } from '../history/label-queue.js';
@@ -468,6 +469,8 @@ export function renderRunPage(v: RunPageView, links: DashboardLinks): string {
     { href: links.suite(p, v.run.suite), text: `suite ${v.run.suite}` },
     { href: null, text: [`run ${v.run.run_id}`, ...gitWords(v.run)].join(' · ') },
   ];
+  // a branch's run: its comparison with the base branch's run, one click away
+  if (v.base_run) nav.push({ href: links.vsBase(p, v.run.run_id), text: `vs base run ${v.base_run.run_id}` });
   if (v.report) {
     return renderHtml(v.report, {
       history: v.history ?? undefined,
@@ -557,6 +560,8 @@ export function renderVsBasePage(v: VsBasePageView, links: DashboardLinks): stri
     runHref: (runId) => links.run(p, runId),
     diffHref: (a, b) => links.diff(p, a, b),
     note: `Run ${v.run_id} against base run ${v.base.run_id} (the reference; ${how}): ${v.base.why}.`,
+    // the run's vs_base gate rules, judged against this base run with the tests below
+    ...(v.gate ? { notes: vsBaseGateLines(v.gate) } : {}),
   });
 }
 

@@ -479,6 +479,7 @@ function sessionHtmlView(s: CompareSessionModel, frame?: PageFrame) {
   return {
     session_id: s.environment.session_id,
     note: frame?.note ?? null,
+    notes: frame?.notes ?? [],
     suite: s.suite,
     compared: s.kind === 'sweep' ? `grid points of ${s.sweep?.key ?? '?'}` : 'variants',
     seed: s.settings.seed,

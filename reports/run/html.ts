@@ -21,6 +21,7 @@ import {
   hiddenText,
   isGated,
   metricRows,
+  statusWord,
   replaySummary,
   selectionApplies,
   selectionModeRows,
@@ -81,6 +82,7 @@ export const STATUS_MARK: Record<string, string> = {
   WATCH: '\u25B2 WATCH',
   FAIL: '\u2717 FAIL',
   'NO GATE': '\u25CB NO GATE',
+  'NOT EVALUATED': '\u25CB NOT EVALUATED',
 };
 
 function uniqueSorted(xs: string[]): string[] {
@@ -166,7 +168,9 @@ export function htmlView(report: Report, history?: HistoryViewModel) {
 function metricViewRows(report: Report) {
   return metricRows(report).map((r) => ({
     ...r,
-    statusText: r.status === 'info' ? '' : (STATUS_MARK[r.status.toUpperCase()] ?? r.status.toUpperCase()),
+    // a vs_base rule is drawn as information: it is no pass or fail here
+    ...(r.status === 'not_evaluated' ? { status: 'info' } : {}),
+    statusText: r.status === 'info' ? '' : (STATUS_MARK[statusWord(r.status)] ?? statusWord(r.status)),
   }));
 }
 

@@ -19,7 +19,7 @@ import { holesLines, ruleDetectableTexts, ruleHolesTexts } from './detectable.js
 import type { GateResult, Report, RuleResult } from '../../src/documents/index.js';
 import { xmlEscape } from '../escape.js';
 import { ruleLabel } from '../../gates/index.js';
-import { displayGate, ruleRow, unrankedCountText } from './view.js';
+import { displayGate, ruleRow, unrankedCountText, vsBaseRow } from './view.js';
 import { warningView } from './view-findings.js';
 
 const x = xmlEscape;
@@ -101,6 +101,14 @@ export function renderJunit(reports: Report | readonly Report[]): string {
         `    <testcase classname="${x(cls)}" name="${x(names[i]!)}">\n${props}${body || '\n    '}</testcase>`,
       );
     });
+    // a vs_base rule: judged by the server against the base branch's run, so skipped here, with why
+    for (const v of g.vs_base_rules ?? []) {
+      suiteSkipped++;
+      const row = vsBaseRow(v, report.metrics);
+      cases.push(
+        `    <testcase classname="${x(cls)}" name="${x(row.label)}">\n${properties([['threshold', row.threshold]], '      ')}\n      <skipped message="${x(`not evaluated: ${v.reason}`)}"/>\n    </testcase>`,
+      );
+    }
     for (const c of g.checklist) {
       let body = '';
       if (skip) {

@@ -16,6 +16,7 @@ import {
   hiddenMetrics,
   hiddenText,
   metricRows,
+  statusWord,
   replaySummary,
   selectionModeRows,
   shortHash,
@@ -93,7 +94,7 @@ function markdownMetrics(report: Report): string[] {
     '| --- | ---: | ---: | --- | --- | --- |',
   ];
   for (const row of metricRows(report)) {
-    const status = row.status === 'info' ? '' : `**${row.status.toUpperCase()}**`;
+    const status = row.status === 'info' ? '' : `**${statusWord(row.status)}**`;
     out.push(
       `| ${mdCode(row.label)} | ${e(row.counted)} | ${e(row.value)} | ${e(row.interval)} | ${e(row.threshold)} | ${status} |`,
     );

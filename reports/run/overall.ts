@@ -16,6 +16,8 @@ export interface OverallOptions {
   systemDown?: boolean;
   /** a signal stopped the invocation (exit 130 or 143): which suites it cut short, which never ran */
   interrupted?: { by: string; suites: readonly string[]; notRun: readonly string[] };
+  /** suites whose uploaded run the server's vs_base gate rules failed (exit 1 whatever their own verdict) */
+  vsBaseFailed?: readonly string[];
 }
 
 /** NONE (no gate) before PASS: it judged nothing, so it is never the worst */
@@ -117,6 +119,7 @@ export function renderOverall(reports: readonly Report[], opts: OverallOptions):
     for (const rule of gate.rules.filter((x) => x.status !== 'pass'))
       out.push(`        ${rule.status}: ${safe(ruleText(rule))}`);
   }
+  const vsBaseFail = new Set(opts.vsBaseFailed ?? []);
   const verdicts = reports.filter(isGated).map((r) => r.gate.verdict);
   const ungated = reports.length - verdicts.length;
   // the worst first in the overall line too: the eye reads its start
@@ -126,7 +129,7 @@ export function renderOverall(reports: readonly Report[], opts: OverallOptions):
         .reverse()
         .map(
           (r) =>
-            `${safe(r.suite)} ${isGated(r) ? r.gate.verdict : 'NONE (no gate)'}${r.gate.cause === 'judgments' || r.gate.cause === 'queries' ? ` (${r.gate.cause})` : ''}`,
+            `${safe(r.suite)} ${isGated(r) ? r.gate.verdict : 'NONE (no gate)'}${r.gate.cause === 'judgments' || r.gate.cause === 'queries' ? ` (${r.gate.cause})` : ''}${vsBaseFail.has(r.suite) ? ', vs base FAIL on the server' : ''}`,
         );
   const worst: Verdict = opts.exitCode === 0 ? worstVerdict(verdicts) : 'FAIL';
   const down = opts.systemDown ? ' (a system under test is down)' : '';

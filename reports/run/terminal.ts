@@ -22,6 +22,7 @@ import {
   hiddenMetrics,
   hiddenText,
   metricRows,
+  statusWord,
   replaySummary,
   selectionApplies,
   selectionModeRows,
@@ -149,7 +150,7 @@ function metricsSection(report: Report, { W, paint, heading }: Term): string[] {
   const safe = terminalSafe;
   // at 80 columns: content widths sum to 75; with the five one-space separators a row is 80 columns
   const statusCell = (row: MetricRow) =>
-    row.status === 'info' ? '' : paint(statusColor(row.status.toUpperCase()), row.status.toUpperCase());
+    row.status === 'info' ? '' : paint(statusColor(statusWord(row.status)), statusWord(row.status));
   const metrics = fittedTable(
     [
       col('metric', 25),

@@ -28,6 +28,7 @@ import {
   gateAsRead,
   type RuleResult,
   type RuleStatus,
+  type VsBaseRuleEntry,
   type Weighting,
   WeightsSchema,
 } from '../../src/documents/index.js';
@@ -45,7 +46,8 @@ export interface MetricRow {
   interval: string;
   /** ">= 80.0%", "<= 2,000 ms", "—" when no rule reads the metric */
   threshold: string;
-  status: RuleStatus | 'info';
+  /** not_evaluated: a vs_base rule, which only the server judges (against the base branch's run) */
+  status: RuleStatus | 'info' | 'not_evaluated';
   /** the rule's reason; empty for measures no rule reads */
   reason: string;
   /** what the numerator and denominator (or n) count, from the measure's help */
@@ -109,6 +111,28 @@ export function ruleRow(r: RuleResult, metrics: MetricEntry[]): MetricRow {
     help: entry?.help ?? '',
     chart: scaled && r.observed !== null ? { observed: r.observed, threshold: r.threshold } : null,
   };
+}
+
+/** A vs_base rule's row: nothing measured against a base run here, its reason says who judges it. */
+export function vsBaseRow(v: VsBaseRuleEntry, metrics: MetricEntry[]): MetricRow {
+  return {
+    label: `${v.metric} vs base`,
+    counted: '',
+    numerator: '',
+    denominator: '',
+    value: 'n/a',
+    interval: '',
+    threshold: `drop <= ${num(v.max_drop)}`,
+    status: 'not_evaluated',
+    reason: v.reason,
+    help: metrics.find((m) => m.id === v.metric)?.help ?? '',
+    chart: null,
+  };
+}
+
+/** A row's status as a report prints it: "PASS", "NOT EVALUATED"; "" for a measure no rule reads. */
+export function statusWord(status: MetricRow['status']): string {
+  return status === 'info' ? '' : status === 'not_evaluated' ? 'NOT EVALUATED' : status.toUpperCase();
 }
 
 export function measureRow(m: MetricEntry): MetricRow {
@@ -203,13 +227,17 @@ export function hiddenText(hidden: readonly HiddenMetric[]): string {
   return [...byWhy].map(([why, ids]) => `${ids.join(', ')} (${why})`).join('; ');
 }
 
-/** Gate rules first (policy order), then every measure no rule reads that applies (report order). */
+/**
+ * Gate rules first (policy order), then the vs_base rules (not evaluated in a run), then every
+ * measure no evaluated rule reads that applies (report order): a vs_base rule's measure keeps its row.
+ */
 export function metricRows(report: Report): MetricRow[] {
   const gate = displayGate(report);
   const ruled = new Set(gate.rules.map((r) => r.metric));
   const hidden = new Set(hiddenMetrics(report).map((h) => h.id));
   return [
     ...gate.rules.map((r) => ruleRow(r, report.metrics)),
+    ...(gate.vs_base_rules ?? []).map((v) => vsBaseRow(v, report.metrics)),
     ...report.metrics.filter((m) => !ruled.has(m.id) && !hidden.has(m.id)).map(measureRow),
   ];
 }

@@ -2,6 +2,7 @@ import { mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:
 import { basename, dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { validateReportSchema } from '../contracts/report.js';
+import { validateVsBaseGate } from '../contracts/server-requests.js';
 import { RgateError } from '../core/errors.js';
 import { readJsonFile } from '../core/jsonl.js';
 import { compareCodeUnits } from '../core/canonical-json.js';
@@ -10,7 +11,9 @@ import {
   type BaselineBody,
   type CompareSession,
   type RunUpload,
+  type RunUploadAnswer,
   type RunUploadOutcome,
+  type VsBaseGate,
   type SessionUploadOutcome,
 } from '../documents/index.js';
 import type { RunStore } from '../store/types.js';
@@ -93,8 +96,8 @@ function base(server: string): string {
 
 /** What a POST to the server came to: its answer's page URL, or why not. */
 type PostOutcome =
-  | { kind: 'stored'; url: string; vsBase?: string }
-  | { kind: 'exists'; url: string; vsBase?: string }
+  | { kind: 'stored'; url: string; vsBase?: string; vsBaseGate?: VsBaseGate }
+  | { kind: 'exists'; url: string; vsBase?: string; vsBaseGate?: VsBaseGate }
   | { kind: 'unreachable'; reason: string }
   | { kind: 'refused'; status: number; reason: string };
 
@@ -126,7 +129,7 @@ async function postDocument(
         signal: AbortSignal.timeout(300_000),
       });
       const text = await res.text();
-      let answer: { error?: string; url?: string; vs_base?: string } = {};
+      let answer: Partial<RunUploadAnswer> & { error?: string } = {};
       try {
         answer = JSON.parse(text) as typeof answer;
       } catch {
@@ -137,7 +140,9 @@ async function postDocument(
         // a branch's run: its comparison with the base branch's run, when the server found one
         const vsBase =
           typeof answer.vs_base === 'string' ? { vsBase: `${base(target.server)}${answer.vs_base}` } : {};
-        return { kind: res.status === 201 ? 'stored' : 'exists', url: page, ...vsBase };
+        // its vs-base gate rules as the server judged them (a gate that does not read back is not shown)
+        const gate = validateVsBaseGate(answer.vs_base_gate) ? { vsBaseGate: answer.vs_base_gate } : {};
+        return { kind: res.status === 201 ? 'stored' : 'exists', url: page, ...vsBase, ...gate };
       }
       last = `HTTP ${res.status}${answer.error ? `: ${answer.error}` : ''}`;
       if (res.status !== 429 && res.status < 500)

@@ -1,6 +1,7 @@
 import { appendFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import type { Argv } from 'yargs';
+import { vsBaseGateLines } from '../../gates/index.js';
 import { RgateError } from '../core/errors.js';
 import type { CompareSession } from '../documents/index.js';
 import type { RunStore } from '../store/types.js';
@@ -74,6 +75,11 @@ export function uploadTargetOf(server: string, args: UploadFlags, io: CliIo, fla
   return { server, project: args.project, token };
 }
 
+/** Did the server judge the run's vs_base gate rules FAIL? Then the command that uploaded it exits 1. */
+export function vsBaseFailed(outcome: UploadOutcome): boolean {
+  return (outcome.kind === 'stored' || outcome.kind === 'exists') && outcome.vsBaseGate?.verdict === 'FAIL';
+}
+
 /**
  * Upload one finished run of the local history and say what happened on stderr (the URL on stdout
  * unless `json`). Nothing is lost when the server cannot take it: the upload is kept as pending.
@@ -100,7 +106,10 @@ export async function uploadStoredRun(
         : `run ${runId} is already on the server (nothing new stored): ${outcome.url}`,
     );
     if (outcome.vsBase) say(`run ${runId} against its base branch: ${outcome.vsBase}`);
-    stepSummary(io, runId, outcome.url, outcome.vsBase);
+    // the server's judgment of the gate's vs_base rules: a FAIL fails the command (vsBaseFailed)
+    const gate = outcome.vsBaseGate ? vsBaseGateLines(outcome.vsBaseGate) : [];
+    for (const line of gate) say(line);
+    stepSummary(io, runId, outcome.url, outcome.vsBase, gate);
   } else if (outcome.kind === 'refused' && outcome.status === 409) {
     // another run under this id is on the server: sending this one later cannot succeed either
     io.err(
@@ -181,11 +190,19 @@ export async function uploadCompareSession(
  * the step summary beside the report the workflow appends there: the run's dashboard page and, for a
  * branch's run, its comparison with the base branch. A summary that cannot be written costs a warning.
  */
-function stepSummary(io: CliIo, runId: string, url: string, vsBase: string | undefined): void {
+function stepSummary(
+  io: CliIo,
+  runId: string,
+  url: string,
+  vsBase: string | undefined,
+  gate: readonly string[],
+): void {
   const file = io.env.GITHUB_STEP_SUMMARY;
   if (!file) return;
   const lines = [`- rgate run \`${runId}\` on the dashboard: ${url}`];
   if (vsBase) lines.push(`- against its base branch: ${vsBase}`);
+  // the verdict line, then its rules under it
+  if (gate.length) lines.push(`- ${gate[0]}`, ...gate.slice(1).map((l) => `  - ${l}`));
   try {
     appendFileSync(file, `${lines.join('\n')}\n`);
   } catch (e) {

@@ -11,6 +11,8 @@ import {
   NewProjectBodySchema,
   NewTokenBodySchema,
   ProjectSettingsBodySchema,
+  VsBaseGateSchema,
+  type VsBaseGate,
   type BaselineBody,
   type NewProjectBody,
   type NewTokenBody,
@@ -31,3 +33,6 @@ export type BodyCheck<T> = { ok: true; body: T } | ReturnType<typeof firstProble
 export function checkBody<T>(validate: ValidateFunction<T>, value: unknown): BodyCheck<T> {
   return validate(value) ? { ok: true, body: value } : firstProblem(formatAjvErrors(validate.errors));
 }
+
+/** The server's judgment of a run's vs-base rules, as `rgate upload` reads it from the upload's answer. */
+export const validateVsBaseGate = compileSchema<VsBaseGate>(VsBaseGateSchema, 'vs-base-gate');

@@ -6,7 +6,7 @@
  */
 import { Type, type Static } from '@sinclair/typebox';
 import { CompareSessionSchema } from './compare-session.js';
-import { VerdictSchema } from './gate-result.js';
+import { VerdictSchema, VsBaseGateSchema } from './gate-result.js';
 import { HistoryViewSchema } from './history-view.js';
 import { Closed, OrNull, StringEnum } from './keywords.js';
 import { LabelQueueSchema } from './label.js';
@@ -157,6 +157,8 @@ export const RunPageViewSchema = Closed({
   report: OrNull(ReportSchema),
   /** the suite's history up to this run, for the report's trend charts */
   history: OrNull(HistoryViewSchema),
+  /** a branch's run: the base run its vs-base page compares it with (absent: none, or not a branch's run) */
+  base_run: Type.Optional(Closed({ run_id: Type.String(), why: Type.String() })),
 });
 export type RunPageView = Static<typeof RunPageViewSchema>;
 
@@ -199,6 +201,8 @@ export const VsBasePageViewSchema = Closed({
     why: Type.String(),
   }),
   compare: RunsComparePageViewSchema,
+  /** the run's vs-base gate rules judged against this base run; absent when its gate has none */
+  gate: Type.Optional(VsBaseGateSchema),
 });
 export type VsBasePageView = Static<typeof VsBasePageViewSchema>;
 

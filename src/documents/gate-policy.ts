@@ -24,6 +24,20 @@ export type ChecklistItemId = Static<typeof ChecklistItemIdSchema>;
 
 const count = Type.Integer({ minimum: 0 });
 
+/**
+ * A rule against the base branch's run (issue 35): the run's measure may not drop by more than
+ * `max_drop` (in the measure's own units, its mean over the queries both runs measured) below the
+ * base run's, and, with `significant` (the default), the paired test of the vs-base page must call
+ * the drop significant at `alpha` (default: the compare default, 0.05). Only the server, which holds
+ * the base run, can judge it: a local run reports it not evaluated.
+ */
+export const VsBaseRuleSchema = Closed({
+  max_drop: Type.Number({ minimum: 0 }),
+  significant: Type.Optional(Type.Boolean()),
+  alpha: Type.Optional(Type.Number({ exclusiveMinimum: 0, exclusiveMaximum: 1 })),
+});
+export type VsBaseRule = Static<typeof VsBaseRuleSchema>;
+
 export const GateRuleSchema = Closed(
   {
     metric: Type.String({ minLength: 1 }),
@@ -39,6 +53,8 @@ export const GateRuleSchema = Closed(
     min_replays: Type.Optional(count),
     /** compare against a baseline report: relative uplift (cur - base) / base, or delta cur - base */
     vs_baseline: Type.Optional(BaselineComparisonSchema),
+    /** judged against the base branch's run by the server on upload (instead of min / max) */
+    vs_base: Type.Optional(VsBaseRuleSchema),
     /** which order statistic of a quantile measure (latency) is compared */
     quantile: Type.Optional(QuantileNameSchema),
     /** evaluate once per profile (latency): every profile must meet the rule */
@@ -49,10 +65,11 @@ export const GateRuleSchema = Closed(
     description: Type.Optional(Type.String()),
   },
   {
-    // exactly one of min / max
+    // exactly one of min / max / vs_base
     oneOf: [
       { required: ['min'], properties: { min: true } },
       { required: ['max'], properties: { max: true } },
+      { required: ['vs_base'], properties: { vs_base: true } },
     ],
   },
 );

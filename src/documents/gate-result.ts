@@ -102,6 +102,67 @@ export const ChecklistItemSchema = Closed({
 });
 export type ChecklistItem = Static<typeof ChecklistItemSchema>;
 
+/**
+ * A rule against the base branch's run (a policy's `vs_base` rule) as a run's report carries it:
+ * what the policy asks (alpha resolved to its default), and why it was not judged with the others.
+ * The server judges it on upload from these fields (it has no policy file).
+ */
+export const VsBaseRuleEntrySchema = Closed({
+  metric: Type.String(),
+  /** the largest drop of the run's mean below the base run's that passes, in the measure's units */
+  max_drop: Type.Number({ minimum: 0 }),
+  /** a drop above max_drop fails only when the paired test calls it significant at alpha */
+  significant: Type.Boolean(),
+  alpha: Type.Number({ exclusiveMinimum: 0, exclusiveMaximum: 1 }),
+  description: Type.Optional(Type.String()),
+  /** why it is not evaluated in this report: only the server holds the base run */
+  reason: Type.String(),
+});
+export type VsBaseRuleEntry = Static<typeof VsBaseRuleEntrySchema>;
+
+/** What the server's judgment of a vs-base rule (or of all of them) came to. */
+export const VS_BASE_VERDICTS = ['PASS', 'FAIL', 'NOT_EVALUATED'] as const;
+export const VsBaseVerdictSchema = StringEnum(VS_BASE_VERDICTS);
+export type VsBaseVerdict = Static<typeof VsBaseVerdictSchema>;
+
+const nullableNumber = OrNull(Type.Number());
+
+/** One vs-base rule as the server judged it against the base run, with the paired test's figures. */
+export const VsBaseRuleResultSchema = Closed({
+  metric: Type.String(),
+  max_drop: Type.Number(),
+  significant: Type.Boolean(),
+  alpha: Type.Number(),
+  /** the base run's and this run's mean over the queries both measured (null: no such query) */
+  base: nullableNumber,
+  run: nullableNumber,
+  /** run - base */
+  delta: nullableNumber,
+  /** the drop in the measure's better direction (base - run when higher is better), > 0 a loss */
+  drop: nullableNumber,
+  /** the paired test's two-sided p (the vs-base page's test, before Holm's correction) */
+  p: nullableNumber,
+  /** the queries both runs measured */
+  n: count,
+  verdict: VsBaseVerdictSchema,
+  reason: Type.String(),
+});
+export type VsBaseRuleResult = Static<typeof VsBaseRuleResultSchema>;
+
+/**
+ * The vs-base rules of a run judged on upload: FAIL when any rule fails, PASS when every rule was
+ * judged and passed, NOT_EVALUATED otherwise (no base run, or a rule the paired test has no values for).
+ */
+export const VsBaseGateSchema = Closed({
+  verdict: VsBaseVerdictSchema,
+  /** the base run compared with, or null when there is none */
+  base_run_id: OrNull(Type.String()),
+  /** why that base run (or why none) */
+  why: Type.String(),
+  rules: Type.Array(VsBaseRuleResultSchema),
+});
+export type VsBaseGate = Static<typeof VsBaseGateSchema>;
+
 export const GateResultSchema = Closed({
   gate_id: Type.String(),
   gate_version: Type.String(),
@@ -122,6 +183,11 @@ export const GateResultSchema = Closed({
    */
   overruled: Type.Optional(StringEnum(['down', 'interrupted', 'partial'])),
   rules: Type.Array(RuleResultSchema),
+  /**
+   * the policy's rules against the base branch's run, not evaluated in the run (they change no
+   * verdict here): the server judges them on upload. Absent when the policy has none
+   */
+  vs_base_rules: Type.Optional(Type.Array(VsBaseRuleEntrySchema)),
   /**
    * the unjudged (query, top-1 document) pairs whose grade could change the verdict (empty: none can,
    * grade them or not), in query id order. Absent without a top-1 rate rule, for an overruled run and

@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Closed, OrNull, StringEnum } from './keywords.js';
 import { UPLOAD_RUN_ID_PATTERN } from './run-upload.js';
+import { VsBaseGateSchema } from './gate-result.js';
 
 /** A project slug: lower-case words and dashes, short enough for a PostgreSQL schema name (`p_<slug>`). */
 export const PROJECT_SLUG_PATTERN = '^[a-z0-9][a-z0-9-]{0,59}$';
@@ -74,3 +75,17 @@ export const BaselineBodySchema = Closed({
   note: Type.Optional(Type.String({ maxLength: 2000 })),
 });
 export type BaselineBody = Static<typeof BaselineBodySchema>;
+
+/**
+ * The answer to `POST /api/projects/:project/runs`: the run's page; for a branch's run with a base
+ * run, its page against the base branch (`vs_base`); for a run whose gate has vs-base rules, the
+ * server's judgment of them (`vs_base_gate`, NOT_EVALUATED with why when there is no base run).
+ */
+export const RunUploadAnswerSchema = Closed({
+  run_id: Type.String(),
+  stored: Type.Boolean(),
+  url: Type.String(),
+  vs_base: Type.Optional(Type.String()),
+  vs_base_gate: Type.Optional(VsBaseGateSchema),
+});
+export type RunUploadAnswer = Static<typeof RunUploadAnswerSchema>;

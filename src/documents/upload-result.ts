@@ -4,6 +4,7 @@
  */
 import { Type, type Static } from '@sinclair/typebox';
 import { Closed, Const, OneOf } from './keywords.js';
+import { VsBaseGateSchema } from './gate-result.js';
 
 const url = Type.String({ minLength: 1 });
 /** the server could not be reached, or kept failing (5xx, 429) after every retry: try again later */
@@ -14,10 +15,12 @@ const refused = { kind: Const('refused'), status: Type.Integer(), reason: Type.S
 /** One run sent: stored (new on the server), exists (the server had it: nothing new), unreachable or refused. */
 /** a branch's run: its page against the base branch's run, when the server has one to compare with */
 const vsBase = Type.Optional(url);
+/** the server's judgment of the run's vs-base gate rules, when its gate has any */
+const vsBaseGate = Type.Optional(VsBaseGateSchema);
 
 export const RunUploadOutcomeSchema = OneOf([
-  Closed({ kind: Const('stored'), runId: Type.String(), url, vsBase }),
-  Closed({ kind: Const('exists'), runId: Type.String(), url, vsBase }),
+  Closed({ kind: Const('stored'), runId: Type.String(), url, vsBase, vsBaseGate }),
+  Closed({ kind: Const('exists'), runId: Type.String(), url, vsBase, vsBaseGate }),
   Closed(unreachable),
   Closed(refused),
 ]);
@@ -45,8 +48,8 @@ const session_id = Type.String();
 
 /** One pending upload sent: the run or session it held, and what the server did with it. */
 export const PendingUploadOutcomeSchema = OneOf([
-  Closed({ run_id, kind: Const('stored'), runId: Type.String(), url, vsBase }),
-  Closed({ run_id, kind: Const('exists'), runId: Type.String(), url, vsBase }),
+  Closed({ run_id, kind: Const('stored'), runId: Type.String(), url, vsBase, vsBaseGate }),
+  Closed({ run_id, kind: Const('exists'), runId: Type.String(), url, vsBase, vsBaseGate }),
   Closed({ run_id, ...unreachable }),
   Closed({ run_id, ...refused }),
   Closed({ session_id, kind: Const('stored'), sessionId: Type.String(), url }),

@@ -15,7 +15,7 @@ import type { RgateCommand } from '../command.js';
 import { OUT_DIR_HELP, outDirOf, storePathOf } from '../out-dir.js';
 import { writeRunReports } from '../run-reports.js';
 import { gitField } from '../git-ref.js';
-import { uploadStoredRun, uploadTargetOf, withUploadFlags } from '../upload-flags.js';
+import { uploadStoredRun, uploadTargetOf, vsBaseFailed, withUploadFlags } from '../upload-flags.js';
 import { newRunId, rgateVersion } from '../run-context.js';
 import { terminalWidth } from '../io.js';
 
@@ -70,22 +70,28 @@ export const mergeCommand: RgateCommand<MergeArgs> = {
      * The merged run's verdict and exit code, last, in the words `rgate run` ends with: a CI log's
      * tail names the verdict whichever command made the run (stderr under --json, as in run).
      */
-    const finish = (report: Report): number => {
-      const code = report.gate.verdict === 'FAIL' ? EXIT.gateFail : EXIT.ok;
-      const overall = renderOverall([report], { color: io.color, exitCode: code });
+    const finish = (report: Report, vsBaseFail: boolean): number => {
+      const code = report.gate.verdict === 'FAIL' || vsBaseFail ? EXIT.gateFail : EXIT.ok;
+      const overall = renderOverall([report], {
+        color: io.color,
+        exitCode: code,
+        vsBaseFailed: vsBaseFail ? [report.suite] : [],
+      });
       if (args.json) io.err(overall);
       else io.out(overall);
       return code;
     };
     const uploadTarget =
       args.upload !== undefined ? uploadTargetOf(args.upload, args, io, '--upload') : undefined;
-    const upload = async (store: SqliteRunStore, runId: string): Promise<void> => {
-      if (!uploadTarget) return;
+    /** upload the merged run; true when the server's vs_base rules failed it */
+    const upload = async (store: SqliteRunStore, runId: string): Promise<boolean> => {
+      if (!uploadTarget) return false;
       const outDir = outDirOf(io, args['out-dir'], loaded?.path);
-      await uploadStoredRun(io, store, runId, uploadTarget, outDir, {
+      const sent = await uploadStoredRun(io, store, runId, uploadTarget, outDir, {
         retries: args.retries,
         json: args.json,
       });
+      return vsBaseFailed(sent);
     };
     const labels = args.files.map((f) => relative(io.cwd, resolve(io.cwd, f)) || f);
     const shards = args.files.map(
@@ -126,8 +132,7 @@ export const mergeCommand: RgateCommand<MergeArgs> = {
         );
         io.out(`reports: ${relative(io.cwd, runDir) || runDir}/report.{json,html,md,xml}`);
       }
-      await upload(store, runId);
-      return finish(report);
+      return finish(report, await upload(store, runId));
     } finally {
       store.close();
     }

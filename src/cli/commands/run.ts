@@ -29,7 +29,7 @@ import { writeRunReports } from '../run-reports.js';
 import { readHistoryAhead } from '../../../history/trends-up-to.js';
 import { outDirOf } from '../out-dir.js';
 import { gitField } from '../git-ref.js';
-import { uploadStoredRun, uploadTargetOf, withUploadFlags } from '../upload-flags.js';
+import { uploadStoredRun, uploadTargetOf, vsBaseFailed, withUploadFlags } from '../upload-flags.js';
 import type { CliIo, RgateCommand } from '../command.js';
 import { newRunId, rgateVersion } from '../run-context.js';
 import { parseSetFlags } from '../set-flags.js';
@@ -267,6 +267,9 @@ async function runHandler(args: RunArgs, io: CliIo): Promise<number> {
     }
   });
   const timings = stageTimingsFromEnv(io);
+  // the suites whose uploaded run the server's vs_base rules failed: exit 1, as a local FAIL
+  const vsBaseFails: string[] = [];
+  const finishing = { args, io, store, outDir, names, configPath, uploadTarget, timings, vsBaseFails };
   let ran: RunJobsResult;
   try {
     if (shard) return await runOneShard(jobs[0]!, shard, { args, io, root, outDir, interrupt });
@@ -284,8 +287,7 @@ async function runHandler(args: RunArgs, io: CliIo): Promise<number> {
       ...(timings ? { timer: timings.timer } : {}),
       rgateVersion: rgateVersion(),
       replaying: (id) => (replaying = id),
-      finished: (job, outcome) =>
-        finishedRun(job, outcome, { args, io, store, outDir, names, configPath, uploadTarget, timings }),
+      finished: (job, outcome) => finishedRun(job, outcome, finishing),
     });
   } finally {
     // a signal that came in the last synchronous stretch is seen here, and still counts
@@ -304,12 +306,14 @@ async function runHandler(args: RunArgs, io: CliIo): Promise<number> {
   }
   // a system that answered nothing is not a gate verdict on it: exit 3, as documented; an
   // interrupted invocation (a cancelled CI job) is no verdict at all: 130 or 143, whatever ran
-  const code = runExitCode(ran, interrupt.exitCode);
+  const local = runExitCode(ran, interrupt.exitCode);
+  const code = local === EXIT.ok && vsBaseFails.length > 0 ? EXIT.gateFail : local;
   // the last line says it all (stderr under --json, whose stdout is the reports)
   const overall = renderOverall(reports, {
     color: io.color,
     exitCode: code,
     systemDown,
+    vsBaseFailed: vsBaseFails,
     ...(interrupt.by ? { interrupted: { by: interrupt.by, suites: interrupted, notRun } } : {}),
   });
   if (args.json) io.err(overall);
@@ -341,6 +345,8 @@ async function finishedRun(
     configPath: string;
     uploadTarget: ReturnType<typeof uploadTargetOf> | undefined;
     timings: ReturnType<typeof stageTimingsFromEnv>;
+    /** the suites whose upload the server's vs_base rules failed (this run's is added) */
+    vsBaseFails: string[];
   },
 ): Promise<void> {
   const { args, io, store, outDir, names, configPath, uploadTarget, timings } = c;
@@ -360,10 +366,11 @@ async function finishedRun(
     io.out(`reports: ${relative(io.cwd, runDir) || runDir}/report.{json,html,md,xml}`);
   }
   if (uploadTarget && !outcome.interrupted) {
-    await uploadStoredRun(io, store, job.runId, uploadTarget, outDir, {
+    const sent = await uploadStoredRun(io, store, job.runId, uploadTarget, outDir, {
       retries: args.retries,
       json: args.json,
     });
+    if (vsBaseFailed(sent)) c.vsBaseFails.push(job.name);
   }
   timings?.flush(job.name);
   if (outcome.system_down)

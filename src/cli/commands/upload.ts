@@ -17,6 +17,7 @@ import {
 import {
   DEFAULT_TOKEN_ENV,
   uploadStoredRun,
+  vsBaseFailed,
   uploadTargetOf,
   withUploadFlags,
   type UploadFlags,
@@ -87,11 +88,14 @@ export const uploadCommand: RgateCommand<UploadArgs> = {
         json: args.json,
       });
       if (args.json) io.out(JSON.stringify(outcome satisfies UploadOutput));
-      return outcome.kind === 'stored' || outcome.kind === 'exists'
-        ? EXIT.ok
-        : outcome.kind === 'refused'
-          ? EXIT.usage
-          : EXIT.internal;
+      // the server's vs_base rules failed the run: exit 1, as a gate FAIL (docs/server.md)
+      return vsBaseFailed(outcome)
+        ? EXIT.gateFail
+        : outcome.kind === 'stored' || outcome.kind === 'exists'
+          ? EXIT.ok
+          : outcome.kind === 'refused'
+            ? EXIT.usage
+            : EXIT.internal;
     } finally {
       store.close();
     }
