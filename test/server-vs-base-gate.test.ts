@@ -146,6 +146,18 @@ async function vsBaseGate(srv: RunningServer): Promise<void> {
   });
   expect((outcome.vsBaseGate as { rules: { p: number }[] }).rules[0]!.p).toBeCloseTo(2 / 64, 10);
 
+  // sent late: a server down at upload time keeps the run pending; `upload --pending` is judged alike
+  const down = captureIo(dir, { RGATE_SERVER_TOKEN: token });
+  const downArgs = ['upload', pr.id, '--server', 'http://127.0.0.1:9', '--project', 'ci', '--retries', '0'];
+  expect(await runCli(downArgs, down), down.stderr.join('\n')).toBe(3);
+  const late = captureIo(dir, { RGATE_SERVER_TOKEN: token });
+  const lateCode = await runCli(['upload', '--pending', '--server', srv.base, '--project', 'ci'], late);
+  expect(lateCode, late.stderr.join('\n')).toBe(1);
+  expect(late.stderr.join('\n')).toContain(`run ${pr.id} against its base branch: ${vsBaseUrl}`);
+  expect(late.stderr.join('\n')).toContain(
+    `vs-base gate FAIL against base run ${base.id}: 1 of 1 rule failed`,
+  );
+
   // the vs-base page shows the gate; the run's page links the vs-base page, a base run's does not
   const page = await call(srv.base, 'GET', `/p/ci/runs/${pr.id}/vs-base`, { token });
   expect(page.status, page.text).toBe(200);

@@ -1,5 +1,6 @@
 import { join, relative } from 'node:path';
 import type { Argv } from 'yargs';
+import { vsBaseGateLines } from '../../../gates/index.js';
 import { EXIT, RgateError } from '../../core/errors.js';
 import type { SessionUploadOutcome, UploadOutput, UploadPendingOutput } from '../../documents/index.js';
 import { openStore } from './history.js';
@@ -136,6 +137,11 @@ async function sendPending(args: UploadArgs, io: CliIo, outDir: string): Promise
     if (outcome.kind === 'stored' || outcome.kind === 'exists') {
       dropPending(file);
       io.err(`${outcome.kind === 'stored' ? 'uploaded' : 'already on the server'}: ${what}: ${outcome.url}`);
+      // a run sent late is judged against its base branch all the same: its FAIL fails this command
+      if ('vsBase' in outcome && outcome.vsBase) io.err(`${what} against its base branch: ${outcome.vsBase}`);
+      if ('vsBaseGate' in outcome && outcome.vsBaseGate)
+        for (const line of vsBaseGateLines(outcome.vsBaseGate)) io.err(line);
+      if ('vsBaseGate' in outcome && vsBaseFailed(outcome)) code = Math.max(code, EXIT.gateFail);
     } else if (outcome.kind === 'refused' && outcome.status === 409) {
       // no retry can change the server's copy: say so once and take the file out of the queue
       const moved = setAsidePending(file);
