@@ -70,8 +70,20 @@ const VERDICT_RANK: Record<Verdict, number> = { PASS: 0, WATCH: 1, FAIL: 2, NONE
  */
 export function snapshotKey(a: ArtifactRefs | undefined): string {
   if (!a) return '';
-  return [a.corpus_id, a.query_set_id, a.config_id, a.config_sha256].join('\u0000');
+  let key = snapshotKeys.get(a);
+  if (key === undefined) {
+    key = [a.corpus_id, a.query_set_id, a.config_id, a.config_sha256].join('\u0000');
+    snapshotKeys.set(a, key);
+  }
+  return key;
 }
+
+/**
+ * Each run's key is asked for four times in a history (the comparison, the lookup, what changed,
+ * the newest's snapshot): joined once per artifacts object, kept no longer than the object
+ * (the fields are never changed after a store reads them).
+ */
+const snapshotKeys = new WeakMap<ArtifactRefs, string>();
 
 export interface RunWithMetrics {
   row: RunRow;
@@ -333,20 +345,34 @@ function trendPoints(
 ): { kind: MeasureValue['kind']; points: TrendPoint[] } {
   let kind: MeasureValue['kind'] = 'rate';
   const points: TrendPoint[] = [];
-  for (const [i, r] of complete.entries()) {
-    const entry = lookup.byId[i]!.get(id);
+  for (let i = 0; i < complete.length; i++) {
+    const row = complete[i]!.row;
+    const v = lookup.byId[i]!.get(id)?.value;
     const changed = lookup.snapshotChanged[i]!;
-    if (entry) kind = entry.value.kind;
-    const v = entry?.value;
-    points.push({
-      run_id: r.row.run_id,
-      started_at: r.row.started_at,
-      value: v ? headline(v) : null,
-      ...(v?.kind === 'rate' ? { numerator: v.numerator, denominator: v.denominator } : {}),
-      interval: v ? interval(v) : null,
-      verdict: r.row.verdict,
-      snapshot_changed: changed,
-    });
+    if (v) kind = v.kind;
+    // 12,000 points on a trend of 1,000 runs: each one object literal, keys in one order (a spread
+    // of a conditional object cost a third of the history's time); the JSON is the same
+    points.push(
+      v?.kind === 'rate'
+        ? {
+            run_id: row.run_id,
+            started_at: row.started_at,
+            value: v.rate,
+            numerator: v.numerator,
+            denominator: v.denominator,
+            interval: v.wilson95,
+            verdict: row.verdict,
+            snapshot_changed: changed,
+          }
+        : {
+            run_id: row.run_id,
+            started_at: row.started_at,
+            value: v ? headline(v) : null,
+            interval: v ? interval(v) : null,
+            verdict: row.verdict,
+            snapshot_changed: changed,
+          },
+    );
   }
   return { kind, points };
 }
@@ -520,10 +546,11 @@ export function historyFromStore(
       `run it first: rgate run ${suite}`,
     );
   }
-  const runs = rows.map((row) => ({
-    row,
-    metrics: row.status === 'complete' ? store.getMetrics(row.run_id) : [],
-  }));
+  // the window's measures in one read, as the dashboard reads them (not a query per run)
+  const complete = rows.filter((r) => r.status === 'complete').map((r) => r.run_id);
+  const metrics = store.getMetricsOf(complete);
+  const byRun = new Map(complete.map((id, i) => [id, metrics[i]!]));
+  const runs = rows.map((row) => ({ row, metrics: byRun.get(row.run_id) ?? [] }));
   const latest = rows.find((r) => r.status === 'complete');
   const compared = comparedRunOf(rows);
   const baseline = store.getBaseline(suite)?.run_id;
