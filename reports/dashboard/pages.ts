@@ -20,7 +20,6 @@ import type {
   VsBasePageView,
 } from '../../src/documents/index.js';
 import { jsonForScript } from '../escape.js';
-import { stringifySharingArrays } from '../shared-json.js';
 import { renderSessionHtml } from '../history/compare.js';
 import { renderLabelQueueHtml } from '../history/label-queue.js';
 import { n4, signed, type ChartSpec } from '../history/shared.js';
@@ -58,13 +57,7 @@ function page(
       csp: FRAMED_PAGE_CSP,
       css: links.asset('dashboard.css'),
       nav,
-      // a trend page's charts share their labels and point styles (trendCharts): serialised once each
-      charts: charts.length
-        ? jsonForScript(
-            charts.map((c) => ({ id: c.id, config: c.config })),
-            stringifySharingArrays,
-          )
-        : null,
+      charts: charts.length ? jsonForScript(charts.map((c) => ({ id: c.id, config: c.config }))) : null,
       chart_js: links.asset('chart.umd.js'),
       // the charts, and the runs list's times in the reader's zone; other pages load no script
       client: charts.length || name === 'runs' ? links.asset('dashboard.js') : null,

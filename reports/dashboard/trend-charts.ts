@@ -2,8 +2,8 @@
  * The trend page's charts: one per gate metric (else per measured metric) over the window's
  * complete runs, a line per branch, the baseline a large star, a snapshot change a hollow diamond.
  * Every chart plots the same runs, so the arrays that depend only on the runs (the labels, and each
- * line's point styles) are one array object shared by every chart: the page serialises each once
- * (stringifySharingArrays), 1,000 entries instead of twelve times that.
+ * line's point styles) are made once and shared by every chart: 1,000 entries each, not twelve
+ * times that.
  */
 import type { SuiteTrendView, TrendPoint } from '../../src/documents/index.js';
 import { PALETTE, type ChartSpec } from '../history/shared.js';
