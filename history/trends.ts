@@ -1,14 +1,13 @@
 /**
  * Run history: per-metric trends over a suite's stored runs, with a regression alarm for nightly CI.
  * Pure over what the run store returns; the CLI (`rgate history`) renders the result.
- * Baselines live in history-baseline.ts, run-to-run diffs in history-diff.ts.
+ * Baselines live in history-baseline.ts, run-to-run diffs in history-diff.ts, snapshot keys in snapshot.ts.
  */
 import { compareCodeUnits } from '../src/core/canonical-json.js';
 import { ALARM_WINDOW } from '../src/core/defaults.js';
 import { RgateError } from '../src/core/errors.js';
 import {
   REPORT_SCHEMA_VERSION,
-  type ArtifactRefs,
   type Better,
   type HistoryRun,
   type HistoryView,
@@ -25,6 +24,7 @@ import type { RunStore } from '../src/store/types.js';
 import { upgradeReport } from '../harness/failure-reasons.js';
 import { isValidReport, notApplicable } from '../gates/index.js';
 import { pairedAlarm, pairedAlarmTests, type PairedAlarms } from './paired-alarm.js';
+import { snapshotChange, snapshotKey } from './snapshot.js';
 
 /** Metrics where a smaller number is the better one (independent of any gate rule). */
 const LOWER_IS_BETTER = new Set(['error_rate', 'requests_warned', 'sensitive_leak_rate', 'latency_ms']);
@@ -63,27 +63,6 @@ function interval(v: MeasureValue): [number, number] | null {
 
 /** NONE (no gate) ranks with nothing: a suite gaining or losing its gate is no worsening */
 const VERDICT_RANK: Record<Verdict, number> = { PASS: 0, WATCH: 1, FAIL: 2, NONE: -1 };
-
-/**
- * What must stay equal for two runs' numbers to be comparable in a trend: the pinned ids and the
- * effective config's hash (a `--set` override keeps the `+overrides` id but changes the hash).
- */
-export function snapshotKey(a: ArtifactRefs | undefined): string {
-  if (!a) return '';
-  let key = snapshotKeys.get(a);
-  if (key === undefined) {
-    key = [a.corpus_id, a.query_set_id, a.config_id, a.config_sha256].join('\u0000');
-    snapshotKeys.set(a, key);
-  }
-  return key;
-}
-
-/**
- * Each run's key is asked for four times in a history (the comparison, the lookup, what changed,
- * the newest's snapshot): joined once per artifacts object, kept no longer than the object
- * (the fields are never changed after a store reads them).
- */
-const snapshotKeys = new WeakMap<ArtifactRefs, string>();
 
 export interface RunWithMetrics {
   row: RunRow;
@@ -141,35 +120,6 @@ function alarmComparison(runsNewestFirst: readonly RunWithMetrics[]): {
 export function comparedRunOf(rowsNewestFirst: readonly RunRow[]): string | undefined {
   const { complete, comparedAt } = alarmComparison(rowsNewestFirst.map((row) => ({ row, metrics: [] })));
   return comparedAt >= 0 ? complete[comparedAt]!.row.run_id : undefined;
-}
-
-/**
- * What changed between two runs' pinned inputs, in words ("" when nothing did): the fixture
- * version with its reset note, the corpus, the query set, the effective config (a `--set` variant
- * changes only its hash).
- */
-export function snapshotChange(
-  prev: Partial<ArtifactRefs> | null,
-  cur: Partial<ArtifactRefs> | null,
-  resetNotes: Readonly<Record<string, string>> = {},
-): string {
-  if (!prev || !cur || snapshotKey(prev as ArtifactRefs) === snapshotKey(cur as ArtifactRefs)) return '';
-  const parts: string[] = [];
-  if (prev.version !== cur.version) {
-    const note = cur.version !== undefined ? resetNotes[cur.version] : undefined;
-    parts.push(
-      `fixture ${prev.version} -> ${cur.version}${note ? ` (reset note: ${note})` : ' (no reset note)'}`,
-    );
-  }
-  if (prev.corpus_id !== cur.corpus_id) parts.push('corpus changed');
-  if (prev.query_set_id !== cur.query_set_id) parts.push('query set changed');
-  if (prev.config_id !== cur.config_id || prev.config_sha256 !== cur.config_sha256) {
-    const short = (s: string | undefined) => (s ?? '').replace(/^sha256:/, '').slice(0, 8);
-    parts.push(
-      `config changed (${cur.config_id}, sha256 ${short(prev.config_sha256)} -> ${short(cur.config_sha256)})`,
-    );
-  }
-  return parts.join('; ');
 }
 
 /**
