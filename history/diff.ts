@@ -12,7 +12,8 @@ import type {
   RunDiff,
   Top1Judgment,
 } from '../src/documents/index.js';
-import { headline, snapshotKey } from './trends.js';
+import { snapshotKey } from './snapshot.js';
+import { headline } from './trends.js';
 
 /** Differences smaller than this are float noise, not a change. */
 export const EPS = 1e-9;

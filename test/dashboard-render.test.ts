@@ -8,7 +8,7 @@ import {
   renderRunsListPage,
   renderSuiteTrendPage,
 } from '../reports/dashboard/index.js';
-import { trendCharts } from '../reports/dashboard/pages.js';
+import { trendCharts } from '../reports/dashboard/trend-charts.js';
 import { FRAMED_PAGE_CSP } from '../reports/templates.js';
 import { runsListView, suiteTrendView } from '../history/dashboard-views.js';
 import {

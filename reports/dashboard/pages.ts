@@ -17,14 +17,13 @@ import type {
   RunPageView,
   RunsListView,
   SuiteTrendView,
-  TrendPoint,
   VsBasePageView,
 } from '../../src/documents/index.js';
 import { vsBaseGateLines } from '../../gates/index.js';
 import { jsonForScript } from '../escape.js';
 import { renderSessionHtml } from '../history/compare.js';
 import { renderLabelQueueHtml } from '../history/label-queue.js';
-import { n4, PALETTE, signed, type ChartSpec } from '../history/shared.js';
+import { n4, signed, type ChartSpec } from '../history/shared.js';
 import {
   measuredTrends,
   noAlarmLine,
@@ -36,10 +35,9 @@ import { renderHtml } from '../run/html.js';
 import { FRAMED_PAGE_CSP, template, type PageFrame } from '../templates.js';
 import type { DashboardLinks, RunsQuery } from './links.js';
 import { repositoryLinks } from './repository-links.js';
+import { trendCharts } from './trend-charts.js';
 
 type Crumb = { href: string | null; text: string };
-
-const SHAPES = ['circle', 'triangle', 'rect', 'crossRot', 'cross', 'rectRounded', 'line'] as const;
 
 /** A page of its own: `name`.hbs inside layout.hbs. */
 function page(
@@ -241,69 +239,6 @@ export function renderProjectPage(v: ProjectView, links: DashboardLinks): string
     }),
     latest: runsTable(links, p, v.latest_runs, { suiteLinks: true }),
     sessions: v.compare_sessions.map((s) => ({ ...s, href: links.compare(p, s.session_id) })),
-  });
-}
-
-/** One line per branch over the window's complete runs; the baseline a large star; a snapshot change a hollow diamond. */
-export function trendCharts(v: SuiteTrendView): ChartSpec[] {
-  const h = v.history;
-  const gate = h.trends.filter((t) => t.gate_metric);
-  const chosen = gate.length ? gate : measuredTrends(h);
-  const byId = new Map(v.runs.map((r) => [r.run_id, r]));
-  const NONE = '\u0000';
-  const branchOf = (pt: TrendPoint) => byId.get(pt.run_id)?.branch ?? NONE;
-  const labelOf = (pt: TrendPoint) => {
-    const c = byId.get(pt.run_id)?.commit ?? null;
-    return c !== null ? c.slice(0, 7) : pt.run_id;
-  };
-  const baseline = v.baseline?.in_window ? v.baseline.run_id : null;
-  return chosen.map((t, i) => {
-    const branches = [...new Set(t.points.map(branchOf))].sort((a, b) =>
-      a === NONE ? 1 : b === NONE ? -1 : a < b ? -1 : a > b ? 1 : 0,
-    );
-    const datasets: Record<string, unknown>[] = branches.map((b, j) => {
-      const color = PALETTE[j % (PALETTE.length - 1)];
-      return {
-        label: b === NONE ? '(no branch)' : `branch ${b}`,
-        data: t.points.map((pt) => (branchOf(pt) === b ? pt.value : null)),
-        borderColor: color,
-        backgroundColor: color,
-        pointStyle: t.points.map((pt) => (pt.snapshot_changed ? 'rectRot' : SHAPES[j % SHAPES.length])),
-        pointRadius: t.points.map((pt) => (pt.snapshot_changed ? 8 : 3)),
-        pointBackgroundColor: t.points.map((pt) => (pt.snapshot_changed ? '#ffffff' : color)),
-        borderDash: j % 2 ? [6, 3] : [],
-        spanGaps: true,
-        tension: 0,
-      };
-    });
-    if (baseline !== null && t.points.some((pt) => pt.run_id === baseline)) {
-      datasets.push({
-        label: `baseline ${baseline}`,
-        data: t.points.map((pt) => (pt.run_id === baseline ? pt.value : null)),
-        borderColor: '#000000',
-        backgroundColor: '#000000',
-        pointStyle: 'star',
-        pointRadius: 12,
-        pointBorderWidth: 2,
-        showLine: false,
-      });
-    }
-    return {
-      id: `trend-${i}`,
-      title: `${t.metric} over the runs of ${h.suite} (${t.better} is better)`,
-      config: {
-        type: 'line',
-        data: { labels: t.points.map(labelOf), datasets },
-        options: {
-          plugins: {
-            title: { display: true, text: `${t.metric} (${t.better} is better)` },
-            legend: { display: true },
-          },
-          scales: { y: { beginAtZero: true, ...(t.kind === 'rate' ? { max: 1 } : {}) } },
-        },
-      },
-      size: { wide: t.points.length > 12 },
-    };
   });
 }
 

@@ -40,6 +40,8 @@ import type {
 
 /** pg_advisory_lock key ('rgat') held while migrating, so two processes opening a new database take turns. */
 const MIGRATION_LOCK = 0x72676174;
+/** PostgreSQL's error code for a text its type refuses (a cast to json of text that is not JSON). */
+const INVALID_TEXT_REPRESENTATION = '22P02';
 
 const PG_HINT: UnreadableHint = (runId) =>
   `written by another rgate version or edited by hand: delete that run with psql ("DELETE FROM runs WHERE run_id = '${runId}'"), or use another --db`;
@@ -354,6 +356,20 @@ export class PgRunStore implements AsyncRunStore {
   }
 
   async getMetricsOf(runIds: readonly string[]): Promise<MetricEntry[][]> {
+    // a run's measures as one array, else row by row below: 1,000 rows through the driver, not
+    // 12,000. The cast to json refuses a text that is not JSON (the json type keeps each text as it
+    // is, so JSON.parse reads each element as it would read the row); the rows then name it
+    const lists = await this.rows<{ run_id: string; n: string; ok: boolean; list: string }>(
+      `SELECT run_id, COUNT(*) AS n, true AS ok,
+              json_agg(json::json ORDER BY metric_id COLLATE "C")::text AS list
+       FROM measures WHERE run_id = ANY($1::text[]) GROUP BY run_id`,
+      [[...runIds]],
+    ).catch((e: unknown) => {
+      if ((e as { code?: unknown }).code === INVALID_TEXT_REPRESENTATION) return undefined;
+      throw e;
+    });
+    const fast = lists && this.read.metricLists(lists, runIds);
+    if (fast) return fast;
     const rows = await this.rows<{ run_id: string; json: string }>(
       'SELECT run_id, json FROM measures WHERE run_id = ANY($1::text[]) ORDER BY run_id COLLATE "C", metric_id COLLATE "C"',
       [[...runIds]],

@@ -1021,6 +1021,16 @@ describe.each(sqlStores)('a stored run that does not read back: %s', (name, make
     await refused(store.getMetricsOf(['r-ok', 'r-bad']), /run r-bad .* measure 1: \/help: is required/);
     await edit('UPDATE measures SET json = ? WHERE run_id = ?', ['{', 'r-bad']);
     await refused(store.getMetrics('r-bad'), /measure 1 is not JSON/);
+    // the many-run read takes a run's rows as one array: a row that is no JSON on its own (JSON5,
+    // a trailing comma that an array would take) is still named as the row-by-row read names it
+    await refused(store.getMetricsOf(['r-ok', 'r-bad']), /run r-bad .* measure 1 is not JSON/);
+    await edit('UPDATE measures SET json = ? WHERE run_id = ?', [
+      `{id:'top1_useful_rate',value:${JSON.stringify(metric.value)},help:'x'}`,
+      'r-bad',
+    ]);
+    await refused(store.getMetricsOf(['r-bad']), /measure 1 is not JSON/);
+    await edit('UPDATE measures SET json = ? WHERE run_id = ?', [`${JSON.stringify(metric)},`, 'r-bad']);
+    await refused(store.getMetricsOf(['r-bad', 'r-ok']), /measure 1 is not JSON/);
     await store.close();
   });
 
