@@ -194,7 +194,13 @@ function gateFinding(
         artifacts: plan.artifacts,
         per_query: perQueryValues(measured.queries, semanticWinModes),
         ...(plan.baseline
-          ? { baseline: { metrics: plan.baseline.metrics, source: plan.baseline.source } }
+          ? {
+              baseline: {
+                metrics: plan.baseline.metrics,
+                source: plan.baseline.source,
+                ...(plan.baseline.per_query ? { per_query: plan.baseline.per_query } : {}),
+              },
+            }
           : {}),
         checklist_evidence: checklistEvidence(evidence.observations, identical, plan.artifacts, [
           ...semanticWinModes,
