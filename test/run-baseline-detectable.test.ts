@@ -109,7 +109,7 @@ describe('rgate run: a baseline rule states its detectable effect', () => {
       // an uplift's detectable change is relative to the baseline's value
       const ndcg = r.gate.rules.find((x) => x.metric === 'ndcg_cut.5')!;
       const base = first.report.metrics.find((m) => m.id === 'ndcg_cut.5')!.value;
-      const b = base.kind === 'mean' ? base.mean : NaN;
+      const b = base.kind === 'mean' ? (base.mean ?? NaN) : NaN;
       const found = meanDetectable(differences(first.report, r, 'ndcg_cut.5'), 'drop', 'paired')!;
       expect(ndcg.detectable?.effect).toBeCloseTo(found.effect / b, 12);
       // every format says it

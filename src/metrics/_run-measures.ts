@@ -74,11 +74,17 @@ export function rankingSpecsOf(ids: readonly string[]): NumericSpec[] {
  * written from them: results ordered by score desc, ties by id desc (bytes) — not by the system's
  * own order, unless its contract makes order the rank (scoredRanking; a repeated id at its first position only) — and every query with qrels averaged (an errored or empty answer scores 0).
  */
-function rankingMeasures(ctx: GateContext, input: RunMeasuresInput): RankingResult {
+function rankingMeasures(
+  ctx: GateContext,
+  input: RunMeasuresInput,
+  qrelsOf: QrelsOf = (q) => q.qrels,
+): RankingResult {
   const specs = rankingSpecsOf(input.rankingMeasures);
   const result: RankingResult = { perQuery: new Map(), summary: new Map(), ids: [], help: new Map() };
   // a query a run that stopped early never asked is not scored (it would score 0 for want of a request)
-  const judgedQueries = ctx.queries.filter((q) => Object.keys(q.qrels ?? {}).length > 0 && ctx.attempted(q));
+  const judgedQueries = ctx.queries
+    .filter((q) => Object.keys(qrelsOf(q) ?? {}).length > 0 && ctx.attempted(q))
+    .map((q) => ({ ...q, qrels: qrelsOf(q)! }));
   if (specs.length === 0 || judgedQueries.length === 0) {
     for (const s of specs) for (const n of s.names) result.ids.push(metricIdOf(s, n));
     return result;
@@ -124,6 +130,24 @@ function rankingMeasures(ctx: GateContext, input: RunMeasuresInput): RankingResu
     }),
   );
   return result;
+}
+
+/** A query's qrels as a rescoring reads them (doc id -> grade); undefined: none. */
+export type QrelsOf = (q: QueryRecord) => Readonly<Record<string, number>> | undefined;
+
+/**
+ * The ranking measures of `input.rankingMeasures` scored again with other qrels (holes filled, or
+ * another grader's grades), by the code the run's own figures come from: metric id -> the mean
+ * (trec_eval -c) and the per-query values.
+ */
+export function rescoreRankingMeasures(
+  input: RunMeasuresInput,
+  qrelsOf: QrelsOf,
+): Map<string, { mean: number | undefined; perQuery: ReadonlyMap<string, number> }> {
+  const r = rankingMeasures(new GateContext(input), input, qrelsOf);
+  return new Map(
+    r.ids.map((id) => [id, { mean: r.summary.get(id), perQuery: r.perQuery.get(id) ?? new Map() }]),
+  );
 }
 
 export function computeRunMeasures(input: RunMeasuresInput): RunMeasures {

@@ -15,6 +15,8 @@ export * from './_types.js';
 export {
   computeRunMeasures,
   rankingSpecsOf,
+  rescoreRankingMeasures,
+  type QrelsOf,
   type RunMeasuresInput,
   type RunMeasures,
 } from './_run-measures.js';
@@ -44,3 +46,4 @@ export {
 export { rankingScores, scoredRanking } from './_ranking-scores.js';
 export { meanDetectable, rateDetectable, type DetectableOptions } from './_detectable.js';
 export { perQueryValues } from './_per-query.js';
+export { measureDepth, rankingHoleFills, type RankingHoleFill } from './_ranking-holes.js';
