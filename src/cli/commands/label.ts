@@ -192,7 +192,7 @@ function verdictPairsOf(io: CliIo, args: LabelArgs): { run_id: string; pairs: Ve
     if (!pairs)
       throw new RgateError(
         'usage',
-        `--priority verdict: run ${newest.run_id} states no pairs that can change its verdict (its gate has no top-1 rate rule, or it was written before rgate stated them)`,
+        `--priority verdict: run ${newest.run_id} states no pairs that can change its verdict (its gate has no top-1 rate or ranking measure rule, or it was written before rgate stated them)`,
         `run the suite again (rgate run ${args.target}), or pool without --priority`,
       );
     return { run_id: newest.run_id, pairs };
