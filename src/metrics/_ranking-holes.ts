@@ -11,7 +11,7 @@ import type { QueryRecord } from '../documents/index.js';
 import { scoredRanking } from './_ranking-scores.js';
 import { rescoreRankingMeasures, type RunMeasuresInput } from './_run-measures.js';
 import { parseRankingMetricId } from './_spec.js';
-import { GateContext } from './gate/_context.js';
+import { GateContext, type MeasureInput } from './gate/_context.js';
 
 /** trec_eval measures whose parameters are rank cutoffs: their depth is the largest. */
 const CUTOFF_MEASURES = new Set([
@@ -91,4 +91,60 @@ export function rankingHoleFills(input: RunMeasuresInput, metrics: readonly stri
     out.push({ metric, depth, top_grade: top, pairs, low: meanWith(0), high: meanWith(top) });
   }
   return out;
+}
+
+/** A kept ranking: doc ids in trec_eval's order and their scores, index for index. */
+export interface KeptRanking {
+  ids: string[];
+  scores: number[];
+}
+
+/** query id -> replay 1's ranking as trec_eval scores it. */
+export type KeptRankings = Record<string, KeptRanking>;
+
+/**
+ * The deepest any of `metrics` reads (null: the whole ranking; 0: no ranking measure among them).
+ * A ranking kept to this depth in trec_eval's order scores every one of them exactly as the run did:
+ * a cutoff measure reads no further, and its denominators come from the qrels, not the ranking.
+ */
+export function deepestDepth(metrics: readonly string[]): number | null {
+  let deepest = 0;
+  for (const m of metrics) {
+    if (!parseRankingMetricId(m)) continue;
+    const d = measureDepth(m);
+    if (d === null) return null;
+    deepest = Math.max(deepest, d);
+  }
+  return deepest;
+}
+
+/**
+ * Replay 1's scored ranking of every query the run asked, cut to `depth` in trec_eval's order (an
+ * errored answer keeps an empty list: it scores 0, as it did). What a comparison keeps so its ranking
+ * measures can be scored again under other grades (`scoreKeptRankings`).
+ */
+export function keptRankings(input: MeasureInput, depth: number | null): KeptRankings {
+  const ctx = new GateContext(input);
+  const out: KeptRankings = {};
+  for (const q of ctx.queries) {
+    if (!ctx.attempted(q)) continue;
+    const o = ctx.first(q);
+    const scored = o?.ok ? scoredRanking(o) : [];
+    const score = new Map(scored.map((r) => [r.id, r.score]));
+    const order = trecOrder(scored);
+    const ids = depth === null ? order : order.slice(0, depth);
+    out[q.query_id] = { ids, scores: ids.map((id) => score.get(id)!) };
+  }
+  return out;
+}
+
+/** The unjudged documents of a kept ranking within `depth` (those `qrels` do not grade), by id. */
+export function unjudgedWithin(
+  ranking: Readonly<KeptRanking>,
+  depth: number | null,
+  qrels: Readonly<Record<string, number>>,
+): string[] {
+  return (depth === null ? ranking.ids : ranking.ids.slice(0, depth))
+    .filter((id) => !Object.hasOwn(qrels, id))
+    .sort(compareCodeUnits);
 }

@@ -89,6 +89,23 @@ function rankingMeasures(
     for (const s of specs) for (const n of s.names) result.ids.push(metricIdOf(s, n));
     return result;
   }
+  const rows: { qid: string; docno: string; score: number }[] = [];
+  for (const q of judgedQueries) {
+    const o = ctx.first(q);
+    if (!o?.ok) continue;
+    for (const r of scoredRanking(o)) rows.push({ qid: q.query_id, docno: r.id, score: r.score });
+  }
+  return scoreRows(judgedQueries, rows, specs, input.relevanceLevel, result);
+}
+
+/** trec_eval -c over `rows` (a TREC run) of the queries with qrels: what every ranking figure comes from. */
+function scoreRows(
+  judgedQueries: readonly (QueryRecord & { qrels: Readonly<Record<string, number>> })[],
+  rows: readonly { qid: string; docno: string; score: number }[],
+  specs: readonly NumericSpec[],
+  relevanceLevel: number,
+  result: RankingResult,
+): RankingResult {
   const docs = new DocTable();
   const qrels = qrelsFromEntries(
     judgedQueries.flatMap((q) =>
@@ -98,15 +115,9 @@ function rankingMeasures(
     ),
     docs,
   );
-  const rows: { qid: string; docno: string; score: number }[] = [];
-  for (const q of judgedQueries) {
-    const o = ctx.first(q);
-    if (!o?.ok) continue;
-    for (const r of scoredRanking(o)) rows.push({ qid: q.query_id, docno: r.id, score: r.score });
-  }
   const run = runFromRows(rows, 'replay1');
   const r = evaluateTrec(qrels, run, specs, {
-    relevanceLevel: input.relevanceLevel,
+    relevanceLevel: relevanceLevel,
     averageComplete: true,
   });
   const byteQid = new Map(
@@ -120,7 +131,7 @@ function rankingMeasures(
       result.help.set(
         id,
         `mean over the ${r.numQueries} queries with qrels of per-query ${name} (trec_eval -c conventions, ` +
-          `relevance level ${input.relevanceLevel}) on replay 1's ranking; n = queries with qrels; ` +
+          `relevance level ${relevanceLevel}) on replay 1's ranking; n = queries with qrels; ` +
           'an errored or empty answer scores 0; seeded bootstrap 95% interval over queries (a breakdown ' +
           'with a single row gives that row no interval of its own: this overall interval applies).',
       );
@@ -148,6 +159,30 @@ export function rescoreRankingMeasures(
   return new Map(
     r.ids.map((id) => [id, { mean: r.summary.get(id), perQuery: r.perQuery.get(id) ?? new Map() }]),
   );
+}
+
+/**
+ * Ranking measures scored on kept rankings (query id -> ids and scores, see keptRankings) with
+ * `qrelsOf`'s grades, by the same trec_eval call as a run's figures: metric id -> query id -> value,
+ * over the queries with grades that the rankings say were asked (an empty ranking scores 0).
+ */
+export function scoreKeptRankings(
+  rankings: Readonly<Record<string, { readonly ids: readonly string[]; readonly scores: readonly number[] }>>,
+  queries: readonly QueryRecord[],
+  qrelsOf: QrelsOf,
+  measures: readonly string[],
+  relevanceLevel: number,
+): Map<string, Map<string, number>> {
+  const specs = rankingSpecsOf(measures);
+  const result: RankingResult = { perQuery: new Map(), summary: new Map(), ids: [], help: new Map() };
+  const judged = queries
+    .filter((q) => Object.hasOwn(rankings, q.query_id) && Object.keys(qrelsOf(q) ?? {}).length > 0)
+    .map((q) => ({ ...q, qrels: qrelsOf(q)! }));
+  if (specs.length === 0 || judged.length === 0) return new Map(measures.map((m) => [m, new Map()]));
+  const rows = judged.flatMap((q) =>
+    rankings[q.query_id]!.ids.map((docno, i) => ({ qid: q.query_id, docno, score: rankings[q.query_id]!.scores[i]! })),
+  );
+  return scoreRows(judged, rows, specs, relevanceLevel, result).perQuery;
 }
 
 export function computeRunMeasures(input: RunMeasuresInput): RunMeasures {

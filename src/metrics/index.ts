@@ -16,6 +16,7 @@ export {
   computeRunMeasures,
   rankingSpecsOf,
   rescoreRankingMeasures,
+  scoreKeptRankings,
   type QrelsOf,
   type RunMeasuresInput,
   type RunMeasures,
@@ -46,4 +47,13 @@ export {
 export { rankingScores, scoredRanking } from './_ranking-scores.js';
 export { meanDetectable, rateDetectable, type DetectableOptions } from './_detectable.js';
 export { perQueryValues } from './_per-query.js';
-export { measureDepth, rankingHoleFills, type RankingHoleFill } from './_ranking-holes.js';
+export {
+  deepestDepth,
+  keptRankings,
+  measureDepth,
+  rankingHoleFills,
+  unjudgedWithin,
+  type KeptRanking,
+  type KeptRankings,
+  type RankingHoleFill,
+} from './_ranking-holes.js';
