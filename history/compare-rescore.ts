@@ -15,6 +15,7 @@ import type {
 } from '../src/documents/index.js';
 import { parseRankingMetricId, scoreKeptRankings, type QrelsOf } from '../src/metrics/index.js';
 import { RgateError } from '../src/core/errors.js';
+import { compareCodeUnits } from '../src/core/canonical-json.js';
 import { applyHolm, nameWinners, pairUp, pairedTest } from './compare-stats.js';
 import { labelEffects, withoutLabelWins } from './compare-labels.js';
 
@@ -75,8 +76,31 @@ export function winnersUnder(session: CompareSession, values: readonly PerQueryV
   const better = new Map(session.metrics.map((m) => [m.id, m.better]));
   const effects = labelEffects({ gate_metrics: session.gate_metrics, tests, flips: session.flips });
   return withoutLabelWins(
-    nameWinners(metrics, ids, tests, (m) => (better.get(m) === 'lower' ? 'lower' : 'higher'), session.settings),
+    nameWinners(
+      metrics,
+      ids,
+      tests,
+      (m) => (better.get(m) === 'lower' ? 'lower' : 'higher'),
+      session.settings,
+    ),
     effects,
     tests,
   );
+}
+
+/** Per measure, the named winner under two sets of values, and whether it differs. */
+export function winnerChanges(
+  session: CompareSession,
+  a: readonly PerQueryValues[],
+  b: readonly PerQueryValues[],
+): { metric: string; with_a: string | null; with_b: string | null; changes: boolean }[] {
+  const wa = new Map(winnersUnder(session, a).map((w) => [w.metric, w.winner]));
+  const wb = new Map(winnersUnder(session, b).map((w) => [w.metric, w.winner]));
+  return rankingMetricsOf(session)
+    .sort(compareCodeUnits)
+    .map((metric) => {
+      const with_a = wa.get(metric) ?? null;
+      const with_b = wb.get(metric) ?? null;
+      return { metric, with_a, with_b, changes: with_a !== with_b };
+    });
 }

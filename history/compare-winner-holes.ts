@@ -55,7 +55,9 @@ export function winnerHoles(session: CompareSession, queries: readonly QueryReco
       const with_top = winnerWith(top);
       const pairs = [...holes.keys()]
         .sort(compareCodeUnits)
-        .flatMap((query_id) => [...holes.get(query_id)!].sort(compareCodeUnits).map((doc_id) => ({ query_id, doc_id })));
+        .flatMap((query_id) =>
+          [...holes.get(query_id)!].sort(compareCodeUnits).map((doc_id) => ({ query_id, doc_id })),
+        );
       return {
         metric,
         depth,

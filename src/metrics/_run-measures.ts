@@ -180,7 +180,11 @@ export function scoreKeptRankings(
     .map((q) => ({ ...q, qrels: qrelsOf(q)! }));
   if (specs.length === 0 || judged.length === 0) return new Map(measures.map((m) => [m, new Map()]));
   const rows = judged.flatMap((q) =>
-    rankings[q.query_id]!.ids.map((docno, i) => ({ qid: q.query_id, docno, score: rankings[q.query_id]!.scores[i]! })),
+    rankings[q.query_id]!.ids.map((docno, i) => ({
+      qid: q.query_id,
+      docno,
+      score: rankings[q.query_id]!.scores[i]!,
+    })),
   );
   return scoreRows(judged, rows, specs, relevanceLevel, result).perQuery;
 }
