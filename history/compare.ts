@@ -6,7 +6,7 @@ import { STATS_DEFAULTS, SUITE_DEFAULTS } from '../src/core/defaults.js';
  * run store keeps, so `rgate compare --list` / `--show` find it again.
  */
 import { compareCodeUnits } from '../src/core/canonical-json.js';
-import { deepestDepth, keptRankings, semanticWinModesOf, type KeptRankings } from '../src/metrics/index.js';
+import { deepestDepth, keptRankings, semanticWinModesOf } from '../src/metrics/index.js';
 import { RgateError } from '../src/core/errors.js';
 import {
   COMPARE_SCHEMA_VERSION,
@@ -15,6 +15,7 @@ import {
   type CompareSession,
   type CompareVariant,
   type GitRef,
+  type KeptRankings,
   type PairedSettings,
   type PairedTest,
   type PairedTestKind,

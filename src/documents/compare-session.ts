@@ -35,6 +35,15 @@ export const CompareAggregateSchema = Closed({
 });
 export type CompareAggregate = Static<typeof CompareAggregateSchema>;
 
+/** A kept ranking: doc ids in trec_eval's order and their scores, index for index. */
+export const KeptRankingSchema = Closed({
+  ids: Type.Array(Type.String()),
+  scores: Type.Array(Type.Number()),
+});
+export type KeptRanking = Static<typeof KeptRankingSchema>;
+/** query id -> replay 1's ranking as trec_eval scores it */
+export type KeptRankings = Record<string, KeptRanking>;
+
 export const CompareVariantSchema = Closed({
   /** v1, v2, ... in the order given; v1 is the reference */
   id: Type.String(),
@@ -75,7 +84,7 @@ export const CompareVariantSchema = Closed({
       relevance_level: Type.Number(),
       /** null: the whole answer was kept */
       depth: OrNull(count),
-      queries: StringMap(Closed({ ids: Type.Array(Type.String()), scores: Type.Array(Type.Number()) })),
+      queries: StringMap(KeptRankingSchema),
     }),
   ),
   /** unjudged documents in the top k, one entry per k (5, 10) */

@@ -7,7 +7,7 @@
  * with no qrels is outside its population.
  */
 import { compareCodeUnits } from '../core/canonical-json.js';
-import type { QueryRecord } from '../documents/index.js';
+import type { KeptRanking, KeptRankings, QueryRecord } from '../documents/index.js';
 import { scoredRanking } from './_ranking-scores.js';
 import { rescoreRankingMeasures, type RunMeasuresInput } from './_run-measures.js';
 import { parseRankingMetricId } from './_spec.js';
@@ -92,15 +92,6 @@ export function rankingHoleFills(input: RunMeasuresInput, metrics: readonly stri
   }
   return out;
 }
-
-/** A kept ranking: doc ids in trec_eval's order and their scores, index for index. */
-export interface KeptRanking {
-  ids: string[];
-  scores: number[];
-}
-
-/** query id -> replay 1's ranking as trec_eval scores it. */
-export type KeptRankings = Record<string, KeptRanking>;
 
 /**
  * The deepest any of `metrics` reads (null: the whole ranking; 0: no ranking measure among them).

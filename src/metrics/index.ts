@@ -53,7 +53,5 @@ export {
   measureDepth,
   rankingHoleFills,
   unjudgedWithin,
-  type KeptRanking,
-  type KeptRankings,
   type RankingHoleFill,
 } from './_ranking-holes.js';
