@@ -435,7 +435,7 @@ export const labelCommand: RgateCommand<LabelArgs> = {
       .option('priority', {
         choices: ['verdict'] as const,
         describe:
-          "pool: verdict = first the unjudged top-1s whose grade could change the suite's newest run's verdict (its report's verdict_pairs), pooled or not; then the rest, blind",
+          "pool: verdict = first the unjudged pairs whose grade could change the suite's newest run's verdict (its report's verdict_pairs), or with --session flip a winner of that comparison (its winner_holes), pooled or not; then the rest, blind",
       })
       .option('out', {
         type: 'string',
