@@ -3,7 +3,16 @@
  * replays anything, so a refused baseline loses no work.
  */
 import { RgateError } from '../src/core/errors.js';
-import type { ArtifactRefs, Freeze, GatePolicy, MetricEntry, RunRow } from '../src/documents/index.js';
+import type {
+  ArtifactRefs,
+  Freeze,
+  GatePolicy,
+  MetricEntry,
+  PerQueryValues,
+  Report,
+  RunRow,
+} from '../src/documents/index.js';
+import { perQueryValues, semanticWinModesOf } from '../src/metrics/index.js';
 import { checkSnapshotChange } from '../src/snapshot/snapshot-change.js';
 import type { RunStore } from '../src/store/types.js';
 
@@ -18,6 +27,19 @@ export interface ResolvedBaseline {
   reset_note?: string;
   /** the note given to `rgate baseline set` */
   note?: string;
+  /** the baseline report's per-query values (a baseline rule's detectable effect reads their differences) */
+  per_query?: PerQueryValues;
+}
+
+/**
+ * A baseline report's per-query values, or undefined when it keeps no queries (a report from before
+ * per-query values were recorded, or not a report). Read loosely: the baseline only lends its values.
+ */
+export function baselinePerQuery(value: unknown): PerQueryValues | undefined {
+  const r = value as Partial<Report> | null | undefined;
+  if (!r || typeof r !== 'object' || !Array.isArray(r.queries) || !r.system) return undefined;
+  const values = perQueryValues(r.queries, semanticWinModesOf({ system: r.system }));
+  return Object.keys(values).length ? values : undefined;
 }
 
 /** The stored run a suite's baseline points at, checked to be usable. */
@@ -54,8 +76,10 @@ export function resolveBaseline(
   const { row, note } = found;
   const artifacts = row.artifacts;
   const check = checkSnapshotChange(artifacts, current, freeze.history, `baseline run ${row.run_id}`);
+  const perQuery = baselinePerQuery(store.getReport(row.run_id));
   return {
     metrics: store.getMetrics(row.run_id),
+    ...(perQuery ? { per_query: perQuery } : {}),
     source: `history baseline ${row.run_id}`,
     run_id: row.run_id,
     artifacts,

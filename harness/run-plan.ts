@@ -9,6 +9,7 @@ import type {
   GatePolicy,
   MetricEntry,
   PartialConfig,
+  PerQueryValues,
   Report,
   RetrievalConfig,
   SuiteSpec,
@@ -32,6 +33,11 @@ export interface RunBaseline {
   run_id?: string;
   artifacts?: ArtifactRefs;
   reset_note?: string;
+  /**
+   * the baseline's per-query values (metric -> query id -> value), from its report's queries: a
+   * baseline rule's detectable effect is one of per-query differences. Absent when the report has none
+   */
+  per_query?: PerQueryValues;
 }
 
 export interface PlanOptions {

@@ -15,6 +15,7 @@ import {
   EvidenceIndex,
   hasSelectionStep,
   perQueryValues,
+  rankingHoleFills,
   usefulnessRule,
 } from '../src/metrics/index.js';
 import { evaluateGate, separateTimingRules } from '../gates/index.js';
@@ -125,7 +126,31 @@ export function buildRunReport(
     plan.policy ? plan.policy.rules.map((r) => r.metric) : undefined,
   );
   const qrels = new Map(plan.suite.queries.map((q) => [q.query_id, q.qrels]));
-  const gate = withVerdictHoles(measuredGate, queries, selection, semanticWinModes, (id) => qrels.get(id));
+  // the ranking measures the gate's rules read, scored again with their holes filled either way
+  const ruledRanking = (measuredGate.overruled ? [] : measuredGate.rules).map((r) => r.metric);
+  const fills = rankingHoleFills(
+    {
+      semanticWinModes,
+      queries: plan.suite.queries,
+      corpus: plan.suite.corpus,
+      observations: evidence.observations,
+      evidence,
+      replays,
+      relevanceLevel,
+      seed,
+      rankingMeasures: [],
+      notApplicable: na.byQuery,
+    },
+    ruledRanking.filter((m) => measured.metrics.some((e) => e.id === m)),
+  );
+  const gate = withVerdictHoles(
+    measuredGate,
+    queries,
+    selection,
+    semanticWinModes,
+    (id) => qrels.get(id),
+    fills,
+  );
   const violations = contractViolations(plan.suite.queries, evidence.observations);
   const peers = peerFigures(
     c.system,
@@ -194,7 +219,13 @@ function gateFinding(
         artifacts: plan.artifacts,
         per_query: perQueryValues(measured.queries, semanticWinModes),
         ...(plan.baseline
-          ? { baseline: { metrics: plan.baseline.metrics, source: plan.baseline.source } }
+          ? {
+              baseline: {
+                metrics: plan.baseline.metrics,
+                source: plan.baseline.source,
+                ...(plan.baseline.per_query ? { per_query: plan.baseline.per_query } : {}),
+              },
+            }
           : {}),
         checklist_evidence: checklistEvidence(evidence.observations, identical, plan.artifacts, [
           ...semanticWinModes,

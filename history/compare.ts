@@ -6,7 +6,7 @@ import { STATS_DEFAULTS, SUITE_DEFAULTS } from '../src/core/defaults.js';
  * run store keeps, so `rgate compare --list` / `--show` find it again.
  */
 import { compareCodeUnits } from '../src/core/canonical-json.js';
-import { semanticWinModesOf } from '../src/metrics/index.js';
+import { deepestDepth, keptRankings, semanticWinModesOf } from '../src/metrics/index.js';
 import { RgateError } from '../src/core/errors.js';
 import {
   COMPARE_SCHEMA_VERSION,
@@ -15,6 +15,7 @@ import {
   type CompareSession,
   type CompareVariant,
   type GitRef,
+  type KeptRankings,
   type PairedSettings,
   type PairedTest,
   type PairedTestKind,
@@ -44,6 +45,7 @@ import { betterOf, headline } from './trends.js';
 import { judgmentHoles } from './label-holes.js';
 import { labelEffects, withoutLabelWins } from './compare-labels.js';
 import { notApplicableIn } from '../gates/index.js';
+import { winnerHoles } from './compare-winner-holes.js';
 
 /** Gate measures first (in DESIGN.md order), then ranking measures by id. */
 const METRIC_ORDER = [
@@ -63,7 +65,8 @@ export interface AnalyzeInput {
   suite: string;
   kind: 'variants' | 'sweep';
   sweep?: SweepSpec;
-  variants: { spec: VariantSpec; report: Report }[];
+  /** rankings: replay 1's scored rankings to the ranking measures' depth (keptRankings) */
+  variants: { spec: VariantSpec; report: Report; rankings?: KeptRankings }[];
   settings: PairedSettings;
   environment: { session_id: string; created_at: string };
   /** the query set the variants ran on: with it, each variant counts its unjudged top-k documents */
@@ -119,6 +122,15 @@ export function analyzeCompare(input: AnalyzeInput): CompareSession {
           : {}),
       })),
     per_query: perQueryValues(v.report.queries, semanticWinModesOf(v.report)),
+    ...(v.rankings
+      ? {
+          rankings: {
+            relevance_level: v.report.settings.relevance_level,
+            depth: deepestDepth(v.report.metrics.map((m) => m.id)),
+            queries: v.rankings,
+          },
+        }
+      : {}),
     ...withRankings(v.report, input.queries),
     selection_modes: selectionModeCounts(v.report.queries),
   }));
@@ -155,7 +167,7 @@ export function analyzeCompare(input: AnalyzeInput): CompareSession {
   }));
   const gate_metrics = [...opOf.keys()];
   const label_effects = labelEffects({ gate_metrics, tests, flips });
-  return {
+  const session: CompareSession = {
     schema: COMPARE_SCHEMA_VERSION,
     suite: input.suite,
     kind: input.kind,
@@ -178,6 +190,9 @@ export function analyzeCompare(input: AnalyzeInput): CompareSession {
     label_effects,
     environment: input.environment,
   };
+  if (!input.queries || !variants.every((v) => v.rankings)) return session;
+  const { environment, ...rest } = session;
+  return { ...rest, winner_holes: winnerHoles(session, input.queries), environment };
 }
 
 /**
@@ -266,7 +281,7 @@ export interface CompareOptions {
 export async function runCompare(opts: CompareOptions): Promise<CompareSession> {
   checkVariants(opts.variants);
   const store = opts.store ?? new MemoryRunStore();
-  const done: { spec: VariantSpec; report: Report }[] = [];
+  const done: AnalyzeInput['variants'] = [];
   let queries: readonly QueryRecord[] | undefined;
   let seed: number | undefined = opts.seed;
   for (let i = 0; i < opts.variants.length; i++) {
@@ -304,7 +319,20 @@ export async function runCompare(opts: CompareOptions): Promise<CompareSession> 
     if (outcome.interrupted) throw interruptedAt(i, opts.variants.length, spec);
     // every variant replays in the same orders: pin the seed the first one used
     seed = outcome.report.settings.seed;
-    done.push({ spec, report: outcome.report });
+    const r = outcome.report;
+    const rankings = keptRankings(
+      {
+        queries: outcome.suite.queries,
+        corpus: outcome.suite.corpus,
+        observations: outcome.observations,
+        replays: r.settings.replays,
+        relevanceLevel: r.settings.relevance_level,
+        seed: r.settings.seed,
+        semanticWinModes: semanticWinModesOf(r),
+      },
+      deepestDepth(r.metrics.map((m) => m.id)),
+    );
+    done.push({ spec, report: r, rankings });
     queries ??= outcome.suite.queries;
   }
   return analyzeCompare({

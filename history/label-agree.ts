@@ -29,6 +29,7 @@ export function agreeGraders(
   b: Grader,
   relevanceLevel: number,
   run?: { run_id: string; report: Report },
+  compare?: { session_id: string; winners: NonNullable<LabelAgreeOutput['compare']>['winners'] },
 ): LabelAgreeOutput {
   const keys = [...a.grades.keys()].filter((k) => b.grades.has(k)).sort(compareCodeUnits);
   const ga = keys.map((k) => a.grades.get(k)!);
@@ -59,6 +60,7 @@ export function agreeGraders(
     seed: SEED,
     resamples: RESAMPLES,
     ...(run ? { verdict: verdictWith(run, a, b, relevanceLevel) } : {}),
+    ...(compare ? { compare: { ...compare, changes: compare.winners.some((w) => w.changes) } } : {}),
     summary: '',
   };
   return { ...doc, summary: summaryOf(doc) };
@@ -117,7 +119,21 @@ function statusAt(r: RuleResult, x: number): RuleStatus {
   return band && x >= band[0] - EPS && x <= band[1] + EPS ? 'watch' : 'pass';
 }
 
+/** "session cmp-1: ndcg_cut.10 v2 with a, none with b; ...: a winner CHANGES when ..." */
+function compareSummary(c: NonNullable<LabelAgreeOutput['compare']>): string {
+  const changed = c.winners.filter((w) => w.changes);
+  const what = changed
+    .map((w) => `${w.metric} ${w.with_a ?? 'no winner'} with a, ${w.with_b ?? 'no winner'} with b`)
+    .join('; ');
+  return `session ${c.session_id}: ${c.changes ? `${what}: a compare winner CHANGES` : `no compare winner changes (${c.winners.length} measures)`} when one grader replaces the other`;
+}
+
 function summaryOf(d: LabelAgreeOutput): string {
+  const text = summaryWithoutCompare(d);
+  return d.compare ? `${text}; ${compareSummary(d.compare)}` : text;
+}
+
+function summaryWithoutCompare(d: LabelAgreeOutput): string {
   const k = (x: number | null, ci: [number, number] | null) =>
     x === null ? 'undefined' : `${num(x, 3)}${ci ? ` (95% ${num(ci[0], 3)}–${num(ci[1], 3)})` : ''}`;
   const head =

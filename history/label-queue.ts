@@ -200,7 +200,7 @@ export function buildLabelQueue(
   set: PinnedSuite,
   k: number,
   blind = false,
-  priority?: { run_id: string; pairs: readonly VerdictPair[] },
+  priority?: { run_id?: string; session_id?: string; pairs: readonly VerdictPair[] },
 ): LabelQueue {
   if (!Number.isInteger(k) || k < 1) throw new RgateError('usage', `--k ${k}: must be a positive integer`);
   if (k > r.depth) {
@@ -230,7 +230,15 @@ export function buildLabelQueue(
     sources: r.sources.map((s) => s.source),
     judged_queries: pooled.judged_queries,
     not_in_corpus: pooled.not_in_corpus,
-    ...(priority ? { verdict: { run_id: priority.run_id, pairs: pooled.verdict_pairs } } : {}),
+    ...(priority
+      ? {
+          verdict: {
+            ...(priority.run_id !== undefined ? { run_id: priority.run_id } : {}),
+            ...(priority.session_id !== undefined ? { session_id: priority.session_id } : {}),
+            pairs: pooled.verdict_pairs,
+          },
+        }
+      : {}),
     items: pooled.items,
   };
 }

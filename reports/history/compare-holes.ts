@@ -90,3 +90,64 @@ export function holesView(s: CompareSession) {
     hint: r.some((row) => row.cells.some((c) => c.any)) ? hint(s) : '',
   };
 }
+
+const SHOWN_PAIRS = 10;
+
+/**
+ * One sentence per ranking measure: its unjudged pairs within its depth and whether grading them
+ * (all 0, all the set's top grade) flips its winner; empty for a session whose variants kept no
+ * rankings (it says so once) or that had no query set at hand.
+ */
+export function winnerHolesLines(s: CompareSession): string[] {
+  if (!s.winner_holes) {
+    return s.variants.some((v) => !v.rankings)
+      ? [
+          `Winners under judgment holes: not available: this session predates compare sessions keeping each variant's scored ranking; re-run rgate compare ${s.suite} to see the pairs whose grade could flip a winner`,
+        ]
+      : [];
+  }
+  const name = (w: string | null) => w ?? 'no winner';
+  return s.winner_holes.map((h) => {
+    const at = `${h.metric} (${h.depth === null ? 'whole ranking' : `depth ${h.depth}`})`;
+    if (!h.pairs.length)
+      return `${at}: no unjudged document within the depth of any variant; winner ${name(h.winner)}`;
+    const n = `${h.pairs.length} unjudged pair${h.pairs.length === 1 ? '' : 's'}`;
+    const ends = `graded 0: ${name(h.with_zero)}; graded ${h.top_grade}: ${name(h.with_top)}`;
+    if (!h.can_flip) return `${at}: ${n}; winner ${name(h.winner)} either way (${ends})`;
+    const shown = h.pairs
+      .slice(0, SHOWN_PAIRS)
+      .map((p) => `${p.query_id}/${p.doc_id}`)
+      .join(', ');
+    const more = h.pairs.length > SHOWN_PAIRS ? ` +${h.pairs.length - SHOWN_PAIRS} more` : '';
+    return `${at}: ${n} can FLIP the winner ${name(h.winner)} (${ends}): ${shown}${more}`;
+  });
+}
+
+const FLIP_HINT = (s: CompareSession) =>
+  `grade them first: rgate label pool ${s.suite} --priority verdict --session ${s.environment.session_id}`;
+
+/** Terminal lines of the winners under holes (empty when there is nothing to say). */
+export function winnerHolesTerminal(s: CompareSession, p: Paint, width: number): string[] {
+  const lines = winnerHolesLines(s);
+  if (!lines.length) return [];
+  const out = [p('bold', 'Winners under judgment holes')];
+  for (const l of lines) out.push(...wrap(safe(l), width, '    ', '  '));
+  if (s.winner_holes?.some((h) => h.can_flip)) out.push(...wrap(safe(FLIP_HINT(s)), width, '    ', '  '));
+  return [...out, ''];
+}
+
+/** Markdown lines of the winners under holes. */
+export function winnerHolesMarkdown(s: CompareSession): string[] {
+  const lines = winnerHolesLines(s);
+  if (!lines.length) return [];
+  const out = ['', '### Winners under judgment holes', '', ...lines.map((l) => `- ${mdEscape(l)}`)];
+  if (s.winner_holes?.some((h) => h.can_flip)) out.push('', `\`${FLIP_HINT(s)}\``);
+  return out;
+}
+
+/** What compare.hbs draws in its winners-under-holes section (null: no section). */
+export function winnerHolesView(s: CompareSession) {
+  const lines = winnerHolesLines(s);
+  if (!lines.length) return null;
+  return { lines, hint: s.winner_holes?.some((h) => h.can_flip) ? FLIP_HINT(s) : '' };
+}

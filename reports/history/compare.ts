@@ -30,7 +30,14 @@ import {
 import { mdCode, mdEscape } from '../escape.js';
 import { wrap } from '../wrap.js';
 import { hiddenText, weightingText } from '../run/view.js';
-import { holesMarkdown, holesTerminal, holesView } from './compare-holes.js';
+import {
+  holesMarkdown,
+  holesTerminal,
+  holesView,
+  winnerHolesMarkdown,
+  winnerHolesTerminal,
+  winnerHolesView,
+} from './compare-holes.js';
 import { labelEffectTexts, noWinnerText } from './compare-labels.js';
 import { fittedTable } from '../fitted-table.js';
 import { detectableText } from '../run/detectable.js';
@@ -194,6 +201,7 @@ export function renderSessionTerminal(s: CompareSessionModel, opts: SessionRende
     ...sessionHeadTerminal(s, t),
     ...variantsTerminal(s, t),
     ...holesTerminal(s, p, width),
+    ...winnerHolesTerminal(s, p, width),
     ...pairedTestsTerminal(s, t),
     ...labelEffectsTerminal(s, t),
     ...winnersTerminal(s, t),
@@ -374,6 +382,7 @@ export function renderSessionMarkdown(s: CompareSessionModel): string {
       `| ${v.id}${v.id === s.reference ? ' (reference)' : ''} | ${mdEscape(v.label)} | ${v.verdict}${verdictWhy(v) ? `: ${mdEscape(verdictWhy(v)!)}` : ''} | ${mdEscape(gateValues(s, v).join('; ') || '-')} | ${mdEscape(modeRates(v).join('; ') || '-')} |${weighted(s) ? ` ${mdEscape(weightingText(v.weighting) || '-')} |` : ''}`,
     );
   out.push(...holesMarkdown(s));
+  out.push(...winnerHolesMarkdown(s));
   const labels = labelEffectTexts(s);
   if (labels.length) {
     out.push('', '### Label effects (a gate metric moved, the rankings did not)', '');
@@ -490,6 +499,7 @@ function sessionHtmlView(s: CompareSessionModel, frame?: PageFrame) {
     winner_count: s.winners.filter((w) => w.winner).length,
     banner: bannerText(s),
     holes: holesView(s),
+    winner_holes: winnerHolesView(s),
     label_effects: labelEffectTexts(s),
     not_tested: notTestedText(s),
     holm_family: `${holmTests(s)} tests${holmLeftOut(s)}`,

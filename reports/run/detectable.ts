@@ -2,7 +2,7 @@
  * The detectable effect as a sentence, the same in every format: "a drop of 18.6 points (n=86; exact
  * binomial test, one-sided, alpha 0.05, 80% power)". A comparison's renderers use it too.
  */
-import { num, pct, ruleLabel, withTimingRules } from '../../gates/index.js';
+import { num, pct, ruleLabel, signedNum, signedPct, withTimingRules } from '../../gates/index.js';
 import type { Detectable, Report, RuleResult } from '../../src/documents/index.js';
 
 const METHOD: Record<Detectable['method'], string> = {
@@ -60,19 +60,31 @@ export function holesLines(report: Report): string[] {
     .join(', ');
   const head =
     pairs.length === 0
-      ? '0 pairs can change this verdict: graded either way, the unjudged top-1s leave it as it is'
+      ? '0 pairs can change this verdict: graded either way, the unjudged pairs leave it as it is'
       : `${pairs.length} ${pairs.length === 1 ? 'pair' : 'pairs'} can change this verdict: ${shown}${pairs.length > 10 ? ` +${pairs.length - 10} more` : ''} (rgate label pool ${report.suite} --priority verdict queues them first)`;
   const rules = gate.rules.flatMap((r) => (r.holes ? [`${ruleLabel(r)}: ${ruleHolesText(r)}`] : []));
   return [head, ...rules];
 }
 
-/** "13 unjudged top-1s; 39.4% if all were graded not useful, 52.5% if all useful: FAIL either way" */
+/**
+ * "13 unjudged top-1s; 39.4% if all were graded not useful, 52.5% if all useful: FAIL either way";
+ * a ranking measure's: "7 unjudged documents in the top 10; 0.6021 if all were graded 0, 0.6833 if
+ * all were graded 2: its status can change".
+ */
 export function ruleHolesText(r: RuleResult): string {
   const h = r.holes;
   if (!h) return '';
-  const range = `${pct(h.low)} if all were graded not useful, ${pct(h.high)} if all useful`;
-  const what = h.unjudged === 1 ? '1 unjudged top-1' : `${h.unjudged} unjudged top-1s`;
-  return `${what}; ${range}: ${h.can_flip ? 'its status can change' : `${r.status.toUpperCase()} either way`}`;
+  const either = h.can_flip ? 'its status can change' : `${r.status.toUpperCase()} either way`;
+  if (h.top_grade === undefined) {
+    const range = `${pct(h.low)} if all were graded not useful, ${pct(h.high)} if all useful`;
+    const what = h.unjudged === 1 ? '1 unjudged top-1' : `${h.unjudged} unjudged top-1s`;
+    return `${what}; ${range}: ${either}`;
+  }
+  const show = (x: number) =>
+    r.baseline ? (r.baseline.comparison === 'uplift' ? signedPct(x) : signedNum(x)) : num(x);
+  const where = h.depth === null || h.depth === undefined ? 'in the ranking' : `in the top ${h.depth}`;
+  const what = `${h.unjudged} unjudged ${h.unjudged === 1 ? 'document' : 'documents'} ${where}`;
+  return `${what}; ${show(h.low)} if all were graded 0, ${show(h.high)} if all were graded ${h.top_grade}: ${either}`;
 }
 
 export function ruleHolesTexts(rules: readonly RuleResult[]): string[] {

@@ -1,6 +1,7 @@
 import { RgateError } from '../core/errors.js';
 import { readJsonFile } from '../core/jsonl.js';
 import type { Report } from '../documents/index.js';
+import { baselinePerQuery } from '../../harness/run-baseline.js';
 
 /** A previous report.json as the baseline for `vs_baseline` rules. */
 export function baselineFromReportFile(path: string) {
@@ -12,8 +13,10 @@ export function baselineFromReportFile(path: string) {
       'pass a report.json written by `rgate run`',
     );
   }
+  const perQuery = baselinePerQuery(r);
   return {
     metrics: r.metrics,
+    ...(perQuery ? { per_query: perQuery } : {}),
     source: path,
     ...(r.environment?.run_id ? { run_id: r.environment.run_id } : {}),
     artifacts: r.artifacts,

@@ -35,6 +35,15 @@ export const CompareAggregateSchema = Closed({
 });
 export type CompareAggregate = Static<typeof CompareAggregateSchema>;
 
+/** A kept ranking: doc ids in trec_eval's order and their scores, index for index. */
+export const KeptRankingSchema = Closed({
+  ids: Type.Array(Type.String()),
+  scores: Type.Array(Type.Number()),
+});
+export type KeptRanking = Static<typeof KeptRankingSchema>;
+/** query id -> replay 1's ranking as trec_eval scores it */
+export type KeptRankings = Record<string, KeptRanking>;
+
 export const CompareVariantSchema = Closed({
   /** v1, v2, ... in the order given; v1 is the reference */
   id: Type.String(),
@@ -63,6 +72,21 @@ export const CompareVariantSchema = Closed({
   per_query: PerQueryValuesSchema,
   /** query id -> replay 1's top ids (at most 10), what `rgate label queue` pools */
   top_ids: Type.Optional(StringMap(Type.Array(Type.String()))),
+  /**
+   * replay 1's scored ranking of every query the variant asked (ids and their scores, index for
+   * index) in trec_eval's order
+   * (score descending, docno bytes descending), cut to the deepest depth any compared ranking measure
+   * reads (its largest cutoff; the whole answer for map, ndcg, recip_rank ...): what scores those
+   * measures again, exactly, under other grades. Absent in sessions written before it was kept.
+   */
+  rankings: Type.Optional(
+    Closed({
+      relevance_level: Type.Number(),
+      /** null: the whole answer was kept */
+      depth: OrNull(count),
+      queries: StringMap(KeptRankingSchema),
+    }),
+  ),
   /** unjudged documents in the top k, one entry per k (5, 10) */
   judgment_holes: Type.Optional(Type.Array(JudgmentHolesSchema)),
   /**
@@ -111,6 +135,26 @@ export const LabelEffectSchema = Closed({
 });
 export type LabelEffect = Static<typeof LabelEffectSchema>;
 
+/**
+ * A ranking measure's judgment holes in a comparison: the unjudged documents within its depth in
+ * any variant's kept ranking, and the winner with all of them graded 0 and graded the set's top grade.
+ */
+export const WinnerHolesSchema = Closed({
+  metric: Type.String(),
+  /** the rank cutoff the holes were looked for within; null: the whole ranking */
+  depth: OrNull(count),
+  top_grade: Type.Number(),
+  /** the session's winner (null: none) */
+  winner: OrNull(Type.String()),
+  with_zero: OrNull(Type.String()),
+  with_top: OrNull(Type.String()),
+  /** with_zero or with_top differs from winner */
+  can_flip: Type.Boolean(),
+  /** the unjudged (query, doc) pairs within the depth, in query then doc id order */
+  pairs: Type.Array(Closed({ query_id: Type.String(), doc_id: Type.String() })),
+});
+export type WinnerHoles = Static<typeof WinnerHolesSchema>;
+
 export const CompareSessionSchema = Closed({
   schema: Const(COMPARE_SCHEMA_VERSION),
   suite: Type.String(),
@@ -146,6 +190,11 @@ export const CompareSessionSchema = Closed({
    * existed lack it; reading one back (checkSession) computes it.
    */
   label_effects: Type.Optional(Type.Array(LabelEffectSchema)),
+  /**
+   * per ranking measure compared, the pairs whose grade could flip its winner (see WinnerHoles).
+   * Absent in sessions written before it, and when the comparison had no query set at hand.
+   */
+  winner_holes: Type.Optional(Type.Array(WinnerHolesSchema)),
   /** the only fields that differ between two sessions of the same inputs */
   environment: Closed({ session_id: Type.String(), created_at: Type.String() }),
 });

@@ -81,7 +81,8 @@ export const RuleResultSchema = Closed({
    * count not relevant only for want of a line (grading a query with no judgment at all adds it to
    * the denominator), and the
    * rate if every one were graded not useful (low) or useful (high); can_flip when either would
-   * change the rule's status. Absent for other rules and in reports written before it existed
+   * change the rule's status. A ranking measure's rule states its own (depth below). Absent for
+   * other rules and in reports written before it existed
    */
   holes: Type.Optional(
     Closed({
@@ -89,6 +90,16 @@ export const RuleResultSchema = Closed({
       low: Type.Number(),
       high: Type.Number(),
       can_flip: Type.Boolean(),
+      /**
+       * a ranking measure's rule (absent for a top-1 rule): the rank cutoff its holes were looked
+       * for within, null for the whole ranking (map, ndcg ...). unjudged counts the (query, document)
+       * pairs there; low is the compared value with every one graded 0, high with every one graded
+       * top_grade, each the measure scored again. A relevant hole can lower a measure whose ideal it
+       * raises (nDCG, recall's denominator), so high may be below low
+       */
+      depth: Type.Optional(OrNull(count)),
+      /** the grade a relevant hole was given: the set's highest grade, at least the relevance level */
+      top_grade: Type.Optional(Type.Number()),
     }),
   ),
 });
@@ -189,8 +200,9 @@ export const GateResultSchema = Closed({
    */
   vs_base_rules: Type.Optional(Type.Array(VsBaseRuleEntrySchema)),
   /**
-   * the unjudged (query, top-1 document) pairs whose grade could change the verdict (empty: none can,
-   * grade them or not), in query id order. Absent without a top-1 rate rule, for an overruled run and
+   * the unjudged (query, document) pairs whose grade could change the verdict (empty: none can,
+   * grade them or not): the holes of every rule that can flip when the verdict can, in query then
+   * document id order. Absent without a top-1 rate or ranking measure rule, for an overruled run and
    * in reports written before it existed
    */
   verdict_pairs: Type.Optional(Type.Array(Closed({ query_id: Type.String(), doc_id: Type.String() }))),

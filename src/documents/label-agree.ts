@@ -58,6 +58,24 @@ export const LabelAgreeOutputSchema = Closed(
         changes: Type.Boolean(),
       }),
     ),
+    /**
+     * with --session: each compared ranking measure's winner (null: none) with each grader's grades in
+     * place of the frozen qrels where it grades, every variant's kept ranking scored again (other measures keep the session's tests)
+     */
+    compare: Type.Optional(
+      Closed({
+        session_id: Type.String(),
+        winners: Type.Array(
+          Closed({
+            metric: Type.String(),
+            with_a: OrNull(Type.String()),
+            with_b: OrNull(Type.String()),
+            changes: Type.Boolean(),
+          }),
+        ),
+        changes: Type.Boolean(),
+      }),
+    ),
     summary: Type.String(),
   },
   {

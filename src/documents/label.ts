@@ -62,9 +62,12 @@ export const LabelQueueSchema = Closed({
   /**
    * `--priority verdict`: the run whose verdict the queue was ordered for, and how many of the first
    * items are pairs whose grade could change it (its gate's verdict_pairs still unjudged); the rest
-   * follow in the usual order. Absent otherwise
+   * follow in the usual order. With `--session`: the comparison whose winners the first items could
+   * flip (its winner_holes), in place of a run. Absent otherwise
    */
-  verdict: Type.Optional(Closed({ run_id: Type.String(), pairs: count })),
+  verdict: Type.Optional(
+    Closed({ run_id: Type.Optional(Type.String()), session_id: Type.Optional(Type.String()), pairs: count }),
+  ),
   items: Type.Array(LabelQueueItemSchema),
 });
 export type LabelQueue = Static<typeof LabelQueueSchema>;

@@ -74,15 +74,38 @@ export function rankingSpecsOf(ids: readonly string[]): NumericSpec[] {
  * written from them: results ordered by score desc, ties by id desc (bytes) — not by the system's
  * own order, unless its contract makes order the rank (scoredRanking; a repeated id at its first position only) — and every query with qrels averaged (an errored or empty answer scores 0).
  */
-function rankingMeasures(ctx: GateContext, input: RunMeasuresInput): RankingResult {
+function rankingMeasures(
+  ctx: GateContext,
+  input: RunMeasuresInput,
+  qrelsOf: QrelsOf = (q) => q.qrels,
+): RankingResult {
   const specs = rankingSpecsOf(input.rankingMeasures);
   const result: RankingResult = { perQuery: new Map(), summary: new Map(), ids: [], help: new Map() };
   // a query a run that stopped early never asked is not scored (it would score 0 for want of a request)
-  const judgedQueries = ctx.queries.filter((q) => Object.keys(q.qrels ?? {}).length > 0 && ctx.attempted(q));
+  const judgedQueries = ctx.queries
+    .filter((q) => Object.keys(qrelsOf(q) ?? {}).length > 0 && ctx.attempted(q))
+    .map((q) => ({ ...q, qrels: qrelsOf(q)! }));
   if (specs.length === 0 || judgedQueries.length === 0) {
     for (const s of specs) for (const n of s.names) result.ids.push(metricIdOf(s, n));
     return result;
   }
+  const rows: { qid: string; docno: string; score: number }[] = [];
+  for (const q of judgedQueries) {
+    const o = ctx.first(q);
+    if (!o?.ok) continue;
+    for (const r of scoredRanking(o)) rows.push({ qid: q.query_id, docno: r.id, score: r.score });
+  }
+  return scoreRows(judgedQueries, rows, specs, input.relevanceLevel, result);
+}
+
+/** trec_eval -c over `rows` (a TREC run) of the queries with qrels: what every ranking figure comes from. */
+function scoreRows(
+  judgedQueries: readonly (QueryRecord & { qrels: Readonly<Record<string, number>> })[],
+  rows: readonly { qid: string; docno: string; score: number }[],
+  specs: readonly NumericSpec[],
+  relevanceLevel: number,
+  result: RankingResult,
+): RankingResult {
   const docs = new DocTable();
   const qrels = qrelsFromEntries(
     judgedQueries.flatMap((q) =>
@@ -92,15 +115,9 @@ function rankingMeasures(ctx: GateContext, input: RunMeasuresInput): RankingResu
     ),
     docs,
   );
-  const rows: { qid: string; docno: string; score: number }[] = [];
-  for (const q of judgedQueries) {
-    const o = ctx.first(q);
-    if (!o?.ok) continue;
-    for (const r of scoredRanking(o)) rows.push({ qid: q.query_id, docno: r.id, score: r.score });
-  }
   const run = runFromRows(rows, 'replay1');
   const r = evaluateTrec(qrels, run, specs, {
-    relevanceLevel: input.relevanceLevel,
+    relevanceLevel: relevanceLevel,
     averageComplete: true,
   });
   const byteQid = new Map(
@@ -114,7 +131,7 @@ function rankingMeasures(ctx: GateContext, input: RunMeasuresInput): RankingResu
       result.help.set(
         id,
         `mean over the ${r.numQueries} queries with qrels of per-query ${name} (trec_eval -c conventions, ` +
-          `relevance level ${input.relevanceLevel}) on replay 1's ranking; n = queries with qrels; ` +
+          `relevance level ${relevanceLevel}) on replay 1's ranking; n = queries with qrels; ` +
           'an errored or empty answer scores 0; seeded bootstrap 95% interval over queries (a breakdown ' +
           'with a single row gives that row no interval of its own: this overall interval applies).',
       );
@@ -124,6 +141,52 @@ function rankingMeasures(ctx: GateContext, input: RunMeasuresInput): RankingResu
     }),
   );
   return result;
+}
+
+/** A query's qrels as a rescoring reads them (doc id -> grade); undefined: none. */
+export type QrelsOf = (q: QueryRecord) => Readonly<Record<string, number>> | undefined;
+
+/**
+ * The ranking measures of `input.rankingMeasures` scored again with other qrels (holes filled, or
+ * another grader's grades), by the code the run's own figures come from: metric id -> the mean
+ * (trec_eval -c) and the per-query values.
+ */
+export function rescoreRankingMeasures(
+  input: RunMeasuresInput,
+  qrelsOf: QrelsOf,
+): Map<string, { mean: number | undefined; perQuery: ReadonlyMap<string, number> }> {
+  const r = rankingMeasures(new GateContext(input), input, qrelsOf);
+  return new Map(
+    r.ids.map((id) => [id, { mean: r.summary.get(id), perQuery: r.perQuery.get(id) ?? new Map() }]),
+  );
+}
+
+/**
+ * Ranking measures scored on kept rankings (query id -> ids and scores, see keptRankings) with
+ * `qrelsOf`'s grades, by the same trec_eval call as a run's figures: metric id -> query id -> value,
+ * over the queries with grades that the rankings say were asked (an empty ranking scores 0).
+ */
+export function scoreKeptRankings(
+  rankings: Readonly<Record<string, { readonly ids: readonly string[]; readonly scores: readonly number[] }>>,
+  queries: readonly QueryRecord[],
+  qrelsOf: QrelsOf,
+  measures: readonly string[],
+  relevanceLevel: number,
+): Map<string, Map<string, number>> {
+  const specs = rankingSpecsOf(measures);
+  const result: RankingResult = { perQuery: new Map(), summary: new Map(), ids: [], help: new Map() };
+  const judged = queries
+    .filter((q) => Object.hasOwn(rankings, q.query_id) && Object.keys(qrelsOf(q) ?? {}).length > 0)
+    .map((q) => ({ ...q, qrels: qrelsOf(q)! }));
+  if (specs.length === 0 || judged.length === 0) return new Map(measures.map((m) => [m, new Map()]));
+  const rows = judged.flatMap((q) =>
+    rankings[q.query_id]!.ids.map((docno, i) => ({
+      qid: q.query_id,
+      docno,
+      score: rankings[q.query_id]!.scores[i]!,
+    })),
+  );
+  return scoreRows(judged, rows, specs, relevanceLevel, result).perQuery;
 }
 
 export function computeRunMeasures(input: RunMeasuresInput): RunMeasures {

@@ -15,6 +15,9 @@ export * from './_types.js';
 export {
   computeRunMeasures,
   rankingSpecsOf,
+  rescoreRankingMeasures,
+  scoreKeptRankings,
+  type QrelsOf,
   type RunMeasuresInput,
   type RunMeasures,
 } from './_run-measures.js';
@@ -44,3 +47,11 @@ export {
 export { rankingScores, scoredRanking } from './_ranking-scores.js';
 export { meanDetectable, rateDetectable, type DetectableOptions } from './_detectable.js';
 export { perQueryValues } from './_per-query.js';
+export {
+  deepestDepth,
+  keptRankings,
+  measureDepth,
+  rankingHoleFills,
+  unjudgedWithin,
+  type RankingHoleFill,
+} from './_ranking-holes.js';

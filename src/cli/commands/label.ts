@@ -35,10 +35,14 @@ import { safe } from '../../../reports/history/shared.js';
 import type { CliIo, RgateCommand } from '../command.js';
 import { outDirOf } from '../out-dir.js';
 import { loadSuiteSpec, openStore, withStoreOptions, type StoreArgs } from './history.js';
+import { loadSession } from '../../../history/compare.js';
+import { requireRankings, variantValuesUnder, winnerChanges } from '../../../history/compare-rescore.js';
+import { winnerFlipPairs } from '../../../history/compare-winner-holes.js';
 
 interface LabelArgs extends StoreArgs {
   action: 'queue' | 'merge' | 'pool' | 'agree';
   run?: string;
+  session?: string;
   target: string;
   judgments?: string;
   k: number;
@@ -63,6 +67,8 @@ function refuseMergeFlags(args: LabelArgs, action: string): void {
       if (args[f] !== undefined) throw new RgateError('usage', `--${f} belongs to rgate label pool`);
   if (action !== 'agree' && args.run !== undefined)
     throw new RgateError('usage', '--run belongs to rgate label agree');
+  if (action !== 'agree' && action !== 'pool' && args.session !== undefined)
+    throw new RgateError('usage', '--session belongs to rgate label agree and label pool --priority verdict');
 }
 
 /** A grader: a judgments file (.jsonl), or a fixture set's frozen qrels (its name or folder). */
@@ -79,6 +85,28 @@ function graderOf(io: CliIo, ref: string): Grader {
   for (const q of set.queries)
     for (const [doc, g] of Object.entries(q.qrels ?? {})) grades.set(pairKey(q.query_id, doc), g);
   return { source: ref, kind: 'qrels', grades };
+}
+
+/** Each ranking measure's compare winner with a's grades, and with b's, over the frozen qrels where each grades. */
+function compareWinnersWith(io: CliIo, args: LabelArgs, sessionId: string, a: Grader, b: Grader) {
+  const store = openStore(io, args);
+  try {
+    const session = loadSession(store, sessionId);
+    requireRankings(session, 'label agree --session');
+    const { spec, root } = loadSuiteSpec(io, session.suite, args.config);
+    const set = loadFixtureSet(spec.fixture, { root, verify: false });
+    const values = (g: Grader) => {
+      const mine = new Map<string, Record<string, number>>();
+      for (const [key, grade] of g.grades) {
+        const [q, doc] = key.split('\u0000') as [string, string];
+        (mine.get(q) ?? mine.set(q, {}).get(q)!)[doc] = grade;
+      }
+      return variantValuesUnder(session, set.queries, (q) => ({ ...q.qrels, ...mine.get(q.query_id) }));
+    };
+    return { session_id: sessionId, winners: winnerChanges(session, values(a), values(b)) };
+  } finally {
+    store.close();
+  }
 }
 
 function agree(args: LabelArgs, io: CliIo): number {
@@ -101,7 +129,8 @@ function agree(args: LabelArgs, io: CliIo): number {
       store?.close();
     }
   }
-  const doc = agreeGraders(a, b, run?.report.settings.relevance_level ?? 1, run);
+  const compare = args.session !== undefined ? compareWinnersWith(io, args, args.session, a, b) : undefined;
+  const doc = agreeGraders(a, b, run?.report.settings.relevance_level ?? 1, run, compare);
   if (args.json) {
     io.out(JSON.stringify(doc, null, 2));
     return EXIT.ok;
@@ -177,10 +206,36 @@ async function pool(args: LabelArgs, io: CliIo): Promise<number> {
   return writeQueue(buildLabelQueue(rankings, set, k, true, priority), args, io, poolId);
 }
 
-/** The pairs that can change the verdict of the suite's newest complete run, as its report states them. */
-function verdictPairsOf(io: CliIo, args: LabelArgs): { run_id: string; pairs: VerdictPair[] } {
+/** The pairs whose grade could flip a winner of a comparison session, as the session states them. */
+function sessionPairsOf(
+  store: RunStore,
+  args: LabelArgs,
+  id: string,
+): { session_id: string; pairs: VerdictPair[] } {
+  const session = loadSession(store, id);
+  if (session.suite !== args.target)
+    throw new RgateError(
+      'usage',
+      `--session ${id} compared suite ${session.suite}, not ${args.target}`,
+      `pool that suite: rgate label pool ${session.suite} --priority verdict --session ${id}`,
+    );
+  if (!session.winner_holes)
+    throw new RgateError(
+      'usage',
+      `--priority verdict --session ${id}: this session predates compare sessions stating the pairs whose grade could flip a winner`,
+      `re-run the comparison (rgate compare ${session.suite} ...) and pool with the new session`,
+    );
+  return { session_id: id, pairs: winnerFlipPairs(session.winner_holes) };
+}
+
+/** The pairs that can change the verdict of the suite's newest complete run (or flip a winner of --session). */
+function verdictPairsOf(
+  io: CliIo,
+  args: LabelArgs,
+): { run_id?: string; session_id?: string; pairs: VerdictPair[] } {
   const store = openStore(io, args);
   try {
+    if (args.session !== undefined) return sessionPairsOf(store, args, args.session);
     const newest = store.listRuns({ suite: args.target, status: 'complete', limit: 1 })[0];
     if (!newest)
       throw new RgateError(
@@ -192,7 +247,7 @@ function verdictPairsOf(io: CliIo, args: LabelArgs): { run_id: string; pairs: Ve
     if (!pairs)
       throw new RgateError(
         'usage',
-        `--priority verdict: run ${newest.run_id} states no pairs that can change its verdict (its gate has no top-1 rate rule, or it was written before rgate stated them)`,
+        `--priority verdict: run ${newest.run_id} states no pairs that can change its verdict (its gate has no top-1 rate or ranking measure rule, or it was written before rgate stated them)`,
         `run the suite again (rgate run ${args.target}), or pool without --priority`,
       );
     return { run_id: newest.run_id, pairs };
@@ -257,12 +312,17 @@ function writeQueue(doc: LabelQueue, args: LabelArgs, io: CliIo, id: string): nu
       io.out(
         `  pooled blind from ${doc.sources.map((s) => `${s.id} ${safe(s.label)}`).join(', ')}: no item says which retrieved it`,
       );
-    if (doc.verdict)
+    if (doc.verdict) {
+      const what =
+        doc.verdict.session_id !== undefined
+          ? `a winner of comparison ${safe(doc.verdict.session_id)}`
+          : `the verdict of run ${safe(doc.verdict.run_id ?? '')}`;
       io.out(
         doc.verdict.pairs > 0
-          ? `  first: the ${doc.verdict.pairs === 1 ? 'pair' : `${doc.verdict.pairs} pairs`} whose grade could change the verdict of run ${safe(doc.verdict.run_id)}`
-          : `  no pair can change the verdict of run ${safe(doc.verdict.run_id)}, graded either way: the queue is in its usual order`,
+          ? `  first: the ${doc.verdict.pairs === 1 ? 'pair' : `${doc.verdict.pairs} pairs`} whose grade could ${doc.verdict.session_id !== undefined ? 'flip' : 'change'} ${what}`
+          : `  no pair can ${doc.verdict.session_id !== undefined ? 'flip' : 'change'} ${what}, graded either way: the queue is in its usual order`,
       );
+    }
     if (doc.query_set_changed)
       io.out(`  the query set changed since the ${doc.origin.kind}: pairs judged since are left out`);
     if (doc.not_in_corpus) io.out(`  ${doc.not_in_corpus} ranked id(s) not in the corpus were left out`);
@@ -355,6 +415,11 @@ export const labelCommand: RgateCommand<LabelArgs> = {
         describe:
           "agree: a run (id or report.json) whose top-1 rate rules are re-counted with each grader's grades",
       })
+      .option('session', {
+        type: 'string',
+        describe:
+          "agree: a comparison session whose ranking measure winners are named again with each grader's grades; pool --priority verdict: the session whose winner-flipping pairs come first",
+      })
       .option('k', { type: 'number', default: 5, describe: "queue: pool each ranking's top k" })
       .option('depth', { type: 'number', describe: "pool: each system's top k (default 5, as --k)" })
       .option('modes', {
@@ -370,7 +435,7 @@ export const labelCommand: RgateCommand<LabelArgs> = {
       .option('priority', {
         choices: ['verdict'] as const,
         describe:
-          "pool: verdict = first the unjudged top-1s whose grade could change the suite's newest run's verdict (its report's verdict_pairs), pooled or not; then the rest, blind",
+          "pool: verdict = first the unjudged pairs whose grade could change the suite's newest run's verdict (its report's verdict_pairs), or with --session flip a winner of that comparison (its winner_holes), pooled or not; then the rest, blind",
       })
       .option('out', {
         type: 'string',

@@ -1,0 +1,333 @@
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../src/cli/program.js';
+import type {
+  CompareSession,
+  LabelAgreeOutput,
+  LabelQueueOutput,
+  PairedTest,
+  QueryRecord,
+} from '../src/documents/index.js';
+import { computeRunMeasures, rankingHoleFills, semanticWinModesOf } from '../src/metrics/index.js';
+import { SqliteRunStore } from '../src/store/index.js';
+import { applyHolm, nameWinners, pairUp, pairedTest } from '../history/compare-stats.js';
+import { asReport } from '../history/trends.js';
+import { captureIo } from './helpers/cli-io.js';
+import { MemoryRunStore } from '../src/store/memory-store.js';
+import { loadSuiteSpec } from '../src/cli/commands/history.js';
+import { variantsFromFlags } from '../src/cli/commands/compare.js';
+import { runCompare, saveSession } from '../history/compare.js';
+
+/**
+ * Compare winners under judgment holes (issue 37), against a brute force: every variant's stored run
+ * scored again from its observations (its whole answer, not the session's kept ranking) with the
+ * holes filled, the tests and Holm redone here, the winner named; and `label agree --session`.
+ */
+const REPO = resolve(import.meta.dirname, '..');
+
+/** The Lumen set as shipped, or with every second judged document of each query (by id) unjudged. */
+function suite(holed: boolean): void {
+  const project = mkdtempSync(join(tmpdir(), 'rgate-winner-holes-'));
+  afterAll(() => rmSync(project, { recursive: true, force: true }));
+  for (const path of ['rgate.config.json', 'gates', join('fixtures', 'context-load')])
+    cpSync(join(REPO, path), join(project, path), { recursive: true });
+  const setFile = join(project, 'fixtures', 'context-load', 'queries.jsonl');
+  if (holed)
+    writeFileSync(
+      setFile,
+      readFileSync(setFile, 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => {
+          const { judged_by: _j, ...q } = JSON.parse(l) as QueryRecord & { judged_by?: unknown };
+          if (!q.qrels) return JSON.stringify(q);
+          const keep = Object.keys(q.qrels)
+            .sort()
+            .filter((_, i) => i % 2 === 0);
+          return JSON.stringify({ ...q, qrels: Object.fromEntries(keep.map((k) => [k, q.qrels![k]!])) });
+        })
+        .join('\n') + '\n',
+    );
+
+  async function rgate(argv: string[]) {
+    const io = captureIo(project);
+    const code = await runCli(argv, io);
+    return { code, out: io.stdout.join('\n'), err: io.stderr.join('\n') };
+  }
+
+  const queries = readFileSync(setFile, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as QueryRecord);
+
+  let session: CompareSession;
+  /** the variants' runs (a comparison stores only its session): what the brute force scores again */
+  const runs = new MemoryRunStore();
+  beforeAll(async () => {
+    const io = captureIo(project);
+    if (holed)
+      expect(
+        await runCli(
+          ['freeze', 'context-load', '--date', '2026-11-28', '--version', 'v9', '--reset-note', 'holed'],
+          io,
+        ),
+      ).toBe(0);
+    const { spec, root } = loadSuiteSpec(io, 'context-load');
+    const { variants, kind } = variantsFromFlags(['system.mode=context-load', 'system.mode=bm25'], undefined);
+    session = await runCompare({
+      suite: 'context-load',
+      spec,
+      root,
+      variants,
+      kind,
+      sessionId: 'cmp-holes',
+      createdAt: '2026-11-28T00:00:00.000Z',
+      store: runs,
+      replays: 1,
+      resamples: 200,
+    });
+    const store = new SqliteRunStore(join(project, '.rgate', 'history.sqlite'));
+    try {
+      saveSession(store, session);
+    } finally {
+      store.close();
+    }
+  }, 120_000);
+
+  /** The winner of `metric` with `qrelsOf`'s grades, every variant's run scored from its observations. */
+  function bruteWinner(metric: string, qrelsOf: (q: QueryRecord) => Record<string, number> | undefined) {
+    const store = runs;
+    {
+      const ranking = session.metrics.map((m) => m.id).filter((m) => /^(ndcg|P\.|recall|map|recip)/.test(m));
+      const filled = queries.map((q) => {
+        const { qrels: _q, ...rest } = q;
+        const g = qrelsOf(q);
+        return g && Object.keys(g).length ? { ...rest, qrels: g } : rest;
+      });
+      const values = session.variants.map((v) => {
+        const report = asReport(store.getReport(v.run_id))!;
+        const m = computeRunMeasures({
+          queries: filled,
+          corpus: [],
+          observations: store.getObservations(v.run_id),
+          replays: report.settings.replays,
+          relevanceLevel: report.settings.relevance_level,
+          seed: report.settings.seed,
+          semanticWinModes: semanticWinModesOf(report),
+          rankingMeasures: ranking,
+        });
+        const out: Record<string, Record<string, number>> = {};
+        for (const id of ranking)
+          out[id] = Object.fromEntries(
+            m.queries
+              .filter((q) => q.measures?.[id] !== undefined)
+              .map((q) => [q.query_id, q.measures![id]!]),
+          );
+        return out;
+      });
+      const ids = session.variants.map((v) => v.id);
+      let tests: PairedTest[] = session.tests.filter((t) => !ranking.includes(t.metric));
+      for (const r of ranking) {
+        const { x, y } = pairUp(values[0]![r]!, values[1]![r]!);
+        tests.push(pairedTest(r, ids[0]!, ids[1]!, x, y, session.settings));
+      }
+      tests = applyHolm(tests, session.settings.alpha);
+      const better = new Map(session.metrics.map((m) => [m.id, m.better]));
+      return nameWinners(
+        [metric],
+        ids,
+        tests,
+        (m) => (better.get(m) === 'lower' ? 'lower' : 'higher'),
+        session.settings,
+      )[0]!.winner;
+    }
+  }
+
+  describe(holed ? 'every second judgment taken out' : 'the set as shipped', () => {
+    it('states each ranking measure with its holes and its winner graded either way, as a brute force finds them', () => {
+      const holes = session.winner_holes!;
+      expect(holes.map((h) => h.metric)).toEqual(
+        session.metrics
+          .map((m) => m.id)
+          .filter((m) => /^(ndcg|P\.|recall|map|recip)/.test(m))
+          .sort(),
+      );
+      expect(holes.some((h) => h.pairs.length > 0)).toBe(true);
+      // the case only tests a flip where the holes are many (recip_rank: v2 graded 0, none graded 3)
+      if (holed) expect(holes.some((h) => h.can_flip)).toBe(true);
+      const store = runs;
+      const truePairs = new Map<string, Set<string>>();
+      {
+        for (const v of session.variants) {
+          const report = asReport(store.getReport(v.run_id))!;
+          const fills = rankingHoleFills(
+            {
+              queries,
+              corpus: [],
+              observations: store.getObservations(v.run_id),
+              replays: report.settings.replays,
+              relevanceLevel: report.settings.relevance_level,
+              seed: report.settings.seed,
+              rankingMeasures: holes.map((h) => h.metric),
+            },
+            holes.map((h) => h.metric),
+          );
+          for (const f of fills)
+            for (const p of f.pairs)
+              (truePairs.get(f.metric) ?? truePairs.set(f.metric, new Set()).get(f.metric)!).add(
+                `${p.query_id}/${p.doc_id}`,
+              );
+        }
+      }
+      const top = Math.max(1, ...queries.flatMap((q) => Object.values(q.qrels ?? {})));
+      for (const h of holes) {
+        expect(new Set(h.pairs.map((p) => `${p.query_id}/${p.doc_id}`)), h.metric).toEqual(
+          truePairs.get(h.metric) ?? new Set(),
+        );
+        expect(h.top_grade).toBe(top);
+        const fill = (grade: number) => (q: QueryRecord) => {
+          const mine = h.pairs.filter((p) => p.query_id === q.query_id);
+          if (!mine.length) return q.qrels;
+          return { ...q.qrels, ...Object.fromEntries(mine.map((p) => [p.doc_id, grade])) };
+        };
+        expect(h.with_zero, `${h.metric} graded 0`).toBe(bruteWinner(h.metric, fill(0)));
+        expect(h.with_top, `${h.metric} graded ${top}`).toBe(bruteWinner(h.metric, fill(top)));
+        expect(h.winner).toBe(session.winners.find((w) => w.metric === h.metric)!.winner);
+        expect(h.can_flip).toBe(h.with_zero !== h.winner || h.with_top !== h.winner);
+      }
+    });
+
+    it('prints them in every format and queues them first for --priority verdict --session', async () => {
+      const id = session.environment.session_id;
+      const text = await rgate(['compare', '--show', id]);
+      expect(text.out).toMatch(/Winners under judgment holes/);
+      for (const h of session.winner_holes!) expect(text.out.replace(/\s+/g, ' ')).toContain(`${h.metric} (`);
+      const md = (await rgate(['compare', '--show', id, '--format', 'md'])).out;
+      expect(md).toMatch(/### Winners under judgment holes/);
+      const html = (await rgate(['compare', '--show', id, '--format', 'html'])).out;
+      expect(html).toMatch(/<h2>Winners under judgment holes<\/h2>/);
+      const pool = await rgate([
+        'label',
+        'pool',
+        'context-load',
+        '--modes',
+        'bm25',
+        '--priority',
+        'verdict',
+        '--session',
+        id,
+        '--json',
+      ]);
+      expect(pool.code, pool.err).toBe(0);
+      const flips = new Set(
+        session
+          .winner_holes!.filter((h) => h.can_flip)
+          .flatMap((h) => h.pairs.map((p) => `${p.query_id}/${p.doc_id}`)),
+      );
+      const doc = JSON.parse(pool.out) as LabelQueueOutput;
+      expect(doc.verdict).toEqual({ session_id: id, pairs: flips.size });
+    });
+
+    it('label agree --session names every ranking winner again under each grader', async () => {
+      const id = session.environment.session_id;
+      const same = await rgate([
+        'label',
+        'agree',
+        'fixtures/context-load',
+        'fixtures/context-load',
+        '--session',
+        id,
+        '--json',
+      ]);
+      expect(same.code, same.err).toBe(0);
+      const s = (JSON.parse(same.out) as LabelAgreeOutput).compare!;
+      expect(s.changes).toBe(false);
+      for (const w of s.winners)
+        expect(w.with_a).toBe(session.winners.find((x) => x.metric === w.metric)!.winner);
+      // every frozen grade 0: nothing is relevant, every ranking measure 0 everywhere, no winner
+      const lines = queries.flatMap((q) =>
+        Object.keys(q.qrels ?? {}).map((doc) =>
+          JSON.stringify({ query_id: q.query_id, doc_id: doc, grade: 0 }),
+        ),
+      );
+      writeFileSync(join(project, 'zero.jsonl'), lines.join('\n') + '\n');
+      const r = await rgate([
+        'label',
+        'agree',
+        'fixtures/context-load',
+        'zero.jsonl',
+        '--session',
+        id,
+        '--json',
+      ]);
+      expect(r.code, r.err).toBe(0);
+      const doc = (JSON.parse(r.out) as LabelAgreeOutput).compare!;
+      for (const w of doc.winners) {
+        expect(w.with_b, w.metric).toBe(
+          bruteWinner(w.metric, (q) =>
+            q.qrels ? Object.fromEntries(Object.keys(q.qrels).map((d) => [d, 0])) : undefined,
+          ),
+        );
+        expect(w.changes).toBe(w.with_a !== w.with_b);
+      }
+      expect(doc.changes).toBe(doc.winners.some((w) => w.with_a !== null));
+    });
+
+    it('an older session without kept rankings: says so, never a figure', async () => {
+      const store = new SqliteRunStore(join(project, '.rgate', 'history.sqlite'));
+      const old = structuredClone(session);
+      delete old.winner_holes;
+      for (const v of old.variants) delete v.rankings;
+      old.environment = { ...old.environment, session_id: 'cmp-old' };
+      try {
+        store.saveCompareSession(
+          {
+            session_id: 'cmp-old',
+            suite: old.suite,
+            created_at: old.environment.created_at,
+            kind: old.kind,
+            variant_count: 2,
+            summary: 'old',
+          },
+          old,
+        );
+      } finally {
+        store.close();
+      }
+      const show = await rgate(['compare', '--show', 'cmp-old']);
+      expect(show.out.replace(/\s+/g, ' ')).toMatch(
+        /not available: this session predates compare sessions keeping each variant's scored ranking; re-run rgate compare/,
+      );
+      const agree = await rgate([
+        'label',
+        'agree',
+        'fixtures/context-load',
+        'fixtures/context-load',
+        '--session',
+        'cmp-old',
+      ]);
+      expect(agree.code).toBe(2);
+      expect(agree.err).toMatch(/predates compare sessions keeping each variant's scored ranking/);
+      const pool = await rgate([
+        'label',
+        'pool',
+        'context-load',
+        '--modes',
+        'bm25',
+        '--priority',
+        'verdict',
+        '--session',
+        'cmp-old',
+      ]);
+      expect(pool.code).toBe(2);
+      expect(pool.err).toMatch(/predates/);
+    });
+  });
+}
+
+describe('compare: the pairs whose grade could flip a winner', () => {
+  suite(false);
+  suite(true);
+});
