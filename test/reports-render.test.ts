@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PRETTY_MAX_QUERIES, renderJson, TOP_LEVEL_ORDER } from '../reports/run/json.js';
+import { unpackedReport } from '../src/contracts/report.js';
 import { ReportSchema } from '../src/documents/index.js';
 import { renderJunit } from '../reports/run/junit.js';
 import { renderMarkdown } from '../reports/run/markdown.js';
@@ -226,18 +227,19 @@ describe('json', () => {
     expect(renderJson(shuffleKeys(r) as Report)).toBe(a);
     expect(JSON.parse(a)).toEqual(JSON.parse(JSON.stringify(r)));
   });
-  it('is indented up to PRETTY_MAX_QUERIES queries and one line above, the same document either way', () => {
+  it('is indented up to PRETTY_MAX_QUERIES queries and one line (packed) above, the same document either way', () => {
     const r = sampleReport('fail');
-    const many = (n: number): Report => ({
-      ...r,
-      queries: Array.from({ length: n }, (_, i) => ({ ...r.queries[0]!, query_id: `q${i}` })),
-    });
+    const many = (n: number): Report => {
+      const queries = Array.from({ length: n }, (_, i) => ({ ...r.queries[0]!, query_id: `q${i}` }));
+      return { ...r, queries, failing_queries: queries.slice(0, 3) };
+    };
     const small = renderJson(many(PRETTY_MAX_QUERIES));
     expect(small).toContain('\n  "schema_version"');
     const big = renderJson(many(PRETTY_MAX_QUERIES + 1));
     expect(big.split('\n')).toHaveLength(2);
     expect(big.endsWith('}\n')).toBe(true);
-    expect(JSON.parse(big)).toEqual(JSON.parse(JSON.stringify(many(PRETTY_MAX_QUERIES + 1))));
+    expect(JSON.parse(big).schema_version).toBe('rgate-report-packed/1');
+    expect(unpackedReport(JSON.parse(big))).toEqual(JSON.parse(JSON.stringify(many(PRETTY_MAX_QUERIES + 1))));
   });
   it('keeps the top-level sections in reading order, environment and timing last', () => {
     const keys = Object.keys(JSON.parse(renderJson(sampleReport('watch'))));
