@@ -5,7 +5,7 @@ import { ReportSchema } from '../src/documents/index.js';
 import { renderJunit } from '../reports/run/junit.js';
 import { renderMarkdown } from '../reports/run/markdown.js';
 import { renderTerminal } from '../reports/run/terminal.js';
-import { renderHtml } from '../reports/run/html.js';
+import { LIST_ALL_MAX_QUERIES, renderHtml } from '../reports/run/html.js';
 import { separateTimingRules, TIMING_STUB_REASON } from '../gates/index.js';
 import { jsonForScript, mdEscape, terminalSafe, xmlEscape } from '../reports/escape.js';
 import type { Report } from '../src/documents/index.js';
@@ -303,7 +303,8 @@ describe('html (string-level; the browser test checks behaviour)', () => {
     expect(html).toContain('&lt;script&gt;alert(1); window.__pwned &#x3D; 1&lt;/script&gt;');
     const block = /<script type="application\/json" id="rgate-data">([\s\S]*?)<\/script>/.exec(html)![1]!;
     expect(block).not.toMatch(/[<>&\u2028\u2029]/);
-    expect(JSON.parse(block).queries.map((q: { query_id: string }) => q.query_id)).toContain(HOSTILE.idAttr);
+    // the block holds chart data only (the query rows are the table's): no copy of the query list
+    expect(Object.keys(JSON.parse(block)).sort()).toEqual(['latency', 'metrics', 'modes', 'trend']);
   });
   it('jsonForScript escapes exactly what could end or alter a script block', () => {
     expect(jsonForScript({ a: '</script><!--&\u2028' })).toBe(
@@ -340,5 +341,40 @@ describe('a large report renders in time linear in its queries', () => {
       render();
       expect(reads).toBeLessThanOrEqual(10 * n);
     }
+  });
+});
+
+describe('the HTML page of a run of more than LIST_ALL_MAX_QUERIES queries', () => {
+  const base = sampleReport('fail');
+  const many = (n: number): Report => {
+    const queries = Array.from({ length: n }, (_, i) => ({
+      ...base.queries[i % base.queries.length]!,
+      query_id: `q-${String(i).padStart(5, '0')}`,
+    }));
+    return { ...base, queries };
+  };
+  const rowIds = (html: string) =>
+    [...html.matchAll(/<tr data-status[^>]*><td><code>([^<]+)<\/code>/g)].map((m) => m[1]);
+  it('lists every query up to the limit', () => {
+    const html = renderHtml(many(LIST_ALL_MAX_QUERIES));
+    expect(rowIds(html)).toHaveLength(LIST_ALL_MAX_QUERIES);
+    expect(html).not.toContain('id="q-unlisted"');
+  });
+  it('lists the queries that fail above it, and says how many are not listed and where they are', () => {
+    const r = many(LIST_ALL_MAX_QUERIES + 1);
+    const html = renderHtml(r);
+    const listed = rowIds(html);
+    const fails = (q: Report['queries'][number]) => q.failure_reasons!.length > 0 || !q.actual.ok;
+    const failing = r.queries.filter(fails).map((q) => q.query_id);
+    expect(failing.length).toBeGreaterThan(0);
+    expect(failing.length).toBeLessThan(r.queries.length);
+    for (const id of failing) expect(listed).toContain(id);
+    const rest = r.queries.length - listed.length;
+    expect(rest).toBeGreaterThan(0);
+    expect(html).toMatch(
+      new RegExp(
+        `<p class="meta" id="q-unlisted">The other ${rest} of the run&#x27;s ${r.queries.length} queries \\([^)]*\\) are not listed: .*report\\.json`,
+      ),
+    );
   });
 });

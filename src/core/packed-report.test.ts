@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { sampleReport } from '../../test/fixtures/sample-report.js';
 import { unpackedReport, validatePackedReportSchema, validateReportSchema } from '../contracts/report.js';
@@ -21,11 +22,12 @@ function large(n: number): Report {
   const failing_queries = queries.filter((_, i) => i % 3 === 0).map((q) => structuredClone(q));
   const per_query = queries.map((q, i) => ({
     query_id: q.query_id,
-    fingerprints: i % 13 === 0 ? [`sha256:${i}a`, `sha256:${i}b`] : [`sha256:${i}`],
+    fingerprints: i % 13 === 0 ? [sha(`${i}a`), sha(`${i}b`)] : [sha(`${i}`)],
   }));
   return { ...r, queries, failing_queries, replay_proof: { ...r.replay_proof, per_query } };
 }
 
+const sha = (s: string) => `sha256:${createHash('sha256').update(s).digest('hex')}`;
 const plain = (v: unknown): unknown => JSON.parse(JSON.stringify(v));
 
 describe('packed report', () => {
@@ -35,6 +37,7 @@ describe('packed report', () => {
     const packed = packReport(r)!;
     expect(validatePackedReportSchema(plain(packed))).toBe(true);
     expect(packed.replay_proof.per_query).toEqual([]);
+    expect(packed.query_table.fingerprint_form).toBe('sha256-base64url');
     expect(packed.query_table.failing).toHaveLength(r.failing_queries.length);
     const back = unpackedReport(plain(packed));
     expect(validateReportSchema(back)).toBe(true);
@@ -49,6 +52,14 @@ describe('packed report', () => {
     const packed = packReport(r)!;
     expect(packed.query_table.fingerprints).toBeUndefined();
     expect(packed.replay_proof.per_query).toHaveLength(1199);
+    expect(plain(unpackReport(packed))).toEqual(plain(r));
+  });
+
+  it('keeps fingerprints that are not sha256 hex as they are', () => {
+    const r = large(1200);
+    r.replay_proof.per_query[5]!.fingerprints = ['missing', r.replay_proof.per_query[5]!.fingerprints[0]!];
+    const packed = packReport(r)!;
+    expect(packed.query_table.fingerprint_form).toBeUndefined();
     expect(plain(unpackReport(packed))).toEqual(plain(r));
   });
 
@@ -74,6 +85,9 @@ describe('packed report', () => {
     const badCode = structuredClone(packed);
     (badCode.query_table.columns.kind as { codes: number[] }).codes[0] = 99;
     expect(() => unpackedReport(badCode, 'r.json')).toThrow(/code 99 is past its/);
+    const badPrint = structuredClone(packed) as { query_table: { fingerprints: string[] } };
+    badPrint.query_table.fingerprints[3] = 'abc';
+    expect(() => unpackedReport(badPrint, 'r.json')).toThrow(/abc is not 32 bytes in base64url/);
   });
 
   it('leaves anything that is not a packed report as it is', () => {

@@ -18,6 +18,9 @@ import {
 type Json = unknown;
 type Obj = Record<string, Json>;
 
+const SHA256_HEX = /^sha256:[0-9a-f]{64}$/;
+const BASE64URL_32 = /^[A-Za-z0-9_-]{43}$/;
+
 const isObject = (v: Json): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
 const escapeKey = (k: string) => k.replace(/~/g, '~0').replace(/\//g, '~1');
 const unescapeKey = (k: string) => k.replace(/~1/g, '/').replace(/~0/g, '~');
@@ -132,13 +135,22 @@ export function packReport(report: Report): PackedReport | undefined {
   const perQuery = replay_proof.per_query;
   const aligned =
     perQuery.length === queries.length && perQuery.every((p, i) => p.query_id === queries[i]!.query_id);
+  const short = aligned && perQuery.every((p) => p.fingerprints.every((f) => SHA256_HEX.test(f)));
+  const form = (f: string) => (short ? Buffer.from(f.slice(7), 'hex').toString('base64url') : f);
   const table: QueryTable = {
     count: queries.length,
     ...queryColumns(queries),
     failing,
     ...(aligned
-      ? { fingerprints: column(perQuery.map((p) => (p.fingerprints.length === 1 ? p.fingerprints[0]! : p.fingerprints))) }
+      ? {
+          fingerprints: column(
+            perQuery.map((p) =>
+              p.fingerprints.length === 1 ? form(p.fingerprints[0]!) : p.fingerprints.map(form),
+            ),
+          ),
+        }
       : {}),
+    ...(short ? { fingerprint_form: 'sha256-base64url' as const } : {}),
   };
   return {
     schema_version: PACKED_REPORT_SCHEMA_VERSION,
@@ -202,9 +214,16 @@ export function unpackReport(packed: PackedReport): Report {
   let perQuery = replay_proof.per_query;
   if (table.fingerprints) {
     const fps = columnValues(table.fingerprints, n, 'query_table/fingerprints');
+    const form = (f: unknown): string => {
+      if (typeof f !== 'string')
+        throw damaged(`query_table/fingerprints: ${JSON.stringify(f)} is not a fingerprint`);
+      if (!table.fingerprint_form) return f;
+      if (!BASE64URL_32.test(f)) throw damaged(`query_table/fingerprints: ${f} is not 32 bytes in base64url`);
+      return `sha256:${Buffer.from(f, 'base64url').toString('hex')}`;
+    };
     perQuery = fps.map((f, i) => ({
       query_id: String(queries[i]!.query_id),
-      fingerprints: Array.isArray(f) ? (f as string[]) : [f as string],
+      fingerprints: Array.isArray(f) ? f.map(form) : [form(f)],
     }));
   }
   return {

@@ -55,6 +55,11 @@ export const QueryTableSchema = Closed({
    * query's one fingerprint, or its list when there are more (`replay_proof.per_query` is then empty)
    */
   fingerprints: Type.Optional(PackedColumnSchema),
+  /**
+   * how `fingerprints` are written: `sha256-base64url`: each "sha256:<64 hex digits>" as its 32 bytes
+   * in base64url without padding (43 characters, not 71); absent: as they are
+   */
+  fingerprint_form: Type.Optional(Const('sha256-base64url')),
 });
 export type QueryTable = Static<typeof QueryTableSchema>;
 
