@@ -78,14 +78,18 @@ describe('packed report', () => {
     };
     const short = structuredClone(packed);
     (short.query_table.columns.query_id as unknown[]).pop();
-    expect(() => unpackedReport(short, 'r.json')).toThrow(/query_table\/columns\/query_id: 1199 values for 1200/);
+    expect(() => unpackedReport(short, 'r.json')).toThrow(
+      /query_table\/columns\/query_id: 1199 values for 1200/,
+    );
     const noSchema = structuredClone(packed) as Record<string, unknown>;
     delete noSchema.suite;
-    expect(() => unpackedReport(noSchema, 'r.json')).toThrow(/r.json does not match the packed report schema/);
+    expect(() => unpackedReport(noSchema, 'r.json')).toThrow(
+      /r.json does not match the packed report schema/,
+    );
     const badCode = structuredClone(packed);
     (badCode.query_table.columns.kind as { codes: number[] }).codes[0] = 99;
     expect(() => unpackedReport(badCode, 'r.json')).toThrow(/code 99 is past its/);
-    const badPrint = structuredClone(packed) as { query_table: { fingerprints: string[] } };
+    const badPrint = structuredClone(packed) as unknown as { query_table: { fingerprints: string[] } };
     badPrint.query_table.fingerprints[3] = 'abc';
     expect(() => unpackedReport(badPrint, 'r.json')).toThrow(/abc is not 32 bytes in base64url/);
   });
