@@ -13,7 +13,7 @@ import {
 } from '../documents/index.js';
 import { MIGRATIONS } from './migrations.js';
 import { observationBody, rowsWithBodies, RunBodies, type ObservationRecord } from './observation-packs.js';
-import { packLargeJson } from './packed-json.js';
+import { packStoredReport } from './packed-json.js';
 import {
   measureColumns,
   runInsert,
@@ -296,7 +296,7 @@ export class SqliteRunStore implements RunStore {
       .run(
         result.status,
         result.finished_at,
-        result.report === undefined ? null : packLargeJson(result.report),
+        result.report === undefined ? null : packStoredReport(result.report),
         runId,
       );
     for (const m of result.metrics) {
