@@ -354,7 +354,12 @@ describe('the HTML page of a run of more than LIST_ALL_MAX_QUERIES queries', () 
     return { ...base, queries };
   };
   const rowIds = (html: string) =>
-    [...html.matchAll(/<tr data-status[^>]*><td><code>([^<]+)<\/code>/g)].map((m) => m[1]);
+    [
+      ...html
+        .slice(html.indexOf('<table id="queries"'))
+        .split('</table>')[0]!
+        .matchAll(/<tr><td><code>([^<]+)<\/code>/g),
+    ].map((m) => m[1]);
   it('lists every query up to the limit', () => {
     const html = renderHtml(many(LIST_ALL_MAX_QUERIES));
     expect(rowIds(html)).toHaveLength(LIST_ALL_MAX_QUERIES);
