@@ -9,7 +9,7 @@ import { LIST_ALL_MAX_QUERIES, renderHtml } from '../reports/run/html.js';
 import { separateTimingRules, TIMING_STUB_REASON } from '../gates/index.js';
 import { jsonForScript, mdEscape, terminalSafe, xmlEscape } from '../reports/escape.js';
 import type { Report } from '../src/documents/index.js';
-import { HOSTILE, sampleGateCReport, sampleReport, type Variant } from './fixtures/sample-report.js';
+import { sampleGateCReport, sampleReport, type Variant } from './fixtures/sample-report.js';
 
 const VARIANTS: Variant[] = ['pass', 'watch', 'fail'];
 // eslint-disable-next-line no-control-regex

@@ -56,7 +56,11 @@ export function readReportFile(file: string): Report {
   } catch (e) {
     throw new RgateError('input_invalid', `${file}: not valid JSON (${(e as Error).message})`);
   }
-  return checkedReport(unpackedReport(value, file), file, 'the file is not an rgate report (or was edited by hand)');
+  return checkedReport(
+    unpackedReport(value, file),
+    file,
+    'the file is not an rgate report (or was edited by hand)',
+  );
 }
 
 /** A report read back (a file, a store's row) checked against the schema: a mismatch is the user's input, exit 2. */
