@@ -124,8 +124,9 @@ export class SqliteRunStore implements RunStore {
     try {
       this.db = new Database(path, { timeout: 15_000 });
       // a new file only (SQLite takes it before the first table): the pages a finished run's merged
-      // packs free are given back to the file system (finishRun); older files keep their mode
-      this.db.pragma('auto_vacuum = INCREMENTAL');
+      // packs free are given back to the file system (finishRun); older files keep their mode. Not
+      // set again on a file that has pages: the pragma writes its header, and readers leave it as is
+      if (this.db.pragma('page_count', { simple: true }) === 0) this.db.pragma('auto_vacuum = INCREMENTAL');
       this.db.pragma('journal_mode = WAL');
       this.db.pragma('synchronous = NORMAL');
       this.db.pragma('foreign_keys = ON');
