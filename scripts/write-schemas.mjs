@@ -23,6 +23,7 @@ const SCHEMAS = {
   'label-judgment': docs.LabelJudgmentSchema,
   // what a command prints with --json (or --format json), and the files it writes
   report: docs.ReportSchema,
+  'report-packed': docs.PackedReportSchema,
   history: docs.HistoryViewSchema,
   'run-diff': docs.RunDiffSchema,
   baseline: docs.BaselineInfoSchema,

@@ -112,9 +112,9 @@ describe('HTML report in chromium', () => {
     await page.selectOption('#f-profile', 'large');
     const rows = await page.$$eval('#queries tbody tr:not([hidden])', (rs) =>
       rs.map((r) => [
-        r.getAttribute('data-status'),
-        r.getAttribute('data-mode'),
-        r.getAttribute('data-profile'),
+        r.querySelector('.status')!.textContent,
+        r.children[4]!.textContent,
+        r.children[3]!.textContent,
       ]),
     );
     expect(rows).toEqual(Array.from({ length: 4 }, () => ['miss', 'semantic', 'large']));

@@ -1,14 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { PRETTY_MAX_QUERIES, renderJson, TOP_LEVEL_ORDER } from '../reports/run/json.js';
+import { unpackedReport } from '../src/contracts/report.js';
 import { ReportSchema } from '../src/documents/index.js';
 import { renderJunit } from '../reports/run/junit.js';
 import { renderMarkdown } from '../reports/run/markdown.js';
 import { renderTerminal } from '../reports/run/terminal.js';
-import { renderHtml } from '../reports/run/html.js';
+import { LIST_ALL_MAX_QUERIES, renderHtml } from '../reports/run/html.js';
 import { separateTimingRules, TIMING_STUB_REASON } from '../gates/index.js';
 import { jsonForScript, mdEscape, terminalSafe, xmlEscape } from '../reports/escape.js';
 import type { Report } from '../src/documents/index.js';
-import { HOSTILE, sampleGateCReport, sampleReport, type Variant } from './fixtures/sample-report.js';
+import { sampleGateCReport, sampleReport, type Variant } from './fixtures/sample-report.js';
 
 const VARIANTS: Variant[] = ['pass', 'watch', 'fail'];
 // eslint-disable-next-line no-control-regex
@@ -226,18 +227,19 @@ describe('json', () => {
     expect(renderJson(shuffleKeys(r) as Report)).toBe(a);
     expect(JSON.parse(a)).toEqual(JSON.parse(JSON.stringify(r)));
   });
-  it('is indented up to PRETTY_MAX_QUERIES queries and one line above, the same document either way', () => {
+  it('is indented up to PRETTY_MAX_QUERIES queries and one line (packed) above, the same document either way', () => {
     const r = sampleReport('fail');
-    const many = (n: number): Report => ({
-      ...r,
-      queries: Array.from({ length: n }, (_, i) => ({ ...r.queries[0]!, query_id: `q${i}` })),
-    });
+    const many = (n: number): Report => {
+      const queries = Array.from({ length: n }, (_, i) => ({ ...r.queries[0]!, query_id: `q${i}` }));
+      return { ...r, queries, failing_queries: queries.slice(0, 3) };
+    };
     const small = renderJson(many(PRETTY_MAX_QUERIES));
     expect(small).toContain('\n  "schema_version"');
     const big = renderJson(many(PRETTY_MAX_QUERIES + 1));
     expect(big.split('\n')).toHaveLength(2);
     expect(big.endsWith('}\n')).toBe(true);
-    expect(JSON.parse(big)).toEqual(JSON.parse(JSON.stringify(many(PRETTY_MAX_QUERIES + 1))));
+    expect(JSON.parse(big).schema_version).toBe('rgate-report-packed/1');
+    expect(unpackedReport(JSON.parse(big))).toEqual(JSON.parse(JSON.stringify(many(PRETTY_MAX_QUERIES + 1))));
   });
   it('keeps the top-level sections in reading order, environment and timing last', () => {
     const keys = Object.keys(JSON.parse(renderJson(sampleReport('watch'))));
@@ -301,7 +303,8 @@ describe('html (string-level; the browser test checks behaviour)', () => {
     expect(html).toContain('&lt;script&gt;alert(1); window.__pwned &#x3D; 1&lt;/script&gt;');
     const block = /<script type="application\/json" id="rgate-data">([\s\S]*?)<\/script>/.exec(html)![1]!;
     expect(block).not.toMatch(/[<>&\u2028\u2029]/);
-    expect(JSON.parse(block).queries.map((q: { query_id: string }) => q.query_id)).toContain(HOSTILE.idAttr);
+    // the block holds chart data only (the query rows are the table's): no copy of the query list
+    expect(Object.keys(JSON.parse(block)).sort()).toEqual(['latency', 'metrics', 'modes', 'trend']);
   });
   it('jsonForScript escapes exactly what could end or alter a script block', () => {
     expect(jsonForScript({ a: '</script><!--&\u2028' })).toBe(
@@ -370,5 +373,45 @@ describe('vs_base rules: not evaluated in a run, in every format', () => {
     expect(html).toContain('\u25CB NOT EVALUATED');
     expect(html).toContain('not in this run&#x27;s verdict');
     expect(JSON.parse(renderJson(r)).gate.vs_base_rules[0].metric).toBe('ndcg_cut.10');
+  });
+});
+
+describe('the HTML page of a run of more than LIST_ALL_MAX_QUERIES queries', () => {
+  const base = sampleReport('fail');
+  const many = (n: number): Report => {
+    const queries = Array.from({ length: n }, (_, i) => ({
+      ...base.queries[i % base.queries.length]!,
+      query_id: `q-${String(i).padStart(5, '0')}`,
+    }));
+    return { ...base, queries };
+  };
+  const rowIds = (html: string) =>
+    [
+      ...html
+        .slice(html.indexOf('<table id="queries"'))
+        .split('</table>')[0]!
+        .matchAll(/<tr><td><code>([^<]+)<\/code>/g),
+    ].map((m) => m[1]);
+  it('lists every query up to the limit', () => {
+    const html = renderHtml(many(LIST_ALL_MAX_QUERIES));
+    expect(rowIds(html)).toHaveLength(LIST_ALL_MAX_QUERIES);
+    expect(html).not.toContain('id="q-unlisted"');
+  });
+  it('lists the queries that fail above it, and says how many are not listed and where they are', () => {
+    const r = many(LIST_ALL_MAX_QUERIES + 1);
+    const html = renderHtml(r);
+    const listed = rowIds(html);
+    const fails = (q: Report['queries'][number]) => q.failure_reasons!.length > 0 || !q.actual.ok;
+    const failing = r.queries.filter(fails).map((q) => q.query_id);
+    expect(failing.length).toBeGreaterThan(0);
+    expect(failing.length).toBeLessThan(r.queries.length);
+    for (const id of failing) expect(listed).toContain(id);
+    const rest = r.queries.length - listed.length;
+    expect(rest).toBeGreaterThan(0);
+    expect(html).toMatch(
+      new RegExp(
+        `<p class="meta" id="q-unlisted">The other ${rest} of the run&#x27;s ${r.queries.length} queries \\([^)]*\\) are not listed: .*report\\.json`,
+      ),
+    );
   });
 });

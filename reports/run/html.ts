@@ -8,7 +8,12 @@
 import { DETECTABLE_HEADING, detectableLines, HOLES_HEADING, holesLines } from './detectable.js';
 import { ms, TIMING_METRICS } from '../../gates/index.js';
 import { compareCodeUnits } from '../../src/core/canonical-json.js';
-import type { HistoryView as HistoryViewModel, QueryOutcome, Report } from '../../src/documents/index.js';
+import {
+  PACKED_MIN_QUERIES,
+  type HistoryView as HistoryViewModel,
+  type QueryOutcome,
+  type Report,
+} from '../../src/documents/index.js';
 import { jsonForScript } from '../escape.js';
 import { chartJs, clientScript, cspHash, FRAMED_PAGE_CSP, template, type PageFrame } from '../templates.js';
 import { trendSection } from './html-trend.js';
@@ -94,10 +99,10 @@ export function htmlView(report: Report, history?: HistoryViewModel) {
   const g = displayGate(report);
   const rows = metricViewRows(report);
   const selection = selectionApplies(report);
-  const queries = queryRows(report, selection);
+  const { queries, unlisted } = listedRows(queryRows(report, selection));
   const charted = rows.filter((r) => r.chart);
   const trend = trendSection(report, history);
-  const data = chartData(report, charted, queries, trend);
+  const data = chartData(report, charted, trend);
   return {
     verdict: g.verdict,
     banner: { ...bannerTitle(report), css: isGated(report) ? g.verdict : 'NOGATE' },
@@ -138,6 +143,7 @@ export function htmlView(report: Report, history?: HistoryViewModel) {
       profiles: uniqueSorted(queries.map((q) => q.profile)),
     },
     queries,
+    unlisted,
     errors: errorView(report),
     warnings: warningView(report),
     fallback_reasons: fallbackReasonView(report),
@@ -176,6 +182,29 @@ function metricViewRows(report: Report) {
 
 type QueryRow = ReturnType<typeof queryRows>[number];
 
+/**
+ * A run of more than LIST_ALL_MAX_QUERIES queries lists only those that count against it (an error, a
+ * miss, a failure reason): a 10,000-query page was 5 MB of rows nobody reads; every query stays in
+ * report.json, which the page names (docs/DECISIONS.md, 2026-11-28).
+ */
+export const LIST_ALL_MAX_QUERIES = PACKED_MIN_QUERIES;
+
+function listedRows(rows: QueryRow[]): { queries: QueryRow[]; unlisted: string } {
+  if (rows.length <= LIST_ALL_MAX_QUERIES) return { queries: rows, unlisted: '' };
+  const queries = rows.filter((q) => q.status === 'error' || q.status === 'miss' || q.why !== '');
+  const rest = rows.length - queries.length;
+  if (rest === 0) return { queries, unlisted: '' };
+  const hits = rows.filter((q) => q.status === 'hit' && q.why === '').length;
+  const split = [hits ? `${hits} hit` : '', rest - hits ? `${rest - hits} not counted` : ''].filter(Boolean);
+  return {
+    queries,
+    unlisted:
+      `The other ${rest} of the run's ${rows.length} queries (${split.join(', ')}) are not listed: a run ` +
+      `of more than ${LIST_ALL_MAX_QUERIES} queries lists only the queries that fail. Every query is in ` +
+      `the run's report.json (packed: its query_table), which rgate report <run> -f json prints.`,
+  };
+}
+
 /** Every query's row, failing first, then report order: a reviewer opens the page to see what broke. */
 function queryRows(report: Report, selection: boolean) {
   const order: Record<QueryStatus, number> = { error: 0, miss: 1, hit: 2, 'not counted': 3 };
@@ -205,7 +234,6 @@ function queryRows(report: Report, selection: boolean) {
 function chartData(
   report: Report,
   charted: ReturnType<typeof metricViewRows>,
-  queries: readonly QueryRow[],
   trend: ReturnType<typeof trendSection>,
 ) {
   const modes = selectionModeRows(report);
@@ -238,7 +266,6 @@ function chartData(
           limit_label: latencyRule ? `limit ${ms(latencyRule.threshold)}` : '',
         }
       : null,
-    queries: queries.map((q) => ({ query_id: q.query_id, status: q.status, mode: q.mode })),
     trend: trend ? trend.data : null,
   };
 }

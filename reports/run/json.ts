@@ -3,14 +3,16 @@
  * sections keep a fixed, readable order (what was run, the verdict, the evidence, then the
  * `environment` and `timing` sections that may differ between runs); inside them object keys are
  * sorted by code unit and arrays keep the order the harness gave them (already deterministic).
- * The same report always gives the same bytes. A report of more than PRETTY_MAX_QUERIES queries is
- * written on one line: indentation was 6.5 of a 10,000-query report's 17 MB, and a file that big is
- * read by programs (or `jq .`), not scrolled.
+ * The same report always gives the same bytes. A report of more than PACKED_MIN_QUERIES queries is
+ * written packed (src/documents/packed-report.ts: its query lists as columns, 9.8 of a 10,000-query
+ * report's MB were those lists) and on one line: indentation was 6.5 of its 17 MB, and a file that
+ * big is read by programs (which unpack it: src/core/packed-report.ts), not scrolled.
  */
 import { assertValidReport } from '../../gates/report-check.js';
 import { compareCodeUnits } from '../../src/core/canonical-json.js';
 import { RgateError } from '../../src/core/errors.js';
-import type { Report } from '../../src/documents/index.js';
+import { packReport } from '../../src/core/packed-report.js';
+import { PACKED_MIN_QUERIES, type Report } from '../../src/documents/index.js';
 
 export { assertValidReport };
 
@@ -39,16 +41,19 @@ export const TOP_LEVEL_ORDER: readonly (keyof Report)[] = [
   'timing',
 ];
 
-/** The most queries a report may have and still be written indented. */
-export const PRETTY_MAX_QUERIES = 1000;
+/** The most queries a report may have and still be written indented (and not packed). */
+export const PRETTY_MAX_QUERIES = PACKED_MIN_QUERIES;
 
 export function renderJson(report: Report): string {
   assertValidReport(report);
-  const top = report as unknown as Record<string, unknown>;
+  const large = report.queries.length > PRETTY_MAX_QUERIES;
+  const packed = large ? packReport(report) : undefined;
+  const top = (packed ?? report) as unknown as Record<string, unknown>;
   const ordered: Record<string, unknown> = {};
-  for (const k of TOP_LEVEL_ORDER) if (top[k] !== undefined) ordered[k] = sortKeys(top[k]);
-  const indent = report.queries.length > PRETTY_MAX_QUERIES ? undefined : 2;
-  return JSON.stringify(ordered, null, indent) + '\n';
+  // a packed report's query table stands where the query lists would
+  const order = TOP_LEVEL_ORDER.flatMap((k) => (k === 'failing_queries' ? ['query_table', k] : [k]));
+  for (const k of order) if (top[k] !== undefined) ordered[k] = sortKeys(top[k]);
+  return JSON.stringify(ordered, null, large ? undefined : 2) + '\n';
 }
 
 function sortKeys(v: unknown): unknown {

@@ -14,6 +14,7 @@ import {
   LabelQueueOutputSchema,
   ProbesOutputSchema,
   QueryRecordSchema,
+  PackedReportSchema,
   ReportSchema,
   RgateConfigFileSchema,
   ScoreJsonSchema,
@@ -28,6 +29,7 @@ import {
  */
 const SCHEMAS = {
   reportSchema: ReportSchema,
+  packedReportSchema: PackedReportSchema,
   corpusRecordSchema: CorpusLineSchema,
   queryRecordSchema: QueryRecordSchema,
   beirQuerySchema: BeirQueryLineSchema,

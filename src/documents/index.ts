@@ -39,6 +39,7 @@ export * from './query-record.js';
 export * from './replay-proof.js';
 export * from './run-evidence.js';
 export * from './report.js';
+export * from './packed-report.js';
 export * from './residual-risk.js';
 export * from './resolved-intent.js';
 export * from './response-contract.js';

@@ -81,85 +81,88 @@ export const Top1SplitSchema = Closed({
 });
 export type Top1Split = Static<typeof Top1SplitSchema>;
 
-const report = Closed(
-  {
-    schema_version: Const(REPORT_SCHEMA_VERSION),
-    suite: Type.String(),
-    system: ReportSystemSchema,
-    artifacts: ArtifactRefsSchema,
-    settings: RunSettingsSchema,
-    /** how the run's answers were judged: the top-1 usefulness rule, and whether selection data applies */
-    judging: Type.Optional(
+/**
+ * The report's fields: the report itself, and the packed report file of a large run
+ * (packed-report.ts), which holds the same fields with the query lists stored as columns.
+ */
+export const REPORT_PROPERTIES = {
+  schema_version: Const(REPORT_SCHEMA_VERSION),
+  suite: Type.String(),
+  system: ReportSystemSchema,
+  artifacts: ArtifactRefsSchema,
+  settings: RunSettingsSchema,
+  /** how the run's answers were judged: the top-1 usefulness rule, and whether selection data applies */
+  judging: Type.Optional(
+    Closed({
+      top1_useful_rule: Type.String(),
+      /** some answer reported a selection mode other than no_match (semantic / fallback), or the gate reads a selection measure */
+      selection_step: Type.Boolean(),
+      /** the queries the top-1 rates count, split by what their replay-1 top-1 was (absent in older reports) */
+      top1_split: Type.Optional(Top1SplitSchema),
+    }),
+  ),
+  gate: GateResultSchema,
+  metrics: Type.Array(MetricEntrySchema),
+  breakdowns: Type.Array(BreakdownSchema),
+  failing_queries: Type.Array(QueryOutcomeSchema),
+  queries: Type.Array(QueryOutcomeSchema),
+  replay_proof: ReplayProofSchema,
+  /** what ran: the run's state and its requests and replays attempted (absent in older reports) */
+  evidence: Type.Optional(RunEvidenceSchema),
+  /** failed requests by error class (absent in reports written before it existed) */
+  errors: Type.Optional(ErrorSummarySchema),
+  /** measured answers that break the letter of their contract, by rule (absent when none does) */
+  contract_violations: Type.Optional(ContractViolationsSchema),
+  /** the system's own project's figures, reproduced, beside rgate's (informational, never gated) */
+  peer_figures: Type.Optional(Type.Array(PeerFigureSchema)),
+  /**
+   * probes the system cannot take, by input: the system has no way to receive it (an exact-key probe
+   * without `{exact_key}` in its request), so their expectations are not measured. Absent when none.
+   */
+  not_applicable: Type.Optional(
+    Type.Array(
       Closed({
-        top1_useful_rule: Type.String(),
-        /** some answer reported a selection mode other than no_match (semantic / fallback), or the gate reads a selection measure */
-        selection_step: Type.Boolean(),
-        /** the queries the top-1 rates count, split by what their replay-1 top-1 was (absent in older reports) */
-        top1_split: Type.Optional(Top1SplitSchema),
+        /** the probe input the system cannot receive, e.g. exact_key */
+        input: Type.String(),
+        query_ids: Type.Array(Type.String()),
+        reason: Type.String(),
+        fix: Type.String(),
       }),
     ),
-    gate: GateResultSchema,
-    metrics: Type.Array(MetricEntrySchema),
-    breakdowns: Type.Array(BreakdownSchema),
-    failing_queries: Type.Array(QueryOutcomeSchema),
-    queries: Type.Array(QueryOutcomeSchema),
-    replay_proof: ReplayProofSchema,
-    /** what ran: the run's state and its requests and replays attempted (absent in older reports) */
-    evidence: Type.Optional(RunEvidenceSchema),
-    /** failed requests by error class (absent in reports written before it existed) */
-    errors: Type.Optional(ErrorSummarySchema),
-    /** measured answers that break the letter of their contract, by rule (absent when none does) */
-    contract_violations: Type.Optional(ContractViolationsSchema),
-    /** the system's own project's figures, reproduced, beside rgate's (informational, never gated) */
-    peer_figures: Type.Optional(Type.Array(PeerFigureSchema)),
-    /**
-     * probes the system cannot take, by input: the system has no way to receive it (an exact-key probe
-     * without `{exact_key}` in its request), so their expectations are not measured. Absent when none.
-     */
-    not_applicable: Type.Optional(
-      Type.Array(
-        Closed({
-          /** the probe input the system cannot receive, e.g. exact_key */
-          input: Type.String(),
-          query_ids: Type.Array(Type.String()),
-          reason: Type.String(),
-          fix: Type.String(),
-        }),
-      ),
-    ),
-    /** what answered requests wrote on stderr, deduplicated (absent in reports written before it existed) */
-    warnings: Type.Optional(WarningSummarySchema),
-    /** why the system says it fell back, each distinct stated reason counted (absent in reports written before it existed) */
-    fallback_reasons: Type.Optional(FallbackReasonSummarySchema),
-    /** baseline comparisons and reset notes, when the gate used a baseline */
-    baseline: Type.Optional(
-      Closed({
-        run_id: Type.Optional(Type.String()),
-        source: Type.String(),
-        artifacts: Type.Optional(ArtifactRefsSchema),
-        reset_note: Type.Optional(Type.String()),
-      }),
-    ),
-    environment: Closed({
-      run_id: Type.String(),
-      started_at: Type.String(),
-      rgate_version: Type.String(),
-      node: Type.String(),
-      platform: Type.String(),
+  ),
+  /** what answered requests wrote on stderr, deduplicated (absent in reports written before it existed) */
+  warnings: Type.Optional(WarningSummarySchema),
+  /** why the system says it fell back, each distinct stated reason counted (absent in reports written before it existed) */
+  fallback_reasons: Type.Optional(FallbackReasonSummarySchema),
+  /** baseline comparisons and reset notes, when the gate used a baseline */
+  baseline: Type.Optional(
+    Closed({
+      run_id: Type.Optional(Type.String()),
+      source: Type.String(),
+      artifacts: Type.Optional(ArtifactRefsSchema),
+      reset_note: Type.Optional(Type.String()),
     }),
-    timing: Closed({
-      wall_ms: Type.Number({ minimum: 0 }),
-      latency_ms: StringMap(MeasureValueSchema),
-      /** gate rules that read timing-dependent metrics (latency) are re-stated here */
-      timing_rules: Type.Optional(Type.Array(RuleResultSchema)),
-    }),
-  },
-  {
-    $schema: 'https://json-schema.org/draft/2020-12/schema',
-    $id: 'https://rgate.dev/schemas/report.json',
-    title: 'rgate run report',
-  },
-);
+  ),
+  environment: Closed({
+    run_id: Type.String(),
+    started_at: Type.String(),
+    rgate_version: Type.String(),
+    node: Type.String(),
+    platform: Type.String(),
+  }),
+  timing: Closed({
+    wall_ms: Type.Number({ minimum: 0 }),
+    latency_ms: StringMap(MeasureValueSchema),
+    /** gate rules that read timing-dependent metrics (latency) are re-stated here */
+    timing_rules: Type.Optional(Type.Array(RuleResultSchema)),
+  }),
+};
+
+const report = Closed(REPORT_PROPERTIES, {
+  $schema: 'https://json-schema.org/draft/2020-12/schema',
+  $id: 'https://rgate.dev/schemas/report.json',
+  title: 'rgate run report',
+});
 
 export const ReportSchema = WithDefs(report, {
   measureValue: MeasureValueSchema,

@@ -5,6 +5,9 @@ import {
   deflateRawSync,
   inflateRawSync,
 } from 'node:zlib';
+import { unpackedReport } from '../contracts/report.js';
+import { packReport } from '../core/packed-report.js';
+import { PACKED_MIN_QUERIES, REPORT_SCHEMA_VERSION, type Report } from '../documents/index.js';
 
 /**
  * Observations and reports are most of a history file (a 10k x 5 run was ~80 MB as text): they are
@@ -37,6 +40,38 @@ export function packLargeJson(value: unknown): Buffer {
     },
   });
   return Buffer.concat([Buffer.of(BROTLI_MARK), packed]);
+}
+
+/**
+ * A run's report as the store keeps it: a report of more than PACKED_MIN_QUERIES queries packed as
+ * columns first (src/core/packed-report.ts, as report.json is), which brotli then has less to find:
+ * a 10,000-query report 1.24 MB stored whole, 0.86 MB packed. Anything else is kept as it is.
+ */
+export function packStoredReport(report: unknown): Buffer {
+  const r = report as Partial<Report> | null;
+  let kept: unknown = report;
+  if (
+    r &&
+    r.schema_version === REPORT_SCHEMA_VERSION &&
+    Array.isArray(r.queries) &&
+    r.queries.length > PACKED_MIN_QUERIES
+  ) {
+    try {
+      kept = packReport(r as Report) ?? report;
+    } catch {
+      // not a report's shape after all: kept whole, and its readers refuse it as they would have
+    }
+  }
+  return packLargeJson(kept);
+}
+
+/** A stored report as the report it holds (a packed one unpacked; a damaged one left for its reader to refuse). */
+export function unpackStoredReport(stored: unknown): unknown {
+  try {
+    return unpackedReport(stored);
+  } catch {
+    return stored;
+  }
 }
 
 export function unpackJson(stored: string | Buffer): unknown {

@@ -11,7 +11,7 @@ import {
 } from '../documents/index.js';
 import type { AsyncRunStore } from './async-store.js';
 import { observationBody, rowsWithBodies, RunBodies, type ObservationRecord } from './observation-packs.js';
-import { packJson, packLargeJson } from './packed-json.js';
+import { packJson, packStoredReport } from './packed-json.js';
 import { PG_MIGRATIONS } from './pg-migrations.js';
 import {
   measureColumns,
@@ -444,7 +444,7 @@ async function writeResult(c: pg.PoolClient, runId: string, result: RunResult): 
   await c.query(SQL.runFinish, [
     result.status,
     result.finished_at,
-    result.report === undefined ? null : packLargeJson(result.report),
+    result.report === undefined ? null : packStoredReport(result.report),
     runId,
   ]);
   for (const m of result.metrics) {

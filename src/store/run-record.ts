@@ -11,7 +11,7 @@ import type {
   Verdict,
 } from '../documents/index.js';
 import { withRequest } from './observation-packs.js';
-import { unpackJson } from './packed-json.js';
+import { unpackJson, unpackStoredReport } from './packed-json.js';
 import { liveStatus } from './run-owner.js';
 import { shellWord } from '../core/shell-word.js';
 import { VERDICT_RANK, type RunListFilter } from './types.js';
@@ -174,7 +174,7 @@ export function storedReader(location: string, hint = SQLITE_HINT) {
     },
     /** parsed, not checked: the store keeps a report as a document its readers check */
     report: (stored: string | Buffer | null | undefined, runId: string): unknown =>
-      stored ? parseStored(stored, 'report_json', at(runId)) : undefined,
+      stored ? unpackStoredReport(parseStored(stored, 'report_json', at(runId))) : undefined,
   };
 }
 

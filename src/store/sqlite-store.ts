@@ -12,8 +12,14 @@ import {
   type RunRow,
 } from '../documents/index.js';
 import { MIGRATIONS } from './migrations.js';
-import { observationBody, rowsWithBodies, RunBodies, type ObservationRecord } from './observation-packs.js';
-import { packLargeJson } from './packed-json.js';
+import {
+  mergePacks,
+  observationBody,
+  rowsWithBodies,
+  RunBodies,
+  type ObservationRecord,
+} from './observation-packs.js';
+import { packStoredReport } from './packed-json.js';
 import {
   measureColumns,
   runInsert,
@@ -117,6 +123,10 @@ export class SqliteRunStore implements RunStore {
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
     try {
       this.db = new Database(path, { timeout: 15_000 });
+      // a new file only (SQLite takes it before the first table): the pages a finished run's merged
+      // packs free are given back to the file system (finishRun); older files keep their mode. Not
+      // set again on a file that has pages: the pragma writes its header, and readers leave it as is
+      if (this.db.pragma('page_count', { simple: true }) === 0) this.db.pragma('auto_vacuum = INCREMENTAL');
       this.db.pragma('journal_mode = WAL');
       this.db.pragma('synchronous = NORMAL');
       this.db.pragma('foreign_keys = ON');
@@ -255,9 +265,43 @@ export class SqliteRunStore implements RunStore {
     this.writeTransaction(() => {
       this.writeRows(rows);
       this.writeResult(runId, result);
+      this.mergeRunPacks(runId);
     });
     this.dropPending();
     this.bodies.delete(runId);
+    this.giveBackPages();
+  }
+
+  /**
+   * A finished run's packs joined (observation-packs.ts mergePacks) and its rows pointed into the
+   * merged ones; the caller holds the transaction. While the run goes, each batch's pack is written
+   * on its own (kill -9 loses at most a batch); once it is finished nothing is added to it.
+   */
+  private mergeRunPacks(runId: string): void {
+    const merged = mergePacks(this.packsOf(runId));
+    if (!merged) return;
+    // the old packs' pages are freed first, for the merged packs to reuse
+    this.db.prepare('DELETE FROM observation_packs WHERE run_id = ?').run(runId);
+    for (const p of merged.packs) this.insertPack.run(runId, p.pack, p.bodies);
+    const where = Object.fromEntries(merged.moved.map((m) => [m.from, [m.pack, m.offset]]));
+    this.db
+      .prepare(
+        `UPDATE observations SET
+           slot = slot + json_extract(@moved, '$."' || pack || '"[1]'),
+           pack = json_extract(@moved, '$."' || pack || '"[0]')
+         WHERE run_id = @run AND pack IS NOT NULL`,
+      )
+      .run({ moved: JSON.stringify(where), run: runId });
+  }
+
+  /** Free pages back to the file system: a file made with auto_vacuum = INCREMENTAL only. */
+  private giveBackPages(): void {
+    try {
+      this.db.pragma('incremental_vacuum');
+    } catch {
+      // another process holds the write lock past the busy timeout: the run is stored all the same,
+      // and the pages stay free in the file until the next run's end gives them back
+    }
   }
 
   private dropPending(): void {
@@ -296,7 +340,7 @@ export class SqliteRunStore implements RunStore {
       .run(
         result.status,
         result.finished_at,
-        result.report === undefined ? null : packLargeJson(result.report),
+        result.report === undefined ? null : packStoredReport(result.report),
         runId,
       );
     for (const m of result.metrics) {

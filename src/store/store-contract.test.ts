@@ -14,6 +14,7 @@ import { packJson } from './packed-json.js';
 import type { RunImport } from './types.js';
 import { PgRunStore } from './pg-store.js';
 import { ARTIFACTS, SETTINGS } from '../../test/helpers/run-rows.js';
+import { sampleReport } from '../../test/fixtures/sample-report.js';
 import { postgresUnavailable, startPgCluster, type PgCluster } from '../../test/helpers/postgres.js';
 
 function obs(query_id: string, replay: number, ok = true): Observation {
@@ -659,6 +660,26 @@ describe.each(factories)('RunStore contract: %s', (name, make) => {
       await s.close();
     });
   }
+
+  itOn(name, "keeps a large run's report exactly (packed as columns where it is stored)", async () => {
+    const s = await make();
+    const base = sampleReport('fail');
+    const queries = Array.from({ length: 1500 }, (_, i) => ({
+      ...base.queries[i % base.queries.length]!,
+      query_id: `q${String(i).padStart(4, '0')}`,
+    }));
+    const report = { ...base, queries, failing_queries: queries.filter((_, i) => i % 4 === 0) };
+    await s.beginRun({
+      run_id: 'big',
+      suite: 'semantic',
+      started_at: '2026-11-28T00:00:00Z',
+      artifacts: ARTIFACTS,
+      settings: SETTINGS,
+    });
+    await s.finishRun('big', { status: 'complete', finished_at: 't', metrics: [], report });
+    expect(await s.getReport('big')).toEqual(JSON.parse(JSON.stringify(report)));
+    await s.close();
+  });
 
   itOn(
     name,

@@ -4,6 +4,7 @@ import { resolve } from 'node:path';
 import type { Argv } from 'yargs';
 import { EXIT, RgateError } from '../../core/errors.js';
 import { readJsonFile } from '../../core/jsonl.js';
+import { unpackedReport } from '../../contracts/report.js';
 import type { Report } from '../../documents/index.js';
 import type { RunStore } from '../../store/index.js';
 import { asReport } from '../../../history/trends.js';
@@ -24,7 +25,7 @@ interface DiffArgs extends StoreArgs {
 export function loadReport(io: CliIo, ref: string, store: () => RunStore): Report {
   const path = resolve(io.cwd, ref);
   if (ref.endsWith('.json') && existsSync(path)) {
-    const r = asReport(readJsonFile(path));
+    const r = asReport(unpackedReport(readJsonFile(path), ref));
     if (!r)
       throw new RgateError(
         'input_invalid',

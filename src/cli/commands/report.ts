@@ -10,6 +10,7 @@ import {
   REPORT_FORMATS,
   type ReportFormat,
 } from '../../../reports/index.js';
+import { unpackedReport } from '../../contracts/report.js';
 import { EXIT, RgateError } from '../../core/errors.js';
 import type { Report } from '../../documents/index.js';
 import { SqliteRunStore } from '../../store/index.js';
@@ -55,7 +56,11 @@ export function readReportFile(file: string): Report {
   } catch (e) {
     throw new RgateError('input_invalid', `${file}: not valid JSON (${(e as Error).message})`);
   }
-  return checkedReport(value, file, 'the file is not an rgate report (or was edited by hand)');
+  return checkedReport(
+    unpackedReport(value, file),
+    file,
+    'the file is not an rgate report (or was edited by hand)',
+  );
 }
 
 /** A report read back (a file, a store's row) checked against the schema: a mismatch is the user's input, exit 2. */
