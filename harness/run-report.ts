@@ -87,20 +87,19 @@ export function buildRunReport(
     effectiveSystem(plan.spec, plan.config),
     plan.config.mode,
   );
-  const measured = timeStage(c.timer, 'measure', () =>
-    computeRunMeasures({
-      semanticWinModes,
-      queries: plan.suite.queries,
-      corpus: plan.suite.corpus,
-      observations: evidence.observations,
-      evidence,
-      replays,
-      relevanceLevel,
-      seed,
-      rankingMeasures: plan.rankingMeasures,
-      notApplicable: na.byQuery,
-    }),
-  );
+  const measureInput = {
+    semanticWinModes,
+    queries: plan.suite.queries,
+    corpus: plan.suite.corpus,
+    observations: evidence.observations,
+    evidence,
+    replays,
+    relevanceLevel,
+    seed,
+    rankingMeasures: plan.rankingMeasures,
+    notApplicable: na.byQuery,
+  };
+  const measured = timeStage(c.timer, 'measure', () => computeRunMeasures(measureInput));
   const proof = buildReplayProof(evidence, { seed, orderSeeds: orderSeedsRun(evidence, seed) });
   const ran = evidence.summary(state);
 
@@ -129,18 +128,7 @@ export function buildRunReport(
   // the ranking measures the gate's rules read, scored again with their holes filled either way
   const ruledRanking = (measuredGate.overruled ? [] : measuredGate.rules).map((r) => r.metric);
   const fills = rankingHoleFills(
-    {
-      semanticWinModes,
-      queries: plan.suite.queries,
-      corpus: plan.suite.corpus,
-      observations: evidence.observations,
-      evidence,
-      replays,
-      relevanceLevel,
-      seed,
-      rankingMeasures: [],
-      notApplicable: na.byQuery,
-    },
+    { ...measureInput, rankingMeasures: [] },
     ruledRanking.filter((m) => measured.metrics.some((e) => e.id === m)),
   );
   const gate = withVerdictHoles(
