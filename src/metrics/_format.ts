@@ -31,8 +31,26 @@ export function cFixed(x: number, digits: number): string {
   return (x < 0 ? '-' : '') + kept;
 }
 
+/** "0000" .. "9999", made on the first formatFixed4 (a -q -m all_trec report prints millions). */
+let fourDigits: string[] | undefined;
+
 /** trec_eval's %6.4f, with its spellings of what is not a finite number. */
 export function formatFixed4(x: number): string {
+  // Fast path, the same string as cFixed(x, 4): below 2^40 the product x * 10^4 is within 2^-13 of
+  // the exact one, so when its fraction is further than that from one half, rounding it to the
+  // nearest integer rounds the exact value the same way (a fraction near .5 goes to cFixed, which
+  // decides ties exactly). Negative values (and -0's sign) go to cFixed too.
+  if (x >= 0 && x < 1e8) {
+    const p = x * 10000;
+    const f = Math.floor(p);
+    const frac = p - f;
+    if (frac < 0.499 || frac > 0.501) {
+      const k = frac > 0.5 ? f + 1 : f;
+      const r = k % 10000;
+      fourDigits ??= Array.from({ length: 10000 }, (_, i) => String(i).padStart(4, '0'));
+      return `${(k - r) / 10000}.${fourDigits[r]!}`;
+    }
+  }
   // glibc's %6.4f: right-aligned in 6 columns; 0/0 on x86 is the negative default NaN, "-nan"
   if (!Number.isFinite(x)) return (x > 0 ? 'inf' : x < 0 ? '-inf' : '-nan').padStart(6);
   return cFixed(x, 4);
@@ -57,22 +75,27 @@ export function renderTrecEval(
   o: { perQuery: boolean; runid: boolean; summary?: boolean },
 ): string {
   const out: string[] = [];
+  // each printed name's column (trecLine's), made once instead of once a query
+  const heads = r.specs.map((s) => s.names.map((name) => `${name.padEnd(22)}\t`));
   if (o.perQuery) {
     for (const q of r.queries) {
-      const qid = byteStringToText(q.qid);
-      r.specs.forEach((s, si) => {
-        const m = s.measure;
-        if (!m.printPerQuery) return;
-        s.names.forEach((name, ni) =>
-          out.push(
-            trecLine(
-              name,
-              qid,
-              m.kind === 'text' ? `'${q.text[si]![ni]!}'` : formatValue(m.kind, q.values[si]![ni]!),
-            ),
-          ),
-        );
-      });
+      const qid = `${byteStringToText(q.qid)}\t`;
+      for (let si = 0; si < r.specs.length; si++) {
+        const m = r.specs[si]!.measure;
+        if (!m.printPerQuery) continue;
+        const head = heads[si]!;
+        if (m.kind === 'text') {
+          const text = q.text[si]!;
+          for (let ni = 0; ni < head.length; ni++) out.push(`${head[ni]!}${qid}'${text[ni]!}'`);
+          continue;
+        }
+        const values = q.values[si]!;
+        const int = m.kind === 'int';
+        for (let ni = 0; ni < head.length; ni++) {
+          const v = values[ni]!;
+          out.push(`${head[ni]!}${qid}${int ? String(Math.trunc(v)) : formatFixed4(v)}`);
+        }
+      }
     }
   }
   // -n (trec_eval's nosummary): no `all` line at all, runid included

@@ -315,6 +315,43 @@ export class RunBuilder {
     return true;
   }
 
+  /** The query (first-appearance number, see qids) of stored entry i. */
+  qidOf(i: number): number {
+    return this.qidIdx[i] as number;
+  }
+
+  /** The qids seen so far, by first-appearance number. */
+  get qids(): readonly string[] {
+    return this.qidTable.qids;
+  }
+
+  /**
+   * The entries stored so far as a run's arrays (no queries): valid until the next feed() or
+   * dropBefore(), which may move them.
+   */
+  entriesView(): TrecRun {
+    const { scores, hashes, docOff, docLen, lineOf, arena } = this;
+    return { runId: this.runId, qids: [], byQid: new Map(), lines: this.lineNo, scores, hashes, docOff, docLen, lineOf, arena };
+  }
+
+  /**
+   * Forget entries [0, first) and their docno bytes: the rest move to the front (a run read query by
+   * query keeps only the query still open, so its arrays stay a chunk's size). Growable builders only.
+   */
+  dropBefore(first: number): void {
+    if (first === 0) return;
+    const n = this.count - first;
+    const { qidIdx, hashes, docOff, docLen, lineOf, scores, arena } = this;
+    // docnos are stored in entry order: the kept entries' bytes are one range at the arena's end
+    const from = n > 0 ? (docOff[first] as number) : this.arenaUsed;
+    for (const a of [qidIdx, hashes, docOff, docLen, lineOf]) a.copyWithin(0, first, this.count);
+    scores.copyWithin(0, first, this.count);
+    arena.copyWithin(0, from, this.arenaUsed);
+    for (let i = 0; i < n; i++) docOff[i] = (docOff[i] as number) - from;
+    this.arenaUsed -= from;
+    this.count = n;
+  }
+
   /** Add one entry directly (in-memory runs); qid is a byte string, docno its bytes. */
   add(qid: string, docno: Uint8Array, score: number): void {
     if (this.count + 1 > this.scores.length) this.grow();
