@@ -114,7 +114,8 @@ export class TrecEvaluator {
     const perSpec: number[][][] = specs.map((s) => s.names.map(() => [] as number[]));
     for (let qi = 0; qi < qrels.qids.length; qi++) {
       let v = this.values[qi];
-      if (!v && opts.averageComplete) v = this.measure(qrels.byQid.get(qrels.qids[qi]!)!, EMPTY_RUN, undefined);
+      if (!v && opts.averageComplete)
+        v = this.measure(qrels.byQid.get(qrels.qids[qi]!)!, EMPTY_RUN, undefined);
       if (!v) continue;
       for (let si = 0; si < v.values.length; si++) {
         const vs = v.values[si]!;

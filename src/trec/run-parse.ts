@@ -331,7 +331,18 @@ export class RunBuilder {
    */
   entriesView(): TrecRun {
     const { scores, hashes, docOff, docLen, lineOf, arena } = this;
-    return { runId: this.runId, qids: [], byQid: new Map(), lines: this.lineNo, scores, hashes, docOff, docLen, lineOf, arena };
+    return {
+      runId: this.runId,
+      qids: [],
+      byQid: new Map(),
+      lines: this.lineNo,
+      scores,
+      hashes,
+      docOff,
+      docLen,
+      lineOf,
+      arena,
+    };
   }
 
   /**

@@ -54,7 +54,7 @@ function runLooksGrouped(fd: number, size: number): boolean {
   let prev = '';
   let i = 0;
   while (i < got) {
-    let e = sample.indexOf(NL, i);
+    const e = sample.indexOf(NL, i);
     if (e < 0) break; // a cut line: the rest is not looked at
     let s = i;
     while (s < e && (sample[s] === SP || sample[s] === TAB || sample[s] === CR)) s++;
