@@ -13,7 +13,7 @@ import {
   TrecEvaluator,
   type TrecEvalResult,
 } from '../metrics/_evaluate.js';
-import { renderTrecEval, trecEvalJson } from '../metrics/_format.js';
+import { renderTrecEvalBytes, trecEvalJson } from '../metrics/_format.js';
 import { parseMeasureArgs } from '../metrics/_spec.js';
 import type { MeasureSpec } from '../metrics/_types.js';
 import { MEASURE_BUNDLES, RANKING_MEASURES } from '../metrics/registry.js';
@@ -119,11 +119,12 @@ function score(args: ScoreArgs, io: CliIo): number {
       ),
     );
   } else {
-    const text = renderTrecEval(result, { perQuery: args.perQuery, runid, summary });
-    // -n without -q prints nothing, as trec_eval does
-    // slice, not a /\n$/ replace: the regular expression is tried at every offset of a -q report's
-    // tens of MB
-    if (text !== '') io.out(text.endsWith('\n') ? text.slice(0, -1) : text);
+    const bytes = renderTrecEvalBytes(result, { perQuery: args.perQuery, runid, summary });
+    // -n without -q prints nothing, as trec_eval does; the bytes end with the line feed io.out adds
+    if (bytes.length > 0) {
+      if (io.outBytes) io.outBytes(bytes);
+      else io.out(bytes.toString('utf8', 0, bytes[bytes.length - 1] === 10 ? bytes.length - 1 : bytes.length));
+    }
   }
   return EXIT.ok;
 }
