@@ -123,7 +123,8 @@ function score(args: ScoreArgs, io: CliIo): number {
     // -n without -q prints nothing, as trec_eval does; the bytes end with the line feed io.out adds
     if (bytes.length > 0) {
       if (io.outBytes) io.outBytes(bytes);
-      else io.out(bytes.toString('utf8', 0, bytes[bytes.length - 1] === 10 ? bytes.length - 1 : bytes.length));
+      else
+        io.out(bytes.toString('utf8', 0, bytes[bytes.length - 1] === 10 ? bytes.length - 1 : bytes.length));
     }
   }
   return EXIT.ok;
