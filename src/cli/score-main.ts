@@ -119,12 +119,16 @@ function score(args: ScoreArgs, io: CliIo): number {
       ),
     );
   } else {
-    const bytes = renderTrecEvalBytes(result, { perQuery: args.perQuery, runid, summary });
+    const o = { perQuery: args.perQuery, runid, summary };
+    const { outBytes } = io;
     // -n without -q prints nothing, as trec_eval does; the bytes end with the line feed io.out adds
-    if (bytes.length > 0) {
-      if (io.outBytes) io.outBytes(bytes);
-      else
-        io.out(bytes.toString('utf8', 0, bytes[bytes.length - 1] === 10 ? bytes.length - 1 : bytes.length));
+    if (outBytes) {
+      const rest = renderTrecEvalBytes(result, o, (chunk) => outBytes(chunk));
+      if (rest.length > 0) outBytes(rest);
+    } else {
+      const bytes = renderTrecEvalBytes(result, o);
+      const end = bytes.length > 0 && bytes[bytes.length - 1] === 10 ? bytes.length - 1 : bytes.length;
+      if (bytes.length > 0) io.out(bytes.toString('utf8', 0, end));
     }
   }
   return EXIT.ok;

@@ -103,4 +103,22 @@ describe('renderTrecEvalBytes: the report written into one buffer', () => {
       `${'relstring_4'.padEnd(22)}\t1\t'${long}'\n`,
     );
   });
+
+  it('hands a sink its bytes a piece at a time: the pieces and the rest are the report', () => {
+    const { specs } = parseMeasureArgs(['relstring.4', 'num_ret']);
+    const queries = Array.from({ length: 40 }, (_, i) => ({
+      qid: String(i),
+      inRun: true,
+      values: specs.map((s) => (s.measure.kind === 'text' ? [] : [i * 1000])),
+      text: specs.map((s) => (s.measure.kind === 'text' ? [`${i}`.repeat(70000)] : [])),
+    }));
+    const summary = specs.map((s) => (s.measure.kind === 'text' ? [] : [7]));
+    const r: TrecEvalResult = { runId: 'r', specs, queries, summary, numQueries: 40 };
+    const o = { perQuery: true, runid: true };
+    const pieces: Buffer[] = [];
+    // copied: the sink's bytes may be overwritten once it returns
+    const rest = renderTrecEvalBytes(r, o, (chunk) => pieces.push(Buffer.from(chunk)));
+    expect(pieces.length).toBeGreaterThan(1);
+    expect(Buffer.concat([...pieces, rest]).toString('utf8')).toBe(linesReport(r, o));
+  });
 });

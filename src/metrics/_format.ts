@@ -82,11 +82,14 @@ export function renderTrecEval(
  * renderTrecEval's text as the bytes `rgate score` writes: a -q -m all_trec report is a million
  * lines (17 MB at 7,000 queries), and a string a line, joined, re-encoded, was as much CPU (and most
  * of the collector's work) as reading the run. Here each line is copied into one growing buffer: the
- * measure's column and the query's id as bytes made once, values written digit by digit.
+ * measure's column and the query's id as bytes made once, values written digit by digit. With a sink,
+ * the buffer stays SINK_BYTES large: each time it is full its bytes go to the sink (and may be
+ * overwritten once it returns), and what is left is returned.
  */
 export function renderTrecEvalBytes(
   r: TrecEvalResult,
   o: { perQuery: boolean; runid: boolean; summary?: boolean },
+  sink?: (chunk: Uint8Array) => void,
 ): Buffer {
   // each printed name's column (trecLine's), made once instead of once a query
   const heads = r.specs.map((s) => s.names.map((name) => Buffer.from(`${name.padEnd(22)}\t`, 'utf8')));
@@ -94,7 +97,8 @@ export function renderTrecEvalBytes(
   r.specs.forEach((s, si) => {
     if (s.measure.printPerQuery) for (const h of heads[si]!) lineBytes += h.length + 10;
   });
-  const out = new ByteOut(o.perQuery ? r.queries.length * (lineBytes + 8 * heads.length) + 4096 : 4096);
+  const size = o.perQuery ? r.queries.length * (lineBytes + 8 * heads.length) + 4096 : 4096;
+  const out = new ByteOut(sink ? Math.min(size, SINK_BYTES) : size, sink);
   if (o.perQuery) {
     for (const q of r.queries) {
       const qid = Buffer.from(`${byteStringToText(q.qid)}\t`, 'utf8');
@@ -140,17 +144,28 @@ const NL = 10;
 const DOT = 46;
 const ZERO = 48;
 
-/** An append-only byte buffer that doubles when full. */
+/** A report this large is not held whole when written as it is made (its values are, already). */
+const SINK_BYTES = 1 << 20;
+
+/** An append-only byte buffer that doubles when full, or hands its bytes to a sink then. */
 class ByteOut {
   private buf: Buffer;
   private n = 0;
 
-  constructor(capacity: number) {
+  constructor(
+    capacity: number,
+    private readonly sink?: (chunk: Uint8Array) => void,
+  ) {
     this.buf = Buffer.allocUnsafe(capacity);
   }
 
   private room(k: number): void {
     if (this.n + k <= this.buf.length) return;
+    if (this.sink && this.n > 0) {
+      this.sink(this.buf.subarray(0, this.n));
+      this.n = 0;
+      if (k <= this.buf.length) return;
+    }
     const next = Buffer.allocUnsafe(Math.max(2 * this.buf.length, this.n + k));
     this.buf.copy(next, 0, 0, this.n);
     this.buf = next;
