@@ -3,6 +3,8 @@ import type { Argv } from 'yargs';
 /** What a command handler may use to talk to the user; injected so handlers are testable. */
 export interface CliIo {
   out(text: string): void;
+  /** UTF-8 bytes written as they are (a large report, in pieces: its last piece ends with its line feed) */
+  outBytes?(bytes: Uint8Array): void;
   err(text: string): void;
   /** true when stdout is a TTY and NO_COLOR is unset */
   color: boolean;

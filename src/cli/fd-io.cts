@@ -14,8 +14,8 @@ const pause = new Int32Array(new SharedArrayBuffer(4));
  * does: the rest is dropped and the command ends normally. A descriptor another process made
  * non-blocking answers EAGAIN when the pipe is full: wait a millisecond and write on.
  */
-export function writeAll(fd: number, text: string): boolean {
-  let buf = Buffer.from(text, 'utf8');
+export function writeAll(fd: number, text: string | Uint8Array): boolean {
+  let buf = typeof text === 'string' ? Buffer.from(text, 'utf8') : text;
   while (buf.length > 0) {
     try {
       buf = buf.subarray(writeSync(fd, buf));
@@ -63,6 +63,9 @@ export function fdIo(): CliIo {
   return {
     out: (t) => {
       if (!stdoutGone) stdoutGone = !writeAll(1, asLine(t));
+    },
+    outBytes: (b) => {
+      if (!stdoutGone) stdoutGone = !writeAll(1, b);
     },
     err: (t) => {
       writeAll(2, asLine(t));

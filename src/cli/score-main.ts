@@ -7,11 +7,26 @@ import { EXIT, RgateError } from '../core/errors.js';
 import type { ScoreJson } from '../documents/index.js';
 // the measure modules themselves, not metrics/index.js: that also loads the gate measures and the
 // run pipeline, which `rgate score` never uses
-import { evaluateTrec, refuseUnansweredQueries } from '../metrics/_evaluate.js';
-import { renderTrecEval, trecEvalJson } from '../metrics/_format.js';
+import {
+  evaluateTrec,
+  refuseUnansweredQueries,
+  TrecEvaluator,
+  type TrecEvalResult,
+} from '../metrics/_evaluate.js';
+import { renderTrecEvalBytes, trecEvalJson } from '../metrics/_format.js';
 import { parseMeasureArgs } from '../metrics/_spec.js';
+import type { MeasureSpec } from '../metrics/_types.js';
 import { MEASURE_BUNDLES, RANKING_MEASURES } from '../metrics/registry.js';
-import { DocTable, inputLabel, judgedOnly, readQrelsFile, startRunRead, STDIN } from '../trec/index.js';
+import {
+  DocTable,
+  groupedRunFile,
+  inputLabel,
+  judgedOnly,
+  readQrelsFile,
+  startRunRead,
+  STDIN,
+  streamRun,
+} from '../trec/index.js';
 import type { CliIo } from './command.js';
 import { reportFailure } from './failure.js';
 import { parseScoreArgv, type ScoreArgs } from './score-argv.js';
@@ -70,31 +85,20 @@ function score(args: ScoreArgs, io: CliIo): number {
   const { maxDepth, relevanceLevel: level } = args;
   const raw = args.measures.length === 0 ? ['official'] : args.measures;
   const { specs, runid } = parseMeasureArgs(raw);
-  const docs = new DocTable();
   // relative paths are the user's, from the cwd the command runs in (as for every command)
   const at = (p: string): string => (p === STDIN ? p : resolve(io.cwd, p));
-  // a large run's second half is parsed on another thread while this one reads the qrels
-  // errors name the files as the user wrote them
-  const reading = startRunRead(at(runPath), { label: inputLabel(runPath) });
-  let qrels;
-  try {
-    qrels = readQrelsFile(at(qrelsPath), docs, inputLabel(qrelsPath));
-  } catch (e) {
-    reading.cancel();
-    throw e;
-  }
-  const read = reading.result();
-  // trec_eval 10 stops at a judged query the run does not answer, unless -c scores it 0
-  if (!args.complete)
-    refuseUnansweredQueries(qrels, read, { qrels: inputLabel(qrelsPath), run: inputLabel(runPath) });
-  const run = args.judgedOnly ? judgedOnly(read, qrels, maxDepth) : read;
-  const result = evaluateTrec(qrels, run, specs, {
+  const evalOpts = {
     relevanceLevel: level,
     averageComplete: args.complete,
     numDocsInCollection: args.docsInCollection,
     judgedOnly: args.judgedOnly,
     ...(maxDepth !== undefined ? { maxDepth } : {}),
-  });
+  };
+  const labels = { qrels: inputLabel(qrelsPath), run: inputLabel(runPath) };
+  const result =
+    (!args.judgedOnly && groupedRunFile(at(runPath), STREAM_MIN_BYTES)
+      ? scoreStreamed(at(qrelsPath), at(runPath), labels, specs, evalOpts, args.complete)
+      : undefined) ?? scoreWhole(at(qrelsPath), at(runPath), labels, specs, evalOpts, args);
   const summary = !args.noSummary;
   if (args.format === 'json') {
     const body = trecEvalJson(result, { perQuery: args.perQuery, summary });
@@ -115,9 +119,74 @@ function score(args: ScoreArgs, io: CliIo): number {
       ),
     );
   } else {
-    const text = renderTrecEval(result, { perQuery: args.perQuery, runid, summary });
-    // -n without -q prints nothing, as trec_eval does
-    if (text !== '') io.out(text.replace(/\n$/, ''));
+    const o = { perQuery: args.perQuery, runid, summary };
+    const { outBytes } = io;
+    // -n without -q prints nothing, as trec_eval does; the bytes end with the line feed io.out adds
+    if (outBytes) {
+      const rest = renderTrecEvalBytes(result, o, (chunk) => outBytes(chunk));
+      if (rest.length > 0) outBytes(rest);
+    } else {
+      const bytes = renderTrecEvalBytes(result, o);
+      const end = bytes.length > 0 && bytes[bytes.length - 1] === 10 ? bytes.length - 1 : bytes.length;
+      if (bytes.length > 0) io.out(bytes.toString('utf8', 0, end));
+    }
   }
   return EXIT.ok;
+}
+
+/**
+ * Runs this large, grouped by query, are measured query by query as they are read (trec/run-stream.ts):
+ * smaller ones are read whole, a large one's halves on two threads.
+ */
+const STREAM_MIN_BYTES = 32 << 20;
+
+type EvalOptions = ConstructorParameters<typeof TrecEvaluator>[2];
+type Labels = { qrels: string; run: string };
+
+/**
+ * The qrels, then the run query by query; undefined when the run turns out not to be grouped by
+ * query (the caller reads it whole: the same result, the same errors).
+ */
+function scoreStreamed(
+  qrelsPath: string,
+  runPath: string,
+  labels: Labels,
+  specs: MeasureSpec[],
+  opts: EvalOptions,
+  complete: boolean,
+): TrecEvalResult | undefined {
+  const qrels = readQrelsFile(qrelsPath, new DocTable(), labels.qrels);
+  const ev = new TrecEvaluator(qrels, specs, opts);
+  const run = streamRun(runPath, labels.run, (r, rq) => ev.query(r, rq));
+  if (!run) return undefined;
+  // trec_eval 10 stops at a judged query the run does not answer, unless -c scores it 0
+  if (!complete) refuseUnansweredQueries(qrels, run, labels);
+  return ev.finish(run.runId);
+}
+
+/** The qrels and the whole run (a large file's second half parsed on another thread meanwhile). */
+function scoreWhole(
+  qrelsPath: string,
+  runPath: string,
+  labels: Labels,
+  specs: MeasureSpec[],
+  opts: EvalOptions,
+  args: ScoreArgs,
+): TrecEvalResult {
+  const docs = new DocTable();
+  // a large run's second half is parsed on another thread while this one reads the qrels
+  // errors name the files as the user wrote them
+  const reading = startRunRead(runPath, { label: labels.run });
+  let qrels;
+  try {
+    qrels = readQrelsFile(qrelsPath, docs, labels.qrels);
+  } catch (e) {
+    reading.cancel();
+    throw e;
+  }
+  const read = reading.result();
+  // trec_eval 10 stops at a judged query the run does not answer, unless -c scores it 0
+  if (!args.complete) refuseUnansweredQueries(qrels, read, labels);
+  const run = args.judgedOnly ? judgedOnly(read, qrels, args.maxDepth) : read;
+  return evaluateTrec(qrels, run, specs, opts);
 }

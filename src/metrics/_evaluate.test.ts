@@ -1,7 +1,20 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createPrng, shuffled } from '../core/prng.js';
-import { compareRunDocnos, parseQrels, parseRun, runDocno, type Qrels, type TrecRun } from '../trec/index.js';
-import { Judge, sortRun } from './_evaluate.js';
+import {
+  compareRunDocnos,
+  parseQrels,
+  parseRun,
+  readRunFile,
+  runDocno,
+  streamRun,
+  type Qrels,
+  type TrecRun,
+} from '../trec/index.js';
+import { evaluateTrec, Judge, sortRun, TrecEvaluator } from './_evaluate.js';
+import { parseMeasureArgs } from './_spec.js';
 import { REL_NONPOOL, REL_UNJUDGED } from './_types.js';
 
 describe('sortRun: trec_eval order (score desc, docno desc) whatever the file order', () => {
@@ -70,6 +83,39 @@ describe('Judge: ranks only the judged results, as a full sort would place them'
       const opts = { relevanceLevel: 1, averageComplete: false, maxDepth };
       const got = judge.judge(qrels.byQid.get('q1')!, run, run.byQid.get('q1')!, opts);
       expect(Array.from(got.rels)).toEqual(reference(run, qrels, 'q1', maxDepth ?? 2000));
+    }
+  });
+});
+
+describe('TrecEvaluator: a run measured query by query as it is read', () => {
+  it("gives evaluateTrec's result for the whole run, -c included, with all_trec", () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rgate-evaluator-'));
+    try {
+      const rng = createPrng(11);
+      let run = '';
+      let qrels = '';
+      // queries 0..39 retrieved (q7 and q8 not judged), q40..q44 judged but not retrieved (-c)
+      for (let q = 0; q < 45; q++) {
+        if (q !== 7 && q !== 8)
+          for (let d = 0; d < 120; d++) if (rng.int(3) === 0) qrels += `q${q} 0 d${d} ${rng.int(4) - 1}\n`;
+        if (q >= 40) continue;
+        for (let d = 0; d < 1500; d++)
+          run += `q${q} Q0 d${(d * 7) % 1500} ${d + 1} ${(rng.int(400) / 8).toFixed(3)} r\n`;
+      }
+      const runPath = join(dir, 'run.txt');
+      writeFileSync(runPath, run);
+      const parsedQrels = parseQrels(Buffer.from(qrels), 'q');
+      const { specs } = parseMeasureArgs(['all_trec']);
+      for (const averageComplete of [false, true]) {
+        const opts = { relevanceLevel: 1, averageComplete, numDocsInCollection: 0, judgedOnly: false };
+        const ev = new TrecEvaluator(parsedQrels, specs, opts);
+        const streamed = streamRun(runPath, 'run', (r, rq) => ev.query(r, rq))!;
+        expect(ev.finish(streamed.runId)).toEqual(
+          evaluateTrec(parsedQrels, readRunFile(runPath), specs, opts),
+        );
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

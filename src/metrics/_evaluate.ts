@@ -60,56 +60,115 @@ export function evaluateTrec(
   specs: readonly MeasureSpec[],
   opts: TrecEvalOptions,
 ): TrecEvalResult {
-  const docs = qrels.docs;
-  const judge = new Judge(docs);
-  const queries: QueryValues[] = [];
-  const perSpec: number[][][] = specs.map((s) => s.names.map(() => [] as number[]));
-  for (let qi = 0; qi < qrels.qids.length; qi++) {
-    const qid = qrels.qids[qi]!;
+  const ev = new TrecEvaluator(qrels, specs, opts);
+  for (const qid of qrels.qids) {
     const rq = run.byQid.get(qid);
-    if (!rq && !opts.averageComplete) continue;
-    const j = judge.judge(qrels.byQid.get(qid)!, run, rq, opts);
+    if (rq) ev.query(run, rq);
+  }
+  return ev.finish(run.runId);
+}
+
+/**
+ * evaluateTrec one query at a time, in any order: `rgate score` measures a run grouped by query as
+ * it reads it (run-stream.ts), each query's results in a buffer that is then reused. Values are
+ * kept per qrels query and put in trec_eval's order (and summed in it) by finish().
+ */
+export class TrecEvaluator {
+  private readonly judge: Judge;
+  private readonly index = new Map<string, number>();
+  private readonly values: (QueryValues | undefined)[];
+
+  constructor(
+    private readonly qrels: Qrels,
+    private readonly specs: readonly MeasureSpec[],
+    private readonly opts: TrecEvalOptions,
+  ) {
+    this.judge = new Judge(qrels.docs);
+    qrels.qids.forEach((qid, i) => this.index.set(qid, i));
+    this.values = new Array<QueryValues | undefined>(qrels.qids.length);
+  }
+
+  /** Measure run query rq (ignored when the qrels do not judge it); its entries may be reused after. */
+  query(run: TrecRun, rq: RunQuery): void {
+    const qi = this.index.get(rq.qid);
+    if (qi === undefined) return;
+    this.values[qi] = this.measure(this.qrels.byQid.get(rq.qid)!, run, rq);
+  }
+
+  private measure(q: QrelsQuery, run: TrecRun, rq: RunQuery | undefined): QueryValues {
+    const j = this.judge.judge(q, run, rq, this.opts);
     const values: number[][] = [];
     const text: string[][] = [];
-    for (const s of specs) {
+    for (const s of this.specs) {
       const m = s.measure;
-      values.push(m.kind === 'text' ? [] : m.perQuery(j, s.params, opts));
-      text.push(m.kind === 'text' ? m.perQueryText(j, s.params, opts) : []);
+      values.push(m.kind === 'text' ? [] : m.perQuery(j, s.params, this.opts));
+      text.push(m.kind === 'text' ? m.perQueryText(j, s.params, this.opts) : []);
     }
-    values.forEach((vs, si) => vs.forEach((v, ni) => perSpec[si]![ni]!.push(v)));
-    queries.push({ qid, values, text, inRun: rq !== undefined });
+    return { qid: q.qid, values, text, inRun: rq !== undefined };
   }
-  const numQueries = queries.length;
-  if (numQueries === 0) {
-    throw new RgateError(
-      'input_invalid',
-      'no query has both results in the run and judgments in the qrels',
-      'check that the run and the qrels use the same query ids (or pass -c to score every qrels query)',
-    );
-  }
-  const ctx: AggregateContext = {
-    numQueries,
-    averageComplete: opts.averageComplete,
-    allQrelsGrades: function* () {
-      for (const qid of qrels.qids) yield* qrels.byQid.get(qid)!.rels;
-    },
-  };
-  const summary = specs.map((s, si) => {
-    const m = s.measure;
-    if (m.kind === 'text') return [];
-    return s.names.map((_, ni) => {
-      const vals = perSpec[si]![ni]!;
-      const agg = m.aggregate;
-      if (agg === 'sum' || agg === 'mean') {
-        let sum = 0;
-        for (const v of vals) sum += v;
-        return agg === 'sum' ? sum : sum / numQueries;
+
+  /** The result: queries in trec_eval's order (under -c the unanswered ones too), the summary. */
+  finish(runId: string): TrecEvalResult {
+    const { qrels, specs, opts } = this;
+    const queries: QueryValues[] = [];
+    const perSpec: number[][][] = specs.map((s) => s.names.map(() => [] as number[]));
+    for (let qi = 0; qi < qrels.qids.length; qi++) {
+      let v = this.values[qi];
+      if (!v && opts.averageComplete)
+        v = this.measure(qrels.byQid.get(qrels.qids[qi]!)!, EMPTY_RUN, undefined);
+      if (!v) continue;
+      for (let si = 0; si < v.values.length; si++) {
+        const vs = v.values[si]!;
+        for (let ni = 0; ni < vs.length; ni++) perSpec[si]![ni]!.push(vs[ni]!);
       }
-      return agg(vals, ctx);
+      queries.push(v);
+    }
+    const numQueries = queries.length;
+    if (numQueries === 0) {
+      throw new RgateError(
+        'input_invalid',
+        'no query has both results in the run and judgments in the qrels',
+        'check that the run and the qrels use the same query ids (or pass -c to score every qrels query)',
+      );
+    }
+    const ctx: AggregateContext = {
+      numQueries,
+      averageComplete: opts.averageComplete,
+      allQrelsGrades: function* () {
+        for (const qid of qrels.qids) yield* qrels.byQid.get(qid)!.rels;
+      },
+    };
+    const summary = specs.map((s, si) => {
+      const m = s.measure;
+      if (m.kind === 'text') return [];
+      return s.names.map((_, ni) => {
+        const vals = perSpec[si]![ni]!;
+        const agg = m.aggregate;
+        if (agg === 'sum' || agg === 'mean') {
+          let sum = 0;
+          for (const v of vals) sum += v;
+          return agg === 'sum' ? sum : sum / numQueries;
+        }
+        return agg(vals, ctx);
+      });
     });
-  });
-  return { runId: run.runId, specs: specs.slice(), queries, summary, numQueries };
+    return { runId, specs: specs.slice(), queries, summary, numQueries };
+  }
 }
+
+/** The run a query without results is judged against (-c): Judge reads none of it. */
+const EMPTY_RUN: TrecRun = {
+  runId: '',
+  qids: [],
+  byQid: new Map(),
+  lines: 0,
+  scores: new Float64Array(0),
+  hashes: new Int32Array(0),
+  docOff: new Int32Array(0),
+  docLen: new Int32Array(0),
+  lineOf: new Int32Array(0),
+  arena: new Uint8Array(0),
+};
 
 /**
  * trec_eval 10 without -c: its main loop walks the qrels and stops at a query the run has no line
@@ -119,7 +178,7 @@ export function evaluateTrec(
  */
 export function refuseUnansweredQueries(
   qrels: Qrels,
-  run: TrecRun,
+  run: { byQid: { has(qid: string): boolean } },
   labels: { qrels: string; run: string },
 ): void {
   let first: string | undefined;
@@ -259,9 +318,10 @@ export class Judge {
     if (k === 0) return 0;
     const matched = this.matched;
     const matchedRel = this.matchedRel;
-    // insertion sort of the matched entries (few per query; a fully judged query costs O(k^2) at worst,
-    // so large k goes through sortEntries)
-    if (k > 64) sortEntries(run, matched, matchedRel, k);
+    // insertion sort of the matched entries (few per query, and in order when the run is: a TREC
+    // pool's hundred judged results cost ~k^2/4 moves when shuffled; a fully judged query costs
+    // O(k^2) at worst, so larger k goes through sortEntries)
+    if (k > 256) sortEntries(run, matched, matchedRel, k);
     else {
       for (let i = 1; i < k; i++) {
         const x = matched[i] as number;
@@ -452,7 +512,8 @@ function mergeSort(order: Int32Array, before: (a: number, b: number) => boolean)
 
 /** Sort entries (and their grades alongside) into trec_eval order: a query with many judged results. */
 function sortEntries(run: TrecRun, entries: Int32Array, grades: Int32Array, k: number): void {
-  const idx = new Int32Array(k);
+  if (sortIdx.length < k) sortIdx = new Int32Array(2 * k);
+  const idx = sortIdx.subarray(0, k);
   for (let i = 0; i < k; i++) idx[i] = i;
   const s = run.scores;
   const before = (a: number, b: number): boolean => {
@@ -464,8 +525,18 @@ function sortEntries(run: TrecRun, entries: Int32Array, grades: Int32Array, k: n
     return compareRunDocnos(run, ea, eb) > 0;
   };
   mergeSort(idx, before);
-  const e2 = Int32Array.from(idx, (i) => entries[i] as number);
-  const g2 = Int32Array.from(idx, (i) => grades[i] as number);
-  entries.set(e2);
-  grades.set(g2);
+  // plain loops: Int32Array.from with a mapping function goes through the iterator protocol
+  if (sortCopy.length < 2 * k) sortCopy = new Int32Array(4 * k);
+  for (let i = 0; i < k; i++) {
+    const j = idx[i] as number;
+    sortCopy[i] = entries[j] as number;
+    sortCopy[k + i] = grades[j] as number;
+  }
+  for (let i = 0; i < k; i++) {
+    entries[i] = sortCopy[i] as number;
+    grades[i] = sortCopy[k + i] as number;
+  }
 }
+
+let sortIdx = new Int32Array(0);
+let sortCopy = new Int32Array(0);

@@ -31,8 +31,26 @@ export function cFixed(x: number, digits: number): string {
   return (x < 0 ? '-' : '') + kept;
 }
 
+/** "0000" .. "9999", made on the first formatFixed4 (a -q -m all_trec report prints millions). */
+let fourDigits: string[] | undefined;
+
 /** trec_eval's %6.4f, with its spellings of what is not a finite number. */
 export function formatFixed4(x: number): string {
+  // Fast path, the same string as cFixed(x, 4): below 2^40 the product x * 10^4 is within 2^-13 of
+  // the exact one, so when its fraction is further than that from one half, rounding it to the
+  // nearest integer rounds the exact value the same way (a fraction near .5 goes to cFixed, which
+  // decides ties exactly). Negative values (and -0's sign) go to cFixed too.
+  if (x >= 0 && x < 1e8) {
+    const p = x * 10000;
+    const f = Math.floor(p);
+    const frac = p - f;
+    if (frac < 0.499 || frac > 0.501) {
+      const k = frac > 0.5 ? f + 1 : f;
+      const r = k % 10000;
+      fourDigits ??= Array.from({ length: 10000 }, (_, i) => String(i).padStart(4, '0'));
+      return `${(k - r) / 10000}.${fourDigits[r]!}`;
+    }
+  }
   // glibc's %6.4f: right-aligned in 6 columns; 0/0 on x86 is the negative default NaN, "-nan"
   if (!Number.isFinite(x)) return (x > 0 ? 'inf' : x < 0 ? '-inf' : '-nan').padStart(6);
   return cFixed(x, 4);
@@ -49,41 +67,178 @@ export function formatValue(kind: 'int' | 'float', v: number): string {
 
 /**
  * trec_eval's text output: with perQuery, every evaluated query's lines (qrels query order), then the
- * `all` lines (unless summary is false: -n); the runid line (when requested) heads the summary. A text measure (relstring) prints
- * its per-query string in single quotes and has no `all` line (trec_eval m_relstring.c).
+ * `all` lines (unless summary is false: -n); the runid line (when requested) heads the summary. A text
+ * measure (relstring) prints its per-query string in single quotes and has no `all` line (trec_eval
+ * m_relstring.c). The UTF-8 of renderTrecEvalBytes.
  */
 export function renderTrecEval(
   r: TrecEvalResult,
   o: { perQuery: boolean; runid: boolean; summary?: boolean },
 ): string {
-  const out: string[] = [];
+  return renderTrecEvalBytes(r, o).toString('utf8');
+}
+
+/**
+ * renderTrecEval's text as the bytes `rgate score` writes: a -q -m all_trec report is a million
+ * lines (17 MB at 7,000 queries), and a string a line, joined, re-encoded, was as much CPU (and most
+ * of the collector's work) as reading the run. Here each line is copied into one growing buffer: the
+ * measure's column and the query's id as bytes made once, values written digit by digit. With a sink,
+ * the buffer stays SINK_BYTES large: each time it is full its bytes go to the sink (and may be
+ * overwritten once it returns), and what is left is returned.
+ */
+export function renderTrecEvalBytes(
+  r: TrecEvalResult,
+  o: { perQuery: boolean; runid: boolean; summary?: boolean },
+  sink?: (chunk: Uint8Array) => void,
+): Buffer {
+  // each printed name's column (trecLine's), made once instead of once a query
+  const heads = r.specs.map((s) => s.names.map((name) => Buffer.from(`${name.padEnd(22)}\t`, 'utf8')));
+  let lineBytes = 0;
+  r.specs.forEach((s, si) => {
+    if (s.measure.printPerQuery) for (const h of heads[si]!) lineBytes += h.length + 10;
+  });
+  const size = o.perQuery ? r.queries.length * (lineBytes + 8 * heads.length) + 4096 : 4096;
+  const out = new ByteOut(sink ? Math.min(size, SINK_BYTES) : size, sink);
   if (o.perQuery) {
     for (const q of r.queries) {
-      const qid = byteStringToText(q.qid);
-      r.specs.forEach((s, si) => {
-        const m = s.measure;
-        if (!m.printPerQuery) return;
-        s.names.forEach((name, ni) =>
-          out.push(
-            trecLine(
-              name,
-              qid,
-              m.kind === 'text' ? `'${q.text[si]![ni]!}'` : formatValue(m.kind, q.values[si]![ni]!),
-            ),
-          ),
-        );
-      });
+      const qid = Buffer.from(`${byteStringToText(q.qid)}\t`, 'utf8');
+      for (let si = 0; si < r.specs.length; si++) {
+        const m = r.specs[si]!.measure;
+        if (!m.printPerQuery) continue;
+        const head = heads[si]!;
+        if (m.kind === 'text') {
+          const text = q.text[si]!;
+          for (let ni = 0; ni < head.length; ni++) {
+            out.bytes(head[ni]!);
+            out.bytes(qid);
+            out.text(`'${text[ni]!}'\n`);
+          }
+          continue;
+        }
+        const values = q.values[si]!;
+        const int = m.kind === 'int';
+        for (let ni = 0; ni < head.length; ni++) {
+          out.bytes(head[ni]!);
+          out.bytes(qid);
+          if (int) out.int(values[ni]!);
+          else out.fixed4(values[ni]!);
+          out.byte(NL);
+        }
+      }
     }
   }
   // -n (trec_eval's nosummary): no `all` line at all, runid included
-  if (o.summary === false) return out.length ? out.join('\n') + '\n' : '';
-  if (o.runid) out.push(trecLine('runid', 'all', byteStringToText(r.runId)));
+  if (o.summary === false) return out.done();
+  if (o.runid) out.text(`${trecLine('runid', 'all', byteStringToText(r.runId))}\n`);
   r.specs.forEach((s, si) => {
     const m = s.measure;
     if (m.kind === 'text') return;
-    s.names.forEach((name, ni) => out.push(trecLine(name, 'all', formatValue(m.kind, r.summary[si]![ni]!))));
+    s.names.forEach((name, ni) =>
+      out.text(`${trecLine(name, 'all', formatValue(m.kind, r.summary[si]![ni]!))}\n`),
+    );
   });
-  return out.join('\n') + '\n';
+  return out.done();
+}
+
+const NL = 10;
+const DOT = 46;
+const ZERO = 48;
+
+/** A report this large is not held whole when written as it is made (its values are, already). */
+const SINK_BYTES = 1 << 20;
+
+/** An append-only byte buffer that doubles when full, or hands its bytes to a sink then. */
+class ByteOut {
+  private buf: Buffer;
+  private n = 0;
+
+  constructor(
+    capacity: number,
+    private readonly sink?: (chunk: Uint8Array) => void,
+  ) {
+    this.buf = Buffer.allocUnsafe(capacity);
+  }
+
+  private room(k: number): void {
+    if (this.n + k <= this.buf.length) return;
+    if (this.sink && this.n > 0) {
+      this.sink(this.buf.subarray(0, this.n));
+      this.n = 0;
+      if (k <= this.buf.length) return;
+    }
+    const next = Buffer.allocUnsafe(Math.max(2 * this.buf.length, this.n + k));
+    this.buf.copy(next, 0, 0, this.n);
+    this.buf = next;
+  }
+
+  byte(b: number): void {
+    this.room(1);
+    this.buf[this.n++] = b;
+  }
+
+  /** a column or a query id: a loop beats Buffer.set's call for a few dozen bytes */
+  bytes(b: Uint8Array): void {
+    const len = b.length;
+    this.room(len);
+    const buf = this.buf;
+    let n = this.n;
+    for (let i = 0; i < len; i++) buf[n++] = b[i]!;
+    this.n = n;
+  }
+
+  text(s: string): void {
+    this.room(3 * s.length);
+    this.n += this.buf.write(s, this.n, 'utf8');
+  }
+
+  /** String(Math.trunc(v)), digits written directly for the usual counts */
+  int(v: number): void {
+    const t = Math.trunc(v);
+    if (!(t >= 0 && t < 2 ** 31)) return this.text(String(t));
+    this.digits(t);
+  }
+
+  private digits(t: number): void {
+    let len = 1;
+    for (let p = 10; p <= t; p *= 10) len++;
+    this.room(len);
+    const buf = this.buf;
+    let x = t;
+    for (let i = this.n + len - 1; i >= this.n; i--) {
+      buf[i] = ZERO + (x % 10);
+      x = (x - (x % 10)) / 10;
+    }
+    this.n += len;
+  }
+
+  /** formatFixed4(x): its fast path's digits written here, anything else its string */
+  fixed4(x: number): void {
+    if (x >= 0 && x < 1e8) {
+      const p = x * 10000;
+      const f = Math.floor(p);
+      const frac = p - f;
+      if (frac < 0.499 || frac > 0.501) {
+        const k = frac > 0.5 ? f + 1 : f;
+        const r = k % 10000;
+        this.digits((k - r) / 10000);
+        this.room(5);
+        const buf = this.buf;
+        const n = this.n;
+        buf[n] = DOT;
+        buf[n + 1] = ZERO + Math.floor(r / 1000);
+        buf[n + 2] = ZERO + (Math.floor(r / 100) % 10);
+        buf[n + 3] = ZERO + (Math.floor(r / 10) % 10);
+        buf[n + 4] = ZERO + (r % 10);
+        this.n = n + 5;
+        return;
+      }
+    }
+    this.text(formatFixed4(x));
+  }
+
+  done(): Buffer {
+    return this.buf.subarray(0, this.n);
+  }
 }
 
 /**

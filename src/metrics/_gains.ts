@@ -32,8 +32,22 @@ export function parseGainParams(id: string, text: string, example = `-m ${id}.1=
   return { pairs, text };
 }
 
-/** trec_eval gain_init.c setup_gains: listed levels first, then the missing levels 0..max with gain = level. */
-export function setupGains(j: JudgedRanking, params: GainParams): RelGain[] {
+/**
+ * trec_eval gain_init.c setup_gains: listed levels first, then the missing levels 0..max with gain = level.
+ * The table depends only on the query's judgments and the parameters, and all_trec's dozen gain
+ * measures ask for it with the same ones one after the other: the last table is kept (its users
+ * only read it).
+ */
+export function setupGains(j: JudgedRanking, params: GainParams): readonly RelGain[] {
+  if (j === last.j && params === last.params) return last.gains;
+  const gains = makeGains(j, params);
+  last = { j, params, gains };
+  return gains;
+}
+
+let last: { j?: JudgedRanking; params?: GainParams; gains: readonly RelGain[] } = { gains: [] };
+
+function makeGains(j: JudgedRanking, params: GainParams): RelGain[] {
   const gains: RelGain[] = [];
   for (const p of params.pairs) {
     if (!/^[+-]?\d+$/.test(p.level)) continue; // valid_int: other names are ignored, as in trec_eval

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { createPrng } from '../core/prng.js';
 import { DocTable, parseQrels, parseRun } from '../trec/index.js';
 import { evaluateTrec } from './_evaluate.js';
 import { cFixed, formatFixed4 } from './_format.js';
@@ -99,6 +100,26 @@ describe('ranking measures on hand-computed examples', () => {
     expect(() => parseMeasureArgs(['P.0'])).toThrow(/positive integer/);
     expect(() => parseMeasureArgs(['P.5,5'])).toThrow(/twice/);
     expect(parseMeasureArgs(['P.20,5', 'P.1']).specs[0]!.names).toEqual(['P_5', 'P_20']);
+  });
+});
+
+describe('formatFixed4: its fast path prints what cFixed(x, 4) prints', () => {
+  it('on values near and far from a tie, large and small', () => {
+    const rng = createPrng(4);
+    const xs: number[] = [0, -0, 1, 0.5, 0.00005, 0.00015, 1e8 - 1e-5, 99999999.99995, 12345.67895];
+    for (let i = 0; i < 20000; i++) {
+      xs.push(
+        rng.next(),
+        rng.int(1000) / 7,
+        (rng.int(200000) + 0.5) / 10000,
+        rng.next() * 1e9,
+        rng.int(64) / 2 ** rng.int(20),
+      );
+      // one ulp either side of a halfway point
+      const t = (rng.int(100000) + 0.5) / 10000;
+      xs.push(t + t * 2 ** -52, t - t * 2 ** -52);
+    }
+    for (const x of xs) expect([x, formatFixed4(x)]).toEqual([x, cFixed(x, 4)]);
   });
 });
 

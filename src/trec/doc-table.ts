@@ -19,8 +19,9 @@ export class DocTable {
 
   /**
    * Make room for `ids` ids of `bytes` bytes in all, up front: a big qrels file (a TREC pool judges
-   * hundreds of thousands of documents) would otherwise double and rehash the table a dozen times,
-   * in code V8 has not optimised yet. Never shrinks.
+   * hundreds of thousands of documents) would otherwise double its arrays a dozen times, in code V8
+   * has not optimised yet. The lookup table grows as ids are interned (append() needs none). Never
+   * shrinks.
    */
   reserve(ids: number, bytes: number): void {
     const want = this.count + ids;
@@ -34,9 +35,30 @@ export class DocTable {
       next.set(this.arena.subarray(0, this.arenaUsed));
       this.arena = next;
     }
-    let size = this.slots.length;
-    while (want * 2 > size) size *= 2;
-    if (size !== this.slots.length) this.rehashTo(size);
+  }
+
+  /**
+   * Store bytes buf[start, end) under a new id without looking them up: equal bytes appended twice
+   * get two ids (a table is filled by append() or by intern(), not both: find() is for the latter).
+   * The qrels take their documents
+   * this way: a query's judgments are matched by hash and bytes (hashOf, equalsBytes, sameBytes),
+   * never by id, and a global lookup per judgment (a random access into a table of hundreds of
+   * thousands) was most of the time of reading a TREC pool's qrels.
+   */
+  append(buf: Uint8Array, start: number, end: number): number {
+    const h = hashBytes(buf, start, end);
+    return this.store(buf, start, end, h);
+  }
+
+  /** Do ids a and b hold the same bytes? */
+  sameBytes(a: number, b: number): boolean {
+    const len = this.lengths[a] as number;
+    if (this.lengths[b] !== len || this.hashes[a] !== this.hashes[b]) return false;
+    const oa = this.offsets[a] as number;
+    const ob = this.offsets[b] as number;
+    const arena = this.arena;
+    for (let k = 0; k < len; k++) if (arena[oa + k] !== arena[ob + k]) return false;
+    return true;
   }
 
   /** hashBytes of an id's bytes. */
@@ -107,6 +129,15 @@ export class DocTable {
   }
 
   private add(buf: Uint8Array, start: number, end: number, h: number, slot: number): number {
+    const id = this.store(buf, start, end, h);
+    this.slots[slot] = id;
+    // keep the load factor under 1/2 so probes stay short
+    if (this.count * 2 > this.slots.length) this.rehash();
+    return id;
+  }
+
+  /** Store the bytes and their hash under the next id (no lookup table entry). */
+  private store(buf: Uint8Array, start: number, end: number, h: number): number {
     const id = this.count;
     const len = end - start;
     if (id >= this.offsets.length) {
@@ -128,9 +159,6 @@ export class DocTable {
     this.hashes[id] = h;
     this.arenaUsed += len;
     this.count++;
-    this.slots[slot] = id;
-    // keep the load factor under 1/2 so probes stay short
-    if (this.count * 2 > this.slots.length) this.rehash();
     return id;
   }
 

@@ -12,4 +12,5 @@ export { parseQrels, qrelsFromEntries, readQrelsFile, type Qrels, type QrelsQuer
 export { compareRunDocnos, runDocno, type RunQuery, type TrecRun } from './run.js';
 export { judgedOnly } from './judged-only.js';
 export { parseRun, readRunFile, runFromRows, startRunRead, type RunReading } from './run-read.js';
+export { groupedRunFile, streamRun, type StreamedRun } from './run-stream.js';
 export { writeRun, type TrecRunLine } from './write.js';

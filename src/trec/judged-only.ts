@@ -6,7 +6,7 @@
  * trec_eval's -J numbers: a subset keeps its relative order under the same total order.
  */
 import type { Qrels } from './qrels-read.js';
-import { compareRunDocnos, type RunQuery, type TrecRun } from './run.js';
+import { compareRunDocnos, runDocno, type RunQuery, type TrecRun } from './run.js';
 
 export function judgedOnly(run: TrecRun, qrels: Qrels, maxDepth?: number): TrecRun {
   const docs = qrels.docs;
@@ -17,9 +17,10 @@ export function judgedOnly(run: TrecRun, qrels: Qrels, maxDepth?: number): TrecR
     const start = keep.length;
     const judged = qrels.byQid.get(qid);
     if (judged) {
-      // grade of each judged doc id for this query; -1 and below mean "in the pool, not judged"
-      const grade = new Map<number, number>();
-      judged.docs.forEach((d, k) => grade.set(d, judged.rels[k] as number));
+      // grade of each judged docno (latin1 bytes) for this query; -1 and below mean "in the pool, not
+      // judged" (the qrels' ids are per line: docnos are matched by their bytes)
+      const grade = new Map<string, number>();
+      judged.docs.forEach((d, k) => grade.set(docs.stringOf(d), judged.rels[k] as number));
       const order: number[] = [];
       for (let i = rq.start; i < rq.end; i++) order.push(i);
       order.sort((a, b) => {
@@ -30,9 +31,7 @@ export function judgedOnly(run: TrecRun, qrels: Qrels, maxDepth?: number): TrecR
       const depth = maxDepth === undefined ? order.length : Math.min(maxDepth, order.length);
       for (let k = 0; k < depth; k++) {
         const i = order[k] as number;
-        const off = run.docOff[i] as number;
-        const id = docs.find(run.arena, off, off + (run.docLen[i] as number), run.hashes[i] as number);
-        if (id >= 0 && (grade.get(id) ?? -1) >= 0) keep.push(i);
+        if ((grade.get(runDocno(run, i)) ?? -1) >= 0) keep.push(i);
       }
     }
     // a query left with no results stays in the run: trec_eval still evaluates it (num_ret 0)

@@ -74,7 +74,8 @@ export function parseQrels(buf: Uint8Array, label: string, docs: DocTable = new 
   const relOf = new Int32Array(cap);
   const lineOf = new Int32Array(cap);
   // a qrels line is ~16 bytes or more, its docno under half of it: room for all its documents up
-  // front (dense TREC pools judge hundreds of thousands)
+  // front (dense TREC pools judge hundreds of thousands); each line's docno gets its own id (append):
+  // judgments are matched per query, by hash and bytes
   docs.reserve(buf.length >> 4, buf.length >> 1);
   let n = 0;
   let lineNo = 0;
@@ -104,7 +105,7 @@ export function parseQrels(buf: Uint8Array, label: string, docs: DocTable = new 
       const qs = fieldStart[0] as number;
       const qe = fieldEnd[0] as number;
       qOf[n] = table.indexOfBytes(buf, qs, qe, hashBytes(buf, qs, qe));
-      docOf[n] = docs.intern(buf, fieldStart[2] as number, fieldEnd[2] as number);
+      docOf[n] = docs.append(buf, fieldStart[2] as number, fieldEnd[2] as number);
       relOf[n] = rel;
       lineOf[n] = lineNo;
       n++;
@@ -131,28 +132,32 @@ export function parseQrels(buf: Uint8Array, label: string, docs: DocTable = new 
   );
   const qids = order.map((q) => table.qids[q]!);
   const byQid = new Map<string, QrelsQuery>();
-  // duplicate check with a stamp per doc id, queries in trec_eval's order (lookups are by hash, so
-  // qrels need no docno order)
-  const stamp = new Int32Array(docs.size).fill(-1);
-  const firstLine = new Int32Array(docs.size);
+  // duplicate check per query, in trec_eval's query order: a small open-addressing table of the
+  // query's documents by hash (the ids are per line, so equal docnos are compared by bytes)
+  let slots = new Int32Array(64);
   for (let qi = 0; qi < nq; qi++) {
     const q = order[qi]!;
     const qid = table.qids[q]!;
     const from = first[q] as number;
     const to = first[q + 1] as number;
+    let size = 16;
+    while (size < (to - from) * 2) size <<= 1;
+    if (slots.length < size) slots = new Int32Array(size);
+    slots.fill(0, 0, size);
+    const mask = size - 1;
     for (let k = from; k < to; k++) {
       const d = docsByQ[k] as number;
-      const line = linesByQ[k] as number;
-      if (stamp[d] === qi) {
+      let slot = docs.hashOf(d) & mask;
+      for (let at = slots[slot] as number; at !== 0; at = slots[(slot = (slot + 1) & mask)] as number) {
+        if (!docs.sameBytes(docsByQ[at - 1] as number, d)) continue;
         throw inputError(
           label,
-          line,
-          `query ${byteStringToText(qid)} judges document ${byteStringToText(docs.stringOf(d))} twice (first at line ${firstLine[d]})`,
+          linesByQ[k] as number,
+          `query ${byteStringToText(qid)} judges document ${byteStringToText(docs.stringOf(d))} twice (first at line ${linesByQ[at - 1]})`,
           'each (query, document) pair may appear once in a qrels file',
         );
       }
-      stamp[d] = qi;
-      firstLine[d] = line;
+      slots[slot] = k + 1;
     }
     byQid.set(qid, { qid, docs: docsByQ.subarray(from, to), rels: relsByQ.subarray(from, to) });
   }
