@@ -298,7 +298,7 @@ function suite(holed: boolean): void {
       }
       const show = await rgate(['compare', '--show', 'cmp-old']);
       expect(show.out.replace(/\s+/g, ' ')).toMatch(
-        /not available: this session predates compare sessions keeping each variant's scored ranking; re-run rgate compare/,
+        /not available: this comparison keeps no scored ranking of its variants \(a session made before rgate compare kept them, or stored runs compared by their reports\); rgate compare /,
       );
       const agree = await rgate([
         'label',

@@ -102,7 +102,9 @@ export function winnerHolesLines(s: CompareSession): string[] {
   if (!s.winner_holes) {
     return s.variants.some((v) => !v.rankings)
       ? [
-          `Winners under judgment holes: not available: this session predates compare sessions keeping each variant's scored ranking; re-run rgate compare ${s.suite} to see the pairs whose grade could flip a winner`,
+          // said so it is true of both: a session stored before rankings were kept, and stored runs
+          // compared on the dashboard (their reports carry no scored rankings)
+          `Winners under judgment holes: not available: this comparison keeps no scored ranking of its variants (a session made before rgate compare kept them, or stored runs compared by their reports); rgate compare ${s.suite} names the pairs whose grade could flip a winner`,
         ]
       : [];
   }
