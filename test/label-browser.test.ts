@@ -74,7 +74,8 @@ describe('label queue page in chromium', () => {
     });
     page.on('pageerror', (e) => problems.push(e.message));
     page.on('request', (r) => {
-      if (r.url() !== `${origin}/queue.html` && !r.url().startsWith('blob:')) problems.push(`request ${r.url()}`);
+      if (r.url() !== `${origin}/queue.html` && !r.url().startsWith('blob:'))
+        problems.push(`request ${r.url()}`);
     });
     await page.goto(`${origin}/queue.html`);
     expect(await axeViolations(page), 'axe-core WCAG 2.1 A/AA').toEqual([]);
