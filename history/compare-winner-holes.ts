@@ -67,7 +67,7 @@ export function winnerHoles(
   const level = session.variants[0]!.rankings!.relevance_level;
   const top = topGrade(queries, level);
   const winnerOf = new Map(session.winners.map((w) => [w.metric, w.winner]));
-  const measures = [
+  const measures: { metric: string; depth: number | null; holes: Map<string, Set<string>> }[] = [
     ...rankingMetricsOf(session).map((metric) => ({
       metric,
       depth: measureDepth(metric),
@@ -79,7 +79,8 @@ export function winnerHoles(
   const holes = measures.flatMap(({ metric, depth, holes }) => {
     const winner = winnerOf.get(metric) ?? null;
     let ends: [string | null, string | null] = [winner, winner];
-    if (holes.size > 0) {
+    // a top-1 rate is checked even without holes: without what decides a top-1, its holes are not known either
+    if (holes.size > 0 || depth === 1) {
       const { values, rescored, not_rescored: out } = valuesUnder(session, queries, [
         filled(holes, 0),
         filled(holes, top),

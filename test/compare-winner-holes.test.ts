@@ -25,6 +25,7 @@ import { MemoryRunStore } from '../src/store/memory-store.js';
 import { loadSuiteSpec } from '../src/cli/commands/history.js';
 import { variantsFromFlags } from '../src/cli/commands/compare.js';
 import { runCompare, saveSession } from '../history/compare.js';
+import { winnerHoles } from '../history/compare-winner-holes.js';
 import { loadFixtureSet } from '../src/snapshot/index.js';
 
 /**
@@ -34,8 +35,12 @@ import { loadFixtureSet } from '../src/snapshot/index.js';
  */
 const REPO = resolve(import.meta.dirname, '..');
 
-/** The Lumen set as shipped, or with every second judged document of each query (by id) unjudged. */
-function suite(holed: boolean): void {
+/**
+ * The Lumen set as shipped, or with every second judged document of each query (by id) unjudged;
+ * `keepTagQueries`: not of the queries that exclude tags (their top-1 holes need the top-1's tags,
+ * which a session does not keep), so a top-1 rate is scored again with holes.
+ */
+function suite(holed: boolean, keepTagQueries = false): void {
   const project = mkdtempSync(join(tmpdir(), 'rgate-winner-holes-'));
   afterAll(() => rmSync(project, { recursive: true, force: true }));
   for (const path of ['rgate.config.json', 'gates', join('fixtures', 'context-load')])
@@ -49,7 +54,7 @@ function suite(holed: boolean): void {
         .filter(Boolean)
         .map((l) => {
           const { judged_by: _j, ...q } = JSON.parse(l) as QueryRecord & { judged_by?: unknown };
-          if (!q.qrels) return JSON.stringify(q);
+          if (!q.qrels || (keepTagQueries && q.must_exclude_tags_all?.length)) return JSON.stringify(q);
           const keep = Object.keys(q.qrels)
             .sort()
             .filter((_, i) => i % 2 === 0);
@@ -163,7 +168,12 @@ function suite(holed: boolean): void {
     )[0]!.winner;
   }
 
-  describe(holed ? 'every second judgment taken out' : 'the set as shipped', () => {
+  const title = !holed
+    ? 'the set as shipped'
+    : keepTagQueries
+      ? 'every second judgment taken out, but of queries excluding tags'
+      : 'every second judgment taken out';
+  describe(title, () => {
     it('states each ranking measure with its holes and its winner graded either way, as a brute force finds them', () => {
       const holes = session.winner_holes!;
       expect(holes.map((h) => h.metric)).toEqual(rescoredOf().sort());
@@ -173,7 +183,8 @@ function suite(holed: boolean): void {
         (queries.find((q) => q.query_id === qid)?.must_exclude_tags_all?.length ?? 0) > 0;
       const tagHole = bruteRuns((q) => q.qrels).some((r) =>
         r.outcomes.some(
-          (o) => o.kind === 'benchmark' && o.top1 === 'unjudged' && o.judged !== false && excludes(o.query_id),
+          (o) =>
+            o.kind === 'benchmark' && o.top1 === 'unjudged' && o.judged !== false && excludes(o.query_id),
         ),
       );
       expect(session.winner_holes_not_rescored ?? []).toEqual(
@@ -181,10 +192,13 @@ function suite(holed: boolean): void {
           ? [{ metric: 'top1_useful_any_mode', needs: expect.stringMatching(/top-1's tags/) as string }]
           : [],
       );
-      if (!holed) expect(holes.some((h) => h.metric === 'top1_useful_any_mode')).toBe(true);
+      if (!holed || keepTagQueries) expect(holes.some((h) => h.metric === 'top1_useful_any_mode')).toBe(true);
+      // top-1 holes graded either way, checked against the brute force below
+      if (keepTagQueries)
+        expect(holes.find((h) => h.metric === 'top1_useful_any_mode')!.pairs.length).toBeGreaterThan(0);
       expect(holes.some((h) => h.pairs.length > 0)).toBe(true);
       // the case only tests a flip where the holes are many (recip_rank: v2 graded 0, none graded 3)
-      if (holed) expect(holes.some((h) => h.can_flip)).toBe(true);
+      if (holed && !keepTagQueries) expect(holes.some((h) => h.can_flip)).toBe(true);
       const store = runs;
       const truePairs = new Map<string, Set<string>>();
       {
@@ -320,6 +334,57 @@ function suite(holed: boolean): void {
       expect(doc.changes).toBe(doc.winners.some((w) => w.with_a !== null));
     });
 
+    it.runIf(!holed)(
+      'a variant with a selection step: its top-1 rates say they need the selected ids',
+      async () => {
+        const store = new SqliteRunStore(join(project, '.rgate', 'history.sqlite'));
+        const sel = structuredClone(session);
+        // the session keeps ranked ids only: a selected_id could name another document than the first
+        sel.variants[1]!.selection_modes = { semantic: 1, ...sel.variants[1]!.selection_modes };
+        const { holes, not_rescored } = winnerHoles(sel, queries);
+        expect(holes.map((h) => h.metric)).toEqual(
+          rescoredOf([{ metric: 'top1_useful_any_mode', needs: '' }]).sort(),
+        );
+        expect(not_rescored).toEqual([
+          { metric: 'top1_useful_any_mode', needs: expect.stringMatching(/selected_id/) as string },
+        ]);
+        sel.winner_holes = holes;
+        sel.winner_holes_not_rescored = not_rescored;
+        sel.environment = { ...sel.environment, session_id: 'cmp-select' };
+        try {
+          store.saveCompareSession(
+            {
+              session_id: 'cmp-select',
+              suite: sel.suite,
+              created_at: sel.environment.created_at,
+              kind: sel.kind,
+              variant_count: 2,
+              summary: 'select',
+            },
+            sel,
+          );
+        } finally {
+          store.close();
+        }
+        const show = await rgate(['compare', '--show', 'cmp-select']);
+        expect(show.out.replace(/\s+/g, ' ')).toMatch(
+          /top1_useful_any_mode \(top-1\): not re-scored: needs each query's replay-1 selected_id/,
+        );
+        const agree = await rgate([
+          'label',
+          'agree',
+          'fixtures/context-load',
+          'fixtures/context-load',
+          '--session',
+          'cmp-select',
+        ]);
+        expect(agree.code, agree.err).toBe(0);
+        expect(agree.out).toMatch(
+          /top1_useful_any_mode not re-scored: needs each query's replay-1 selected_id/,
+        );
+      },
+    );
+
     it('an older session without kept rankings: says so, never a figure', async () => {
       const store = new SqliteRunStore(join(project, '.rgate', 'history.sqlite'));
       const old = structuredClone(session);
@@ -375,4 +440,5 @@ function suite(holed: boolean): void {
 describe('compare: the pairs whose grade could flip a winner', () => {
   suite(false);
   suite(true);
+  suite(true, true);
 });
