@@ -125,11 +125,9 @@ export function winnerChanges(
 ): { metric: string; with_a: string | null; with_b: string | null; changes: boolean }[] {
   const wa = new Map(winnersUnder(session, a, rescored).map((w) => [w.metric, w.winner]));
   const wb = new Map(winnersUnder(session, b, rescored).map((w) => [w.metric, w.winner]));
-  return [...rescored]
-    .sort(compareCodeUnits)
-    .map((metric) => {
-      const with_a = wa.get(metric) ?? null;
-      const with_b = wb.get(metric) ?? null;
-      return { metric, with_a, with_b, changes: with_a !== with_b };
-    });
+  return [...rescored].sort(compareCodeUnits).map((metric) => {
+    const with_a = wa.get(metric) ?? null;
+    const with_b = wb.get(metric) ?? null;
+    return { metric, with_a, with_b, changes: with_a !== with_b };
+  });
 }

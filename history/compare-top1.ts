@@ -145,7 +145,10 @@ export function top1ValuesUnder(
  * The top-1 holes of `metric`: per variant, the top-1 of a query with qrels that no judgment covers
  * (its qrels decide it, and lack it), in any variant; query id -> doc ids.
  */
-export function top1Holes(session: CompareSession, queries: readonly QueryRecord[]): Map<string, Set<string>> {
+export function top1Holes(
+  session: CompareSession,
+  queries: readonly QueryRecord[],
+): Map<string, Set<string>> {
   const holes = new Map<string, Set<string>>();
   for (const q of queries) {
     const qrels = q.qrels ?? {};

@@ -81,10 +81,11 @@ export function winnerHoles(
     let ends: [string | null, string | null] = [winner, winner];
     // a top-1 rate is checked even without holes: without what decides a top-1, its holes are not known either
     if (holes.size > 0 || depth === 1) {
-      const { values, rescored, not_rescored: out } = valuesUnder(session, queries, [
-        filled(holes, 0),
-        filled(holes, top),
-      ]);
+      const {
+        values,
+        rescored,
+        not_rescored: out,
+      } = valuesUnder(session, queries, [filled(holes, 0), filled(holes, top)]);
       const missing = out.find((n) => n.metric === metric);
       if (missing) {
         not_rescored.push(missing);

@@ -108,7 +108,8 @@ export function winnerHolesLines(s: CompareSession): string[] {
   }
   const name = (w: string | null) => w ?? 'no winner';
   const kept = (s.winner_holes_not_rescored ?? []).map(
-    (n) => `${n.metric} (top-1): not re-scored: needs ${n.needs}; winner ${name(s.winners.find((w) => w.metric === n.metric)?.winner ?? null)} as measured`,
+    (n) =>
+      `${n.metric} (top-1): not re-scored: needs ${n.needs}; winner ${name(s.winners.find((w) => w.metric === n.metric)?.winner ?? null)} as measured`,
   );
   const lines = s.winner_holes.map((h) => {
     // a top-1 rate (top1_useful_rate, top1_useful_any_mode) reads one document per answer
