@@ -429,7 +429,7 @@ export const labelCommand: RgateCommand<LabelArgs> = {
       .option('session', {
         type: 'string',
         describe:
-          "agree: a comparison session whose ranking measure winners are named again with each grader's grades; pool --priority verdict: the session whose winner-flipping pairs come first",
+          "agree: a comparison session whose ranking measure and top-1 rate winners are named again with each grader's grades; pool --priority verdict: the session whose winner-flipping pairs come first",
       })
       .option('k', { type: 'number', default: 5, describe: "queue: pool each ranking's top k" })
       .option('depth', { type: 'number', describe: "pool: each system's top k (default 5, as --k)" })
