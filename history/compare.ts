@@ -192,7 +192,13 @@ export function analyzeCompare(input: AnalyzeInput): CompareSession {
   };
   if (!input.queries || !variants.every((v) => v.rankings)) return session;
   const { environment, ...rest } = session;
-  return { ...rest, winner_holes: winnerHoles(session, input.queries), environment };
+  const { holes, not_rescored } = winnerHoles(session, input.queries);
+  return {
+    ...rest,
+    winner_holes: holes,
+    ...(not_rescored.length ? { winner_holes_not_rescored: not_rescored } : {}),
+    environment,
+  };
 }
 
 /**

@@ -29,7 +29,7 @@ export function agreeGraders(
   b: Grader,
   relevanceLevel: number,
   run?: { run_id: string; report: Report },
-  compare?: { session_id: string; winners: NonNullable<LabelAgreeOutput['compare']>['winners'] },
+  compare?: Omit<NonNullable<LabelAgreeOutput['compare']>, 'changes'>,
 ): LabelAgreeOutput {
   const keys = [...a.grades.keys()].filter((k) => b.grades.has(k)).sort(compareCodeUnits);
   const ga = keys.map((k) => a.grades.get(k)!);
@@ -125,7 +125,8 @@ function compareSummary(c: NonNullable<LabelAgreeOutput['compare']>): string {
   const what = changed
     .map((w) => `${w.metric} ${w.with_a ?? 'no winner'} with a, ${w.with_b ?? 'no winner'} with b`)
     .join('; ');
-  return `session ${c.session_id}: ${c.changes ? `${what}: a compare winner CHANGES` : `no compare winner changes (${c.winners.length} measures)`} when one grader replaces the other`;
+  const kept = (c.not_rescored ?? []).map((n) => `; ${n.metric} not re-scored: needs ${n.needs}`).join('');
+  return `session ${c.session_id}: ${c.changes ? `${what}: a compare winner CHANGES` : `no compare winner changes (${c.winners.length} measures)`} when one grader replaces the other${kept}`;
 }
 
 function summaryOf(d: LabelAgreeOutput): string {

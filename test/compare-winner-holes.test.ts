@@ -5,12 +5,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../src/cli/program.js';
 import type {
   CompareSession,
+  CorpusRecord,
   LabelAgreeOutput,
   LabelQueueOutput,
   PairedTest,
   QueryRecord,
 } from '../src/documents/index.js';
-import { computeRunMeasures, rankingHoleFills, semanticWinModesOf } from '../src/metrics/index.js';
+import {
+  computeRunMeasures,
+  perQueryValues,
+  rankingHoleFills,
+  semanticWinModesOf,
+} from '../src/metrics/index.js';
 import { SqliteRunStore } from '../src/store/index.js';
 import { applyHolm, nameWinners, pairUp, pairedTest } from '../history/compare-stats.js';
 import { asReport } from '../history/trends.js';
@@ -19,6 +25,8 @@ import { MemoryRunStore } from '../src/store/memory-store.js';
 import { loadSuiteSpec } from '../src/cli/commands/history.js';
 import { variantsFromFlags } from '../src/cli/commands/compare.js';
 import { runCompare, saveSession } from '../history/compare.js';
+import { winnerHoles } from '../history/compare-winner-holes.js';
+import { loadFixtureSet } from '../src/snapshot/index.js';
 
 /**
  * Compare winners under judgment holes (issue 37), against a brute force: every variant's stored run
@@ -27,8 +35,12 @@ import { runCompare, saveSession } from '../history/compare.js';
  */
 const REPO = resolve(import.meta.dirname, '..');
 
-/** The Lumen set as shipped, or with every second judged document of each query (by id) unjudged. */
-function suite(holed: boolean): void {
+/**
+ * The Lumen set as shipped, or with every second judged document of each query (by id) unjudged;
+ * `keepTagQueries`: not of the queries that exclude tags (their top-1 holes need the top-1's tags,
+ * which a session does not keep), so a top-1 rate is scored again with holes.
+ */
+function suite(holed: boolean, keepTagQueries = false): void {
   const project = mkdtempSync(join(tmpdir(), 'rgate-winner-holes-'));
   afterAll(() => rmSync(project, { recursive: true, force: true }));
   for (const path of ['rgate.config.json', 'gates', join('fixtures', 'context-load')])
@@ -42,7 +54,7 @@ function suite(holed: boolean): void {
         .filter(Boolean)
         .map((l) => {
           const { judged_by: _j, ...q } = JSON.parse(l) as QueryRecord & { judged_by?: unknown };
-          if (!q.qrels) return JSON.stringify(q);
+          if (!q.qrels || (keepTagQueries && q.must_exclude_tags_all?.length)) return JSON.stringify(q);
           const keep = Object.keys(q.qrels)
             .sort()
             .filter((_, i) => i % 2 === 0);
@@ -63,6 +75,8 @@ function suite(holed: boolean): void {
     .map((l) => JSON.parse(l) as QueryRecord);
 
   let session: CompareSession;
+  /** the set's corpus: an include rule or an excluded tag reads it to judge a top-1 */
+  let corpus: CorpusRecord[];
   /** the variants' runs (a comparison stores only its session): what the brute force scores again */
   const runs = new MemoryRunStore();
   beforeAll(async () => {
@@ -75,6 +89,7 @@ function suite(holed: boolean): void {
         ),
       ).toBe(0);
     const { spec, root } = loadSuiteSpec(io, 'context-load');
+    corpus = [...loadFixtureSet(spec.fixture, { root, verify: false }).corpus];
     const { variants, kind } = variantsFromFlags(['system.mode=context-load', 'system.mode=bm25'], undefined);
     session = await runCompare({
       suite: 'context-load',
@@ -96,67 +111,94 @@ function suite(holed: boolean): void {
     }
   }, 120_000);
 
-  /** The winner of `metric` with `qrelsOf`'s grades, every variant's run scored from its observations. */
-  function bruteWinner(metric: string, qrelsOf: (q: QueryRecord) => Record<string, number> | undefined) {
-    const store = runs;
-    {
-      const ranking = session.metrics.map((m) => m.id).filter((m) => /^(ndcg|P\.|recall|map|recip)/.test(m));
-      const filled = queries.map((q) => {
-        const { qrels: _q, ...rest } = q;
-        const g = qrelsOf(q);
-        return g && Object.keys(g).length ? { ...rest, qrels: g } : rest;
+  const isRanking = (m: string) => /^(ndcg|P\.|recall|map|recip)/.test(m);
+  /** The measures the session scores again: its ranking measures and the top-1 rates it can re-count. */
+  const rescoredOf = (notRescored = session.winner_holes_not_rescored) =>
+    session.metrics
+      .map((m) => m.id)
+      .filter((m) => isRanking(m) || (m.startsWith('top1_') && !notRescored?.some((n) => n.metric === m)));
+
+  /** Every variant's run measured again from its observations with `qrelsOf`'s grades. */
+  function bruteRuns(qrelsOf: (q: QueryRecord) => Record<string, number> | undefined) {
+    const ranking = session.metrics.map((m) => m.id).filter(isRanking);
+    const filled = queries.map((q) => {
+      const { qrels: _q, ...rest } = q;
+      const g = qrelsOf(q);
+      return g && Object.keys(g).length ? { ...rest, qrels: g } : rest;
+    });
+    return session.variants.map((v) => {
+      const report = asReport(runs.getReport(v.run_id))!;
+      const modes = semanticWinModesOf(report);
+      const m = computeRunMeasures({
+        queries: filled,
+        corpus,
+        observations: runs.getObservations(v.run_id),
+        replays: report.settings.replays,
+        relevanceLevel: report.settings.relevance_level,
+        seed: report.settings.seed,
+        semanticWinModes: modes,
+        rankingMeasures: ranking,
       });
-      const values = session.variants.map((v) => {
-        const report = asReport(store.getReport(v.run_id))!;
-        const m = computeRunMeasures({
-          queries: filled,
-          corpus: [],
-          observations: store.getObservations(v.run_id),
-          replays: report.settings.replays,
-          relevanceLevel: report.settings.relevance_level,
-          seed: report.settings.seed,
-          semanticWinModes: semanticWinModesOf(report),
-          rankingMeasures: ranking,
-        });
-        const out: Record<string, Record<string, number>> = {};
-        for (const id of ranking)
-          out[id] = Object.fromEntries(
-            m.queries
-              .filter((q) => q.measures?.[id] !== undefined)
-              .map((q) => [q.query_id, q.measures![id]!]),
-          );
-        return out;
-      });
-      const ids = session.variants.map((v) => v.id);
-      let tests: PairedTest[] = session.tests.filter((t) => !ranking.includes(t.metric));
-      for (const r of ranking) {
-        const { x, y } = pairUp(values[0]![r]!, values[1]![r]!);
-        tests.push(pairedTest(r, ids[0]!, ids[1]!, x, y, session.settings));
-      }
-      tests = applyHolm(tests, session.settings.alpha);
-      const better = new Map(session.metrics.map((m) => [m.id, m.better]));
-      return nameWinners(
-        [metric],
-        ids,
-        tests,
-        (m) => (better.get(m) === 'lower' ? 'lower' : 'higher'),
-        session.settings,
-      )[0]!.winner;
-    }
+      return { outcomes: m.queries, values: perQueryValues(m.queries, modes) };
+    });
   }
 
-  describe(holed ? 'every second judgment taken out' : 'the set as shipped', () => {
+  /** The winner of `metric` with `qrelsOf`'s grades, every variant's run scored from its observations. */
+  function bruteWinner(
+    metric: string,
+    qrelsOf: (q: QueryRecord) => Record<string, number> | undefined,
+    notRescored = session.winner_holes_not_rescored,
+  ) {
+    const rescored = rescoredOf(notRescored);
+    const values = bruteRuns(qrelsOf).map((r) => r.values);
+    const ids = session.variants.map((v) => v.id);
+    let tests: PairedTest[] = session.tests.filter((t) => !rescored.includes(t.metric));
+    for (const r of rescored) {
+      const { x, y } = pairUp(values[0]![r] ?? {}, values[1]![r] ?? {});
+      tests.push(pairedTest(r, ids[0]!, ids[1]!, x, y, session.settings));
+    }
+    tests = applyHolm(tests, session.settings.alpha);
+    const better = new Map(session.metrics.map((m) => [m.id, m.better]));
+    return nameWinners(
+      [metric],
+      ids,
+      tests,
+      (m) => (better.get(m) === 'lower' ? 'lower' : 'higher'),
+      session.settings,
+    )[0]!.winner;
+  }
+
+  const title = !holed
+    ? 'the set as shipped'
+    : keepTagQueries
+      ? 'every second judgment taken out, but of queries excluding tags'
+      : 'every second judgment taken out';
+  describe(title, () => {
     it('states each ranking measure with its holes and its winner graded either way, as a brute force finds them', () => {
       const holes = session.winner_holes!;
-      expect(holes.map((h) => h.metric)).toEqual(
-        session.metrics
-          .map((m) => m.id)
-          .filter((m) => /^(ndcg|P\.|recall|map|recip)/.test(m))
-          .sort(),
+      expect(holes.map((h) => h.metric)).toEqual(rescoredOf().sort());
+      // a top-1 rate is left out only when the answer data it needs is truly missing: here a top-1
+      // no judgment covers, of a query that excludes tags (graded useful, only its tags decide)
+      const excludes = (qid: string) =>
+        (queries.find((q) => q.query_id === qid)?.must_exclude_tags_all?.length ?? 0) > 0;
+      const tagHole = bruteRuns((q) => q.qrels).some((r) =>
+        r.outcomes.some(
+          (o) =>
+            o.kind === 'benchmark' && o.top1 === 'unjudged' && o.judged !== false && excludes(o.query_id),
+        ),
       );
+      expect(session.winner_holes_not_rescored ?? []).toEqual(
+        tagHole
+          ? [{ metric: 'top1_useful_any_mode', needs: expect.stringMatching(/top-1's tags/) as string }]
+          : [],
+      );
+      if (!holed || keepTagQueries) expect(holes.some((h) => h.metric === 'top1_useful_any_mode')).toBe(true);
+      // top-1 holes graded either way, checked against the brute force below
+      if (keepTagQueries)
+        expect(holes.find((h) => h.metric === 'top1_useful_any_mode')!.pairs.length).toBeGreaterThan(0);
       expect(holes.some((h) => h.pairs.length > 0)).toBe(true);
       // the case only tests a flip where the holes are many (recip_rank: v2 graded 0, none graded 3)
-      if (holed) expect(holes.some((h) => h.can_flip)).toBe(true);
+      if (holed && !keepTagQueries) expect(holes.some((h) => h.can_flip)).toBe(true);
       const store = runs;
       const truePairs = new Map<string, Set<string>>();
       {
@@ -180,6 +222,16 @@ function suite(holed: boolean): void {
                 `${p.query_id}/${p.doc_id}`,
               );
         }
+        // a top-1 rate's holes: the benchmark top-1s of judged queries that no judgment covers
+        for (const [i, r] of bruteRuns((q) => q.qrels).entries())
+          for (const o of r.outcomes) {
+            if (o.kind !== 'benchmark' || o.top1 !== 'unjudged' || o.judged === false) continue;
+            if (session.variants[i]!.per_query.top1_useful_any_mode?.[o.query_id] === undefined) continue;
+            for (const m of holes.filter((h) => h.metric.startsWith('top1_')))
+              (truePairs.get(m.metric) ?? truePairs.set(m.metric, new Set()).get(m.metric)!).add(
+                `${o.query_id}/${o.actual.selected_id ?? o.actual.top_ids[0]}`,
+              );
+          }
       }
       const top = Math.max(1, ...queries.flatMap((q) => Object.values(q.qrels ?? {})));
       for (const h of holes) {
@@ -244,6 +296,7 @@ function suite(holed: boolean): void {
       expect(same.code, same.err).toBe(0);
       const s = (JSON.parse(same.out) as LabelAgreeOutput).compare!;
       expect(s.changes).toBe(false);
+      expect(s.winners.map((w) => w.metric)).toEqual(rescoredOf(s.not_rescored ?? []).sort());
       for (const w of s.winners)
         expect(w.with_a).toBe(session.winners.find((x) => x.metric === w.metric)!.winner);
       // every frozen grade 0: nothing is relevant, every ranking measure 0 everywhere, no winner
@@ -264,16 +317,73 @@ function suite(holed: boolean): void {
       ]);
       expect(r.code, r.err).toBe(0);
       const doc = (JSON.parse(r.out) as LabelAgreeOutput).compare!;
+      // every grade 0 decides every top-1 a grade decides (no leak needs telling apart): the top-1 rates count again
+      expect(doc.not_rescored).toBeUndefined();
+      expect(doc.winners.map((w) => w.metric)).toEqual(rescoredOf([]).sort());
+      expect(doc.winners.some((w) => w.metric === 'top1_useful_any_mode')).toBe(true);
       for (const w of doc.winners) {
         expect(w.with_b, w.metric).toBe(
-          bruteWinner(w.metric, (q) =>
-            q.qrels ? Object.fromEntries(Object.keys(q.qrels).map((d) => [d, 0])) : undefined,
+          bruteWinner(
+            w.metric,
+            (q) => (q.qrels ? Object.fromEntries(Object.keys(q.qrels).map((d) => [d, 0])) : undefined),
+            [],
           ),
         );
         expect(w.changes).toBe(w.with_a !== w.with_b);
       }
       expect(doc.changes).toBe(doc.winners.some((w) => w.with_a !== null));
     });
+
+    it.runIf(!holed)(
+      'a variant with a selection step: its top-1 rates say they need the selected ids',
+      async () => {
+        const store = new SqliteRunStore(join(project, '.rgate', 'history.sqlite'));
+        const sel = structuredClone(session);
+        // the session keeps ranked ids only: a selected_id could name another document than the first
+        sel.variants[1]!.selection_modes = { semantic: 1, ...sel.variants[1]!.selection_modes };
+        const { holes, not_rescored } = winnerHoles(sel, queries);
+        expect(holes.map((h) => h.metric)).toEqual(
+          rescoredOf([{ metric: 'top1_useful_any_mode', needs: '' }]).sort(),
+        );
+        expect(not_rescored).toEqual([
+          { metric: 'top1_useful_any_mode', needs: expect.stringMatching(/selected_id/) as string },
+        ]);
+        sel.winner_holes = holes;
+        sel.winner_holes_not_rescored = not_rescored;
+        sel.environment = { ...sel.environment, session_id: 'cmp-select' };
+        try {
+          store.saveCompareSession(
+            {
+              session_id: 'cmp-select',
+              suite: sel.suite,
+              created_at: sel.environment.created_at,
+              kind: sel.kind,
+              variant_count: 2,
+              summary: 'select',
+            },
+            sel,
+          );
+        } finally {
+          store.close();
+        }
+        const show = await rgate(['compare', '--show', 'cmp-select']);
+        expect(show.out.replace(/\s+/g, ' ')).toMatch(
+          /top1_useful_any_mode \(top-1\): not re-scored: needs each query's replay-1 selected_id/,
+        );
+        const agree = await rgate([
+          'label',
+          'agree',
+          'fixtures/context-load',
+          'fixtures/context-load',
+          '--session',
+          'cmp-select',
+        ]);
+        expect(agree.code, agree.err).toBe(0);
+        expect(agree.out).toMatch(
+          /top1_useful_any_mode not re-scored: needs each query's replay-1 selected_id/,
+        );
+      },
+    );
 
     it('an older session without kept rankings: says so, never a figure', async () => {
       const store = new SqliteRunStore(join(project, '.rgate', 'history.sqlite'));
@@ -330,4 +440,5 @@ function suite(holed: boolean): void {
 describe('compare: the pairs whose grade could flip a winner', () => {
   suite(false);
   suite(true);
+  suite(true, true);
 });

@@ -94,7 +94,7 @@ export function holesView(s: CompareSession) {
 const SHOWN_PAIRS = 10;
 
 /**
- * One sentence per ranking measure: its unjudged pairs within its depth and whether grading them
+ * One sentence per ranking measure and top-1 rate: its unjudged pairs within its depth (the top-1s) and whether grading them
  * (all 0, all the set's top grade) flips its winner; empty for a session whose variants kept no
  * rankings (it says so once) or that had no query set at hand.
  */
@@ -109,10 +109,16 @@ export function winnerHolesLines(s: CompareSession): string[] {
       : [];
   }
   const name = (w: string | null) => w ?? 'no winner';
-  return s.winner_holes.map((h) => {
-    const at = `${h.metric} (${h.depth === null ? 'whole ranking' : `depth ${h.depth}`})`;
+  const kept = (s.winner_holes_not_rescored ?? []).map(
+    (n) =>
+      `${n.metric} (top-1): not re-scored: needs ${n.needs}; winner ${name(s.winners.find((w) => w.metric === n.metric)?.winner ?? null)} as measured`,
+  );
+  const lines = s.winner_holes.map((h) => {
+    // a top-1 rate (top1_useful_rate, top1_useful_any_mode) reads one document per answer
+    const top1 = h.metric.startsWith('top1_');
+    const at = `${h.metric} (${top1 ? 'top-1' : h.depth === null ? 'whole ranking' : `depth ${h.depth}`})`;
     if (!h.pairs.length)
-      return `${at}: no unjudged document within the depth of any variant; winner ${name(h.winner)}`;
+      return `${at}: no unjudged ${top1 ? 'top-1 of any variant' : 'document within the depth of any variant'}; winner ${name(h.winner)}`;
     const n = `${h.pairs.length} unjudged pair${h.pairs.length === 1 ? '' : 's'}`;
     const ends = `graded 0: ${name(h.with_zero)}; graded ${h.top_grade}: ${name(h.with_top)}`;
     if (!h.can_flip) return `${at}: ${n}; winner ${name(h.winner)} either way (${ends})`;
@@ -123,6 +129,7 @@ export function winnerHolesLines(s: CompareSession): string[] {
     const more = h.pairs.length > SHOWN_PAIRS ? ` +${h.pairs.length - SHOWN_PAIRS} more` : '';
     return `${at}: ${n} can FLIP the winner ${name(h.winner)} (${ends}): ${shown}${more}`;
   });
+  return [...lines, ...kept];
 }
 
 const FLIP_HINT = (s: CompareSession) =>

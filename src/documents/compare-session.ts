@@ -138,6 +138,7 @@ export type LabelEffect = Static<typeof LabelEffectSchema>;
 /**
  * A ranking measure's judgment holes in a comparison: the unjudged documents within its depth in
  * any variant's kept ranking, and the winner with all of them graded 0 and graded the set's top grade.
+ * A top-1 rate's (depth 1): the unjudged top-1s of the queries with qrels, in any variant.
  */
 export const WinnerHolesSchema = Closed({
   metric: Type.String(),
@@ -154,6 +155,9 @@ export const WinnerHolesSchema = Closed({
   pairs: Type.Array(Closed({ query_id: Type.String(), doc_id: Type.String() })),
 });
 export type WinnerHoles = Static<typeof WinnerHolesSchema>;
+
+/** A measure a comparison does not score again under other grades, and the answer data it needs. */
+export const NotRescoredSchema = Closed({ metric: Type.String(), needs: Type.String() });
 
 export const CompareSessionSchema = Closed({
   schema: Const(COMPARE_SCHEMA_VERSION),
@@ -195,6 +199,11 @@ export const CompareSessionSchema = Closed({
    * Absent in sessions written before it, and when the comparison had no query set at hand.
    */
   winner_holes: Type.Optional(Type.Array(WinnerHolesSchema)),
+  /**
+   * the top-1 rates compared whose values the session cannot count again under other grades, each
+   * with the answer data it needs (their winners keep the session's values). Absent when none.
+   */
+  winner_holes_not_rescored: Type.Optional(Type.Array(NotRescoredSchema)),
   /** the only fields that differ between two sessions of the same inputs */
   environment: Closed({ session_id: Type.String(), created_at: Type.String() }),
 });

@@ -2,6 +2,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Closed, OrNull, Pair, StringEnum } from './keywords.js';
 import { RuleStatusSchema } from './gate-result.js';
+import { NotRescoredSchema } from './compare-session.js';
 
 const count = Type.Integer({ minimum: 0 });
 
@@ -73,6 +74,8 @@ export const LabelAgreeOutputSchema = Closed(
             changes: Type.Boolean(),
           }),
         ),
+        /** the top-1 rates not counted again (they keep the session's values), with what each needs */
+        not_rescored: Type.Optional(Type.Array(NotRescoredSchema)),
         changes: Type.Boolean(),
       }),
     ),

@@ -9,7 +9,13 @@ import {
   resolveFixtureDir,
   type QrelsMergeResult,
 } from '../../snapshot/index.js';
-import type { LabelMergeOutput, LabelQueue, LabelQueueOutput, Report } from '../../documents/index.js';
+import type {
+  LabelMergeOutput,
+  LabelQueue,
+  LabelQueueOutput,
+  QueryRecord,
+  Report,
+} from '../../documents/index.js';
 import type { RunStore } from '../../store/index.js';
 import { agreeGraders, pairKey, type Grader } from '../../../history/label-agree.js';
 import { loadReport } from './diff.js';
@@ -36,7 +42,7 @@ import type { CliIo, RgateCommand } from '../command.js';
 import { outDirOf } from '../out-dir.js';
 import { loadSuiteSpec, openStore, withStoreOptions, type StoreArgs } from './history.js';
 import { loadSession } from '../../../history/compare.js';
-import { requireRankings, variantValuesUnder, winnerChanges } from '../../../history/compare-rescore.js';
+import { requireRankings, valuesUnder, winnerChanges } from '../../../history/compare-rescore.js';
 import { winnerFlipPairs } from '../../../history/compare-winner-holes.js';
 
 interface LabelArgs extends StoreArgs {
@@ -95,15 +101,20 @@ function compareWinnersWith(io: CliIo, args: LabelArgs, sessionId: string, a: Gr
     requireRankings(session, 'label agree --session');
     const { spec, root } = loadSuiteSpec(io, session.suite, args.config);
     const set = loadFixtureSet(spec.fixture, { root, verify: false });
-    const values = (g: Grader) => {
+    const filling = (g: Grader) => {
       const mine = new Map<string, Record<string, number>>();
       for (const [key, grade] of g.grades) {
         const [q, doc] = key.split('\u0000') as [string, string];
         (mine.get(q) ?? mine.set(q, {}).get(q)!)[doc] = grade;
       }
-      return variantValuesUnder(session, set.queries, (q) => ({ ...q.qrels, ...mine.get(q.query_id) }));
+      return (q: QueryRecord) => ({ ...q.qrels, ...mine.get(q.query_id) });
     };
-    return { session_id: sessionId, winners: winnerChanges(session, values(a), values(b)) };
+    const { values, rescored, not_rescored } = valuesUnder(session, set.queries, [filling(a), filling(b)]);
+    return {
+      session_id: sessionId,
+      winners: winnerChanges(session, values[0]!, values[1]!, rescored),
+      ...(not_rescored.length ? { not_rescored } : {}),
+    };
   } finally {
     store.close();
   }
@@ -418,7 +429,7 @@ export const labelCommand: RgateCommand<LabelArgs> = {
       .option('session', {
         type: 'string',
         describe:
-          "agree: a comparison session whose ranking measure winners are named again with each grader's grades; pool --priority verdict: the session whose winner-flipping pairs come first",
+          "agree: a comparison session whose ranking measure and top-1 rate winners are named again with each grader's grades; pool --priority verdict: the session whose winner-flipping pairs come first",
       })
       .option('k', { type: 'number', default: 5, describe: "queue: pool each ranking's top k" })
       .option('depth', { type: 'number', describe: "pool: each system's top k (default 5, as --k)" })

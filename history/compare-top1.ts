@@ -1,0 +1,164 @@
+/**
+ * A comparison's top-1 rates scored again under other grades, from what the session keeps: each
+ * variant's replay-1 ranked ids (`top_ids`, the answer's own order) and its stored per-query values.
+ * A query's value moves with a grade only where the qrels decide its top-1 (judgeTop1's order: an
+ * excluded tag, then useful_ids / useful_paths, then a qrels line, then include rules, else
+ * unjudged); every condition that does not depend on grades is read back from the stored values.
+ * Where a value depends on answer data the session does not keep (which id was selected, the top-1's
+ * tags, the selection mode), the measure is not re-scored and says what it needs: no guessed figure.
+ */
+import type { CompareSession, CompareVariant, QueryRecord } from '../src/documents/index.js';
+import { RANKING_ONLY } from '../src/documents/index.js';
+import type { QrelsOf } from '../src/metrics/index.js';
+
+export const TOP1_RATES: readonly string[] = ['top1_useful_rate', 'top1_useful_any_mode'];
+
+/** Answers in these selection-mode counts have no selection step: their top-1 is their first ranked id. */
+const NO_SELECTION = new Set([RANKING_ONLY, 'error', 'no_match']);
+
+const NEEDS_SELECTED =
+  "each query's replay-1 selected_id (a variant answered with a selection step; the session keeps ranked ids only)";
+const NEEDS_TOP_IDS = "each query's replay-1 top ids (the session predates keeping them)";
+const NEEDS_TAGS = "the replay-1 top-1's tags where a query excludes tags (the session does not keep them)";
+const NEEDS_MODE = "each query's replay-1 selection mode (the session keeps counts per mode only)";
+const NEEDS_CONSISTENT =
+  "each query's replay-1 top-1 judgment (the session's stored values do not follow from its kept top ids)";
+
+type Value = 0 | 1 | undefined;
+/** a value, or why it cannot be known from the session */
+type Scored = Value | { needs: string };
+
+/** The top-1 rate measures the session tested, in id order. */
+export function top1MetricsOf(session: CompareSession): string[] {
+  return session.metrics
+    .map((m) => m.id)
+    .filter((m) => TOP1_RATES.includes(m))
+    .sort();
+}
+
+const explicitUseful = (q: QueryRecord) => (q.useful_ids?.length ?? 0) + (q.useful_paths?.length ?? 0) > 0;
+const includeRules = (q: QueryRecord) =>
+  (q.must_include_signals_any?.length ?? 0) + (q.must_include_tags_any?.length ?? 0) > 0;
+
+/**
+ * Is `doc` (the top-1) judged useful with `grades`, given what the stored value tells (the run's
+ * judgment with the set's qrels)? undefined: the grades do not decide, the stored value stands.
+ */
+function usefulWith(
+  q: QueryRecord,
+  doc: string,
+  stored: 0 | 1,
+  grades: Readonly<Record<string, number>>,
+  level: number,
+): boolean | undefined | { needs: string } {
+  if (explicitUseful(q)) return undefined;
+  const g = grades[doc];
+  const useful = g !== undefined ? g >= level : includeRules(q) ? undefined : false;
+  if ((q.must_exclude_tags_all?.length ?? 0) === 0 || useful !== true) return useful;
+  // a leak makes any top-1 not useful: stored useful shows no leak, stored not useful with a useful grade shows one
+  const frozen = q.qrels?.[doc];
+  if (stored === 1) return true;
+  if (frozen !== undefined && frozen >= level) return false;
+  return { needs: NEEDS_TAGS };
+}
+
+/** One query's value of `metric` for a variant with `grades` (the measure's own rule, see the header). */
+function valueWith(
+  metric: string,
+  q: QueryRecord,
+  v: CompareVariant,
+  grades: Readonly<Record<string, number>>,
+  level: number,
+): Scored {
+  const stored = v.per_query[metric]?.[q.query_id] as Value;
+  // not counted (probe, no judgment) stays out: a grade adds no query to the denominator here
+  if (stored === undefined) return undefined;
+  const doc = v.top_ids![q.query_id]?.[0];
+  if (doc === undefined) return stored; // an error or an empty answer: never useful
+  const useful = usefulWith(q, doc, stored, grades, level);
+  if (useful === undefined) return stored;
+  if (typeof useful === 'object') return useful;
+  if (metric === 'top1_useful_any_mode') return useful ? 1 : 0;
+  // top1_useful_rate: useful and semantically selected; the stored value shows the mode only where it was useful
+  if (!useful) return 0;
+  const any = v.per_query.top1_useful_any_mode?.[q.query_id];
+  if (any === 1) return stored;
+  return { needs: NEEDS_MODE };
+}
+
+/** Why the session cannot re-score its top-1 rates at all (undefined: it may, query by query). */
+function sessionNeeds(session: CompareSession): string | undefined {
+  if (session.variants.some((v) => !v.top_ids)) return NEEDS_TOP_IDS;
+  const selects = session.variants.some((v) =>
+    Object.keys(v.selection_modes ?? {}).some((m) => !NO_SELECTION.has(m)),
+  );
+  // without counts (older sessions) nothing shows the answers had no selection step
+  if (selects || session.variants.some((v) => !v.selection_modes)) return NEEDS_SELECTED;
+  return undefined;
+}
+
+/**
+ * Each variant's per-query values of `metric` under each of `fillings`, or what the measure needs.
+ * The set's own qrels must give back the stored values (a check that the kept ids are the top-1s).
+ */
+export function top1ValuesUnder(
+  session: CompareSession,
+  metric: string,
+  queries: readonly QueryRecord[],
+  fillings: readonly QrelsOf[],
+): { values: Record<string, number>[][] } | { needs: string } {
+  const early = sessionNeeds(session);
+  if (early) return { needs: early };
+  const level = session.variants[0]!.rankings?.relevance_level ?? 1;
+  const scoreAll = (qrelsOf: QrelsOf) => {
+    const out: Record<string, number>[] = [];
+    for (const v of session.variants) {
+      const values: Record<string, number> = {};
+      for (const q of queries) {
+        const x = valueWith(metric, q, v, qrelsOf(q) ?? {}, level);
+        if (typeof x === 'object') return x;
+        if (x !== undefined) values[q.query_id] = x;
+      }
+      out.push(values);
+    }
+    return out;
+  };
+  const own = scoreAll((q) => q.qrels);
+  if (!Array.isArray(own)) return own;
+  const same = session.variants.every((v, i) => {
+    const stored = v.per_query[metric] ?? {};
+    const mine = own[i]!;
+    const ids = Object.keys(stored);
+    return ids.length === Object.keys(mine).length && ids.every((id) => mine[id] === stored[id]);
+  });
+  if (!same) return { needs: NEEDS_CONSISTENT };
+  const values: Record<string, number>[][] = [];
+  for (const f of fillings) {
+    const x = scoreAll(f);
+    if (!Array.isArray(x)) return x;
+    values.push(x);
+  }
+  return { values };
+}
+
+/**
+ * The top-1 holes of `metric`: per variant, the top-1 of a query with qrels that no judgment covers
+ * (its qrels decide it, and lack it), in any variant; query id -> doc ids.
+ */
+export function top1Holes(
+  session: CompareSession,
+  queries: readonly QueryRecord[],
+): Map<string, Set<string>> {
+  const holes = new Map<string, Set<string>>();
+  for (const q of queries) {
+    const qrels = q.qrels ?? {};
+    if (Object.keys(qrels).length === 0 || explicitUseful(q) || includeRules(q)) continue;
+    for (const v of session.variants) {
+      const doc = v.top_ids?.[q.query_id]?.[0];
+      if (doc === undefined || Object.hasOwn(qrels, doc)) continue;
+      if (v.per_query.top1_useful_any_mode?.[q.query_id] === undefined) continue;
+      (holes.get(q.query_id) ?? holes.set(q.query_id, new Set()).get(q.query_id)!).add(doc);
+    }
+  }
+  return holes;
+}
