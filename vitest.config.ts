@@ -13,6 +13,7 @@ import { defineConfig } from 'vitest/config';
 export const E2E_TESTS = [
   'test/**/*-browser.test.ts',
   'test/init-package.test.ts',
+  'test/compare-winner-holes.test.ts',
   'test/run-sigint.test.ts',
   'test/run-sigkill.test.ts',
   'test/run-lifecycle.test.ts',
