@@ -34,22 +34,29 @@ export function cFixed(x: number, digits: number): string {
 /** "0000" .. "9999", made on the first formatFixed4 (a -q -m all_trec report prints millions). */
 let fourDigits: string[] | undefined;
 
+/**
+ * x rounded to ten-thousandths, as an integer count of them, when no tie can be near; else -1.
+ * Below 2^40 the product x * 10^4 is within 2^-13 of the exact one, so when its fraction is further
+ * than that from one half, rounding it to the nearest integer rounds the exact value the same way
+ * (a fraction near .5 goes to cFixed, which decides ties exactly). Negative values (and -0's sign)
+ * go to cFixed too.
+ */
+function fastTicks4(x: number): number {
+  if (!(x >= 0 && x < 1e8)) return -1;
+  const p = x * 10000;
+  const f = Math.floor(p);
+  const frac = p - f;
+  if (frac >= 0.499 && frac <= 0.501) return -1;
+  return frac > 0.5 ? f + 1 : f;
+}
+
 /** trec_eval's %6.4f, with its spellings of what is not a finite number. */
 export function formatFixed4(x: number): string {
-  // Fast path, the same string as cFixed(x, 4): below 2^40 the product x * 10^4 is within 2^-13 of
-  // the exact one, so when its fraction is further than that from one half, rounding it to the
-  // nearest integer rounds the exact value the same way (a fraction near .5 goes to cFixed, which
-  // decides ties exactly). Negative values (and -0's sign) go to cFixed too.
-  if (x >= 0 && x < 1e8) {
-    const p = x * 10000;
-    const f = Math.floor(p);
-    const frac = p - f;
-    if (frac < 0.499 || frac > 0.501) {
-      const k = frac > 0.5 ? f + 1 : f;
-      const r = k % 10000;
-      fourDigits ??= Array.from({ length: 10000 }, (_, i) => String(i).padStart(4, '0'));
-      return `${(k - r) / 10000}.${fourDigits[r]!}`;
-    }
+  const k = fastTicks4(x);
+  if (k >= 0) {
+    const r = k % 10000;
+    fourDigits ??= Array.from({ length: 10000 }, (_, i) => String(i).padStart(4, '0'));
+    return `${(k - r) / 10000}.${fourDigits[r]!}`;
   }
   // glibc's %6.4f: right-aligned in 6 columns; 0/0 on x86 is the negative default NaN, "-nan"
   if (!Number.isFinite(x)) return (x > 0 ? 'inf' : x < 0 ? '-inf' : '-nan').padStart(6);
@@ -213,27 +220,22 @@ class ByteOut {
 
   /** formatFixed4(x): its fast path's digits written here, anything else its string */
   fixed4(x: number): void {
-    if (x >= 0 && x < 1e8) {
-      const p = x * 10000;
-      const f = Math.floor(p);
-      const frac = p - f;
-      if (frac < 0.499 || frac > 0.501) {
-        const k = frac > 0.5 ? f + 1 : f;
-        const r = k % 10000;
-        this.digits((k - r) / 10000);
-        this.room(5);
-        const buf = this.buf;
-        const n = this.n;
-        buf[n] = DOT;
-        buf[n + 1] = ZERO + Math.floor(r / 1000);
-        buf[n + 2] = ZERO + (Math.floor(r / 100) % 10);
-        buf[n + 3] = ZERO + (Math.floor(r / 10) % 10);
-        buf[n + 4] = ZERO + (r % 10);
-        this.n = n + 5;
-        return;
-      }
+    const k = fastTicks4(x);
+    if (k < 0) {
+      this.text(formatFixed4(x));
+      return;
     }
-    this.text(formatFixed4(x));
+    const r = k % 10000;
+    this.digits((k - r) / 10000);
+    this.room(5);
+    const buf = this.buf;
+    const n = this.n;
+    buf[n] = DOT;
+    buf[n + 1] = ZERO + Math.floor(r / 1000);
+    buf[n + 2] = ZERO + (Math.floor(r / 100) % 10);
+    buf[n + 3] = ZERO + (Math.floor(r / 10) % 10);
+    buf[n + 4] = ZERO + (r % 10);
+    this.n = n + 5;
   }
 
   done(): Buffer {
