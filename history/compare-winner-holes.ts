@@ -8,16 +8,9 @@
  */
 import { compareCodeUnits } from '../src/core/canonical-json.js';
 import type { CompareSession, QueryRecord, WinnerHoles } from '../src/documents/index.js';
-import { measureDepth, unjudgedWithin } from '../src/metrics/index.js';
+import { measureDepth, topGrade, unjudgedWithin } from '../src/metrics/index.js';
 import { rankingMetricsOf, valuesUnder, winnersUnder } from './compare-rescore.js';
 import { top1Holes, top1MetricsOf } from './compare-top1.js';
-
-/** The grade a relevant filling gives: the set's highest, at least the relevance level. */
-function topGrade(queries: readonly QueryRecord[], relevanceLevel: number): number {
-  let top = relevanceLevel;
-  for (const q of queries) for (const g of Object.values(q.qrels ?? {})) top = Math.max(top, g);
-  return top;
-}
 
 /** A measure's holes, query id -> doc ids, as (query, doc) pairs in query then doc id order. */
 function pairsOf(holes: Map<string, Set<string>>): { query_id: string; doc_id: string }[] {

@@ -54,11 +54,17 @@ function trecOrder(ranked: readonly { id: string; score: number }[]): string[] {
     .map((r) => r.id);
 }
 
+/** The grade a relevant filling gives: the set's highest, at least the relevance level. */
+export function topGrade(queries: readonly QueryRecord[], relevanceLevel: number): number {
+  let top = relevanceLevel;
+  for (const q of queries) for (const g of Object.values(q.qrels ?? {})) top = Math.max(top, g);
+  return top;
+}
+
 /** Each ranking metric's holes and its mean with them filled either way (metrics not measured are left out). */
 export function rankingHoleFills(input: RunMeasuresInput, metrics: readonly string[]): RankingHoleFill[] {
   const ctx = new GateContext(input);
-  let top = input.relevanceLevel;
-  for (const q of input.queries) for (const g of Object.values(q.qrels ?? {})) top = Math.max(top, g);
+  const top = topGrade(input.queries, input.relevanceLevel);
   const out: RankingHoleFill[] = [];
   for (const metric of [...new Set(metrics)].sort(compareCodeUnits)) {
     if (!parseRankingMetricId(metric)) continue;

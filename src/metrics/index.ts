@@ -52,6 +52,7 @@ export {
   keptRankings,
   measureDepth,
   rankingHoleFills,
+  topGrade,
   unjudgedWithin,
   type RankingHoleFill,
 } from './_ranking-holes.js';
