@@ -1,13 +1,14 @@
 /**
  * A comparison's top-1 rates scored again under other grades, from what the session keeps: each
- * variant's replay-1 ranked ids (`top_ids`, the answer's own order) and its stored per-query values.
- * A query's value moves with a grade only where the qrels decide its top-1 (judgeTop1's order: an
- * excluded tag, then useful_ids / useful_paths, then a qrels line, then include rules, else
- * unjudged); every condition that does not depend on grades is read back from the stored values.
- * Where a value depends on answer data the session does not keep (which id was selected, the top-1's
- * tags, the selection mode), the measure is not re-scored and says what it needs: no guessed figure.
+ * variant's replay-1 top-1 (`top1`: its id, selection mode and whether it leaks an excluded tag) and
+ * its stored per-query values. A query's value moves with a grade only where the qrels decide its
+ * top-1 (judgeTop1's order: an excluded tag, then useful_ids / useful_paths, then a qrels line, then
+ * include rules, else unjudged); every condition that does not depend on grades is read back from the
+ * stored values. A session written before it kept `top1` has the ranked ids only (`top_ids`): there a
+ * value that depends on answer data it lacks (which id was selected, the top-1's tags, the selection
+ * mode) is not re-scored, and the measure says what it needs: no guessed figure.
  */
-import type { CompareSession, CompareVariant, QueryRecord } from '../src/documents/index.js';
+import type { CompareSession, CompareVariant, KeptTop1, QueryRecord } from '../src/documents/index.js';
 import { RANKING_ONLY } from '../src/documents/index.js';
 import type { QrelsOf } from '../src/metrics/index.js';
 
@@ -17,12 +18,14 @@ export const TOP1_RATES: readonly string[] = ['top1_useful_rate', 'top1_useful_a
 const NO_SELECTION = new Set([RANKING_ONLY, 'error', 'no_match']);
 
 const NEEDS_SELECTED =
-  "each query's replay-1 selected_id (a variant answered with a selection step; the session keeps ranked ids only)";
+  "each query's replay-1 selected_id (a variant answered with a selection step; this session, made before rgate compare kept top-1s, keeps ranked ids only: compare again)";
 const NEEDS_TOP_IDS = "each query's replay-1 top ids (the session predates keeping them)";
-const NEEDS_TAGS = "the replay-1 top-1's tags where a query excludes tags (the session does not keep them)";
-const NEEDS_MODE = "each query's replay-1 selection mode (the session keeps counts per mode only)";
+const NEEDS_TAGS =
+  "the replay-1 top-1's tags where a query excludes tags (this session, made before rgate compare kept top-1s, does not keep them: compare again)";
+const NEEDS_MODE =
+  "each query's replay-1 selection mode (this session, made before rgate compare kept top-1s, keeps counts per mode only: compare again)";
 const NEEDS_CONSISTENT =
-  "each query's replay-1 top-1 judgment (the session's stored values do not follow from its kept top ids)";
+  "each query's replay-1 top-1 judgment (the session's stored values do not follow from its kept top-1s)";
 
 type Value = 0 | 1 | undefined;
 /** a value, or why it cannot be known from the session */
@@ -62,6 +65,19 @@ function usefulWith(
   return { needs: NEEDS_TAGS };
 }
 
+/** Is a kept top-1 judged useful with `grades`? undefined: the grades do not decide, the stored value stands. */
+function keptUseful(
+  q: QueryRecord,
+  top: KeptTop1,
+  grades: Readonly<Record<string, number>>,
+  level: number,
+): boolean | undefined {
+  if (top.leak) return false;
+  if (explicitUseful(q)) return undefined;
+  const g = grades[top.id];
+  return g !== undefined ? g >= level : includeRules(q) ? undefined : false;
+}
+
 /** One query's value of `metric` for a variant with `grades` (the measure's own rule, see the header). */
 function valueWith(
   metric: string,
@@ -73,8 +89,16 @@ function valueWith(
   const stored = v.per_query[metric]?.[q.query_id] as Value;
   // not counted (probe, no judgment) stays out: a grade adds no query to the denominator here
   if (stored === undefined) return undefined;
+  if (v.top1) {
+    const top = v.top1[q.query_id];
+    if (!top) return stored; // an error or an empty answer: never useful
+    const useful = keptUseful(q, top, grades, level);
+    if (useful === undefined) return stored;
+    if (metric === 'top1_useful_any_mode') return useful ? 1 : 0;
+    return useful && top.mode !== undefined && (v.semantic_win_modes ?? []).includes(top.mode) ? 1 : 0;
+  }
   const doc = v.top_ids![q.query_id]?.[0];
-  if (doc === undefined) return stored; // an error or an empty answer: never useful
+  if (doc === undefined) return stored;
   const useful = usefulWith(q, doc, stored, grades, level);
   if (useful === undefined) return stored;
   if (typeof useful === 'object') return useful;
@@ -88,6 +112,7 @@ function valueWith(
 
 /** Why the session cannot re-score its top-1 rates at all (undefined: it may, query by query). */
 function sessionNeeds(session: CompareSession): string | undefined {
+  if (session.variants.every((v) => v.top1)) return undefined;
   if (session.variants.some((v) => !v.top_ids)) return NEEDS_TOP_IDS;
   const selects = session.variants.some((v) =>
     Object.keys(v.selection_modes ?? {}).some((m) => !NO_SELECTION.has(m)),
@@ -143,7 +168,8 @@ export function top1ValuesUnder(
 
 /**
  * The top-1 holes of `metric`: per variant, the top-1 of a query with qrels that no judgment covers
- * (its qrels decide it, and lack it), in any variant; query id -> doc ids.
+ * (its qrels decide it, and lack it) and that leaks no excluded tag, in any variant; query id -> doc
+ * ids.
  */
 export function top1Holes(
   session: CompareSession,
@@ -154,8 +180,11 @@ export function top1Holes(
     const qrels = q.qrels ?? {};
     if (Object.keys(qrels).length === 0 || explicitUseful(q) || includeRules(q)) continue;
     for (const v of session.variants) {
-      const doc = v.top_ids?.[q.query_id]?.[0];
-      if (doc === undefined || Object.hasOwn(qrels, doc)) continue;
+      // a session before kept top-1s: the first ranked id (it re-counts only answers with no selection step)
+      const kept = v.top1 ? v.top1[q.query_id] : undefined;
+      const doc = v.top1 ? kept?.id : v.top_ids?.[q.query_id]?.[0];
+      // a leaking top-1 is not useful whatever its grade: no hole
+      if (doc === undefined || kept?.leak || Object.hasOwn(qrels, doc)) continue;
       if (v.per_query.top1_useful_any_mode?.[q.query_id] === undefined) continue;
       (holes.get(q.query_id) ?? holes.set(q.query_id, new Set()).get(q.query_id)!).add(doc);
     }

@@ -16,6 +16,7 @@ import {
   type CompareVariant,
   type GitRef,
   type KeptRankings,
+  type KeptTop1,
   type PairedSettings,
   type PairedTest,
   type PairedTestKind,
@@ -73,13 +74,39 @@ export interface AnalyzeInput {
   queries?: readonly QueryRecord[];
 }
 
-/** A variant's top ids (what `rgate label queue` pools) and, given the qrels, its judgment holes. */
+/**
+ * A variant's top ids (what `rgate label queue` pools), its top-1s with the answer facts a top-1 rate
+ * reads (what counts the rates again under other grades) and, given the qrels, its judgment holes.
+ */
 function withRankings(
   report: Report,
   queries: readonly QueryRecord[] | undefined,
-): Pick<CompareVariant, 'top_ids' | 'judgment_holes'> {
+): Pick<CompareVariant, 'top_ids' | 'top1' | 'semantic_win_modes' | 'judgment_holes'> {
   const top_ids = Object.fromEntries(report.queries.map((q) => [q.query_id, q.actual.top_ids]));
-  return { top_ids, ...(queries ? { judgment_holes: judgmentHoles(top_ids, queries) } : {}) };
+  return {
+    top_ids,
+    top1: keptTop1s(report),
+    semantic_win_modes: [...semanticWinModesOf(report)],
+    ...(queries ? { judgment_holes: judgmentHoles(top_ids, queries) } : {}),
+  };
+}
+
+/**
+ * Replay 1's top-1 of each query as the run judged it (the gate context's top1: selected_id, else the
+ * first ranked id; a leak is the judgment `excluded_tag`, which judgeTop1 decides before any grade).
+ */
+function keptTop1s(report: Report): Record<string, KeptTop1> {
+  const out: Record<string, KeptTop1> = {};
+  for (const q of report.queries) {
+    const id = q.actual.ok ? (q.actual.selected_id ?? q.actual.top_ids[0]) : undefined;
+    if (id === undefined) continue;
+    out[q.query_id] = {
+      id,
+      ...(q.actual.selection_mode ? { mode: q.actual.selection_mode } : {}),
+      ...(q.top1_by === 'excluded_tag' ? { leak: true as const } : {}),
+    };
+  }
+  return out;
 }
 
 /** From the variants' reports to the session document. Pure (statistics are seeded). */

@@ -26,6 +26,7 @@ import { loadSuiteSpec } from '../src/cli/commands/history.js';
 import { variantsFromFlags } from '../src/cli/commands/compare.js';
 import { runCompare, saveSession } from '../history/compare.js';
 import { winnerHoles } from '../history/compare-winner-holes.js';
+import { valuesUnder } from '../history/compare-rescore.js';
 import { loadFixtureSet } from '../src/snapshot/index.js';
 
 /**
@@ -35,17 +36,31 @@ import { loadFixtureSet } from '../src/snapshot/index.js';
  */
 const REPO = resolve(import.meta.dirname, '..');
 
-/**
- * The Lumen set as shipped, or with every second judged document of each query (by id) unjudged;
- * `keepTagQueries`: not of the queries that exclude tags (their top-1 holes need the top-1's tags,
- * which a session does not keep), so a top-1 rate is scored again with holes.
- */
-function suite(holed: boolean, keepTagQueries = false): void {
+/** A comparison of two variants of a suite on the Lumen set. */
+interface Case {
+  /** context-load: two plain rankers; semantic: a selection step (selected ids, modes) against a ranker */
+  suite: 'context-load' | 'semantic';
+  variants: [string, string];
+  /** every second judged document of each query (by id) unjudged, and every one carrying a tag its query excludes */
+  holed: boolean;
+  /** not of the queries that exclude tags (their qrels left whole) */
+  keepTagQueries?: boolean;
+}
+
+/** The Lumen set as shipped or holed (Case), compared as the case says. */
+function suite({ suite: name, variants: flags, holed, keepTagQueries = false }: Case): void {
   const project = mkdtempSync(join(tmpdir(), 'rgate-winner-holes-'));
   afterAll(() => rmSync(project, { recursive: true, force: true }));
   for (const path of ['rgate.config.json', 'gates', join('fixtures', 'context-load')])
     cpSync(join(REPO, path), join(project, path), { recursive: true });
   const setFile = join(project, 'fixtures', 'context-load', 'queries.jsonl');
+  const tagsOf = new Map(
+    readFileSync(join(project, 'fixtures', 'context-load', 'corpus.jsonl'), 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as CorpusRecord)
+      .map((r) => [r.id, r.tags ?? []]),
+  );
   if (holed)
     writeFileSync(
       setFile,
@@ -55,9 +70,12 @@ function suite(holed: boolean, keepTagQueries = false): void {
         .map((l) => {
           const { judged_by: _j, ...q } = JSON.parse(l) as QueryRecord & { judged_by?: unknown };
           if (!q.qrels || (keepTagQueries && q.must_exclude_tags_all?.length)) return JSON.stringify(q);
+          // and every document carrying a tag the query excludes: a top-1 that leaks is then no qrels line
+          const leaks = (d: string) =>
+            (tagsOf.get(d) ?? []).some((t) => q.must_exclude_tags_all?.includes(t));
           const keep = Object.keys(q.qrels)
             .sort()
-            .filter((_, i) => i % 2 === 0);
+            .filter((d, i) => i % 2 === 0 && !leaks(d));
           return JSON.stringify({ ...q, qrels: Object.fromEntries(keep.map((k) => [k, q.qrels![k]!])) });
         })
         .join('\n') + '\n',
@@ -88,11 +106,11 @@ function suite(holed: boolean, keepTagQueries = false): void {
           io,
         ),
       ).toBe(0);
-    const { spec, root } = loadSuiteSpec(io, 'context-load');
+    const { spec, root } = loadSuiteSpec(io, name);
     corpus = [...loadFixtureSet(spec.fixture, { root, verify: false }).corpus];
-    const { variants, kind } = variantsFromFlags(['system.mode=context-load', 'system.mode=bm25'], undefined);
+    const { variants, kind } = variantsFromFlags(flags, undefined);
     session = await runCompare({
-      suite: 'context-load',
+      suite: name,
       spec,
       root,
       variants,
@@ -168,37 +186,37 @@ function suite(holed: boolean, keepTagQueries = false): void {
     )[0]!.winner;
   }
 
-  const title = !holed
-    ? 'the set as shipped'
-    : keepTagQueries
-      ? 'every second judgment taken out, but of queries excluding tags'
-      : 'every second judgment taken out';
+  const title = `${name} ${flags.join(' vs ')}: ${
+    !holed
+      ? 'the set as shipped'
+      : keepTagQueries
+        ? 'every second judgment taken out, but of queries excluding tags'
+        : 'every second judgment taken out'
+  }`;
   describe(title, () => {
     it('states each ranking measure with its holes and its winner graded either way, as a brute force finds them', () => {
       const holes = session.winner_holes!;
       expect(holes.map((h) => h.metric)).toEqual(rescoredOf().sort());
-      // a top-1 rate is left out only when the answer data it needs is truly missing: here a top-1
-      // no judgment covers, of a query that excludes tags (graded useful, only its tags decide)
+      // the session keeps each variant's top-1 (selected id, mode, leak): every top-1 rate counts again
+      expect(session.winner_holes_not_rescored).toBeUndefined();
+      const top1Rates = session.metrics.map((m) => m.id).filter((m) => m.startsWith('top1_'));
+      expect(top1Rates).toEqual(
+        name === 'semantic' ? ['top1_useful_rate', 'top1_useful_any_mode'] : ['top1_useful_any_mode'],
+      );
+      for (const m of top1Rates) expect(holes.some((h) => h.metric === m)).toBe(true);
+      // top-1 holes graded either way, checked against the brute force below; a holed set has some,
+      // among them top-1s of queries that exclude tags unless those kept their qrels
       const excludes = (qid: string) =>
         (queries.find((q) => q.query_id === qid)?.must_exclude_tags_all?.length ?? 0) > 0;
-      const tagHole = bruteRuns((q) => q.qrels).some((r) =>
-        r.outcomes.some(
-          (o) =>
-            o.kind === 'benchmark' && o.top1 === 'unjudged' && o.judged !== false && excludes(o.query_id),
-        ),
-      );
-      expect(session.winner_holes_not_rescored ?? []).toEqual(
-        tagHole
-          ? [{ metric: 'top1_useful_any_mode', needs: expect.stringMatching(/top-1's tags/) as string }]
-          : [],
-      );
-      if (!holed || keepTagQueries) expect(holes.some((h) => h.metric === 'top1_useful_any_mode')).toBe(true);
-      // top-1 holes graded either way, checked against the brute force below
-      if (keepTagQueries)
-        expect(holes.find((h) => h.metric === 'top1_useful_any_mode')!.pairs.length).toBeGreaterThan(0);
+      if (holed) {
+        const pairs = holes.find((h) => h.metric === 'top1_useful_any_mode')!.pairs;
+        expect(pairs.length).toBeGreaterThan(0);
+        expect(pairs.some((p) => excludes(p.query_id))).toBe(!keepTagQueries);
+      }
       expect(holes.some((h) => h.pairs.length > 0)).toBe(true);
       // the case only tests a flip where the holes are many (recip_rank: v2 graded 0, none graded 3)
-      if (holed && !keepTagQueries) expect(holes.some((h) => h.can_flip)).toBe(true);
+      if (holed && !keepTagQueries && name === 'context-load')
+        expect(holes.some((h) => h.can_flip)).toBe(true);
       const store = runs;
       const truePairs = new Map<string, Set<string>>();
       {
@@ -263,7 +281,7 @@ function suite(holed: boolean, keepTagQueries = false): void {
       const pool = await rgate([
         'label',
         'pool',
-        'context-load',
+        name,
         '--modes',
         'bm25',
         '--priority',
@@ -317,7 +335,7 @@ function suite(holed: boolean, keepTagQueries = false): void {
       ]);
       expect(r.code, r.err).toBe(0);
       const doc = (JSON.parse(r.out) as LabelAgreeOutput).compare!;
-      // every grade 0 decides every top-1 a grade decides (no leak needs telling apart): the top-1 rates count again
+      // every grade 0 decides every top-1 a grade decides: the top-1 rates count again
       expect(doc.not_rescored).toBeUndefined();
       expect(doc.winners.map((w) => w.metric)).toEqual(rescoredOf([]).sort());
       expect(doc.winners.some((w) => w.metric === 'top1_useful_any_mode')).toBe(true);
@@ -334,12 +352,55 @@ function suite(holed: boolean, keepTagQueries = false): void {
       expect(doc.changes).toBe(doc.winners.some((w) => w.with_a !== null));
     });
 
-    it.runIf(!holed)(
-      'a variant with a selection step: its top-1 rates say they need the selected ids',
+    it('counts every measure again per query as the run itself does, under gradings that reach every top-1', () => {
+      const tops = new Map<string, Set<string>>();
+      for (const v of session.variants)
+        for (const [qid, t] of Object.entries(v.top1 ?? {}))
+          (tops.get(qid) ?? tops.set(qid, new Set()).get(qid)!).add(t.id);
+      const top = Math.max(1, ...queries.flatMap((q) => Object.values(q.qrels ?? {})));
+      // a grade lands only on queries with qrels: a judgment never adds a query to a rate's denominator here
+      const gradings: [string, (q: QueryRecord) => Record<string, number> | undefined][] = [
+        [
+          `every kept top-1 graded ${top}`,
+          (q) =>
+            q.qrels && Object.keys(q.qrels).length
+              ? { ...q.qrels, ...Object.fromEntries([...(tops.get(q.query_id) ?? [])].map((d) => [d, top])) }
+              : q.qrels,
+        ],
+        [
+          'every kept top-1 graded 0',
+          (q) =>
+            q.qrels && Object.keys(q.qrels).length
+              ? { ...q.qrels, ...Object.fromEntries([...(tops.get(q.query_id) ?? [])].map((d) => [d, 0])) }
+              : q.qrels,
+        ],
+      ];
+      const { values, rescored, not_rescored } = valuesUnder(
+        session,
+        queries,
+        gradings.map(([, g]) => g),
+      );
+      expect(not_rescored).toEqual([]);
+      expect(rescored.filter((m) => m.startsWith('top1_')).length).toBeGreaterThan(0);
+      gradings.forEach(([title, g], f) => {
+        const brute = bruteRuns(g);
+        for (const m of rescored)
+          session.variants.forEach((v, i) =>
+            expect(values[f]![i]![m] ?? {}, `${title}: ${v.id} ${m}`).toEqual(brute[i]!.values[m] ?? {}),
+          );
+      });
+    });
+
+    it.runIf(!holed && name === 'context-load')(
+      'an older session (no kept top-1s) with a selection step: its top-1 rates say they need the selected ids',
       async () => {
         const store = new SqliteRunStore(join(project, '.rgate', 'history.sqlite'));
         const sel = structuredClone(session);
-        // the session keeps ranked ids only: a selected_id could name another document than the first
+        for (const v of sel.variants) {
+          delete v.top1;
+          delete v.semantic_win_modes;
+        }
+        // ranked ids only: a selected_id could name another document than the first
         sel.variants[1]!.selection_modes = { semantic: 1, ...sel.variants[1]!.selection_modes };
         const { holes, not_rescored } = winnerHoles(sel, queries);
         expect(holes.map((h) => h.metric)).toEqual(
@@ -423,7 +484,7 @@ function suite(holed: boolean, keepTagQueries = false): void {
       const pool = await rgate([
         'label',
         'pool',
-        'context-load',
+        name,
         '--modes',
         'bm25',
         '--priority',
@@ -438,7 +499,10 @@ function suite(holed: boolean, keepTagQueries = false): void {
 }
 
 describe('compare: the pairs whose grade could flip a winner', () => {
-  suite(false);
-  suite(true);
-  suite(true, true);
+  const rankers: Case['variants'] = ['system.mode=context-load', 'system.mode=bm25'];
+  suite({ suite: 'context-load', variants: rankers, holed: false });
+  suite({ suite: 'context-load', variants: rankers, holed: true });
+  suite({ suite: 'context-load', variants: rankers, holed: true, keepTagQueries: true });
+  // a selection step: top-1s are selected ids, top1_useful_rate reads the selection mode
+  suite({ suite: 'semantic', variants: ['system.mode=semantic', 'system.mode=bm25'], holed: true });
 });

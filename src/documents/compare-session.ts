@@ -11,6 +11,7 @@ import { Closed, Const, OrNull, StringEnum, StringMap } from './keywords.js';
 import { MeasureKindSchema } from './measure-value.js';
 import { MetricWinnerSchema, PairedSettingsSchema, PairedTestSchema } from './paired-test.js';
 import { Top1JudgmentSchema } from './query-outcome.js';
+import { SelectionModeSchema } from './selection-mode.js';
 import { PartialConfigSchema, WeightingSchema } from './retrieval-config.js';
 import { JudgmentHolesSchema } from './label.js';
 
@@ -44,6 +45,20 @@ export type KeptRanking = Static<typeof KeptRankingSchema>;
 /** query id -> replay 1's ranking as trec_eval scores it */
 export type KeptRankings = Record<string, KeptRanking>;
 
+/**
+ * A query's replay-1 top-1 as its run judged it: the answer facts a top-1 rate reads besides grades,
+ * so that the rate counts again under other grades (history/compare-top1.ts).
+ */
+export const KeptTop1Schema = Closed({
+  /** selected_id, else the first ranked id */
+  id: Type.String(),
+  /** the answer's selection mode; absent: it named none */
+  mode: Type.Optional(SelectionModeSchema),
+  /** the top-1 carries a tag the query excludes: never useful, whatever its grade */
+  leak: Type.Optional(Const(true)),
+});
+export type KeptTop1 = Static<typeof KeptTop1Schema>;
+
 export const CompareVariantSchema = Closed({
   /** v1, v2, ... in the order given; v1 is the reference */
   id: Type.String(),
@@ -72,6 +87,16 @@ export const CompareVariantSchema = Closed({
   per_query: PerQueryValuesSchema,
   /** query id -> replay 1's top ids (at most 10), what `rgate label queue` pools */
   top_ids: Type.Optional(StringMap(Type.Array(Type.String()))),
+  /**
+   * query id -> replay 1's top-1 of every query answered with one (an error or an empty answer has
+   * none). Absent in sessions written before it was kept.
+   */
+  top1: Type.Optional(StringMap(KeptTop1Schema)),
+  /**
+   * the selection modes the variant's run counted as semantic wins (`top1_useful_rate`); written
+   * with `top1`
+   */
+  semantic_win_modes: Type.Optional(Type.Array(Type.String())),
   /**
    * replay 1's scored ranking of every query the variant asked (ids and their scores, index for
    * index) in trec_eval's order
