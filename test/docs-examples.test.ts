@@ -15,7 +15,7 @@ import { loadGatePolicy } from '../gates/policy.js';
 import { overrulingReason } from '../harness/run-report.js';
 import { permutationFloor } from '../history/compare-stats.js';
 import { sideText } from '../reports/history/compare.js';
-import { errorView } from '../reports/run/view.js';
+import { errorView } from '../reports/run/view-errors.js';
 import { REPO } from './helpers/dist.js';
 import { rate, semanticInput } from './helpers/gate-inputs.js';
 

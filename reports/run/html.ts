@@ -31,7 +31,6 @@ import {
   selectionApplies,
   selectionModeRows,
   whyFailing,
-  errorView,
   countsAgainst,
   unmetExpectations,
   unmetTitle,
@@ -42,8 +41,8 @@ import {
   unrankedText,
   displayGate,
   top1SplitText,
-  stabilityOf,
 } from './view.js';
+import { errorView, stabilityOf } from './view-errors.js';
 import { fallbackReasonView, warningView, violationView, peerFigureViews } from './view-findings.js';
 
 export interface HtmlOptions {

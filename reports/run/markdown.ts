@@ -21,7 +21,6 @@ import {
   selectionModeRows,
   shortHash,
   displayGate,
-  errorView,
   semanticWinText,
   rankedEntriesText,
   weightingText,
@@ -31,6 +30,7 @@ import {
   unmetTitle,
   notApplicableRows,
 } from './view.js';
+import { errorView } from './view-errors.js';
 import { fallbackReasonView, violationView, peerFigureViews, warningView } from './view-findings.js';
 
 export interface MarkdownOptions {

@@ -30,7 +30,6 @@ import {
   shortMode,
   displayGate,
   type MetricRow,
-  errorView,
   semanticWinText,
   rankedEntriesText,
   weightingText,
@@ -41,6 +40,7 @@ import {
   unmetTitle,
   notApplicableRows,
 } from './view.js';
+import { errorView } from './view-errors.js';
 import { fallbackReasonView, violationView, peerFigureViews, warningView } from './view-findings.js';
 
 export interface TerminalOptions {

@@ -3,7 +3,6 @@ import { KU_MATCHING_DEFAULTS as D } from '../core/defaults.js';
 import {
   GUIDANCE_ROLES,
   KU_LEVELS,
-  type ConversationUnit,
   type CorpusRecord,
   type GuidanceRole,
   type KuLevel,
@@ -15,8 +14,9 @@ import {
 } from '../documents/index.js';
 import { bagOfWords, type QueryTerm } from './bm25-index.js';
 import { INDEX_READS, type IndexedCorpus } from './indexed-corpus.js';
-import { guidanceRole, intentLevel, intentPurpose, taggedRole } from './ku-intent.js';
+import { intentLevel, intentPurpose, taggedRole } from './ku-intent.js';
 import type { KuRequest } from './ku-types.js';
+import { overlapWith, sessionUnitsFor, turnUnits } from './ku-conversation.js';
 import { estimateTokens, PROFILE_DEFAULTS } from './profiles.js';
 
 /**
@@ -502,55 +502,6 @@ function kbUnit(m: Match, d: number, text: string, extra: Partial<ResolvedUnit> 
     score: m.kc.kind[d] === 'evidence' ? m.scores.hier(d) : (m.scores.own[d] as number),
     ...extra,
   };
-}
-
-/** How many of the intent's terms a conversation unit (title and text) shares. */
-function overlapWith(ic: IndexedCorpus, termSet: ReadonlySet<string>): (u: ConversationUnit) => number {
-  return (u) => {
-    const seen = new Set(ic.analyzer.analyze(u.title ? `${u.title}\n${u.text}` : u.text));
-    let k = 0;
-    for (const t of termSet) if (seen.has(t)) k++;
-    return k;
-  };
-}
-
-function convUnit(u: ConversationUnit, link: string, extra: Partial<ResolvedUnit> = {}): ResolvedUnit {
-  return { kuId: u.id, title: u.title ?? u.id, sourceLink: `${link}:${u.id}`, text: u.text, ...extra };
-}
-
-/**
- * The current turn: guidance units always; the others when they share a term with the intent (all
- * of them when the intent has no searchable term).
- */
-function turnUnits(
-  req: KuRequest,
-  termSet: ReadonlySet<string>,
-  overlap: (u: ConversationUnit) => number,
-): { guidanceUnits: ResolvedIntent['guidanceUnits']; currentTurnContextUnits: ResolvedUnit[] } {
-  const guidanceUnits: ResolvedIntent['guidanceUnits'] = {
-    planner: [],
-    goalSolver: [],
-    decomposition: [],
-    validation: [],
-  };
-  const currentTurnContextUnits: ResolvedUnit[] = [];
-  for (const u of req.current_turn ?? []) {
-    const role = guidanceRole(u);
-    if (role) guidanceUnits[role].push(convUnit(u, 'turn', { role, score: overlap(u) }));
-    else if (termSet.size === 0 || overlap(u) > 0)
-      currentTurnContextUnits.push(convUnit(u, 'turn', { score: overlap(u) }));
-  }
-  return { guidanceUnits, currentTurnContextUnits };
-}
-
-/** Earlier turns' units sharing a term with the intent: most shared first, then in session order. */
-function sessionUnitsFor(req: KuRequest, overlap: (u: ConversationUnit) => number): ResolvedUnit[] {
-  return (req.session ?? [])
-    .map((u, i) => ({ u, i, k: overlap(u) }))
-    .filter((s) => s.k > 0)
-    .sort((a, b) => b.k - a.k || a.i - b.i)
-    .slice(0, D.session_units)
-    .map((s) => convUnit(s.u, 'session', { score: s.k }));
 }
 
 /** Evidence in order while the payload stays within the token budget; the rest is listed as dropped. */
