@@ -341,23 +341,27 @@ export class Judge {
       }
     }
     if (this.rankListed(run, rq, k)) return k;
+    // the matched scores padded with -Infinity to a power of two above k (the search below counts
+    // up to width - 1)
+    let width = 2;
+    while (width <= k) width <<= 1;
+    if (this.matchedScore.length < width) this.matchedScore = new Float64Array(width);
     const ms = this.matchedScore;
     for (let i = 0; i < k; i++) ms[i] = scores[matched[i] as number] as number;
+    ms.fill(-Infinity, k, width);
     // above[p]: unmatched entries ranked after exactly p matched entries
     const above = this.rankOf;
     above.fill(0, 0, k + 1);
     for (let e = rq.start; e < rq.end; e++) {
       if (isMatched[e - rq.start] === 1) continue;
       const se = scores[e] as number;
+      // how many matched entries score above e: the same steps whatever the comparisons say, each
+      // adding its half or nothing without a branch (a shuffled query's results land anywhere, and a
+      // branch per step was a coin toss for the CPU: this search took ~2.5x as long)
       let lo = 0;
-      let hi = k;
-      while (lo < hi) {
-        const mid = (lo + hi) >> 1;
-        const sm = ms[mid] as number;
-        // is matched[mid] ranked above e?
-        if (sm > se || (sm === se && compareRunDocnos(run, matched[mid] as number, e) > 0)) lo = mid + 1;
-        else hi = mid;
-      }
+      for (let half = width >> 1; half > 0; half >>= 1) lo += half & -+((ms[lo + half - 1] as number) > se);
+      // then the matched entries tied with it whose docno is larger (tied ones are in docno order)
+      while (lo < k && ms[lo] === se && compareRunDocnos(run, matched[lo] as number, e) > 0) lo++;
       above[lo]!++;
     }
     // rank of matched[i] = i + the unmatched entries ranked above it (those after <= i matched)
