@@ -19,7 +19,13 @@ import {
 import type { TrecRun } from './run.js';
 import { estimateRun, feedRange, READ_CHUNK_BYTES } from './run-chunks.js';
 import { RegionFull, RunBuilder, type RegionResult, type RunStorage } from './run-parse.js';
-import { ChunkGrouper, SegmentedRun, type SegmentList, type SegmentStore } from './run-segments.js';
+import {
+  ChunkGrouper,
+  SegmentedRun,
+  segmentsPay,
+  type SegmentList,
+  type SegmentStore,
+} from './run-segments.js';
 
 /** Parse a whole run held in memory. */
 export function parseRun(buf: Uint8Array, label: string): TrecRun {
@@ -120,7 +126,7 @@ function startRead(path: string, opts: RunReadOptions, segmented: boolean): Segm
   }
   const { fd, label } = input;
   let split: RunSplit | undefined;
-  const seg = segmentMin !== undefined && input.size >= segmentMin;
+  const seg = segmentMin !== undefined && input.size >= segmentMin && segmentsPay(fd, input.size);
   let open = true;
   const close = (): void => {
     if (open) closeInput(input);
@@ -173,7 +179,7 @@ function readRunNow(
   } else {
     try {
       // startRunRead split every file it could: this one is read on one thread
-      const seg = segmentMin !== undefined && input.size >= segmentMin;
+      const seg = segmentMin !== undefined && input.size >= segmentMin && segmentsPay(input.fd, input.size);
       run = readRegularRun(
         input.fd,
         input.size,

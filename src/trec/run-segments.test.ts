@@ -83,6 +83,16 @@ describe('startSegmentedRunRead: a shuffled run grouped chunk by chunk', () => {
     sameAsWhole(await load(), 2);
   });
 
+  it('a run with about one result per query in its first MiB is read whole (segments would not pay)', () => {
+    let text = '';
+    for (let i = 0; i < 40_000; i++) text += `q${(i * 7919) % 30_000} Q0 d${i} 1 ${i % 10} r\n`;
+    const many = join(dir, 'many.run');
+    writeFileSync(many, text);
+    const run = src.startSegmentedRunRead(many, { threads: 1, segmentMinBytes: 0 }).result();
+    expect(run instanceof src.SegmentedRun).toBe(false);
+    expect(run.qids.length).toBe(30_000);
+  });
+
   it('a run under segmentMinBytes is read whole', () => {
     const small = join(dir, 'small.run');
     writeFileSync(small, 'q1 Q0 d1 1 2 r\nq2 Q0 d2 1 1 r\n');
