@@ -23,7 +23,9 @@ import {
   inputLabel,
   judgedOnly,
   readQrelsFile,
+  SegmentedRun,
   startRunRead,
+  startSegmentedRunRead,
   STDIN,
   streamRun,
 } from '../trec/index.js';
@@ -176,7 +178,10 @@ function scoreWhole(
   const docs = new DocTable();
   // a large run's second half is parsed on another thread while this one reads the qrels
   // errors name the files as the user wrote them
-  const reading = startRunRead(runPath, { label: labels.run });
+  // -J restricts a whole run; otherwise a large one comes as segments, grouped chunk by chunk
+  const reading = args.judgedOnly
+    ? startRunRead(runPath, { label: labels.run })
+    : startSegmentedRunRead(runPath, { label: labels.run });
   let qrels;
   try {
     qrels = readQrelsFile(qrelsPath, docs, labels.qrels);
@@ -185,6 +190,14 @@ function scoreWhole(
     throw e;
   }
   const read = reading.result();
+  if (read instanceof SegmentedRun) {
+    // every query gathered in turn: checked for a docno retrieved twice (the error reading the run
+    // whole reports first), then measured
+    const ev = new TrecEvaluator(qrels, specs, opts);
+    read.forEachQuery(labels.run, (r, rq) => ev.query(r, rq));
+    if (!args.complete) refuseUnansweredQueries(qrels, read, labels);
+    return ev.finish(read.runId);
+  }
   // trec_eval 10 stops at a judged query the run does not answer, unless -c scores it 0
   if (!args.complete) refuseUnansweredQueries(qrels, read, labels);
   const run = args.judgedOnly ? judgedOnly(read, qrels, args.maxDepth) : read;

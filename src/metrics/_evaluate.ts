@@ -86,7 +86,13 @@ export class TrecEvaluator {
     this.judge = new Judge(qrels.docs);
     qrels.qids.forEach((qid, i) => this.index.set(qid, i));
     this.values = new Array<QueryValues | undefined>(qrels.qids.length);
+    this.hasText = specs.some((s) => s.measure.kind === 'text');
+    this.noText = specs.map(() => NONE);
   }
+
+  private readonly hasText: boolean;
+  /** every query's text when no measure is a text measure (shared, never written) */
+  private readonly noText: string[][];
 
   /** Measure run query rq (ignored when the qrels do not judge it); its entries may be reused after. */
   query(run: TrecRun, rq: RunQuery): void {
@@ -97,12 +103,21 @@ export class TrecEvaluator {
 
   private measure(q: QrelsQuery, run: TrecRun, rq: RunQuery | undefined): QueryValues {
     const j = this.judge.judge(q, run, rq, this.opts);
-    const values: number[][] = [];
-    const text: string[][] = [];
-    for (const s of this.specs) {
+    const { specs } = this;
+    // every query's values are kept to the end: as few arrays as they need (a -q -m all_trec
+    // report keeps ~90 a query), the empty ones shared (never written)
+    const values = new Array<number[]>(specs.length);
+    const text = this.hasText ? new Array<string[]>(specs.length) : this.noText;
+    for (let si = 0; si < specs.length; si++) {
+      const s = specs[si]!;
       const m = s.measure;
-      values.push(m.kind === 'text' ? [] : m.perQuery(j, s.params, this.opts));
-      text.push(m.kind === 'text' ? m.perQueryText(j, s.params, this.opts) : []);
+      if (m.kind === 'text') {
+        values[si] = NONE;
+        text[si] = m.perQueryText(j, s.params, this.opts);
+      } else {
+        values[si] = m.perQuery(j, s.params, this.opts);
+        if (this.hasText) text[si] = NONE;
+      }
     }
     return { qid: q.qid, values, text, inRun: rq !== undefined };
   }
@@ -111,17 +126,11 @@ export class TrecEvaluator {
   finish(runId: string): TrecEvalResult {
     const { qrels, specs, opts } = this;
     const queries: QueryValues[] = [];
-    const perSpec: number[][][] = specs.map((s) => s.names.map(() => [] as number[]));
     for (let qi = 0; qi < qrels.qids.length; qi++) {
       let v = this.values[qi];
       if (!v && opts.averageComplete)
         v = this.measure(qrels.byQid.get(qrels.qids[qi]!)!, EMPTY_RUN, undefined);
-      if (!v) continue;
-      for (let si = 0; si < v.values.length; si++) {
-        const vs = v.values[si]!;
-        for (let ni = 0; ni < vs.length; ni++) perSpec[si]![ni]!.push(vs[ni]!);
-      }
-      queries.push(v);
+      if (v) queries.push(v);
     }
     const numQueries = queries.length;
     if (numQueries === 0) {
@@ -142,19 +151,25 @@ export class TrecEvaluator {
       const m = s.measure;
       if (m.kind === 'text') return [];
       return s.names.map((_, ni) => {
-        const vals = perSpec[si]![ni]!;
         const agg = m.aggregate;
         if (agg === 'sum' || agg === 'mean') {
+          // summed in the queries' order, as trec_eval does
           let sum = 0;
-          for (const v of vals) sum += v;
+          for (const q of queries) sum += q.values[si]![ni]!;
           return agg === 'sum' ? sum : sum / numQueries;
         }
-        return agg(vals, ctx);
+        return agg(
+          queries.map((q) => q.values[si]![ni]!),
+          ctx,
+        );
       });
     });
     return { runId, specs: specs.slice(), queries, summary, numQueries };
   }
 }
+
+/** The values of a text measure, the text of the others: empty, shared (see measure). */
+const NONE = Object.freeze([]) as unknown as never[];
 
 /** The run a query without results is judged against (-c): Judge reads none of it. */
 const EMPTY_RUN: TrecRun = {
@@ -211,6 +226,7 @@ export class Judge {
   private matchedScore = new Float64Array(64);
   private rankOf = new Int32Array(65);
   private isMatched = new Uint8Array(1024);
+  private relsBuf = new Int32Array(1024);
 
   constructor(private readonly docs: DocTable) {}
 
@@ -249,7 +265,11 @@ export class Judge {
     const total = rq ? rq.end - rq.start : 0;
     let numRet = total;
     if (opts.maxDepth !== undefined && numRet > opts.maxDepth) numRet = opts.maxDepth;
-    const rels = new Int32Array(numRet).fill(REL_NONPOOL);
+    // one buffer for every query's grades: a JudgedRanking lives while its query is measured
+    if (this.relsBuf.length < numRet)
+      this.relsBuf = new Int32Array(Math.max(numRet, 2 * this.relsBuf.length));
+    const rels = this.relsBuf.subarray(0, numRet);
+    rels.fill(REL_NONPOOL);
     let numRelRet = 0;
     if (rq && numRet > 0) {
       const k = this.rankJudged(q, run, rq, mask);
@@ -341,23 +361,27 @@ export class Judge {
       }
     }
     if (this.rankListed(run, rq, k)) return k;
+    // the matched scores padded with -Infinity to a power of two above k (the search below counts
+    // up to width - 1)
+    let width = 2;
+    while (width <= k) width <<= 1;
+    if (this.matchedScore.length < width) this.matchedScore = new Float64Array(width);
     const ms = this.matchedScore;
     for (let i = 0; i < k; i++) ms[i] = scores[matched[i] as number] as number;
+    ms.fill(-Infinity, k, width);
     // above[p]: unmatched entries ranked after exactly p matched entries
     const above = this.rankOf;
     above.fill(0, 0, k + 1);
     for (let e = rq.start; e < rq.end; e++) {
       if (isMatched[e - rq.start] === 1) continue;
       const se = scores[e] as number;
+      // how many matched entries score above e: the same steps whatever the comparisons say, each
+      // adding its half or nothing without a branch (a shuffled query's results land anywhere, and a
+      // branch per step was a coin toss for the CPU: this search took ~2.5x as long)
       let lo = 0;
-      let hi = k;
-      while (lo < hi) {
-        const mid = (lo + hi) >> 1;
-        const sm = ms[mid] as number;
-        // is matched[mid] ranked above e?
-        if (sm > se || (sm === se && compareRunDocnos(run, matched[mid] as number, e) > 0)) lo = mid + 1;
-        else hi = mid;
-      }
+      for (let half = width >> 1; half > 0; half >>= 1) lo += half & -+((ms[lo + half - 1] as number) > se);
+      // then the matched entries tied with it whose docno is larger (tied ones are in docno order)
+      while (lo < k && ms[lo] === se && compareRunDocnos(run, matched[lo] as number, e) > 0) lo++;
       above[lo]!++;
     }
     // rank of matched[i] = i + the unmatched entries ranked above it (those after <= i matched)

@@ -124,13 +124,7 @@ export function renderTrecEvalBytes(
         }
         const values = q.values[si]!;
         const int = m.kind === 'int';
-        for (let ni = 0; ni < head.length; ni++) {
-          out.bytes(head[ni]!);
-          out.bytes(qid);
-          if (int) out.int(values[ni]!);
-          else out.fixed4(values[ni]!);
-          out.byte(NL);
-        }
+        for (let ni = 0; ni < head.length; ni++) out.valueLine(head[ni]!, qid, values[ni]!, int);
       }
     }
   }
@@ -216,6 +210,50 @@ class ByteOut {
       x = (x - (x % 10)) / 10;
     }
     this.n += len;
+  }
+
+  /**
+   * One -q line: the measure's column, the query's id, the value (an int or %.4f) and a newline,
+   * with one check for room (a report is a million of them); values off the fast paths go through
+   * int() and fixed4().
+   */
+  valueLine(head: Uint8Array, qid: Uint8Array, v: number, int: boolean): void {
+    // the value's ticks: a count, or ten-thousandths of it (fastTicks4); -1 for the slow paths
+    const ticks = int ? Math.trunc(v) : fastTicks4(v);
+    if (!(ticks >= 0 && ticks < 2 ** 31)) {
+      this.bytes(head);
+      this.bytes(qid);
+      if (int) this.int(v);
+      else this.fixed4(v);
+      this.byte(NL);
+      return;
+    }
+    // at most 10 digits of a count, or 8 and 5 of a %.4f value below 1e8 (fastTicks4), and a newline
+    this.room(head.length + qid.length + 16);
+    const buf = this.buf;
+    let n = this.n;
+    for (let i = 0; i < head.length; i++) buf[n++] = head[i]!;
+    for (let i = 0; i < qid.length; i++) buf[n++] = qid[i]!;
+    const r = int ? 0 : ticks % 10000;
+    let whole = int ? ticks : (ticks - r) / 10000;
+    let len = 1;
+    for (let p = 10; p <= whole; p *= 10) len++;
+    for (let i = n + len - 1; i >= n; i--) {
+      const d = whole % 10;
+      buf[i] = ZERO + d;
+      whole = (whole - d) / 10;
+    }
+    n += len;
+    if (!int) {
+      buf[n] = DOT;
+      buf[n + 1] = ZERO + Math.floor(r / 1000);
+      buf[n + 2] = ZERO + (Math.floor(r / 100) % 10);
+      buf[n + 3] = ZERO + (Math.floor(r / 10) % 10);
+      buf[n + 4] = ZERO + (r % 10);
+      n += 5;
+    }
+    buf[n++] = NL;
+    this.n = n;
   }
 
   /** formatFixed4(x): its fast path's digits written here, anything else its string */

@@ -10,11 +10,5 @@ A low value warns that the qrels do not cover what the system returns, so the ot
 lower bounds. Summary: mean over queries. Default cutoffs 5,10,20.
 Source: trec_eval m_unjudged.c (unj); ir_measures Judged@k.`,
   defaults: [5, 10, 20],
-  perQuery: (j, cutoffs) =>
-    cutoffLoop(
-      j,
-      cutoffs,
-      (r) => r >= 0,
-      (hits, k) => hits / k,
-    ),
+  perQuery: (j, cutoffs) => cutoffLoop(j, cutoffs, 0, (hits, k) => hits / k),
 });

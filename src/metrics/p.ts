@@ -9,11 +9,5 @@ When fewer than k docs are retrieved the rest count as non-relevant (P_20 of 4 r
 Summary: mean over queries. Default cutoffs 5,10,15,20,30,100,200,500,1000.
 Source: trec_eval m_P.c.`,
   defaults: DEFAULT_CUTOFFS,
-  perQuery: (j, cutoffs, opts) =>
-    cutoffLoop(
-      j,
-      cutoffs,
-      (r) => r >= opts.relevanceLevel,
-      (hits, k) => hits / k,
-    ),
+  perQuery: (j, cutoffs, opts) => cutoffLoop(j, cutoffs, opts.relevanceLevel, (hits, k) => hits / k),
 });

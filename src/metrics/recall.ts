@@ -11,10 +11,5 @@ Source: trec_eval m_recall.c.`,
   perQuery: (j, cutoffs, opts) =>
     j.numRel === 0
       ? cutoffs.map(() => 0)
-      : cutoffLoop(
-          j,
-          cutoffs,
-          (r) => r >= opts.relevanceLevel,
-          (hits) => hits / j.numRel,
-        ),
+      : cutoffLoop(j, cutoffs, opts.relevanceLevel, (hits) => hits / j.numRel),
 });

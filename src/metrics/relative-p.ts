@@ -13,10 +13,5 @@ Source: trec_eval m_rel_P.c.`,
   perQuery: (j, cutoffs, opts) =>
     j.numRel === 0
       ? cutoffs.map(() => 0)
-      : cutoffLoop(
-          j,
-          cutoffs,
-          (r) => r >= opts.relevanceLevel,
-          (hits, k) => hits / Math.min(k, j.numRel),
-        ),
+      : cutoffLoop(j, cutoffs, opts.relevanceLevel, (hits, k) => hits / Math.min(k, j.numRel)),
 });

@@ -7,11 +7,5 @@ export const success = defineCutoffMeasure({
 Summary: mean over queries (the share of queries with a hit). Default cutoffs 1,5,10.
 Source: trec_eval m_success.c (Stephen Tomlinson).`,
   defaults: [1, 5, 10],
-  perQuery: (j, cutoffs, opts) =>
-    cutoffLoop(
-      j,
-      cutoffs,
-      (r) => r >= opts.relevanceLevel,
-      (hits) => (hits ? 1.0 : 0.0),
-    ),
+  perQuery: (j, cutoffs, opts) => cutoffLoop(j, cutoffs, opts.relevanceLevel, (hits) => (hits ? 1.0 : 0.0)),
 });

@@ -1,5 +1,4 @@
 import { cutoffLoop, defineCutoffMeasure } from './_cutoff-measure.js';
-import { REL_NONPOOL, REL_UNJUDGED } from './_types.js';
 
 /** Unjudged fraction at cutoffs (trec_eval 10 m_unjudged.c). */
 export const unj = defineCutoffMeasure({
@@ -11,11 +10,5 @@ When fewer than k docs are retrieved the rest count as judged (15 retrieved with
 Summary: mean over queries. Default cutoffs 5,10,20.
 Source: trec_eval 10.0 m_unjudged.c (Soboroff, 2023).`,
   defaults: [5, 10, 20],
-  perQuery: (j, cutoffs) =>
-    cutoffLoop(
-      j,
-      cutoffs,
-      (r) => r === REL_NONPOOL || r === REL_UNJUDGED,
-      (hits, k) => hits / k,
-    ),
+  perQuery: (j, cutoffs) => cutoffLoop(j, cutoffs, 'unjudged', (hits, k) => hits / k),
 });

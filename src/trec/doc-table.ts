@@ -50,6 +50,11 @@ export class DocTable {
     return this.store(buf, start, end, h);
   }
 
+  /** append() of bytes whose hashBytes the caller computed while scanning them. */
+  appendHashed(buf: Uint8Array, start: number, end: number, h: number): number {
+    return this.store(buf, start, end, h);
+  }
+
   /** Do ids a and b hold the same bytes? */
   sameBytes(a: number, b: number): boolean {
     const len = this.lengths[a] as number;

@@ -11,6 +11,15 @@ export { inputLabel, STDIN } from './input.js';
 export { parseQrels, qrelsFromEntries, readQrelsFile, type Qrels, type QrelsQuery } from './qrels-read.js';
 export { compareRunDocnos, runDocno, type RunQuery, type TrecRun } from './run.js';
 export { judgedOnly } from './judged-only.js';
-export { parseRun, readRunFile, runFromRows, startRunRead, type RunReading } from './run-read.js';
+export {
+  parseRun,
+  readRunFile,
+  runFromRows,
+  startRunRead,
+  startSegmentedRunRead,
+  type RunReading,
+  type SegmentedRunReading,
+} from './run-read.js';
+export { SegmentedRun } from './run-segments.js';
 export { groupedRunFile, streamRun, type StreamedRun } from './run-stream.js';
 export { writeRun, type TrecRunLine } from './write.js';

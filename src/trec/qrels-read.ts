@@ -2,18 +2,25 @@
 import { readSync } from 'node:fs';
 import { RgateError } from '../core/errors.js';
 import * as bytes from './bytes.js';
-import { byteOrder, byteStringToText, hashBytes, latin1, parseInteger } from './bytes.js';
+import { byteOrder, byteStringToText, latin1, parseInteger } from './bytes.js';
+import { FNV1A_BASIS, fnv1aStep } from '../core/fnv1a.js';
 import { DocTable } from './doc-table.js';
 import { closeInput, emptyInputError, inputError, openInput, trecBomError } from './input.js';
 import { startsWithBom } from '../core/utf8.js';
 import { QidTable } from './qid-table.js';
 
-// module-local copies: splitFields reads them per byte (run-parse.ts says why that matters)
+// module-local copies: parseQrels reads them per byte (run-parse.ts says why that matters)
 const { SP, TAB, NL, CR } = bytes;
 
-/** C isspace minus newline: space, \t, \v, \f, \r */
-function isBlank(c: number): boolean {
-  return c === SP || c === TAB || c === CR || c === 11 || c === 12;
+/** Byte classes: 1 = blank (C isspace minus newline), 2 = newline, 0 = field byte. */
+const BLANK = new Uint8Array(256);
+for (const b of [SP, TAB, CR, 11, 12]) BLANK[b] = 1;
+BLANK[NL] = 2;
+
+/** Are buf[a, a + n) and buf[b, b + n) the same bytes? */
+function sameRange(buf: Uint8Array, a: number, b: number, n: number): boolean {
+  for (let k = 0; k < n; k++) if (buf[a + k] !== buf[b + k]) return false;
+  return true;
 }
 
 /** Judgments of one query: parallel arrays in file order. */
@@ -33,26 +40,6 @@ export interface Qrels {
 const QRELS_HINT = 'a qrels line is: <qid> <iteration> <docno> <integer relevance>, e.g. "301 0 FBIS3-10 1"';
 /** trec_eval reads a grade with atol: a prefix ("1.5" is 1, "x" is 0), as a 64-bit long */
 const GRADE_HINT = `${QRELS_HINT}; trec_eval reads the relevance with atol ("1.5" as 1, "x" as 0), rgate refuses it`;
-
-/** Field boundaries of one line, filled by splitFields (reused, so no allocation per line). */
-const fieldStart = new Int32Array(8);
-const fieldEnd = new Int32Array(8);
-
-/** Split buf[start, end) on blanks into up to `max` fields; returns how many were found (max+1 = more). */
-function splitFields(buf: Uint8Array, start: number, end: number, max: number): number {
-  let n = 0;
-  let i = start;
-  while (i < end) {
-    while (i < end && isBlank(buf[i] as number)) i++;
-    if (i >= end) break;
-    if (n === max) return max + 1;
-    fieldStart[n] = i;
-    while (i < end && !isBlank(buf[i] as number)) i++;
-    fieldEnd[n] = i;
-    n++;
-  }
-  return n;
-}
 
 /**
  * Parse TREC qrels: `qid iter docno rel` per line; blank lines and comment lines (`#` after optional
@@ -77,55 +64,121 @@ export function parseQrels(buf: Uint8Array, label: string, docs: DocTable = new 
   // front (dense TREC pools judge hundreds of thousands); each line's docno gets its own id (append):
   // judgments are matched per query, by hash and bytes
   docs.reserve(buf.length >> 4, buf.length >> 1);
+  let prevQ = -1;
+  let grouped = true;
+  let prevHash = 0;
+  let prevStart = 0;
+  let prevEnd = -1;
   let n = 0;
   let lineNo = 0;
-  let pos = 0;
+  let i = 0;
+  let c = 0;
   const len = buf.length;
-  while (pos < len) {
-    let end = buf.indexOf(NL, pos);
-    if (end < 0) end = len;
+  // one pass over each line's bytes: fields found, qid and docno hashed while scanning (a call to
+  // Buffer.indexOf for each line's end, then a second walk to split it, was half of this loop)
+  while (i < len) {
     lineNo++;
-    const nf = splitFields(buf, pos, end, 4);
-    if (nf > 0 && buf[fieldStart[0] as number] !== 35 /* # */) {
-      if (nf !== 4) {
-        throw inputError(label, lineNo, `expected 4 fields, found ${nf > 4 ? 'more' : nf}`, QRELS_HINT);
-      }
-      const rel = parseInteger(buf, fieldStart[3] as number, fieldEnd[3] as number);
-      if (!(rel >= -0x80000000 && rel <= 0x7fffffff)) {
-        const text = latin1(buf, fieldStart[3] as number, fieldEnd[3] as number);
-        throw inputError(
-          label,
-          lineNo,
-          Number.isNaN(rel)
-            ? `relevance "${text}" is not an integer`
-            : `relevance "${text}" is out of range (-2147483648 to 2147483647)`,
-          GRADE_HINT,
-        );
-      }
-      const qs = fieldStart[0] as number;
-      const qe = fieldEnd[0] as number;
-      qOf[n] = table.indexOfBytes(buf, qs, qe, hashBytes(buf, qs, qe));
-      docOf[n] = docs.append(buf, fieldStart[2] as number, fieldEnd[2] as number);
-      relOf[n] = rel;
-      lineOf[n] = lineNo;
-      n++;
+    while (i < len && BLANK[(c = buf[i] as number)] === 1) i++;
+    if (i >= len || c === NL) {
+      i++;
+      continue; // blank line
     }
-    pos = end + 1;
+    if (c === 35 /* # */) {
+      while (i < len && buf[i] !== NL) i++;
+      i++;
+      continue;
+    }
+    const qs = i;
+    let qh = FNV1A_BASIS;
+    while (i < len && BLANK[(c = buf[i] as number)] === 0) {
+      qh = fnv1aStep(qh, c);
+      i++;
+    }
+    const qe = i;
+    let nf = 1;
+    // field 2: iteration, ignored
+    while (i < len && BLANK[(c = buf[i] as number)] === 1) i++;
+    if (i < len && c !== NL) {
+      nf++;
+      while (i < len && BLANK[buf[i] as number] === 0) i++;
+    }
+    // field 3: docno, hashed while scanning
+    while (i < len && BLANK[(c = buf[i] as number)] === 1) i++;
+    const ds = i;
+    let dh = FNV1A_BASIS;
+    if (nf === 2 && i < len && c !== NL) {
+      nf++;
+      while (i < len && BLANK[(c = buf[i] as number)] === 0) {
+        dh = fnv1aStep(dh, c);
+        i++;
+      }
+    }
+    const de = i;
+    // field 4: relevance
+    while (i < len && BLANK[(c = buf[i] as number)] === 1) i++;
+    const rs = i;
+    if (nf === 3 && i < len && c !== NL) {
+      nf++;
+      while (i < len && BLANK[buf[i] as number] === 0) i++;
+    }
+    const re = i;
+    // anything but blanks before the newline is a fifth field
+    while (i < len && BLANK[(c = buf[i] as number)] === 1) i++;
+    if (i < len && c !== NL) nf++;
+    while (i < len && buf[i] !== NL) i++;
+    i++;
+    if (nf !== 4) {
+      throw inputError(label, lineNo, `expected 4 fields, found ${nf > 4 ? 'more' : nf}`, QRELS_HINT);
+    }
+    const rel = parseInteger(buf, rs, re);
+    if (!(rel >= -0x80000000 && rel <= 0x7fffffff)) {
+      const text = latin1(buf, rs, re);
+      throw inputError(
+        label,
+        lineNo,
+        Number.isNaN(rel)
+          ? `relevance "${text}" is not an integer`
+          : `relevance "${text}" is out of range (-2147483648 to 2147483647)`,
+        GRADE_HINT,
+      );
+    }
+    // a query's judgments are usually together: the previous line's qid first
+    if (qh !== prevHash || qe - qs !== prevEnd - prevStart || !sameRange(buf, qs, prevStart, qe - qs)) {
+      const known = table.size;
+      prevQ = table.indexOfBytes(buf, qs, qe, qh);
+      // a query coming back after another one: the lines are not grouped by query
+      if (table.size === known) grouped = false;
+      prevHash = qh;
+    }
+    prevStart = qs;
+    prevEnd = qe;
+    qOf[n] = prevQ;
+    docOf[n] = docs.appendHashed(buf, ds, de, dh);
+    relOf[n] = rel;
+    lineOf[n] = lineNo;
+    n++;
   }
   // group by query (stable: file order inside a query)
   const nq = table.size;
   const first = new Int32Array(nq + 1);
   for (let i = 0; i < n; i++) first[(qOf[i] as number) + 1]!++;
   for (let q = 0; q < nq; q++) first[q + 1]! += first[q] as number;
-  const next = first.slice(0, nq);
-  const docsByQ = new Int32Array(n);
-  const relsByQ = new Int32Array(n);
-  const linesByQ = new Int32Array(n);
-  for (let i = 0; i < n; i++) {
-    const at = next[qOf[i] as number]!++;
-    docsByQ[at] = docOf[i] as number;
-    relsByQ[at] = relOf[i] as number;
-    linesByQ[at] = lineOf[i] as number;
+  // qrels are usually written query by query: then they are grouped already (moving them to new
+  // arrays, fresh memory, was a third of reading a TREC pool's qrels)
+  let docsByQ = docOf;
+  let relsByQ = relOf;
+  let linesByQ = lineOf;
+  if (!grouped) {
+    const next = first.slice(0, nq);
+    docsByQ = new Int32Array(n);
+    relsByQ = new Int32Array(n);
+    linesByQ = new Int32Array(n);
+    for (let i = 0; i < n; i++) {
+      const at = next[qOf[i] as number]!++;
+      docsByQ[at] = docOf[i] as number;
+      relsByQ[at] = relOf[i] as number;
+      linesByQ[at] = lineOf[i] as number;
+    }
   }
   const order = Array.from({ length: nq }, (_, q) => q).sort((a, b) =>
     byteOrder(table.qids[a]!, table.qids[b]!),

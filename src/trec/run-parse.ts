@@ -554,7 +554,7 @@ export class RunBuilder {
     return run;
   }
 
-  private entryArrays(): Omit<RunStorage, 'arena'> {
+  entryArrays(): Omit<RunStorage, 'arena'> {
     const { qidIdx, hashes, docOff, docLen, lineOf, scores } = this;
     return { qidIdx, hashes, docOff, docLen, lineOf, scores };
   }

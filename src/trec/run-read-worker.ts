@@ -6,8 +6,9 @@
 import { closeSync, openSync } from 'node:fs';
 import { workerData } from 'node:worker_threads';
 import { feedRange } from './run-chunks.js';
-import { RegionFull, RunBuilder } from './run-parse.js';
+import { RegionFull, RunBuilder, type RunStorage } from './run-parse.js';
 import type { WorkerJob, WorkerReply } from './run-read.js';
+import { ChunkGrouper, type SegmentStore } from './run-segments.js';
 
 const job = workerData as WorkerJob;
 // running: from now on the main thread waits for the reply instead of giving up on a silent worker
@@ -17,15 +18,23 @@ let reply: WorkerReply;
 try {
   const fd = openSync(job.path, 'r');
   try {
-    const b = new RunBuilder(job.label, 0, 0, {
-      storage: job.storage,
+    const region = {
       entryBase: job.entryBase,
       entryLimit: job.entryLimit,
       arenaBase: job.arenaBase,
       arenaLimit: job.arenaLimit,
-    });
-    feedRange(b, fd, job.start, job.end);
-    reply = { kind: 'ok', result: b.regionResult() };
+    };
+    if (job.segmented) {
+      // parser buffers a chunk large, each chunk's results moved to the store by query (run-segments.ts)
+      const b = new RunBuilder(job.label, 1 << 17, 1 << 21);
+      const g = new ChunkGrouper(b, job.storage as SegmentStore, region);
+      feedRange(g, fd, job.start, job.end);
+      reply = { kind: 'ok', result: b.regionResult(), segments: g.segments() };
+    } else {
+      const b = new RunBuilder(job.label, 0, 0, { storage: job.storage as RunStorage, ...region });
+      feedRange(b, fd, job.start, job.end);
+      reply = { kind: 'ok', result: b.regionResult() };
+    }
   } finally {
     closeSync(fd);
   }

@@ -19,6 +19,13 @@ import {
 import type { TrecRun } from './run.js';
 import { estimateRun, feedRange, READ_CHUNK_BYTES } from './run-chunks.js';
 import { RegionFull, RunBuilder, type RegionResult, type RunStorage } from './run-parse.js';
+import {
+  ChunkGrouper,
+  SegmentedRun,
+  segmentsPay,
+  type SegmentList,
+  type SegmentStore,
+} from './run-segments.js';
 
 /** Parse a whole run held in memory. */
 export function parseRun(buf: Uint8Array, label: string): TrecRun {
@@ -53,6 +60,8 @@ export interface RunReadOptions {
   threads?: 1 | 2;
   /** how errors name the file (default the path): the path as the user wrote it */
   label?: string;
+  /** startSegmentedRunRead: files this large come back as segments (default 32 MiB, as threads) */
+  segmentMinBytes?: number;
 }
 
 /** A run being read: result() parses what is left and returns the run; cancel() lets it go. */
@@ -68,7 +77,31 @@ export interface RunReading {
  * a caller that reads another file in between reports that file's errors first.
  */
 export function startRunRead(path: string, opts: RunReadOptions = {}): RunReading {
-  const later: RunReading = { result: () => readRunNow(path, opts.label), cancel: () => {} };
+  return startRead(path, opts, false) as RunReading;
+}
+
+/** A run being read whole or (a large regular file) as segments (run-segments.ts). */
+export interface SegmentedRunReading {
+  result(): TrecRun | SegmentedRun;
+  cancel(): void;
+}
+
+/**
+ * startRunRead, but a regular file of at least PARALLEL_MIN_BYTES comes back as a SegmentedRun: its
+ * queries are grouped chunk by chunk as it is read instead of all at once at the end (a run grouped
+ * by query is better read by streamRun). The same errors, in the same order, once its queries are
+ * walked with forEachQuery.
+ */
+export function startSegmentedRunRead(path: string, opts: RunReadOptions = {}): SegmentedRunReading {
+  return startRead(path, opts, true);
+}
+
+function startRead(path: string, opts: RunReadOptions, segmented: boolean): SegmentedRunReading {
+  const segmentMin = segmented ? (opts.segmentMinBytes ?? PARALLEL_MIN_BYTES) : undefined;
+  const later: SegmentedRunReading = {
+    result: () => readRunNow(path, opts.label, segmentMin),
+    cancel: () => {},
+  };
   if (path === STDIN) return later;
   let size: number;
   try {
@@ -93,13 +126,21 @@ export function startRunRead(path: string, opts: RunReadOptions = {}): RunReadin
   }
   const { fd, label } = input;
   let split: RunSplit | undefined;
+  const seg = segmentMin !== undefined && input.size >= segmentMin && segmentsPay(fd, input.size);
   let open = true;
   const close = (): void => {
     if (open) closeInput(input);
     open = false;
   };
   try {
-    split = startRunSplit(path, fd, input.size, label, url);
+    split = startRunSplit(
+      path,
+      fd,
+      input.size,
+      label,
+      url,
+      seg ? rereadForDuplicate(path, opts.label) : undefined,
+    );
   } catch (e) {
     close();
     throw e;
@@ -107,7 +148,9 @@ export function startRunRead(path: string, opts: RunReadOptions = {}): RunReadin
   return {
     result() {
       try {
-        const run = split?.finish() ?? readRegularRun(fd, input.size, label);
+        const run =
+          split?.finish() ??
+          readRegularRun(fd, input.size, label, seg ? rereadForDuplicate(path, opts.label) : undefined);
         if (run.qids.length === 0) throw emptyInputError(label, input.size, 'results');
         return run;
       } finally {
@@ -121,9 +164,14 @@ export function startRunRead(path: string, opts: RunReadOptions = {}): RunReadin
   };
 }
 
-function readRunNow(path: string, label: string | undefined): TrecRun {
+/** Read a run on one thread; a regular file of at least segmentMin bytes as segments. */
+function readRunNow(
+  path: string,
+  label: string | undefined,
+  segmentMin: number | undefined,
+): TrecRun | SegmentedRun {
   const input = openInput(path, label);
-  let run: TrecRun;
+  let run: TrecRun | SegmentedRun;
   let bytes: number;
   if (input.kind === 'bytes') {
     run = parseRun(input.buf, input.label);
@@ -131,7 +179,13 @@ function readRunNow(path: string, label: string | undefined): TrecRun {
   } else {
     try {
       // startRunRead split every file it could: this one is read on one thread
-      run = readRegularRun(input.fd, input.size, input.label);
+      const seg = segmentMin !== undefined && input.size >= segmentMin && segmentsPay(input.fd, input.size);
+      run = readRegularRun(
+        input.fd,
+        input.size,
+        input.label,
+        seg ? rereadForDuplicate(path, label) : undefined,
+      );
     } finally {
       closeInput(input);
     }
@@ -141,26 +195,69 @@ function readRunNow(path: string, label: string | undefined): TrecRun {
   return run;
 }
 
-/** A file read on one thread (small, or when the split gave up: it gives the same result). */
-function readRegularRun(fd: number, size: number, label: string): TrecRun {
+/**
+ * A file read on one thread (small, or when the split gave up: it gives the same result); with
+ * `reread` (see rereadForDuplicate), as a SegmentedRun.
+ */
+function readRegularRun(fd: number, size: number, label: string): TrecRun;
+function readRegularRun(
+  fd: number,
+  size: number,
+  label: string,
+  reread: ((found: unknown) => never) | undefined,
+): TrecRun | SegmentedRun;
+function readRegularRun(
+  fd: number,
+  size: number,
+  label: string,
+  reread?: (found: unknown) => never,
+): TrecRun | SegmentedRun {
   // a file read in one chunk is sized by the scanner, which counts its entries before they are
   // stored; a larger small file goes straight to growable arrays (sampling it costs more than a
   // regrowth)
   const est =
     size >= PARALLEL_MIN_BYTES ? estimateRun(fd, size) : { bytesPerLine: 32, docBytesPerByte: 0.34 };
   const oneChunk = size <= READ_CHUNK_BYTES;
-  const b = new RunBuilder(
-    label,
-    oneChunk ? 0 : Math.ceil((size / est.bytesPerLine) * 1.02) + 16,
-    oneChunk ? 0 : Math.ceil(size * est.docBytesPerByte * 1.05) + 1024,
-  );
-  feedRange(b, fd, 0, size);
-  return b.finish();
+  const entries = oneChunk ? 0 : Math.ceil((size / est.bytesPerLine) * 1.02) + 16;
+  const arenaBytes = oneChunk ? 0 : Math.ceil(size * est.docBytesPerByte * 1.05) + 1024;
+  if (!reread) {
+    const b = new RunBuilder(label, entries, arenaBytes);
+    feedRange(b, fd, 0, size);
+    return b.finish();
+  }
+  const b = new RunBuilder(label, CHUNK_ENTRIES, CHUNK_ARENA);
+  const n = Math.max(1024, entries);
+  const store: SegmentStore = {
+    scores: new Float64Array(n),
+    hashes: new Int32Array(n),
+    docOff: new Int32Array(n),
+    docLen: new Int32Array(n),
+    arena: new Uint8Array(Math.max(1 << 16, arenaBytes)),
+  };
+  const g = new ChunkGrouper(b, store);
+  feedRange(g, fd, 0, size);
+  return new SegmentedRun(b.runId, b.qids.slice(), b.lineNo, g.store, [g.segments()], [undefined], reread);
+}
+
+/** A segmented read's parser buffers (reused chunk after chunk), as streamRun's. */
+const CHUNK_ENTRIES = 1 << 17;
+const CHUNK_ARENA = 1 << 21;
+
+/**
+ * A segmented run keeps no line numbers; a duplicate found in it is reported by reading the run
+ * again the ordinary way, which throws the same error naming both lines (`found` if it somehow
+ * does not).
+ */
+function rereadForDuplicate(path: string, label: string | undefined): (found: unknown) => never {
+  return (found) => {
+    readRunNow(path, label, undefined);
+    throw found;
+  };
 }
 
 /** What the worker sends back (see run-read-worker.ts). */
 export type WorkerReply =
-  | { kind: 'ok'; result: RegionResult }
+  | { kind: 'ok'; result: RegionResult; segments?: SegmentList }
   | { kind: 'full' }
   | { kind: 'input'; line: number; what: string; hint: string }
   | { kind: 'crash'; message: string };
@@ -170,19 +267,22 @@ export interface WorkerJob {
   label: string;
   start: number;
   end: number;
-  storage: RunStorage;
+  /** a SegmentStore when segmented */
+  storage: RunStorage | SegmentStore;
   entryBase: number;
   entryLimit: number;
   arenaBase: number;
   arenaLimit: number;
   flag: Int32Array;
   port: MessagePort;
+  /** group each chunk by query and send the segments back (run-segments.ts) */
+  segmented: boolean;
 }
 
 /** A split file: the worker is parsing the second half; finish() parses the first and merges. */
 interface RunSplit {
   /** the run, or undefined when the split gave up (read it on one thread: the same result) */
-  finish(): TrecRun | undefined;
+  finish(): TrecRun | SegmentedRun | undefined;
   abandon(): void;
 }
 
@@ -197,7 +297,9 @@ function startRunSplit(
   size: number,
   label: string,
   url: URL,
+  reread: ((found: unknown) => never) | undefined,
 ): RunSplit | undefined {
+  const segmented = reread !== undefined;
   // split at the first newline after the middle
   const probe = Buffer.allocUnsafe(1 << 16);
   let mid = -1;
@@ -220,15 +322,15 @@ function startRunSplit(
   const a2 = Math.ceil((size - mid) * est.docBytesPerByte * margin) + (1 << 16);
   const n = l1 + l2;
   const i32 = (): Int32Array => new Int32Array(new SharedArrayBuffer(4 * n));
-  const storage: RunStorage = {
-    qidIdx: i32(),
+  const kept = {
     hashes: i32(),
     docOff: i32(),
     docLen: i32(),
-    lineOf: i32(),
     scores: new Float64Array(new SharedArrayBuffer(8 * n)),
     arena: new Uint8Array(new SharedArrayBuffer(a1 + a2)),
   };
+  // a segmented read keeps no query and no line per result (run-segments.ts)
+  const storage: RunStorage | SegmentStore = segmented ? kept : { ...kept, qidIdx: i32(), lineOf: i32() };
   const flag = new Int32Array(new SharedArrayBuffer(4));
   const { MessageChannel, receiveMessageOnPort, Worker } = threads();
   const { port1, port2 } = new MessageChannel();
@@ -244,6 +346,7 @@ function startRunSplit(
     arenaLimit: a1 + a2,
     flag,
     port: port2,
+    segmented,
   };
   // execArgv: [] so flags like `-e` or `--input-type` of the parent never reach the worker
   const worker = new Worker(url, { workerData: job, transferList: [port2], execArgv: [] });
@@ -255,16 +358,14 @@ function startRunSplit(
   return {
     abandon,
     finish() {
-      const main = new RunBuilder(label, 0, 0, {
-        storage,
-        entryBase: 0,
-        entryLimit: l1,
-        arenaBase: 0,
-        arenaLimit: a1,
-      });
+      const region = { entryBase: 0, entryLimit: l1, arenaBase: 0, arenaLimit: a1 };
+      const main = segmented
+        ? new RunBuilder(label, CHUNK_ENTRIES, CHUNK_ARENA)
+        : new RunBuilder(label, 0, 0, { storage: storage as RunStorage, ...region });
+      const g = segmented ? new ChunkGrouper(main, storage, region) : undefined;
       let mainError: unknown;
       try {
-        feedRange(main, fd, 0, mid);
+        feedRange(g ?? main, fd, 0, mid);
       } catch (e) {
         mainError = e;
       }
@@ -281,8 +382,24 @@ function startRunSplit(
       if (mainError) throw mainError; // earlier lines: this is the file's first error
       if (!reply || reply.kind === 'full' || reply.kind === 'crash') return undefined;
       if (reply.kind === 'input') throw inputError(label, main.lineNo + reply.line, reply.what, reply.hint);
-      main.absorb(l1, reply.result);
-      return main.finish();
+      if (!g || !reply.segments) {
+        if (g) return undefined;
+        main.absorb(l1, reply.result);
+        return main.finish();
+      }
+      // the worker's queries in the main thread's numbering: new ones after its own, in the order
+      // the worker first saw them (as absorb numbers them)
+      const qids = main.qids.slice();
+      const index = new Map(qids.map((q, i) => [q, i]));
+      const remap = Int32Array.from(reply.result.qids, (q) => {
+        let i = index.get(q);
+        if (i === undefined) index.set(q, (i = qids.push(q) - 1));
+        return i;
+      });
+      const tail = reply.segments;
+      const runId = tail.count > 0 ? reply.result.runId : main.runId;
+      const lines = main.lineNo + reply.result.lines;
+      return new SegmentedRun(runId, qids, lines, g.store, [g.segments(), tail], [undefined, remap], reread!);
     },
   };
 }

@@ -51,7 +51,9 @@ function runLooksGrouped(fd: number, size: number): boolean {
   const sample = Buffer.allocUnsafe(Math.max(1, Math.min(1 << 20, size)));
   const got = readSync(fd, sample, 0, sample.length, 0);
   const seen = new Set<string>();
-  let prev = '';
+  // the previous line's qid as a range of the sample: a string is made only when the qid changes
+  let ps = 0;
+  let pe = 0;
   let i = 0;
   while (i < got) {
     const e = sample.indexOf(NL, i);
@@ -61,11 +63,14 @@ function runLooksGrouped(fd: number, size: number): boolean {
     let f = s;
     while (f < e && sample[f] !== SP && sample[f] !== TAB && sample[f] !== CR) f++;
     if (f > s && sample[s] !== 35 /* # */) {
-      const qid = sample.toString('latin1', s, f);
-      if (qid !== prev) {
+      let same = f - s === pe - ps;
+      for (let k = 0; same && k < f - s; k++) same = sample[s + k] === sample[ps + k];
+      if (!same) {
+        const qid = sample.toString('latin1', s, f);
         if (seen.has(qid)) return false;
         seen.add(qid);
-        prev = qid;
+        ps = s;
+        pe = f;
       }
     }
     i = e + 1;

@@ -91,6 +91,27 @@ describe('parseQrels', () => {
     expect(e.exitCode).toBe(2);
   });
 
+  it('gives the same judgments whether the lines are grouped by query or not', () => {
+    const lines = ['1 0 a 1\n', '1 0 b 0\n', '2 0 c 2\n', '2 0 a -1\n', '3 0 x 1\n'];
+    const grouped = new DocTable();
+    const interleaved = new DocTable();
+    const g = parseQrels(buf(lines.join('')), 'q', grouped);
+    const i = parseQrels(buf([lines[2], lines[0], lines[4], lines[3], lines[1]].join('')), 'q', interleaved);
+    expect(i.qids).toEqual(g.qids);
+    for (const qid of g.qids) {
+      const a = g.byQid.get(qid)!;
+      const b = i.byQid.get(qid)!;
+      expect([...b.docs].map((d) => interleaved.stringOf(d))).toEqual(
+        [...a.docs].map((d) => grouped.stringOf(d)),
+      );
+      expect([...b.rels]).toEqual([...a.rels]);
+    }
+    expect([...g.byQid.get('2')!.rels]).toEqual([2, -1]);
+    expect(caught(() => parseQrels(buf('1 0 d1 1\n1 0 d2 1 extra\n'), 'q.txt')).message).toBe(
+      'q.txt:2: expected 4 fields, found more',
+    );
+  });
+
   it('skips comment lines after leading blanks, as trec_eval 10 does', () => {
     const q = parseQrels(buf('  # a comment\n\t# another\n1 0 d1 1\n'), 'q.txt');
     expect(q.qids).toEqual(['1']);

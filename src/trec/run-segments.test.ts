@@ -1,0 +1,124 @@
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createPrng } from '../core/prng.js';
+import * as src from './index.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'rgate-run-segments-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+type Mod = typeof import('./index.js');
+// two threads need the compiled worker (dist/, built by `tsc -p .`, which `npm test` runs first)
+const distTrec = join(import.meta.dirname, '../../dist/src/trec/index.js');
+const built = existsSync(join(import.meta.dirname, '../../dist/src/trec/run-read-worker.js'));
+const load = async (): Promise<Mod> => (await import(pathToFileURL(distTrec).href)) as Mod;
+
+/** A shuffled run of ~5 MB (several 2 MiB chunks a half), blank and comment lines included. */
+function shuffledRun(): string {
+  const rng = createPrng(3636);
+  const lines: string[] = [];
+  for (let q = 0; q < 400; q++) {
+    const n = 1 + rng.int(700);
+    for (let r = 0; r < n; r++)
+      lines.push(
+        `q${q} Q0 doc-${q}-${r}${'x'.repeat(rng.int(9))} ${r + 1} ${(rng.int(1000) / 100).toFixed(2)} run${q % 7}\n`,
+      );
+  }
+  for (let i = lines.length - 1; i > 0; i--) {
+    const k = rng.int(i + 1);
+    [lines[i], lines[k]] = [lines[k]!, lines[i]!];
+  }
+  for (let i = 0; i < lines.length; i += 997) lines[i] = (i % 2 ? '\n' : '# a note\n') + lines[i]!;
+  return lines.join('');
+}
+
+/** Each query's (docno, score) in file order, as reading the run whole groups them. */
+function wholeRows(m: Mod, run: src.TrecRun): Map<string, [string, number][]> {
+  const out = new Map<string, [string, number][]>();
+  for (const qid of run.qids) {
+    const rq = run.byQid.get(qid)!;
+    const rows: [string, number][] = [];
+    for (let i = rq.start; i < rq.end; i++) rows.push([m.runDocno(run, i), run.scores[i]!]);
+    out.set(qid, rows);
+  }
+  return out;
+}
+
+function segmentedRows(m: Mod, run: src.SegmentedRun): Map<string, [string, number][]> {
+  const out = new Map<string, [string, number][]>();
+  run.forEachQuery('r', (r, rq) => {
+    const rows: [string, number][] = [];
+    for (let i = rq.start; i < rq.end; i++) rows.push([m.runDocno(r, i), r.scores[i]!]);
+    out.set(rq.qid, rows);
+  });
+  return out;
+}
+
+function segmented(m: Mod, path: string, threads: 1 | 2): src.SegmentedRun {
+  const run = m.startSegmentedRunRead(path, { threads, segmentMinBytes: 0 }).result();
+  if (!(run instanceof m.SegmentedRun)) throw new Error('expected a segmented run');
+  return run;
+}
+
+describe('startSegmentedRunRead: a shuffled run grouped chunk by chunk', () => {
+  const path = join(dir, 'shuffled.run');
+  writeFileSync(path, shuffledRun());
+
+  const sameAsWhole = (m: Mod, threads: 1 | 2): void => {
+    const whole = m.readRunFile(path, { threads: 1 });
+    const seg = segmented(m, path, threads);
+    expect(seg.qids).toEqual(whole.qids);
+    expect(seg.runId).toBe(whole.runId);
+    expect(seg.lines).toBe(whole.lines);
+    const got = segmentedRows(m, seg);
+    expect([...got.keys()]).toEqual(whole.qids);
+    expect(got).toEqual(wholeRows(m, whole));
+  };
+
+  it('one thread: every query as reading it whole finds it, in file order', () => sameAsWhole(src, 1));
+
+  it.skipIf(!built)('two threads: the same, queries split across the halves', async () => {
+    sameAsWhole(await load(), 2);
+  });
+
+  it('a run with about one result per query in its first MiB is read whole (segments would not pay)', () => {
+    let text = '';
+    for (let i = 0; i < 40_000; i++) text += `q${(i * 7919) % 30_000} Q0 d${i} 1 ${i % 10} r\n`;
+    const many = join(dir, 'many.run');
+    writeFileSync(many, text);
+    const run = src.startSegmentedRunRead(many, { threads: 1, segmentMinBytes: 0 }).result();
+    expect(run instanceof src.SegmentedRun).toBe(false);
+    expect(run.qids.length).toBe(30_000);
+  });
+
+  it('a run under segmentMinBytes is read whole', () => {
+    const small = join(dir, 'small.run');
+    writeFileSync(small, 'q1 Q0 d1 1 2 r\nq2 Q0 d2 1 1 r\n');
+    const run = src.startSegmentedRunRead(small).result();
+    expect(run instanceof src.SegmentedRun).toBe(false);
+    expect(run.qids).toEqual(['q1', 'q2']);
+  });
+
+  const errors = async (threads: 1 | 2): Promise<void> => {
+    const m = threads === 2 ? await load() : src;
+    let text = '';
+    for (let i = 0; i < 200_000; i++) text += `q${(i * 7) % 5} Q0 d${i} ${i} ${i % 9} r\n`;
+    const bad = join(dir, `bad-${threads}.run`);
+    // a bad line in the second half: its true line number
+    writeFileSync(bad, text + 'q1 Q0 broken 1\n');
+    expect(() => m.startSegmentedRunRead(bad, { threads, segmentMinBytes: 0 }).result()).toThrow(
+      `bad-${threads}.run:200001: expected 6 fields, found 4`,
+    );
+    // a duplicate: found while walking the queries, reported with both lines (the run read again)
+    writeFileSync(bad, text + 'q0 Q0 d5 1 1 r\n');
+    const run = segmented(m, bad, threads);
+    expect(() => run.forEachQuery(`bad-${threads}.run`, () => {})).toThrow(
+      `bad-${threads}.run:200001: document d5 retrieved twice for query q0 (first at line 6)`,
+    );
+  };
+
+  it('one thread: errors name their lines as reading the run whole does', () => errors(1));
+  it.skipIf(!built)('two threads: the same', () => errors(2));
+});
