@@ -158,7 +158,25 @@ export function parseQrels(buf: Uint8Array, label: string, docs: DocTable = new 
     lineOf[n] = lineNo;
     n++;
   }
-  // group by query (stable: file order inside a query)
+  return groupByQuery(label, table, docs, { qOf, docOf, relOf, lineOf, n, grouped });
+}
+
+/** parseQrels's lines: flat arrays in file order (n used), and whether each query's lines are together */
+interface QrelsLines {
+  qOf: Int32Array;
+  docOf: Int32Array;
+  relOf: Int32Array;
+  lineOf: Int32Array;
+  n: number;
+  grouped: boolean;
+}
+
+/**
+ * The lines grouped by query (stable: file order inside a query), the queries in trec_eval's order,
+ * each query checked for a document judged twice.
+ */
+function groupByQuery(label: string, table: QidTable, docs: DocTable, lines: QrelsLines): Qrels {
+  const { qOf, docOf, relOf, lineOf, n, grouped } = lines;
   const nq = table.size;
   const first = new Int32Array(nq + 1);
   for (let i = 0; i < n; i++) first[(qOf[i] as number) + 1]!++;
