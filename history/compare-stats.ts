@@ -25,7 +25,7 @@ import {
 /** Deltas smaller than this are ties (float noise in ranking measures). */
 export const TIE_EPS = 1e-9;
 
-import { meanDetectable } from '../src/metrics/index.js';
+import { meanDetectable, top1IdOf } from '../src/metrics/index.js';
 export { perQueryValues } from '../src/metrics/index.js';
 
 /**
@@ -293,7 +293,7 @@ export function permutationFloor(
 /** Queries whose top-1 record differs between two variants' reports. */
 export function topFlips(a: readonly QueryOutcome[], b: readonly QueryOutcome[]): TopFlip[] {
   const bq = new Map(b.map((q) => [q.query_id, q]));
-  const sel = (q: QueryOutcome) => q.actual.selected_id ?? q.actual.top_ids[0] ?? null;
+  const sel = (q: QueryOutcome) => top1IdOf(q) ?? null;
   const out: TopFlip[] = [];
   for (const qa of [...a].sort((x, y) => compareCodeUnits(x.query_id, y.query_id))) {
     const qb = bq.get(qa.query_id);

@@ -10,7 +10,7 @@
  */
 import type { CompareSession, CompareVariant, KeptTop1, QueryRecord } from '../src/documents/index.js';
 import { RANKING_ONLY } from '../src/documents/index.js';
-import type { QrelsOf } from '../src/metrics/index.js';
+import { isSemanticWin, type QrelsOf } from '../src/metrics/index.js';
 
 export const TOP1_RATES: readonly string[] = ['top1_useful_rate', 'top1_useful_any_mode'];
 
@@ -44,8 +44,24 @@ const includeRules = (q: QueryRecord) =>
   (q.must_include_signals_any?.length ?? 0) + (q.must_include_tags_any?.length ?? 0) > 0;
 
 /**
- * Is `doc` (the top-1) judged useful with `grades`, given what the stored value tells (the run's
- * judgment with the set's qrels)? undefined: the grades do not decide, the stored value stands.
+ * Is `doc` (a top-1 that leaks no excluded tag) useful with `grades`? judgeTop1's order after the
+ * leak: an explicit useful list decides, then a qrels line, then include rules, else not useful.
+ * undefined: the grades do not decide, the stored value stands.
+ */
+function gradedUseful(
+  q: QueryRecord,
+  doc: string,
+  grades: Readonly<Record<string, number>>,
+  level: number,
+): boolean | undefined {
+  if (explicitUseful(q)) return undefined;
+  const g = grades[doc];
+  return g !== undefined ? g >= level : includeRules(q) ? undefined : false;
+}
+
+/**
+ * Is `doc` (the top-1, leak unknown) judged useful with `grades`, given what the stored value tells
+ * (the run's judgment with the set's qrels)? undefined: the grades do not decide, the stored value stands.
  */
 function usefulWith(
   q: QueryRecord,
@@ -54,9 +70,7 @@ function usefulWith(
   grades: Readonly<Record<string, number>>,
   level: number,
 ): boolean | undefined | { needs: string } {
-  if (explicitUseful(q)) return undefined;
-  const g = grades[doc];
-  const useful = g !== undefined ? g >= level : includeRules(q) ? undefined : false;
+  const useful = gradedUseful(q, doc, grades, level);
   if ((q.must_exclude_tags_all?.length ?? 0) === 0 || useful !== true) return useful;
   // a leak makes any top-1 not useful: stored useful shows no leak, stored not useful with a useful grade shows one
   const frozen = q.qrels?.[doc];
@@ -72,10 +86,7 @@ function keptUseful(
   grades: Readonly<Record<string, number>>,
   level: number,
 ): boolean | undefined {
-  if (top.leak) return false;
-  if (explicitUseful(q)) return undefined;
-  const g = grades[top.id];
-  return g !== undefined ? g >= level : includeRules(q) ? undefined : false;
+  return top.leak ? false : gradedUseful(q, top.id, grades, level);
 }
 
 /** One query's value of `metric` for a variant with `grades` (the measure's own rule, see the header). */
@@ -95,7 +106,7 @@ function valueWith(
     const useful = keptUseful(q, top, grades, level);
     if (useful === undefined) return stored;
     if (metric === 'top1_useful_any_mode') return useful ? 1 : 0;
-    return useful && top.mode !== undefined && (v.semantic_win_modes ?? []).includes(top.mode) ? 1 : 0;
+    return isSemanticWin(useful ? 'useful' : 'not_useful', top.mode, v.semantic_win_modes ?? []) ? 1 : 0;
   }
   const doc = v.top_ids![q.query_id]?.[0];
   if (doc === undefined) return stored;

@@ -6,7 +6,7 @@ import { STATS_DEFAULTS, SUITE_DEFAULTS } from '../src/core/defaults.js';
  * run store keeps, so `rgate compare --list` / `--show` find it again.
  */
 import { compareCodeUnits } from '../src/core/canonical-json.js';
-import { deepestDepth, keptRankings, semanticWinModesOf } from '../src/metrics/index.js';
+import { deepestDepth, keptRankings, semanticWinModesOf, top1IdOf } from '../src/metrics/index.js';
 import { RgateError } from '../src/core/errors.js';
 import {
   COMPARE_SCHEMA_VERSION,
@@ -98,7 +98,7 @@ function withRankings(
 function keptTop1s(report: Report): Record<string, KeptTop1> {
   const out: Record<string, KeptTop1> = {};
   for (const q of report.queries) {
-    const id = q.actual.ok ? (q.actual.selected_id ?? q.actual.top_ids[0]) : undefined;
+    const id = q.actual.ok ? top1IdOf(q) : undefined;
     if (id === undefined) continue;
     out[q.query_id] = {
       id,

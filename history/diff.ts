@@ -12,6 +12,7 @@ import type {
   RunDiff,
   Top1Judgment,
 } from '../src/documents/index.js';
+import { top1IdOf } from '../src/metrics/index.js';
 import { snapshotKey } from './snapshot.js';
 import { headline } from './trends.js';
 
@@ -21,7 +22,7 @@ export const EPS = 1e-9;
 const RANK: Record<Top1Judgment, number> = { useful: 2, not_useful: 1, unjudged: 1, no_answer: 0, error: 0 };
 
 function top1Of(q: QueryOutcome): string | null {
-  return q.actual.selected_id ?? q.actual.top_ids[0] ?? null;
+  return top1IdOf(q) ?? null;
 }
 
 /** Compare one query across two runs; undefined when nothing observable changed. */

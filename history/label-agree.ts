@@ -6,7 +6,7 @@
  */
 import { compareCodeUnits } from '../src/core/canonical-json.js';
 import type { LabelAgreeOutput, Report, RuleResult, RuleStatus } from '../src/documents/index.js';
-import { isSemanticWin, semanticWinModesOf } from '../src/metrics/index.js';
+import { isSemanticWin, semanticWinModesOf, top1IdOf } from '../src/metrics/index.js';
 import { cohenKappa, kappaInterval } from '../src/stats/index.js';
 import { num, pct } from '../gates/format.js';
 
@@ -85,7 +85,7 @@ function verdictWith(
         for (const q of r.queries) {
           if (q.kind !== 'benchmark' || q.judged === false) continue;
           denominator++;
-          const doc = q.actual.selected_id ?? q.actual.top_ids[0];
+          const doc = top1IdOf(q);
           const grade =
             doc !== undefined && q.top1_by === 'qrels' ? g.grades.get(pairKey(q.query_id, doc)) : undefined;
           // the grader's grade where it grades the run's top-1 (and qrels decided it); the run's own judgment elsewhere

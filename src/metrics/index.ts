@@ -41,6 +41,7 @@ export {
   outcomeValues,
   semanticWinModesOf,
   SELECTION_METRICS,
+  top1IdOf,
   type OutcomeFacts,
   type OutcomeValues,
 } from './gate/_query-values.js';

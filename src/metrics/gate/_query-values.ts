@@ -18,6 +18,16 @@ export function isSemanticWin(
   return top1 === 'useful' && selectionMode !== undefined && semanticWinModes.includes(selectionMode);
 }
 
+/**
+ * A QueryOutcome's top-1 id as the gate context's top1 takes it: selected_id, else the first ranked
+ * id (undefined: neither, an empty or errored answer).
+ */
+export function top1IdOf(q: {
+  actual: { selected_id?: string | undefined; top_ids: readonly string[] };
+}): string | undefined {
+  return q.actual.selected_id ?? q.actual.top_ids[0];
+}
+
 /** What a report's gate counted as semantic wins then: reports older than the setting counted `semantic` only. */
 export const LEGACY_SEMANTIC_WIN_MODES: readonly string[] = ['semantic'];
 
