@@ -126,21 +126,14 @@ function startRead(path: string, opts: RunReadOptions, segmented: boolean): Segm
   }
   const { fd, label } = input;
   let split: RunSplit | undefined;
-  const seg = segmentMin !== undefined && input.size >= segmentMin && segmentsPay(fd, input.size);
+  const reread = segmentedReread(path, opts.label, fd, input.size, segmentMin);
   let open = true;
   const close = (): void => {
     if (open) closeInput(input);
     open = false;
   };
   try {
-    split = startRunSplit(
-      path,
-      fd,
-      input.size,
-      label,
-      url,
-      seg ? rereadForDuplicate(path, opts.label) : undefined,
-    );
+    split = startRunSplit(path, fd, input.size, label, url, reread);
   } catch (e) {
     close();
     throw e;
@@ -148,9 +141,7 @@ function startRead(path: string, opts: RunReadOptions, segmented: boolean): Segm
   return {
     result() {
       try {
-        const run =
-          split?.finish() ??
-          readRegularRun(fd, input.size, label, seg ? rereadForDuplicate(path, opts.label) : undefined);
+        const run = split?.finish() ?? readRegularRun(fd, input.size, label, reread);
         if (run.qids.length === 0) throw emptyInputError(label, input.size, 'results');
         return run;
       } finally {
@@ -179,13 +170,8 @@ function readRunNow(
   } else {
     try {
       // startRunRead split every file it could: this one is read on one thread
-      const seg = segmentMin !== undefined && input.size >= segmentMin && segmentsPay(input.fd, input.size);
-      run = readRegularRun(
-        input.fd,
-        input.size,
-        input.label,
-        seg ? rereadForDuplicate(path, label) : undefined,
-      );
+      const reread = segmentedReread(path, label, input.fd, input.size, segmentMin);
+      run = readRegularRun(input.fd, input.size, input.label, reread);
     } finally {
       closeInput(input);
     }
@@ -242,6 +228,22 @@ function readRegularRun(
 /** A segmented read's parser buffers (reused chunk after chunk), as streamRun's. */
 const CHUNK_ENTRIES = 1 << 17;
 const CHUNK_ARENA = 1 << 21;
+
+/**
+ * How a file of `size` bytes open as `fd` is read: as segments (then with the reread a duplicate
+ * needs) when segmented reading was asked for (`segmentMin`), it is that large and segments pay;
+ * otherwise undefined, whole.
+ */
+function segmentedReread(
+  path: string,
+  label: string | undefined,
+  fd: number,
+  size: number,
+  segmentMin: number | undefined,
+): ((found: unknown) => never) | undefined {
+  const seg = segmentMin !== undefined && size >= segmentMin && segmentsPay(fd, size);
+  return seg ? rereadForDuplicate(path, label) : undefined;
+}
 
 /**
  * A segmented run keeps no line numbers; a duplicate found in it is reported by reading the run
@@ -382,11 +384,11 @@ function startRunSplit(
       if (mainError) throw mainError; // earlier lines: this is the file's first error
       if (!reply || reply.kind === 'full' || reply.kind === 'crash') return undefined;
       if (reply.kind === 'input') throw inputError(label, main.lineNo + reply.line, reply.what, reply.hint);
-      if (!g || !reply.segments) {
-        if (g) return undefined;
+      if (!g) {
         main.absorb(l1, reply.result);
         return main.finish();
       }
+      if (!reply.segments) return undefined;
       // the worker's queries in the main thread's numbering: new ones after its own, in the order
       // the worker first saw them (as absorb numbers them)
       const qids = main.qids.slice();
