@@ -1,4 +1,5 @@
 import { hashBytes, latin1 } from './bytes.js';
+import { grow32 } from './grow.js';
 
 /** Intern table for docnos: id <-> byte string, looked up by the raw bytes without allocating. */
 export class DocTable {
@@ -180,10 +181,4 @@ export class DocTable {
       this.slots[slot] = id;
     }
   }
-}
-
-function grow32(a: Int32Array, n: number): Int32Array {
-  const b = new Int32Array(n);
-  b.set(a);
-  return b;
 }

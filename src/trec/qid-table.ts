@@ -4,6 +4,7 @@
  * string and no Map lookup per line; a qid's string is made once, when it is first seen.
  */
 import { hashBytes, latin1 } from './bytes.js';
+import { grow32 } from './grow.js';
 
 export class QidTable {
   /** the qids as latin1 byte strings; a qid's number is its index here */
@@ -49,13 +50,8 @@ export class QidTable {
     const q = this.qids.length;
     const len = e - s;
     if (q + 2 > this.offsets.length) {
-      const grow = (a: Int32Array): Int32Array => {
-        const b = new Int32Array(a.length * 2);
-        b.set(a);
-        return b;
-      };
-      this.offsets = grow(this.offsets);
-      this.hashes = grow(this.hashes);
+      this.offsets = grow32(this.offsets, this.offsets.length * 2);
+      this.hashes = grow32(this.hashes, this.hashes.length * 2);
     }
     if (this.arenaUsed + len > this.arena.length) {
       const b = new Uint8Array(Math.max(this.arena.length * 2, this.arenaUsed + len));

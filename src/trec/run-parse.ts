@@ -13,6 +13,7 @@ import { QidTable } from './qid-table.js';
 import type { RunQuery, TrecRun } from './run.js';
 import { checkDuplicates, duplicateError } from './run-duplicates.js';
 import { groupRun, scanRun, type Grouped } from './run-scan.js';
+import { grow32 } from './grow.js';
 
 // feed() reads these per byte. A binding that is imported, or exported, is read through a module
 // cell with a check that it is initialised at every use, while a module-local constant is folded
@@ -407,16 +408,11 @@ export class RunBuilder {
   private grow(atLeast = 0): void {
     if (this.fixed) throw new RegionFull();
     const n = Math.max(this.scores.length * 2, atLeast);
-    const g32 = (a: Int32Array): Int32Array => {
-      const b = new Int32Array(n);
-      b.set(a);
-      return b;
-    };
-    this.qidIdx = g32(this.qidIdx);
-    this.hashes = g32(this.hashes);
-    this.docOff = g32(this.docOff);
-    this.docLen = g32(this.docLen);
-    this.lineOf = g32(this.lineOf);
+    this.qidIdx = grow32(this.qidIdx, n);
+    this.hashes = grow32(this.hashes, n);
+    this.docOff = grow32(this.docOff, n);
+    this.docLen = grow32(this.docLen, n);
+    this.lineOf = grow32(this.lineOf, n);
     const s = new Float64Array(n);
     s.set(this.scores);
     this.scores = s;

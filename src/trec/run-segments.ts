@@ -15,6 +15,7 @@ import type { ChunkSink } from './run-chunks.js';
 import type { RunQuery, TrecRun } from './run.js';
 import { checkDuplicates } from './run-duplicates.js';
 import { RegionFull, type RunBuilder } from './run-parse.js';
+import { grow32 } from './grow.js';
 
 /** What a segmented run keeps of each result (shared between threads when the file is split). */
 export interface SegmentStore {
@@ -309,10 +310,4 @@ export class SegmentedRun {
       onQuery(run, rq);
     }
   }
-}
-
-function grow32(a: Int32Array, n: number): Int32Array {
-  const b = new Int32Array(n);
-  b.set(a);
-  return b;
 }
