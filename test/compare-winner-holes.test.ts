@@ -121,13 +121,18 @@ function suite({ suite: name, variants: flags, holed, keepTagQueries = false }: 
       replays: 1,
       resamples: 200,
     });
+    storeSession(session);
+  }, 120_000);
+
+  /** `s` stored in the project's history as rgate compare stores a session (an edited copy under its own id). */
+  function storeSession(s: CompareSession): void {
     const store = new SqliteRunStore(join(project, '.rgate', 'history.sqlite'));
     try {
-      saveSession(store, session);
+      saveSession(store, s);
     } finally {
       store.close();
     }
-  }, 120_000);
+  }
 
   const isRanking = (m: string) => /^(ndcg|P\.|recall|map|recip)/.test(m);
   /** The measures the session scores again: its ranking measures and the top-1 rates it can re-count. */
@@ -394,7 +399,6 @@ function suite({ suite: name, variants: flags, holed, keepTagQueries = false }: 
     it.runIf(!holed && name === 'context-load')(
       'an older session (no kept top-1s) with a selection step: its top-1 rates say they need the selected ids',
       async () => {
-        const store = new SqliteRunStore(join(project, '.rgate', 'history.sqlite'));
         const sel = structuredClone(session);
         for (const v of sel.variants) {
           delete v.top1;
@@ -412,21 +416,7 @@ function suite({ suite: name, variants: flags, holed, keepTagQueries = false }: 
         sel.winner_holes = holes;
         sel.winner_holes_not_rescored = not_rescored;
         sel.environment = { ...sel.environment, session_id: 'cmp-select' };
-        try {
-          store.saveCompareSession(
-            {
-              session_id: 'cmp-select',
-              suite: sel.suite,
-              created_at: sel.environment.created_at,
-              kind: sel.kind,
-              variant_count: 2,
-              summary: 'select',
-            },
-            sel,
-          );
-        } finally {
-          store.close();
-        }
+        storeSession(sel);
         const show = await rgate(['compare', '--show', 'cmp-select']);
         expect(show.out.replace(/\s+/g, ' ')).toMatch(
           /top1_useful_any_mode \(top-1\): not re-scored: needs each query's replay-1 selected_id/,
@@ -447,26 +437,11 @@ function suite({ suite: name, variants: flags, holed, keepTagQueries = false }: 
     );
 
     it('an older session without kept rankings: says so, never a figure', async () => {
-      const store = new SqliteRunStore(join(project, '.rgate', 'history.sqlite'));
       const old = structuredClone(session);
       delete old.winner_holes;
       for (const v of old.variants) delete v.rankings;
       old.environment = { ...old.environment, session_id: 'cmp-old' };
-      try {
-        store.saveCompareSession(
-          {
-            session_id: 'cmp-old',
-            suite: old.suite,
-            created_at: old.environment.created_at,
-            kind: old.kind,
-            variant_count: 2,
-            summary: 'old',
-          },
-          old,
-        );
-      } finally {
-        store.close();
-      }
+      storeSession(old);
       const show = await rgate(['compare', '--show', 'cmp-old']);
       expect(show.out.replace(/\s+/g, ' ')).toMatch(
         /not available: this comparison keeps no scored ranking of its variants \(a session made before rgate compare kept them, or stored runs compared by their reports\); rgate compare /,
