@@ -142,20 +142,25 @@ beforeAll(async () => {
   base = await run(null, 'holes-base');
 }, 60_000);
 
+/** The base run's holes of `metrics`, each graded 0 and the top grade. */
+function fillsOf(metrics: string[]) {
+  return rankingHoleFills(
+    {
+      queries: base.suite.queries,
+      corpus: base.suite.corpus,
+      observations: base.observations,
+      replays: 1,
+      relevanceLevel: LEVEL,
+      seed: 42,
+      rankingMeasures: [],
+    },
+    metrics,
+  );
+}
+
 describe('ranking measure holes', () => {
   it('scores each measure again with its holes graded 0 and 3, as the long way does', () => {
-    const fills = rankingHoleFills(
-      {
-        queries: base.suite.queries,
-        corpus: base.suite.corpus,
-        observations: base.observations,
-        replays: 1,
-        relevanceLevel: LEVEL,
-        seed: 42,
-        rankingMeasures: [],
-      },
-      Object.keys(measures),
-    );
+    const fills = fillsOf(Object.keys(measures));
     expect(fills.map((f) => f.metric)).toEqual(['P.5', 'ndcg_cut.10', 'recall.10']);
     for (const f of fills) {
       const low = bruteForce(base, f.metric, 0);
@@ -174,18 +179,7 @@ describe('ranking measure holes', () => {
   });
 
   it('a rule whose threshold lies in its range can flip the verdict; one outside cannot', () => {
-    const fills = rankingHoleFills(
-      {
-        queries: base.suite.queries,
-        corpus: base.suite.corpus,
-        observations: base.observations,
-        replays: 1,
-        relevanceLevel: LEVEL,
-        seed: 42,
-        rankingMeasures: [],
-      },
-      ['P.5', 'recall.10'],
-    );
+    const fills = fillsOf(['P.5', 'recall.10']);
     const [p5, recall] = fills;
     const rule = (metric: string, threshold: number, observed: number): RuleResult => ({
       metric,
