@@ -14,6 +14,7 @@ import type { RunQuery, TrecRun } from './run.js';
 import { checkDuplicates, duplicateError } from './run-duplicates.js';
 import { groupRun, scanRun, type Grouped } from './run-scan.js';
 import { grow32 } from './grow.js';
+import { RegionFull, type RegionResult, type RunStorage } from './run-storage.js';
 
 // feed() reads these per byte. A binding that is imported, or exported, is read through a module
 // cell with a check that it is initialised at every use, while a module-local constant is folded
@@ -583,33 +584,5 @@ export class RunBuilder {
       run.byQid.set(rq.qid, rq);
     }
     return run;
-  }
-}
-
-/** The flat arrays a run is parsed into (shared between threads when the file is split). */
-export interface RunStorage {
-  qidIdx: Int32Array;
-  hashes: Int32Array;
-  docOff: Int32Array;
-  docLen: Int32Array;
-  scores: Float64Array;
-  lineOf: Int32Array;
-  arena: Uint8Array;
-}
-
-export interface RegionResult {
-  /** absolute index one past the region's last entry */
-  end: number;
-  arenaEnd: number;
-  /** the region's queries in first-appearance order (its entries' qidIdx index this list) */
-  qids: string[];
-  runId: string;
-  lines: number;
-}
-
-/** A region of shared storage overflowed its estimate: parse on one thread instead. */
-export class RegionFull extends Error {
-  constructor() {
-    super('run region full');
   }
 }

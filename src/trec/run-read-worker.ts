@@ -6,7 +6,8 @@
 import { closeSync, openSync } from 'node:fs';
 import { workerData } from 'node:worker_threads';
 import { feedRange } from './run-chunks.js';
-import { RegionFull, RunBuilder, type RunStorage } from './run-parse.js';
+import { RunBuilder } from './run-parse.js';
+import { RegionFull, type RunStorage } from './run-storage.js';
 import type { WorkerJob, WorkerReply } from './run-read.js';
 import { ChunkGrouper, type SegmentStore } from './run-segments.js';
 

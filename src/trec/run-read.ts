@@ -18,7 +18,8 @@ import {
 } from './input.js';
 import type { TrecRun } from './run.js';
 import { estimateRun, feedRange, READ_CHUNK_BYTES } from './run-chunks.js';
-import { RegionFull, RunBuilder, type RegionResult, type RunStorage } from './run-parse.js';
+import { RunBuilder } from './run-parse.js';
+import { RegionFull, type RegionResult, type RunStorage } from './run-storage.js';
 import {
   ChunkGrouper,
   SegmentedRun,

@@ -14,7 +14,8 @@ import { FNV1A_BASIS, fnv1aStep } from '../core/fnv1a.js';
 import type { ChunkSink } from './run-chunks.js';
 import type { RunQuery, TrecRun } from './run.js';
 import { checkDuplicates } from './run-duplicates.js';
-import { RegionFull, type RunBuilder } from './run-parse.js';
+import type { RunBuilder } from './run-parse.js';
+import { RegionFull } from './run-storage.js';
 import { grow32 } from './grow.js';
 
 /** What a segmented run keeps of each result (shared between threads when the file is split). */
