@@ -26,13 +26,15 @@ export class DocTable {
    */
   reserve(ids: number, bytes: number): void {
     const want = this.count + ids;
+    // at least doubled when it grows: appendScanned() reserves piece by piece
     if (want > this.offsets.length) {
-      this.offsets = grow32(this.offsets, want);
-      this.lengths = grow32(this.lengths, want);
-      this.hashes = grow32(this.hashes, want);
+      const size = Math.max(want, 2 * this.offsets.length);
+      this.offsets = grow32(this.offsets, size);
+      this.lengths = grow32(this.lengths, size);
+      this.hashes = grow32(this.hashes, size);
     }
     if (this.arenaUsed + bytes > this.arena.length) {
-      const next = new Uint8Array(this.arenaUsed + bytes);
+      const next = new Uint8Array(Math.max(this.arenaUsed + bytes, 2 * this.arena.length));
       next.set(this.arena.subarray(0, this.arenaUsed));
       this.arena = next;
     }
@@ -54,6 +56,26 @@ export class DocTable {
   /** append() of bytes whose hashBytes the caller computed while scanning them. */
   appendHashed(buf: Uint8Array, start: number, end: number, h: number): number {
     return this.store(buf, start, end, h);
+  }
+
+  /** Where the next append() goes: its id and its bytes' offset in the arena (for appendScanned). */
+  nextAppend(): { id: number; arena: number } {
+    return { id: this.count, arena: this.arenaUsed };
+  }
+
+  /**
+   * append() of n documents at once, as the qrels scanner made them from nextAppend(): their bytes
+   * (`arena`, to go at the arena's end), offsets (into the arena, final) and lengths, and hashes.
+   */
+  appendScanned(arena: Uint8Array, dOff: Int32Array, dLen: Int32Array, h: Int32Array, n: number): void {
+    this.reserve(n, arena.length);
+    const first = this.count;
+    this.arena.set(arena, this.arenaUsed);
+    this.offsets.set(dOff.subarray(0, n), first);
+    this.lengths.set(dLen.subarray(0, n), first);
+    this.hashes.set(h.subarray(0, n), first);
+    this.arenaUsed += arena.length;
+    this.count += n;
   }
 
   /** Do ids a and b hold the same bytes? */

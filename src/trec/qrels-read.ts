@@ -2,12 +2,13 @@
 import { readSync } from 'node:fs';
 import { RgateError } from '../core/errors.js';
 import * as bytes from './bytes.js';
-import { byteOrder, byteStringToText, latin1, parseInteger } from './bytes.js';
+import { byteOrder, byteStringToText, latin1, parseInteger, POWERS_OF_TEN } from './bytes.js';
 import { FNV1A_BASIS, fnv1aStep } from '../core/fnv1a.js';
 import { DocTable } from './doc-table.js';
 import { closeInput, emptyInputError, inputError, openInput, trecBomError } from './input.js';
 import { startsWithBom } from '../core/utf8.js';
 import { QidTable } from './qid-table.js';
+import { scanQrels } from './run-scan.js';
 
 // module-local copies: parseQrels reads them per byte (run-parse.ts says why that matters)
 const { SP, TAB, NL, CR } = bytes;
@@ -16,6 +17,8 @@ const { SP, TAB, NL, CR } = bytes;
 const BLANK = new Uint8Array(256);
 for (const b of [SP, TAB, CR, 11, 12]) BLANK[b] = 1;
 BLANK[NL] = 2;
+/** the scanner's tables (the run parser's: the same classes) */
+const SCAN_TABLES = { blank: BLANK, powersOfTen: POWERS_OF_TEN };
 
 /** Are buf[a, a + n) and buf[b, b + n) the same bytes? */
 function sameRange(buf: Uint8Array, a: number, b: number, n: number): boolean {
@@ -52,28 +55,125 @@ export function parseQrels(buf: Uint8Array, label: string, docs: DocTable = new 
   if (startsWithBom(buf)) throw trecBomError(label);
   // one pass into flat arrays (a line's query, document, grade and number), grouped by query after:
   // no array or string per line
-  const table = new QidTable();
   // a judgment line has four fields, blanks between them and a newline: at least 8 bytes (7 the last),
   // so this many always fit (no growth path, which would cost the compiled loop a deoptimisation)
   const cap = Math.floor(buf.length / 7) + 1;
-  const qOf = new Int32Array(cap);
-  const docOf = new Int32Array(cap);
-  const relOf = new Int32Array(cap);
-  const lineOf = new Int32Array(cap);
+  const st: QrelsState = {
+    buf,
+    label,
+    docs,
+    table: new QidTable(),
+    qOf: new Int32Array(cap),
+    docOf: new Int32Array(cap),
+    relOf: new Int32Array(cap),
+    lineOf: new Int32Array(cap),
+    n: 0,
+    grouped: true,
+    lineNo: 0,
+    prevQ: -1,
+    prevHash: 0,
+    prevStart: 0,
+    prevEnd: -1,
+  };
   // a qrels line is ~16 bytes or more, its docno under half of it: room for all its documents up
   // front (dense TREC pools judge hundreds of thousands); each line's docno gets its own id (append):
   // judgments are matched per query, by hash and bytes
   docs.reserve(buf.length >> 4, buf.length >> 1);
-  let prevQ = -1;
-  let grouped = true;
-  let prevHash = 0;
-  let prevStart = 0;
-  let prevEnd = -1;
-  let n = 0;
-  let lineNo = 0;
-  let i = 0;
+  // pieces of whole lines, each scanned in WebAssembly (compiled speed from the first byte, where
+  // readLines's loop waits for the JIT and keeps V8's compiler threads busy: a TREC pool's 375k
+  // lines, the first parse in a process, ~350 -> ~190 ms of CPU) or, when the scanner declines a
+  // piece (a line to report, an unusual grade), by readLines
+  for (let from = 0; from < buf.length;) {
+    const to = pieceEnd(buf, from);
+    if (!scanPiece(st, from, to)) readLines(st, from, to);
+    from = to;
+  }
+  return groupByQuery(label, st.table, docs, st);
+}
+
+/**
+ * The scanner's pieces: small, so that V8 has compiled the scanner's optimised code after the first
+ * few (a call runs to its end in the code it started in: 2 MiB pieces spent 27-42 ms in the scanner
+ * on 6.8 MB, these 7-19) and its memory stays within what a run's chunks use after.
+ */
+const PIECE_BYTES = 1 << 18;
+
+/** The end of the piece starting at `from`: after the last newline within PIECE_BYTES (or the line's). */
+function pieceEnd(buf: Uint8Array, from: number): number {
+  if (buf.length - from <= PIECE_BYTES) return buf.length;
+  const nl = buf.lastIndexOf(NL, from + PIECE_BYTES - 1);
+  if (nl >= from) return nl + 1;
+  const next = buf.indexOf(NL, from + PIECE_BYTES);
+  return next < 0 ? buf.length : next + 1;
+}
+
+/** parseQrels's state between pieces: the lines so far (QrelsLines) and the previous line's qid. */
+interface QrelsState extends QrelsLines {
+  buf: Uint8Array;
+  label: string;
+  docs: DocTable;
+  table: QidTable;
+  lineNo: number;
+  prevQ: number;
+  prevHash: number;
+  prevStart: number;
+  prevEnd: number;
+}
+
+/** The query of a line whose qid is buf[qs, qe) (hash qh), interned; notes a query coming back. */
+function queryOf(st: QrelsState, qs: number, qe: number, qh: number): number {
+  const { buf } = st;
+  // a query's judgments are usually together: the previous line's qid first
+  if (
+    qh !== st.prevHash ||
+    qe - qs !== st.prevEnd - st.prevStart ||
+    !sameRange(buf, qs, st.prevStart, qe - qs)
+  ) {
+    const known = st.table.size;
+    st.prevQ = st.table.indexOfBytes(buf, qs, qe, qh);
+    // a query coming back after another one: the lines are not grouped by query
+    if (st.table.size === known) st.grouped = false;
+    st.prevHash = qh;
+  }
+  st.prevStart = qs;
+  st.prevEnd = qe;
+  return st.prevQ;
+}
+
+/** Scan buf[from, to) in WebAssembly into the state; false (nothing stored) when it declines. */
+function scanPiece(st: QrelsState, from: number, to: number): boolean {
+  const next = st.docs.nextAppend();
+  const r = scanQrels(st.buf, from, to, { ...next, line: st.lineNo }, SCAN_TABLES);
+  if (!r) return false;
+  const { n, runs } = r;
+  const at = st.n;
+  for (let k = 0; k < runs.length; k += 4) {
+    const q = queryOf(
+      st,
+      from + (runs[k + 1] as number),
+      from + (runs[k + 2] as number),
+      runs[k + 3] as number,
+    );
+    const end = k + 4 < runs.length ? (runs[k + 4] as number) : n;
+    st.qOf.fill(q, at + (runs[k] as number), at + end);
+  }
+  st.docs.appendScanned(r.arena, r.dOff, r.dLen, r.h, n);
+  st.docOf.set(r.id, at);
+  st.relOf.set(r.rel, at);
+  st.lineOf.set(r.line, at);
+  st.lineNo += r.lines;
+  st.n += n;
+  return true;
+}
+
+/** Read the lines of buf[from, to) into the state in JS, reporting the first bad one. */
+function readLines(st: QrelsState, from: number, to: number): void {
+  const { buf, label, docs, qOf, docOf, relOf, lineOf } = st;
+  let n = st.n;
+  let lineNo = st.lineNo;
+  let i = from;
   let c = 0;
-  const len = buf.length;
+  const len = to;
   // one pass over each line's bytes: fields found, qid and docno hashed while scanning (a call to
   // Buffer.indexOf for each line's end, then a second walk to split it, was half of this loop)
   while (i < len) {
@@ -142,23 +242,14 @@ export function parseQrels(buf: Uint8Array, label: string, docs: DocTable = new 
         GRADE_HINT,
       );
     }
-    // a query's judgments are usually together: the previous line's qid first
-    if (qh !== prevHash || qe - qs !== prevEnd - prevStart || !sameRange(buf, qs, prevStart, qe - qs)) {
-      const known = table.size;
-      prevQ = table.indexOfBytes(buf, qs, qe, qh);
-      // a query coming back after another one: the lines are not grouped by query
-      if (table.size === known) grouped = false;
-      prevHash = qh;
-    }
-    prevStart = qs;
-    prevEnd = qe;
-    qOf[n] = prevQ;
+    qOf[n] = queryOf(st, qs, qe, qh);
     docOf[n] = docs.appendHashed(buf, ds, de, dh);
     relOf[n] = rel;
     lineOf[n] = lineNo;
     n++;
   }
-  return groupByQuery(label, table, docs, { qOf, docOf, relOf, lineOf, n, grouped });
+  st.n = n;
+  st.lineNo = lineNo;
 }
 
 /** parseQrels's lines: flat arrays in file order (n used), and whether each query's lines are together */

@@ -20,6 +20,7 @@ interface WasmGlobal {
 interface ScanExports {
   memory: { buffer: ArrayBuffer; grow(pages: number): number };
   scan: (...args: number[]) => number;
+  qrels: (...args: number[]) => number;
   finalize: (...args: number[]) => void;
   qids: WasmGlobal;
   group: (...args: number[]) => number;
@@ -199,6 +200,89 @@ function scanWith(
       new Int32Array(mem, pMap, qidMap.length).set(qidMap);
       w.finalize(n, pLocal, pMap, pDoff, arenaBase, pLine, lineBase);
     },
+  };
+}
+
+/** One scanned piece of a qrels file; the views are into the scanner's memory, valid until the next call. */
+export interface ScannedQrels {
+  n: number;
+  /** per entry: document id, docno offset and length (in the DocTable's arena), hash, grade, line */
+  id: Int32Array;
+  dOff: Int32Array;
+  dLen: Int32Array;
+  h: Int32Array;
+  rel: Int32Array;
+  line: Int32Array;
+  /** each change of qid: (first entry, qid start, qid end, qid hash), offsets into the piece */
+  runs: Int32Array;
+  /** the docnos' bytes, to go at the DocTable's arena's end */
+  arena: Uint8Array;
+  /** lines in the piece: data, blank and comment */
+  lines: number;
+}
+
+/** Where a piece's entries go: the ids, arena offset and line number they start from. */
+export interface QrelsBases {
+  id: number;
+  arena: number;
+  line: number;
+}
+
+/**
+ * Scan the qrels lines of buf[from, to) (whole lines); undefined when parseQrels must read them: a
+ * line to report, a grade outside the fast path (optional minus, 1 to 9 digits), no WebAssembly.
+ */
+export function scanQrels(
+  buf: Uint8Array,
+  from: number,
+  to: number,
+  bases: QrelsBases,
+  tables: ScanTables,
+): ScannedQrels | undefined {
+  const w = instance(tables);
+  if (!w) return undefined;
+  const len = to - from;
+  // a judgment line is at least 8 bytes ("a b c 1" and a newline), the last one 7
+  const cap = Math.floor(len / 7) + 2;
+  const pId = (INPUT + len + 3) & ~3;
+  const pDoff = pId + 4 * cap;
+  const pDlen = pDoff + 4 * cap;
+  const pH = pDlen + 4 * cap;
+  const pRel = pH + 4 * cap;
+  const pLine = pRel + 4 * cap;
+  const pRuns = pLine + 4 * cap;
+  const pArena = pRuns + 16 * cap;
+  const mem = reserve(w, pArena + len);
+  if (!mem) return undefined;
+  new Uint8Array(mem).set(buf.subarray(from, to), INPUT);
+  const n = w.qrels(
+    INPUT,
+    INPUT + len,
+    pId,
+    pDoff,
+    pDlen,
+    pH,
+    pRel,
+    pLine,
+    pRuns,
+    pArena,
+    bases.id,
+    bases.arena,
+    bases.line,
+  );
+  release(w);
+  if (n < 0) return undefined;
+  return {
+    n,
+    id: new Int32Array(mem, pId, n),
+    dOff: new Int32Array(mem, pDoff, n),
+    dLen: new Int32Array(mem, pDlen, n),
+    h: new Int32Array(mem, pH, n),
+    rel: new Int32Array(mem, pRel, n),
+    line: new Int32Array(mem, pLine, n),
+    runs: new Int32Array(mem, pRuns, 4 * w.qids.value),
+    arena: new Uint8Array(mem, pArena, w.arenaUsed.value),
+    lines: w.lines.value,
   };
 }
 

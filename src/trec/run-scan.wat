@@ -371,6 +371,155 @@
         (br $lq)))
     (i32.const -1))
 
+  ;; The qrels scanner of qrels-read.ts (parseQrels) for the lines it accepts: four fields, a grade
+  ;; of an optional minus and 1 to 9 digits. Per entry k, i32 arrays: document id (idBase + k), docno
+  ;; offset (arenaBase + its offset in arena) and length, docno hash, grade and line (lineBase + its
+  ;; line in the piece, from 1); docno bytes copied to arena. Final values: the caller only copies them.
+  ;; Each change of qid from the previous line (and the chunk's first line) is a run: (entry, qs, qe,
+  ;; hash) at pRuns, qs and qe from start; their count in $qids. Returns the number of entries, or -1
+  ;; for a line parseQrels must read (to report it, or a grade it parses the long way).
+  (func (export "qrels")
+    (param $start i32) (param $end i32) (param $pId i32) (param $pDoff i32) (param $pDlen i32)
+    (param $pH i32) (param $pRel i32) (param $pLine i32) (param $pRuns i32) (param $arena i32)
+    (param $idBase i32) (param $arenaBase i32) (param $lineBase i32)
+    (result i32)
+    (local $i i32) (local $c i32) (local $n i32) (local $line i32) (local $o i32) (local $runs i32)
+    (local $qs i32) (local $qe i32) (local $qh i32) (local $ps i32) (local $pe i32) (local $ph i32)
+    (local $ds i32) (local $de i32) (local $h i32) (local $rel i32) (local $neg i32) (local $digits i32)
+    (local $k4 i32) (local $a i32)
+    (local.set $i (local.get $start))
+    (local.set $o (local.get $arena))
+    (local.set $pe (i32.const -1))
+    (block $done
+      (loop $nextLine
+        (br_if $done (i32.ge_u (local.get $i) (local.get $end)))
+        (local.set $line (i32.add (local.get $line) (i32.const 1)))
+        (local.set $i (call $blanks (local.get $i) (local.get $end)))
+        ;; blank line
+        (if (i32.or (i32.ge_u (local.get $i) (local.get $end))
+                    (i32.eq (i32.load8_u (local.get $i)) (i32.const 10)))
+          (then
+            (local.set $i (i32.add (local.get $i) (i32.const 1)))
+            (br $nextLine)))
+        ;; comment line (#, after optional blanks)
+        (if (i32.eq (i32.load8_u (local.get $i)) (i32.const 35))
+          (then
+            (block $n10o
+              (loop $n10l
+                (br_if $n10o (i32.ge_u (local.get $i) (local.get $end)))
+                (br_if $n10o (i32.eq (i32.load8_u (local.get $i)) (i32.const 10)))
+                (local.set $i (i32.add (local.get $i) (i32.const 1)))
+                (br $n10l)))
+            (local.set $i (i32.add (local.get $i) (i32.const 1)))
+            (br $nextLine)))
+        ;; field 1: qid, hashed
+        (local.set $qs (local.get $i))
+        (local.set $qh (i32.const 0x811c9dc5))
+        (block $qEnd
+          (loop $q
+            (br_if $qEnd (i32.ge_u (local.get $i) (local.get $end)))
+            (local.set $c (i32.load8_u (local.get $i)))
+            (br_if $qEnd (i32.load8_u (local.get $c)))
+            (local.set $qh (i32.mul (i32.xor (local.get $qh) (local.get $c)) (i32.const 0x01000193)))
+            (local.set $i (i32.add (local.get $i) (i32.const 1)))
+            (br $q)))
+        (local.set $qe (local.get $i))
+        ;; field 2: iteration, skipped (a line ending before a field is one to report)
+        (local.set $i (call $blanks (local.get $i) (local.get $end)))
+        (if (call $lineEnds (local.get $i) (local.get $end)) (then (return (i32.const -1))))
+        (local.set $i (call $field (local.get $i) (local.get $end)))
+        ;; field 3: docno, hashed and copied
+        (local.set $i (call $blanks (local.get $i) (local.get $end)))
+        (if (call $lineEnds (local.get $i) (local.get $end)) (then (return (i32.const -1))))
+        (local.set $ds (local.get $i))
+        (local.set $h (i32.const 0x811c9dc5))
+        (block $dEnd
+          (loop $d
+            (br_if $dEnd (i32.ge_u (local.get $i) (local.get $end)))
+            (local.set $c (i32.load8_u (local.get $i)))
+            (br_if $dEnd (i32.load8_u (local.get $c)))
+            (local.set $h (i32.mul (i32.xor (local.get $h) (local.get $c)) (i32.const 0x01000193)))
+            (local.set $i (i32.add (local.get $i) (i32.const 1)))
+            (br $d)))
+        (local.set $de (local.get $i))
+        ;; field 4: grade, an optional minus and 1 to 9 digits here (the rest parseQrels reads)
+        (local.set $i (call $blanks (local.get $i) (local.get $end)))
+        (if (call $lineEnds (local.get $i) (local.get $end)) (then (return (i32.const -1))))
+        (local.set $neg (i32.eq (i32.load8_u (local.get $i)) (i32.const 45)))
+        (local.set $i (i32.add (local.get $i) (local.get $neg)))
+        (local.set $rel (i32.const 0))
+        (local.set $digits (i32.const 0))
+        (block $gEnd
+          (loop $g
+            (br_if $gEnd (i32.ge_u (local.get $i) (local.get $end)))
+            (local.set $c (i32.load8_u (local.get $i)))
+            (br_if $gEnd (i32.load8_u (local.get $c)))
+            (if (i32.gt_u (i32.sub (local.get $c) (i32.const 48)) (i32.const 9)) (then (return (i32.const -1))))
+            (local.set $rel (i32.add (i32.mul (local.get $rel) (i32.const 10)) (i32.sub (local.get $c) (i32.const 48))))
+            (local.set $digits (i32.add (local.get $digits) (i32.const 1)))
+            (local.set $i (i32.add (local.get $i) (i32.const 1)))
+            (br $g)))
+        (if (i32.or (i32.eqz (local.get $digits)) (i32.gt_u (local.get $digits) (i32.const 9)))
+          (then (return (i32.const -1))))
+        (if (local.get $neg) (then (local.set $rel (i32.sub (i32.const 0) (local.get $rel)))))
+        ;; nothing but blanks before the newline (a fifth field is one to report)
+        (local.set $i (call $blanks (local.get $i) (local.get $end)))
+        (if (i32.eqz (call $lineEnds (local.get $i) (local.get $end))) (then (return (i32.const -1))))
+        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+        ;; a run starts where the qid is not the previous line's
+        (if (i32.eqz (i32.and (i32.eq (local.get $qh) (local.get $ph))
+                              (call $sameBytes (local.get $qs) (local.get $qe) (local.get $ps) (local.get $pe))))
+          (then
+            (local.set $a (i32.add (local.get $pRuns) (i32.shl (local.get $runs) (i32.const 4))))
+            (i32.store (local.get $a) (local.get $n))
+            (i32.store (i32.add (local.get $a) (i32.const 4)) (i32.sub (local.get $qs) (local.get $start)))
+            (i32.store (i32.add (local.get $a) (i32.const 8)) (i32.sub (local.get $qe) (local.get $start)))
+            (i32.store (i32.add (local.get $a) (i32.const 12)) (local.get $qh))
+            (local.set $runs (i32.add (local.get $runs) (i32.const 1)))
+            (local.set $ps (local.get $qs))
+            (local.set $pe (local.get $qe))
+            (local.set $ph (local.get $qh))))
+        (memory.copy (local.get $o) (local.get $ds) (i32.sub (local.get $de) (local.get $ds)))
+        (local.set $k4 (i32.shl (local.get $n) (i32.const 2)))
+        (i32.store (i32.add (local.get $pId) (local.get $k4)) (i32.add (local.get $idBase) (local.get $n)))
+        (i32.store (i32.add (local.get $pDoff) (local.get $k4))
+                   (i32.add (local.get $arenaBase) (i32.sub (local.get $o) (local.get $arena))))
+        (i32.store (i32.add (local.get $pDlen) (local.get $k4)) (i32.sub (local.get $de) (local.get $ds)))
+        (i32.store (i32.add (local.get $pH) (local.get $k4)) (local.get $h))
+        (i32.store (i32.add (local.get $pRel) (local.get $k4)) (local.get $rel))
+        (i32.store (i32.add (local.get $pLine) (local.get $k4)) (i32.add (local.get $lineBase) (local.get $line)))
+        (local.set $o (i32.add (local.get $o) (i32.sub (local.get $de) (local.get $ds))))
+        (local.set $n (i32.add (local.get $n) (i32.const 1)))
+        (br $nextLine)))
+    (global.set $lines (local.get $line))
+    (global.set $qids (local.get $runs))
+    (global.set $arenaUsed (i32.sub (local.get $o) (local.get $arena)))
+    (local.get $n))
+
+  ;; the first byte at or after i that is not a blank (newline is not a blank)
+  (func $blanks (param $i i32) (param $end i32) (result i32)
+    (block $out
+      (loop $l
+        (br_if $out (i32.ge_u (local.get $i) (local.get $end)))
+        (br_if $out (i32.ne (i32.load8_u (i32.load8_u (local.get $i))) (i32.const 1)))
+        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+        (br $l)))
+    (local.get $i))
+
+  ;; the first blank or newline at or after i
+  (func $field (param $i i32) (param $end i32) (result i32)
+    (block $out
+      (loop $l
+        (br_if $out (i32.ge_u (local.get $i) (local.get $end)))
+        (br_if $out (i32.load8_u (i32.load8_u (local.get $i))))
+        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+        (br $l)))
+    (local.get $i))
+
+  ;; does the line end at i (the end of the input, or a newline)?
+  (func $lineEnds (param $i i32) (param $end i32) (result i32)
+    (i32.or (i32.ge_u (local.get $i) (local.get $end)) (i32.eq (i32.load8_u (local.get $i)) (i32.const 10))))
+
   ;; docnos of entries i and j: same length, same bytes
   (func $sameDocno (param $i i32) (param $j i32) (param $pO i32) (param $pL i32) (param $arena i32) (result i32)
     (local $len i32) (local $a i32) (local $b i32) (local $k i32)
