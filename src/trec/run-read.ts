@@ -217,12 +217,17 @@ function readRegularRun(
   const store: SegmentStore = {
     scores: new Float64Array(n),
     hashes: new Int32Array(n),
-    docOff: new Int32Array(n),
-    docLen: new Int32Array(n),
+    docLen: new Uint8Array(n),
     arena: new Uint8Array(Math.max(1 << 16, arenaBytes)),
   };
   const g = new ChunkGrouper(b, store);
-  feedRange(g, fd, 0, size);
+  try {
+    feedRange(g, fd, 0, size);
+  } catch (e) {
+    // a docno too long for the store (MAX_DOC_LEN): read whole
+    if (e instanceof RegionFull) return readRegularRun(fd, size, label);
+    throw e;
+  }
   return new SegmentedRun(b.runId, b.qids.slice(), b.lineNo, g.store, [g.segments()], [undefined], reread);
 }
 
@@ -327,13 +332,14 @@ function startRunSplit(
   const i32 = (): Int32Array => new Int32Array(new SharedArrayBuffer(4 * n));
   const kept = {
     hashes: i32(),
-    docOff: i32(),
-    docLen: i32(),
     scores: new Float64Array(new SharedArrayBuffer(8 * n)),
     arena: new Uint8Array(new SharedArrayBuffer(a1 + a2)),
   };
-  // a segmented read keeps no query and no line per result (run-segments.ts)
-  const storage: RunStorage | SegmentStore = segmented ? kept : { ...kept, qidIdx: i32(), lineOf: i32() };
+  // a segmented read keeps no query, no line and no docno offset per result, and its lengths in a
+  // byte (run-segments.ts)
+  const storage: RunStorage | SegmentStore = segmented
+    ? { ...kept, docLen: new Uint8Array(new SharedArrayBuffer(n)) }
+    : { ...kept, docOff: i32(), docLen: i32(), qidIdx: i32(), lineOf: i32() };
   const flag = new Int32Array(new SharedArrayBuffer(4));
   const { MessageChannel, receiveMessageOnPort, Worker } = threads();
   const { port1, port2 } = new MessageChannel();
@@ -365,7 +371,7 @@ function startRunSplit(
       const main = segmented
         ? new RunBuilder(label, CHUNK_ENTRIES, CHUNK_ARENA)
         : new RunBuilder(label, 0, 0, { storage: storage as RunStorage, ...region });
-      const g = segmented ? new ChunkGrouper(main, storage, region) : undefined;
+      const g = segmented ? new ChunkGrouper(main, storage as SegmentStore, region) : undefined;
       let mainError: unknown;
       try {
         feedRange(g ?? main, fd, 0, mid);

@@ -3,11 +3,13 @@
  * the parser (RunBuilder) fills buffers a chunk large that are reused for every chunk, and each
  * chunk's results are moved from them into the run's store grouped by query, a segment per query
  * and chunk. A query's results are its segments in file order, gathered into small reused arrays
- * when it is measured. The store keeps what measuring needs: score, docno hash, offset, length and
- * bytes; not each result's query (the segments say it) nor its line (only a duplicate's error
- * names lines, and then the run is read again the ordinary way for it). Writing fresh memory costs
- * ~4 ms of CPU a MiB on this kind of machine (page faults), and holding the parsed arrays whole
- * and grouping them at the end wrote 44 bytes a result (plus the docno), this 20.
+ * when it is measured. The store keeps what measuring needs: score, docno hash, length (a byte)
+ * and bytes, the docnos in the results' order so that a segment's start and the lengths locate
+ * each; not each result's query (the segments say it) nor its line (only a duplicate's error names
+ * lines, and then the run is read again the ordinary way for it). Writing fresh memory costs ~3.5
+ * ms of CPU a MiB on this kind of machine (page faults), and holding the parsed arrays whole and
+ * grouping them at the end wrote 44 bytes a result (plus the docno), this 13 (an offset and a
+ * 4-byte length made it 20).
  */
 import { readSync } from 'node:fs';
 import { FNV1A_BASIS, fnv1aStep } from '../core/fnv1a.js';
@@ -22,10 +24,14 @@ import { grow32 } from './grow.js';
 export interface SegmentStore {
   scores: Float64Array;
   hashes: Int32Array;
-  docOff: Int32Array;
-  docLen: Int32Array;
+  /** a byte each (MAX_DOC_LEN): a docno's offset is its segment's plus the lengths before it */
+  docLen: Uint8Array;
+  /** docnos in the entries' order, so grouped by query as they are */
   arena: Uint8Array;
 }
+
+/** The longest docno a SegmentStore holds (a longer one and the run is read whole). */
+export const MAX_DOC_LEN = 255;
 
 /**
  * Segments pay when they hold a few results each: a run with many queries and few results each
@@ -66,6 +72,8 @@ export interface SegmentList {
   q: Int32Array;
   start: Int32Array;
   len: Int32Array;
+  /** the arena offset of the segment's first docno */
+  arena: Int32Array;
   count: number;
 }
 
@@ -86,9 +94,12 @@ export class ChunkGrouper implements ChunkSink {
   private segQ: Int32Array = new Int32Array(1 << 12);
   private segStart: Int32Array = new Int32Array(1 << 12);
   private segLen: Int32Array = new Int32Array(1 << 12);
+  private segArena: Int32Array = new Int32Array(1 << 12);
   private segCount = 0;
   /** per query: its results in the chunk, then its next slot (zero between chunks) */
   private perQ: Int32Array = new Int32Array(1 << 10);
+  /** per query: its docno bytes in the chunk, then where its next docno goes (zero between chunks) */
+  private perQBytes: Int32Array = new Int32Array(1 << 10);
   /** the chunk's queries in order of first appearance in it */
   private seen: Int32Array = new Int32Array(1 << 10);
   private count: number;
@@ -119,55 +130,87 @@ export class ChunkGrouper implements ChunkSink {
     if (n === 0) return;
     const src = b.entryArrays();
     const chunkArena = b.entriesView().arena;
-    const arenaBytes = b.arenaBytes;
-    this.room(n, arenaBytes);
-    const { scores, hashes, docOff, docLen, arena } = this.store;
-    const ao = this.arenaUsed;
-    // docnos are stored in result order: the chunk's are one range, moved as one
-    arena.set(chunkArena.subarray(0, arenaBytes), ao);
-    const { qidIdx } = src;
+    this.room(n, b.arenaBytes);
+    const { qidIdx, docLen: l } = src;
     let perQ = this.perQ;
+    let perQBytes = this.perQBytes;
     let seen = this.seen;
     let nSeen = 0;
+    let longest = 0;
     for (let i = 0; i < n; i++) {
       const q = qidIdx[i] as number;
-      if (q >= perQ.length) perQ = this.perQ = grow32(perQ, Math.max(q + 1, perQ.length * 2));
+      if (q >= perQ.length) {
+        const size = Math.max(q + 1, perQ.length * 2);
+        perQ = this.perQ = grow32(perQ, size);
+        perQBytes = this.perQBytes = grow32(perQBytes, size);
+      }
       if (perQ[q] === 0) {
         if (nSeen === seen.length) seen = this.seen = grow32(seen, seen.length * 2);
         seen[nSeen++] = q;
       }
       perQ[q]!++;
+      const len = l[i] as number;
+      perQBytes[q]! += len;
+      longest |= len;
     }
+    // docLen is a byte: a longer docno (a URL?) and the file is read whole instead
+    if (longest > MAX_DOC_LEN) throw new RegionFull();
+    this.record(nSeen);
+    const { scores, hashes, docLen, arena } = this.store;
+    const { hashes: h, docOff: o, scores: sc } = src;
+    // each result to its query's next slot and its docno to its query's next bytes (stable: file
+    // order inside a query)
+    for (let i = 0; i < n; i++) {
+      const q = qidIdx[i] as number;
+      const d = perQ[q]!++;
+      scores[d] = sc[i] as number;
+      hashes[d] = h[i] as number;
+      const len = l[i] as number;
+      docLen[d] = len;
+      const from = o[i] as number;
+      let a = perQBytes[q] as number;
+      perQBytes[q] = a + len;
+      // a docno is a few bytes: a loop beats set()'s subarray
+      for (let k = from; k < from + len; k++) arena[a++] = chunkArena[k] as number;
+    }
+    for (let k = 0; k < nSeen; k++) {
+      perQ[seen[k] as number] = 0;
+      perQBytes[seen[k] as number] = 0;
+    }
+    b.dropBefore(n);
+  }
+
+  /**
+   * A segment for each of the chunk's nSeen queries (perQ, perQBytes: its results and docno bytes),
+   * which then hold where its next result and next docno byte go.
+   */
+  private record(nSeen: number): void {
+    const { perQ, perQBytes, seen } = this;
     if (this.segCount + nSeen > this.segQ.length) {
       const size = Math.max(this.segCount + nSeen, this.segQ.length * 2);
       this.segQ = grow32(this.segQ, size);
       this.segStart = grow32(this.segStart, size);
       this.segLen = grow32(this.segLen, size);
+      this.segArena = grow32(this.segArena, size);
     }
     let at = this.count;
+    let atBytes = this.arenaUsed;
     for (let k = 0; k < nSeen; k++) {
       const q = seen[k] as number;
       const c = perQ[q] as number;
+      const bytes = perQBytes[q] as number;
       const s = this.segCount++;
       this.segQ[s] = q;
       this.segStart[s] = at;
       this.segLen[s] = c;
+      this.segArena[s] = atBytes;
       perQ[q] = at;
+      perQBytes[q] = atBytes;
       at += c;
+      atBytes += bytes;
     }
-    // each result to its query's next slot (stable: file order inside a query)
-    const { hashes: h, docOff: o, docLen: l, scores: sc } = src;
-    for (let i = 0; i < n; i++) {
-      const d = perQ[qidIdx[i] as number]!++;
-      scores[d] = sc[i] as number;
-      hashes[d] = h[i] as number;
-      docOff[d] = (o[i] as number) + ao;
-      docLen[d] = l[i] as number;
-    }
-    for (let k = 0; k < nSeen; k++) perQ[seen[k] as number] = 0;
-    this.count += n;
-    this.arenaUsed += arenaBytes;
-    b.dropBefore(n);
+    this.count = at;
+    this.arenaUsed = atBytes;
   }
 
   private room(n: number, bytes: number): void {
@@ -177,13 +220,9 @@ export class ChunkGrouper implements ChunkSink {
       const st = this.store;
       const s = new Float64Array(size);
       s.set(st.scores.subarray(0, this.count));
-      this.store = {
-        ...st,
-        scores: s,
-        hashes: grow32(st.hashes, size),
-        docOff: grow32(st.docOff, size),
-        docLen: grow32(st.docLen, size),
-      };
+      const l = new Uint8Array(size);
+      l.set(st.docLen.subarray(0, this.count));
+      this.store = { ...st, scores: s, hashes: grow32(st.hashes, size), docLen: l };
       this.entryLimit = size;
     }
     if (this.arenaUsed + bytes > this.arenaLimit) {
@@ -203,6 +242,7 @@ export class ChunkGrouper implements ChunkSink {
       q: this.segQ.subarray(0, n),
       start: this.segStart.subarray(0, n),
       len: this.segLen.subarray(0, n),
+      arena: this.segArena.subarray(0, n),
       count: n,
     };
   }
@@ -218,6 +258,7 @@ export class SegmentedRun {
   private readonly next: Int32Array;
   private readonly start: Int32Array;
   private readonly len: Int32Array;
+  private readonly arenaAt: Int32Array;
   private readonly view: TrecRun;
 
   /**
@@ -243,6 +284,7 @@ export class SegmentedRun {
     this.next = new Int32Array(total).fill(-1);
     this.start = new Int32Array(total);
     this.len = new Int32Array(total);
+    this.arenaAt = new Int32Array(total);
     const tail = new Int32Array(nq).fill(-1);
     let s = 0;
     lists.forEach((l, li) => {
@@ -252,6 +294,7 @@ export class SegmentedRun {
         const q = remap ? (remap[own] as number) : own;
         this.start[s] = l.start[k] as number;
         this.len[s] = l.len[k] as number;
+        this.arenaAt[s] = l.arena[k] as number;
         size[q]! += l.len[k] as number;
         const t = tail[q] as number;
         if (t < 0) this.head[q] = s;
@@ -279,17 +322,20 @@ export class SegmentedRun {
   /** Query q's results, in file order, as entries [0, n) of a run valid until the next gather. */
   gather(q: number): { run: TrecRun; rq: RunQuery } {
     const v = this.view;
-    const { scores, hashes, docOff, docLen } = this.store;
+    const { scores, hashes, docLen } = this.store;
     let n = 0;
     for (let s = this.head[q] as number; s >= 0; s = this.next[s] as number) {
       const from = this.start[s] as number;
       const to = from + (this.len[s] as number);
+      let at = this.arenaAt[s] as number;
       // a segment is a few dozen results: loops beat set()'s subarrays
       for (let i = from; i < to; i++, n++) {
         v.scores[n] = scores[i] as number;
         v.hashes[n] = hashes[i] as number;
-        v.docOff[n] = docOff[i] as number;
-        v.docLen[n] = docLen[i] as number;
+        const len = docLen[i] as number;
+        v.docOff[n] = at;
+        v.docLen[n] = len;
+        at += len;
       }
     }
     return { run: v, rq: { qid: this.qids[q]!, start: 0, end: n } };
