@@ -30,6 +30,7 @@ try {
       const b = new RunBuilder(job.label, 1 << 17, 1 << 21);
       const g = new ChunkGrouper(b, job.storage as SegmentStore, region);
       feedRange(g, fd, job.start, job.end);
+      g.flush();
       reply = { kind: 'ok', result: b.regionResult(), segments: g.segments() };
     } else {
       const b = new RunBuilder(job.label, 0, 0, { storage: job.storage as RunStorage, ...region });

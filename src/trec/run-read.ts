@@ -223,6 +223,7 @@ function readRegularRun(
   const g = new ChunkGrouper(b, store);
   try {
     feedRange(g, fd, 0, size);
+    g.flush();
   } catch (e) {
     // a docno too long for the store (MAX_DOC_LEN): read whole
     if (e instanceof RegionFull) return readRegularRun(fd, size, label);
@@ -375,6 +376,7 @@ function startRunSplit(
       let mainError: unknown;
       try {
         feedRange(g ?? main, fd, 0, mid);
+        g?.flush();
       } catch (e) {
         mainError = e;
       }

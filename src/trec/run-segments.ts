@@ -30,6 +30,13 @@ export interface SegmentStore {
   arena: Uint8Array;
 }
 
+/**
+ * The builder's results are moved to the store once it holds this many (or this many docno bytes):
+ * a few chunks at a time, so that a query has fewer, longer segments to gather.
+ */
+export const TAKE_ENTRIES = 1 << 16;
+const TAKE_ARENA_BYTES = 1 << 20;
+
 /** The longest docno a SegmentStore holds (a longer one and the run is read whole). */
 export const MAX_DOC_LEN = 255;
 
@@ -119,7 +126,13 @@ export class ChunkGrouper implements ChunkSink {
   }
 
   feed(buf: Uint8Array, end: number): void {
-    this.b.feed(buf, end);
+    const b = this.b;
+    b.feed(buf, end);
+    if (b.entries >= TAKE_ENTRIES || b.arenaBytes >= TAKE_ARENA_BYTES) this.take();
+  }
+
+  /** Move what the builder still holds to the store (after the last feed). */
+  flush(): void {
     this.take();
   }
 
