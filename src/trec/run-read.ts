@@ -22,6 +22,7 @@ import { RunBuilder } from './run-parse.js';
 import { RegionFull, type RegionResult, type RunStorage } from './run-storage.js';
 import {
   ChunkGrouper,
+  RECORD_HEAD,
   SegmentedRun,
   segmentsPay,
   type SegmentList,
@@ -213,12 +214,8 @@ function readRegularRun(
     return b.finish();
   }
   const b = new RunBuilder(label, CHUNK_ENTRIES, CHUNK_ARENA);
-  const n = Math.max(1024, entries);
   const store: SegmentStore = {
-    scores: new Float64Array(n),
-    hashes: new Int32Array(n),
-    docLen: new Uint8Array(n),
-    arena: new Uint8Array(Math.max(1 << 16, arenaBytes)),
+    bytes: new Uint8Array(Math.max(1 << 16, entries * RECORD_HEAD + arenaBytes)),
   };
   const g = new ChunkGrouper(b, store);
   try {
@@ -280,6 +277,7 @@ export interface WorkerJob {
   storage: RunStorage | SegmentStore;
   entryBase: number;
   entryLimit: number;
+  /** segmented: the store's bytes the worker fills */
   arenaBase: number;
   arenaLimit: number;
   flag: Int32Array;
@@ -331,16 +329,21 @@ function startRunSplit(
   const a2 = Math.ceil((size - mid) * est.docBytesPerByte * margin) + (1 << 16);
   const n = l1 + l2;
   const i32 = (): Int32Array => new Int32Array(new SharedArrayBuffer(4 * n));
-  const kept = {
-    hashes: i32(),
-    scores: new Float64Array(new SharedArrayBuffer(8 * n)),
-    arena: new Uint8Array(new SharedArrayBuffer(a1 + a2)),
-  };
-  // a segmented read keeps no query, no line and no docno offset per result, and its lengths in a
-  // byte (run-segments.ts)
+  // a segmented read keeps records (run-segments.ts): bytes [0, r1) for this thread, the rest the
+  // worker's (arenaBase, arenaLimit)
+  const r1 = l1 * RECORD_HEAD + a1;
+  const r2 = l2 * RECORD_HEAD + a2;
   const storage: RunStorage | SegmentStore = segmented
-    ? { ...kept, docLen: new Uint8Array(new SharedArrayBuffer(n)) }
-    : { ...kept, docOff: i32(), docLen: i32(), qidIdx: i32(), lineOf: i32() };
+    ? { bytes: new Uint8Array(new SharedArrayBuffer(r1 + r2)) }
+    : {
+        hashes: i32(),
+        scores: new Float64Array(new SharedArrayBuffer(8 * n)),
+        arena: new Uint8Array(new SharedArrayBuffer(a1 + a2)),
+        docOff: i32(),
+        docLen: i32(),
+        qidIdx: i32(),
+        lineOf: i32(),
+      };
   const flag = new Int32Array(new SharedArrayBuffer(4));
   const { MessageChannel, receiveMessageOnPort, Worker } = threads();
   const { port1, port2 } = new MessageChannel();
@@ -352,8 +355,8 @@ function startRunSplit(
     storage,
     entryBase: l1,
     entryLimit: n,
-    arenaBase: a1,
-    arenaLimit: a1 + a2,
+    arenaBase: segmented ? r1 : a1,
+    arenaLimit: segmented ? r1 + r2 : a1 + a2,
     flag,
     port: port2,
     segmented,
@@ -372,7 +375,9 @@ function startRunSplit(
       const main = segmented
         ? new RunBuilder(label, CHUNK_ENTRIES, CHUNK_ARENA)
         : new RunBuilder(label, 0, 0, { storage: storage as RunStorage, ...region });
-      const g = segmented ? new ChunkGrouper(main, storage as SegmentStore, region) : undefined;
+      const g = segmented
+        ? new ChunkGrouper(main, storage as SegmentStore, { base: 0, limit: r1 })
+        : undefined;
       let mainError: unknown;
       try {
         feedRange(g ?? main, fd, 0, mid);
