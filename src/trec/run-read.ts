@@ -17,7 +17,7 @@ import {
   type TrecInput,
 } from './input.js';
 import type { TrecRun } from './run.js';
-import { estimateRun, feedRange, READ_CHUNK_BYTES } from './run-chunks.js';
+import { estimateRun, feedRange, READ_CHUNK_BYTES, readSample } from './run-chunks.js';
 import { RunBuilder } from './run-parse.js';
 import { RegionFull, type RegionResult, type RunStorage } from './run-storage.js';
 import {
@@ -128,14 +128,16 @@ function startRead(path: string, opts: RunReadOptions, segmented: boolean): Segm
   }
   const { fd, label } = input;
   let split: RunSplit | undefined;
-  const reread = segmentedReread(path, opts.label, fd, input.size, segmentMin);
+  // the first MiB, read once: whether segments pay and how large the halves' storage is
+  const sample = readSample(fd, input.size);
+  const reread = segmentedReread(path, opts.label, fd, input.size, segmentMin, sample);
   let open = true;
   const close = (): void => {
     if (open) closeInput(input);
     open = false;
   };
   try {
-    split = startRunSplit(path, fd, input.size, label, url, reread);
+    split = startRunSplit(path, fd, input.size, label, url, reread, sample);
   } catch (e) {
     close();
     throw e;
@@ -244,8 +246,9 @@ function segmentedReread(
   fd: number,
   size: number,
   segmentMin: number | undefined,
+  sample?: Uint8Array,
 ): ((found: unknown) => never) | undefined {
-  const seg = segmentMin !== undefined && size >= segmentMin && segmentsPay(fd, size);
+  const seg = segmentMin !== undefined && size >= segmentMin && segmentsPay(fd, size, sample);
   return seg ? rereadForDuplicate(path, label) : undefined;
 }
 
@@ -305,6 +308,7 @@ function startRunSplit(
   label: string,
   url: URL,
   reread: ((found: unknown) => never) | undefined,
+  sample: Uint8Array,
 ): RunSplit | undefined {
   const segmented = reread !== undefined;
   // split at the first newline after the middle
@@ -321,7 +325,7 @@ function startRunSplit(
     pos += got;
   }
   if (mid <= 0 || mid >= size) return undefined;
-  const est = estimateRun(fd, size);
+  const est = estimateRun(fd, size, sample);
   const margin = 1.15;
   const l1 = Math.ceil((mid / est.bytesPerLine) * margin) + 4096;
   const l2 = Math.ceil(((size - mid) / est.bytesPerLine) * margin) + 4096;

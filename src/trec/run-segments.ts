@@ -12,9 +12,8 @@
  * byte comparisons find it in cache after gather read the score (separate arrays: a cache miss
  * each, ~40 ms of a 3.5M-result run).
  */
-import { readSync } from 'node:fs';
 import { FNV1A_BASIS, fnv1aStep } from '../core/fnv1a.js';
-import type { ChunkSink } from './run-chunks.js';
+import { readSample, type ChunkSink } from './run-chunks.js';
 import type { RunQuery, TrecRun } from './run.js';
 import { checkDuplicates } from './run-duplicates.js';
 import type { RunBuilder } from './run-parse.js';
@@ -56,9 +55,8 @@ const MIN_RESULTS_PER_QUERY = 4;
  * Does the file's first MiB hold at least MIN_RESULTS_PER_QUERY results per query it names? (qids
  * counted by their FNV-1a hash: a collision only makes the count smaller.)
  */
-export function segmentsPay(fd: number, size: number): boolean {
-  const sample = Buffer.allocUnsafe(Math.max(1, Math.min(1 << 20, size)));
-  const got = readSync(fd, sample, 0, sample.length, 0);
+export function segmentsPay(fd: number, size: number, sample: Uint8Array = readSample(fd, size)): boolean {
+  const got = sample.length;
   const qids = new Set<number>();
   let lines = 0;
   let i = 0;
