@@ -332,22 +332,13 @@ function startRunSplit(
   const a1 = Math.ceil(mid * est.docBytesPerByte * margin) + (1 << 16);
   const a2 = Math.ceil((size - mid) * est.docBytesPerByte * margin) + (1 << 16);
   const n = l1 + l2;
-  const i32 = (): Int32Array => new Int32Array(new SharedArrayBuffer(4 * n));
   // a segmented read keeps records (run-segments.ts): bytes [0, r1) for this thread, the rest the
   // worker's (arenaBase, arenaLimit)
   const r1 = l1 * RECORD_HEAD + a1;
   const r2 = l2 * RECORD_HEAD + a2;
-  const storage: RunStorage | SegmentStore = segmented
+  const storage = segmented
     ? { bytes: new Uint8Array(new SharedArrayBuffer(r1 + r2)) }
-    : {
-        hashes: i32(),
-        scores: new Float64Array(new SharedArrayBuffer(8 * n)),
-        arena: new Uint8Array(new SharedArrayBuffer(a1 + a2)),
-        docOff: i32(),
-        docLen: i32(),
-        qidIdx: i32(),
-        lineOf: i32(),
-      };
+    : sharedRunStorage(n, a1 + a2);
   const flag = new Int32Array(new SharedArrayBuffer(4));
   const { MessageChannel, receiveMessageOnPort, Worker } = threads();
   const { port1, port2 } = new MessageChannel();
@@ -421,6 +412,20 @@ function startRunSplit(
       const lines = main.lineNo + reply.result.lines;
       return new SegmentedRun(runId, qids, lines, g.store, [g.segments(), tail], [undefined, remap], reread!);
     },
+  };
+}
+
+/** Shared arrays for n entries and an arena of arenaBytes (a split read whole). */
+function sharedRunStorage(n: number, arenaBytes: number): RunStorage {
+  const i32 = (): Int32Array => new Int32Array(new SharedArrayBuffer(4 * n));
+  return {
+    hashes: i32(),
+    scores: new Float64Array(new SharedArrayBuffer(8 * n)),
+    arena: new Uint8Array(new SharedArrayBuffer(arenaBytes)),
+    docOff: i32(),
+    docLen: i32(),
+    qidIdx: i32(),
+    lineOf: i32(),
   };
 }
 
