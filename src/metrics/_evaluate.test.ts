@@ -56,8 +56,8 @@ describe('Judge: ranks only the judged results, as a full sort would place them'
   };
 
   it.each([
-    ['a few judged (insertion path)', 12, false],
-    ['most judged (merge path)', 1500, false],
+    ['a few judged (buckets)', 12, false],
+    ['most judged (bunched ties: merge path)', 1500, false],
     ['a few judged, listed by score', 12, true],
     ['most judged, listed by score', 1500, true],
   ])('a 2,000-line query with ties, %s, at every depth', (_, judgedCount, byScore) => {
@@ -84,6 +84,33 @@ describe('Judge: ranks only the judged results, as a full sort would place them'
       const got = judge.judge(qrels.byQid.get('q1')!, run, run.byQid.get('q1')!, opts);
       expect(Array.from(got.rels)).toEqual(reference(run, qrels, 'q1', maxDepth ?? 2000));
     }
+  });
+
+  // shuffled queries are ranked by bucketing their scores (rankByBuckets) unless the scores bunch up
+  it.each([
+    ['spread scores, a tenth judged', 200, (_: number, r: number) => `${r / 1000}`],
+    ['spread scores, all judged', 2000, (_: number, r: number) => `${r / 1000}`],
+    ['ties and signed zeros', 300, (_: number, r: number) => (r % 40 ? `${r % 500}` : r % 3 ? '-0' : '0')],
+    ['an outlier stretching the range', 300, (i: number, r: number) => (i === 7 ? '1e300' : `${r / 7}`)],
+    // the range overflows a double: sorted instead
+    ['the widest range', 300, (i: number, r: number) => (i < 2 ? `${i ? '-' : ''}1.7e308` : `${r}`)],
+  ])('a shuffled 2,000-line query, %s, as a full sort places it', (_, judgedCount, score) => {
+    const rng = createPrng(19);
+    const docs = shuffled(
+      Array.from({ length: 2000 }, (_, i) => i),
+      rng,
+    );
+    let text = '';
+    for (let i = 0; i < 2000; i++) text += `q1 Q0 D${docs[i]} ${i + 1} ${score(i, rng.int(1_000_000))} r\n`;
+    let qrelsText = '';
+    for (const d of shuffled(docs, rng).slice(0, judgedCount)) qrelsText += `q1 0 D${d} ${rng.int(3)}\n`;
+    const run = parseRun(Buffer.from(text), 'run');
+    const qrels = parseQrels(Buffer.from(qrelsText), 'qrels');
+    const got = new Judge(qrels.docs).judge(qrels.byQid.get('q1')!, run, run.byQid.get('q1')!, {
+      relevanceLevel: 1,
+      averageComplete: false,
+    });
+    expect(Array.from(got.rels)).toEqual(reference(run, qrels, 'q1', 2000));
   });
 });
 

@@ -15,6 +15,7 @@ import {
   type JudgedRanking,
   type MeasureSpec,
 } from './_types.js';
+import { rankByBuckets } from './_rank-buckets.js';
 
 export interface TrecEvalOptions {
   /** grade at or above which a document is relevant (-l, default 1) */
@@ -299,10 +300,12 @@ export class Judge {
 
   /**
    * Only the entries found in the qrels are placed: every other one is REL_NONPOOL wherever it lands,
-   * so the ranking needs no full sort. The k matched entries are sorted (trec_eval order: score
-   * descending, docno descending; no two entries tie, duplicates being refused), each other entry is
-   * binary-searched among them to count how many it precedes, and a matched entry's rank is its
-   * position among the matched plus the others ranked above it: O(n log k) instead of O(n log n).
+   * so the ranking needs no full sort. A query listed by score finds their ranks by binary search
+   * (rankListed); others count their entries into buckets by score (rankByBuckets). When the scores
+   * bunch up, the k matched entries are sorted (trec_eval order: score descending, docno
+   * descending; no two entries tie, duplicates being refused), each other entry is binary-searched
+   * among them to count how many it precedes, and a matched entry's rank is its position among the
+   * matched plus the others ranked above it: O(n log k) instead of O(n log n).
    * Returns k; matched/matchedRel/rankOf hold the entries, grades and 0-based ranks.
    */
   private rankJudged(q: QrelsQuery, run: TrecRun, rq: RunQuery, mask: number): number {
@@ -336,6 +339,8 @@ export class Judge {
       k++;
     }
     if (k === 0) return 0;
+    if (this.rankListed(run, rq, k)) return k;
+    if (rankByBuckets(run, rq, this.matched, k, this.rankOf)) return k;
     const matched = this.matched;
     const matchedRel = this.matchedRel;
     // insertion sort of the matched entries (few per query, and in order when the run is: a TREC
@@ -360,7 +365,6 @@ export class Judge {
         matchedRel[j + 1] = gx;
       }
     }
-    if (this.rankListed(run, rq, k)) return k;
     // the matched scores padded with -Infinity to a power of two above k (the search below counts
     // up to width - 1)
     let width = 2;

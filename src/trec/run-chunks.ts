@@ -66,10 +66,19 @@ const BLANK = new Uint8Array(256);
 for (const b of [SP, TAB, CR, 11, 12]) BLANK[b] = 1;
 BLANK[NL] = 2;
 
-/** Bytes per line and docno bytes per file byte, from the file's first MiB. */
-export function estimateRun(fd: number, size: number): { bytesPerLine: number; docBytesPerByte: number } {
+/** The file's first MiB (what estimateRun and segmentsPay look at, read once for both). */
+export function readSample(fd: number, size: number): Uint8Array {
   const sample = Buffer.allocUnsafe(Math.max(1, Math.min(1 << 20, size)));
-  const got = readSync(fd, sample, 0, sample.length, 0);
+  return sample.subarray(0, readSync(fd, sample, 0, sample.length, 0));
+}
+
+/** Bytes per line and docno bytes per file byte, from the file's first MiB. */
+export function estimateRun(
+  fd: number,
+  size: number,
+  sample: Uint8Array = readSample(fd, size),
+): { bytesPerLine: number; docBytesPerByte: number } {
+  const got = sample.length;
   let lines = 0;
   let docBytes = 0;
   let i = 0;

@@ -28,8 +28,12 @@ try {
     if (job.segmented) {
       // parser buffers a chunk large, each chunk's results moved to the store by query (run-segments.ts)
       const b = new RunBuilder(job.label, 1 << 17, 1 << 21);
-      const g = new ChunkGrouper(b, job.storage as SegmentStore, region);
+      const g = new ChunkGrouper(b, job.storage as SegmentStore, {
+        base: job.arenaBase,
+        limit: job.arenaLimit,
+      });
       feedRange(g, fd, job.start, job.end);
+      g.flush();
       reply = { kind: 'ok', result: b.regionResult(), segments: g.segments() };
     } else {
       const b = new RunBuilder(job.label, 0, 0, { storage: job.storage as RunStorage, ...region });

@@ -17,11 +17,12 @@ import {
   type TrecInput,
 } from './input.js';
 import type { TrecRun } from './run.js';
-import { estimateRun, feedRange, READ_CHUNK_BYTES } from './run-chunks.js';
+import { estimateRun, feedRange, READ_CHUNK_BYTES, readSample } from './run-chunks.js';
 import { RunBuilder } from './run-parse.js';
 import { RegionFull, type RegionResult, type RunStorage } from './run-storage.js';
 import {
   ChunkGrouper,
+  RECORD_HEAD,
   SegmentedRun,
   segmentsPay,
   type SegmentList,
@@ -127,14 +128,16 @@ function startRead(path: string, opts: RunReadOptions, segmented: boolean): Segm
   }
   const { fd, label } = input;
   let split: RunSplit | undefined;
-  const reread = segmentedReread(path, opts.label, fd, input.size, segmentMin);
+  // the first MiB, read once: whether segments pay and how large the halves' storage is
+  const sample = readSample(fd, input.size);
+  const reread = segmentedReread(path, opts.label, fd, input.size, segmentMin, sample);
   let open = true;
   const close = (): void => {
     if (open) closeInput(input);
     open = false;
   };
   try {
-    split = startRunSplit(path, fd, input.size, label, url, reread);
+    split = startRunSplit(path, fd, input.size, label, url, reread, sample);
   } catch (e) {
     close();
     throw e;
@@ -213,16 +216,18 @@ function readRegularRun(
     return b.finish();
   }
   const b = new RunBuilder(label, CHUNK_ENTRIES, CHUNK_ARENA);
-  const n = Math.max(1024, entries);
   const store: SegmentStore = {
-    scores: new Float64Array(n),
-    hashes: new Int32Array(n),
-    docOff: new Int32Array(n),
-    docLen: new Int32Array(n),
-    arena: new Uint8Array(Math.max(1 << 16, arenaBytes)),
+    bytes: new Uint8Array(Math.max(1 << 16, entries * RECORD_HEAD + arenaBytes)),
   };
   const g = new ChunkGrouper(b, store);
-  feedRange(g, fd, 0, size);
+  try {
+    feedRange(g, fd, 0, size);
+    g.flush();
+  } catch (e) {
+    // a docno too long for the store (MAX_DOC_LEN): read whole
+    if (e instanceof RegionFull) return readRegularRun(fd, size, label);
+    throw e;
+  }
   return new SegmentedRun(b.runId, b.qids.slice(), b.lineNo, g.store, [g.segments()], [undefined], reread);
 }
 
@@ -241,8 +246,9 @@ function segmentedReread(
   fd: number,
   size: number,
   segmentMin: number | undefined,
+  sample?: Uint8Array,
 ): ((found: unknown) => never) | undefined {
-  const seg = segmentMin !== undefined && size >= segmentMin && segmentsPay(fd, size);
+  const seg = segmentMin !== undefined && size >= segmentMin && segmentsPay(fd, size, sample);
   return seg ? rereadForDuplicate(path, label) : undefined;
 }
 
@@ -274,6 +280,7 @@ export interface WorkerJob {
   storage: RunStorage | SegmentStore;
   entryBase: number;
   entryLimit: number;
+  /** segmented: the store's bytes the worker fills */
   arenaBase: number;
   arenaLimit: number;
   flag: Int32Array;
@@ -301,6 +308,7 @@ function startRunSplit(
   label: string,
   url: URL,
   reread: ((found: unknown) => never) | undefined,
+  sample: Uint8Array,
 ): RunSplit | undefined {
   const segmented = reread !== undefined;
   // split at the first newline after the middle
@@ -317,23 +325,20 @@ function startRunSplit(
     pos += got;
   }
   if (mid <= 0 || mid >= size) return undefined;
-  const est = estimateRun(fd, size);
+  const est = estimateRun(fd, size, sample);
   const margin = 1.15;
   const l1 = Math.ceil((mid / est.bytesPerLine) * margin) + 4096;
   const l2 = Math.ceil(((size - mid) / est.bytesPerLine) * margin) + 4096;
   const a1 = Math.ceil(mid * est.docBytesPerByte * margin) + (1 << 16);
   const a2 = Math.ceil((size - mid) * est.docBytesPerByte * margin) + (1 << 16);
   const n = l1 + l2;
-  const i32 = (): Int32Array => new Int32Array(new SharedArrayBuffer(4 * n));
-  const kept = {
-    hashes: i32(),
-    docOff: i32(),
-    docLen: i32(),
-    scores: new Float64Array(new SharedArrayBuffer(8 * n)),
-    arena: new Uint8Array(new SharedArrayBuffer(a1 + a2)),
-  };
-  // a segmented read keeps no query and no line per result (run-segments.ts)
-  const storage: RunStorage | SegmentStore = segmented ? kept : { ...kept, qidIdx: i32(), lineOf: i32() };
+  // a segmented read keeps records (run-segments.ts): bytes [0, r1) for this thread, the rest the
+  // worker's (arenaBase, arenaLimit)
+  const r1 = l1 * RECORD_HEAD + a1;
+  const r2 = l2 * RECORD_HEAD + a2;
+  const storage = segmented
+    ? { bytes: new Uint8Array(new SharedArrayBuffer(r1 + r2)) }
+    : sharedRunStorage(n, a1 + a2);
   const flag = new Int32Array(new SharedArrayBuffer(4));
   const { MessageChannel, receiveMessageOnPort, Worker } = threads();
   const { port1, port2 } = new MessageChannel();
@@ -345,8 +350,8 @@ function startRunSplit(
     storage,
     entryBase: l1,
     entryLimit: n,
-    arenaBase: a1,
-    arenaLimit: a1 + a2,
+    arenaBase: segmented ? r1 : a1,
+    arenaLimit: segmented ? r1 + r2 : a1 + a2,
     flag,
     port: port2,
     segmented,
@@ -365,10 +370,13 @@ function startRunSplit(
       const main = segmented
         ? new RunBuilder(label, CHUNK_ENTRIES, CHUNK_ARENA)
         : new RunBuilder(label, 0, 0, { storage: storage as RunStorage, ...region });
-      const g = segmented ? new ChunkGrouper(main, storage, region) : undefined;
+      const g = segmented
+        ? new ChunkGrouper(main, storage as SegmentStore, { base: 0, limit: r1 })
+        : undefined;
       let mainError: unknown;
       try {
         feedRange(g ?? main, fd, 0, mid);
+        g?.flush();
       } catch (e) {
         mainError = e;
       }
@@ -404,6 +412,20 @@ function startRunSplit(
       const lines = main.lineNo + reply.result.lines;
       return new SegmentedRun(runId, qids, lines, g.store, [g.segments(), tail], [undefined, remap], reread!);
     },
+  };
+}
+
+/** Shared arrays for n entries and an arena of arenaBytes (a split read whole). */
+function sharedRunStorage(n: number, arenaBytes: number): RunStorage {
+  const i32 = (): Int32Array => new Int32Array(new SharedArrayBuffer(4 * n));
+  return {
+    hashes: i32(),
+    scores: new Float64Array(new SharedArrayBuffer(8 * n)),
+    arena: new Uint8Array(new SharedArrayBuffer(arenaBytes)),
+    docOff: i32(),
+    docLen: i32(),
+    qidIdx: i32(),
+    lineOf: i32(),
   };
 }
 

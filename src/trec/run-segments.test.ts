@@ -121,4 +121,36 @@ describe('startSegmentedRunRead: a shuffled run grouped chunk by chunk', () => {
 
   it('one thread: errors name their lines as reading the run whole does', () => errors(1));
   it.skipIf(!built)('two threads: the same', () => errors(2));
+
+  // the store keeps a docno's length in a byte: a longer docno in either half and the run is read whole
+  const longDocno = async (threads: 1 | 2): Promise<void> => {
+    const m = threads === 2 ? await load() : src;
+    const lines = shuffledRun().split('\n');
+    // late in the file: in the worker's half when split
+    lines[Math.floor(lines.length * 0.8)] = `q7 Q0 ${'u'.repeat(256)} 1 5.5 run0`;
+    const long = join(dir, `long-${threads}.run`);
+    writeFileSync(long, lines.join('\n'));
+    const run = m.startSegmentedRunRead(long, { threads, segmentMinBytes: 0 }).result();
+    expect(run instanceof m.SegmentedRun).toBe(false);
+    const whole = m.readRunFile(long, { threads: 1 });
+    expect(wholeRows(m, run as src.TrecRun)).toEqual(wholeRows(m, whole));
+    expect(
+      wholeRows(m, whole)
+        .get('q7')!
+        .some(([d]) => d.length === 256),
+    ).toBe(true);
+  };
+
+  it('one thread: a docno over 255 bytes makes the run read whole', () => longDocno(1));
+  it.skipIf(!built)('two threads: the same', () => longDocno(2));
+
+  it('one thread: docnos of 255 bytes stay in segments', () => {
+    const lines = shuffledRun().split('\n');
+    lines[5] = `q9 Q0 ${'w'.repeat(255)} 1 5.5 run0`;
+    const edge = join(dir, 'edge.run');
+    writeFileSync(edge, lines.join('\n'));
+    const seg = segmented(src, edge, 1);
+    const whole = src.readRunFile(edge, { threads: 1 });
+    expect(segmentedRows(src, seg)).toEqual(wholeRows(src, whole));
+  });
 });
