@@ -96,6 +96,13 @@ function instance(tables?: ScanTables): ScanExports | null {
   return scanner;
 }
 
+/** Consecutive regions of the scanner's memory from `at`, of the byte sizes given: each one's start, then the end. */
+function layout(at: number, sizes: readonly number[]): number[] {
+  const starts = [at];
+  for (const size of sizes) starts.push((at += size));
+  return starts;
+}
+
 /** Scanner memory above this is let go after the call that needed it (an instance never shrinks). */
 const KEEP_BYTES = 32 << 20;
 
@@ -143,16 +150,10 @@ function scanWith(
   cap: number,
   qtab: number,
 ): Scanned | undefined | 'more qids' {
-  const pScore = (INPUT + end + 7) & ~7;
-  const pLocal = pScore + 8 * cap;
-  const pQid = pLocal + 4 * cap;
-  const pQtab = pQid + 12 * cap;
-  const pH = pQtab + 4 * qtab;
-  const pDoff = pH + 4 * cap;
-  const pDlen = pDoff + 4 * cap;
-  const pLine = pDlen + 4 * cap;
-  const pSlow = pLine + 4 * cap;
-  const pArena = pSlow + 12 * cap;
+  const [pScore, pLocal, pQid, pQtab, pH, pDoff, pDlen, pLine, pSlow, pArena] = layout(
+    (INPUT + end + 7) & ~7,
+    [8 * cap, 4 * cap, 12 * cap, 4 * qtab, 4 * cap, 4 * cap, 4 * cap, 4 * cap, 12 * cap],
+  ) as [number, number, number, number, number, number, number, number, number, number];
   // finalize()'s qid map (at most one qid an entry) after the arena's room
   const pMap = (pArena + end + 3) & ~3;
   const mem = reserve(w, pMap + 4 * cap);
@@ -244,14 +245,16 @@ export function scanQrels(
   const len = to - from;
   // a judgment line is at least 8 bytes ("a b c 1" and a newline), the last one 7
   const cap = Math.floor(len / 7) + 2;
-  const pId = (INPUT + len + 3) & ~3;
-  const pDoff = pId + 4 * cap;
-  const pDlen = pDoff + 4 * cap;
-  const pH = pDlen + 4 * cap;
-  const pRel = pH + 4 * cap;
-  const pLine = pRel + 4 * cap;
-  const pRuns = pLine + 4 * cap;
-  const pArena = pRuns + 16 * cap;
+  // per entry: id, docno offset and length, hash, grade, line; then the runs and the docnos
+  const [pId, pDoff, pDlen, pH, pRel, pLine, pRuns, pArena] = layout((INPUT + len + 3) & ~3, [
+    4 * cap,
+    4 * cap,
+    4 * cap,
+    4 * cap,
+    4 * cap,
+    4 * cap,
+    16 * cap,
+  ]) as [number, number, number, number, number, number, number, number];
   const mem = reserve(w, pArena + len);
   if (!mem) return undefined;
   new Uint8Array(mem).set(buf.subarray(from, to), INPUT);
