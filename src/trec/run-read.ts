@@ -22,6 +22,7 @@ import { RunBuilder } from './run-parse.js';
 import { RegionFull, type RegionResult, type RunStorage } from './run-storage.js';
 import {
   ChunkGrouper,
+  MAX_STORE_BYTES,
   RECORD_HEAD,
   SegmentedRun,
   segmentsPay,
@@ -217,7 +218,7 @@ function readRegularRun(
   }
   const b = new RunBuilder(label, CHUNK_ENTRIES, CHUNK_ARENA);
   const store: SegmentStore = {
-    bytes: new Uint8Array(Math.max(1 << 16, entries * RECORD_HEAD + arenaBytes)),
+    bytes: new Uint8Array(Math.min(MAX_STORE_BYTES, Math.max(1 << 16, entries * RECORD_HEAD + arenaBytes))),
   };
   const g = new ChunkGrouper(b, store);
   try {
@@ -336,6 +337,8 @@ function startRunSplit(
   // worker's (arenaBase, arenaLimit)
   const r1 = l1 * RECORD_HEAD + a1;
   const r2 = l2 * RECORD_HEAD + a2;
+  // a store past int32 offsets: one thread, which reads such a run whole
+  if (segmented && r1 + r2 > MAX_STORE_BYTES) return undefined;
   const storage = segmented
     ? { bytes: new Uint8Array(new SharedArrayBuffer(r1 + r2)) }
     : sharedRunStorage(n, a1 + a2);

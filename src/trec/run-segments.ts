@@ -39,6 +39,9 @@ export const RECORD_HEAD = 13;
 export const TAKE_ENTRIES = 1 << 16;
 const TAKE_ARENA_BYTES = 1 << 20;
 
+/** The most bytes a SegmentStore holds (its segments' starts are int32). */
+export const MAX_STORE_BYTES = 0x7fffffff;
+
 /** The longest docno a SegmentStore holds (a longer one and the run is read whole). */
 export const MAX_DOC_LEN = 255;
 
@@ -214,6 +217,9 @@ export class ChunkGrouper implements ChunkSink {
   }
 
   private room(bytes: number): void {
+    // segments start at int32 byte offsets: a store past 2 GiB (~100M results) and the run is read
+    // whole instead, as for a long docno
+    if (this.used + bytes > MAX_STORE_BYTES) throw new RegionFull();
     if (this.used + bytes <= this.limit) return;
     if (this.region) throw new RegionFull();
     const size = Math.max(this.used + bytes, Math.ceil(this.limit * 1.5));
