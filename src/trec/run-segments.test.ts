@@ -5,6 +5,9 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createPrng } from '../core/prng.js';
 import * as src from './index.js';
+import { RunBuilder } from './run-parse.js';
+import { ChunkGrouper } from './run-segments.js';
+import { RegionFull } from './run-storage.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'rgate-run-segments-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -152,5 +155,26 @@ describe('startSegmentedRunRead: a shuffled run grouped chunk by chunk', () => {
     const seg = segmented(src, edge, 1);
     const whole = src.readRunFile(edge, { threads: 1 });
     expect(segmentedRows(src, seg)).toEqual(wholeRows(src, whole));
+  });
+});
+
+describe("the segmented store's byte limit", () => {
+  // its segments start at int32 byte offsets: past MAX_STORE_BYTES (2 GiB) the reader reads the run
+  // whole instead (RegionFull, as for a long docno); here the limit is made small
+  const buf = Buffer.from(shuffledRun());
+  const group = (maxBytes?: number): void => {
+    const g = new ChunkGrouper(
+      new RunBuilder('run.txt', 1 << 10, 1 << 14),
+      { bytes: new Uint8Array(1 << 16) },
+      undefined,
+      maxBytes,
+    );
+    g.feed(buf, buf.length);
+    g.flush();
+  };
+  it('a store that would pass it throws RegionFull; within it the store grows', () => {
+    expect(() => group(1 << 20)).toThrow(RegionFull);
+    expect(() => group(buf.length * 2)).not.toThrow();
+    expect(() => group()).not.toThrow();
   });
 });

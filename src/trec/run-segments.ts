@@ -116,6 +116,8 @@ export class ChunkGrouper implements ChunkSink {
     private readonly b: RunBuilder,
     public store: SegmentStore,
     private readonly region?: StoreRegion,
+    /** the store's byte limit (MAX_STORE_BYTES; smaller in a test) */
+    private readonly maxBytes = MAX_STORE_BYTES,
   ) {
     this.used = region?.base ?? 0;
     this.limit = region?.limit ?? store.bytes.length;
@@ -219,7 +221,7 @@ export class ChunkGrouper implements ChunkSink {
   private room(bytes: number): void {
     // segments start at int32 byte offsets: a store past 2 GiB (~100M results) and the run is read
     // whole instead, as for a long docno
-    if (this.used + bytes > MAX_STORE_BYTES) throw new RegionFull();
+    if (this.used + bytes > this.maxBytes) throw new RegionFull();
     if (this.used + bytes <= this.limit) return;
     if (this.region) throw new RegionFull();
     const size = Math.max(this.used + bytes, Math.ceil(this.limit * 1.5));
