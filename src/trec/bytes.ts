@@ -28,6 +28,12 @@ export function sameBytes(buf: Uint8Array, start: number, end: number, s: string
   return true;
 }
 
+/** Are buf[a, a + n) and buf[b, b + n) the same bytes? */
+export function sameRange(buf: Uint8Array, a: number, b: number, n: number): boolean {
+  for (let k = 0; k < n; k++) if (buf[a + k] !== buf[b + k]) return false;
+  return true;
+}
+
 /** Byte order on latin1 byte strings (= strcmp). */
 export function byteOrder(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;

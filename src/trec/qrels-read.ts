@@ -2,7 +2,7 @@
 import { readSync } from 'node:fs';
 import { RgateError } from '../core/errors.js';
 import * as bytes from './bytes.js';
-import { byteOrder, byteStringToText, latin1, parseInteger, POWERS_OF_TEN } from './bytes.js';
+import { byteOrder, byteStringToText, latin1, parseInteger, POWERS_OF_TEN, sameRange } from './bytes.js';
 import { FNV1A_BASIS, fnv1aStep } from '../core/fnv1a.js';
 import { DocTable } from './doc-table.js';
 import { closeInput, emptyInputError, inputError, openInput, trecBomError } from './input.js';
@@ -19,12 +19,6 @@ for (const b of [SP, TAB, CR, 11, 12]) BLANK[b] = 1;
 BLANK[NL] = 2;
 /** the scanner's tables (the run parser's: the same classes) */
 const SCAN_TABLES = { blank: BLANK, powersOfTen: POWERS_OF_TEN };
-
-/** Are buf[a, a + n) and buf[b, b + n) the same bytes? */
-function sameRange(buf: Uint8Array, a: number, b: number, n: number): boolean {
-  for (let k = 0; k < n; k++) if (buf[a + k] !== buf[b + k]) return false;
-  return true;
-}
 
 /** Judgments of one query: parallel arrays in file order. */
 export interface QrelsQuery {

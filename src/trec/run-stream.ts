@@ -5,11 +5,11 @@
  * what reading a large run mostly cost (about 4 ms of CPU a MiB, page faults: ~250 MiB of arrays for
  * 7 million results), and a buffer a chunk large is written again and again instead.
  */
-import { closeSync, openSync, readSync, statSync } from 'node:fs';
-import { NL, SP, TAB, CR } from './bytes.js';
+import { closeSync, openSync, statSync } from 'node:fs';
+import { CR, latin1, NL, sameRange, SP, TAB } from './bytes.js';
 import { closeInput, emptyInputError, openInput } from './input.js';
 import type { RunQuery, TrecRun } from './run.js';
-import { feedRange, READ_CHUNK_BYTES } from './run-chunks.js';
+import { feedRange, READ_CHUNK_BYTES, readSample } from './run-chunks.js';
 import { checkDuplicates } from './run-duplicates.js';
 import { RunBuilder } from './run-parse.js';
 
@@ -48,8 +48,8 @@ export function groupedRunFile(path: string, minBytes: number): boolean {
  * the run query by query (a shuffled run changes back within a few lines).
  */
 function runLooksGrouped(fd: number, size: number): boolean {
-  const sample = Buffer.allocUnsafe(Math.max(1, Math.min(1 << 20, size)));
-  const got = readSync(fd, sample, 0, sample.length, 0);
+  const sample = readSample(fd, size);
+  const got = sample.length;
   const seen = new Set<string>();
   // the previous line's qid as a range of the sample: a string is made only when the qid changes
   let ps = 0;
@@ -63,10 +63,8 @@ function runLooksGrouped(fd: number, size: number): boolean {
     let f = s;
     while (f < e && sample[f] !== SP && sample[f] !== TAB && sample[f] !== CR) f++;
     if (f > s && sample[s] !== 35 /* # */) {
-      let same = f - s === pe - ps;
-      for (let k = 0; same && k < f - s; k++) same = sample[s + k] === sample[ps + k];
-      if (!same) {
-        const qid = sample.toString('latin1', s, f);
+      if (f - s !== pe - ps || !sameRange(sample, s, ps, f - s)) {
+        const qid = latin1(sample, s, f);
         if (seen.has(qid)) return false;
         seen.add(qid);
         ps = s;
