@@ -21,6 +21,13 @@ export interface ChunkSink {
 export const READ_CHUNK_BYTES = 2 << 20;
 
 /**
+ * A RunBuilder's buffers when its results leave it chunk by chunk (streamRun, a segmented read):
+ * entries and docno bytes for a chunk or two, reused (it grows past them when it must).
+ */
+export const CHUNK_ENTRIES = 1 << 17;
+export const CHUNK_ARENA = 1 << 21;
+
+/**
  * Feed the lines of file bytes [start, end) to a sink, `chunkBytes` at a time (a line longer than a
  * chunk doubles the buffer); start must be a line start, end must follow a newline or be EOF.
  */

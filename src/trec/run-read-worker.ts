@@ -5,7 +5,7 @@
  */
 import { closeSync, openSync } from 'node:fs';
 import { workerData } from 'node:worker_threads';
-import { feedRange } from './run-chunks.js';
+import { CHUNK_ARENA, CHUNK_ENTRIES, feedRange } from './run-chunks.js';
 import { RunBuilder } from './run-parse.js';
 import { RegionFull, type RunStorage } from './run-storage.js';
 import type { WorkerJob, WorkerReply } from './run-read.js';
@@ -19,15 +19,9 @@ let reply: WorkerReply;
 try {
   const fd = openSync(job.path, 'r');
   try {
-    const region = {
-      entryBase: job.entryBase,
-      entryLimit: job.entryLimit,
-      arenaBase: job.arenaBase,
-      arenaLimit: job.arenaLimit,
-    };
     if (job.segmented) {
       // parser buffers a chunk large, each chunk's results moved to the store by query (run-segments.ts)
-      const b = new RunBuilder(job.label, 1 << 17, 1 << 21);
+      const b = new RunBuilder(job.label, CHUNK_ENTRIES, CHUNK_ARENA);
       const g = new ChunkGrouper(b, job.storage as SegmentStore, {
         base: job.arenaBase,
         limit: job.arenaLimit,
@@ -36,7 +30,9 @@ try {
       g.flush();
       reply = { kind: 'ok', result: b.regionResult(), segments: g.segments() };
     } else {
-      const b = new RunBuilder(job.label, 0, 0, { storage: job.storage as RunStorage, ...region });
+      const { entryBase, entryLimit, arenaBase, arenaLimit } = job;
+      const storage = job.storage as RunStorage;
+      const b = new RunBuilder(job.label, 0, 0, { storage, entryBase, entryLimit, arenaBase, arenaLimit });
       feedRange(b, fd, job.start, job.end);
       reply = { kind: 'ok', result: b.regionResult() };
     }

@@ -17,7 +17,14 @@ import {
   type TrecInput,
 } from './input.js';
 import type { TrecRun } from './run.js';
-import { estimateRun, feedRange, READ_CHUNK_BYTES, readSample } from './run-chunks.js';
+import {
+  CHUNK_ARENA,
+  CHUNK_ENTRIES,
+  estimateRun,
+  feedRange,
+  READ_CHUNK_BYTES,
+  readSample,
+} from './run-chunks.js';
 import { RunBuilder } from './run-parse.js';
 import { RegionFull, type RegionResult, type RunStorage } from './run-storage.js';
 import {
@@ -231,10 +238,6 @@ function readRegularRun(
   }
   return new SegmentedRun(b.runId, b.qids.slice(), b.lineNo, g.store, [g.segments()], [undefined], reread);
 }
-
-/** A segmented read's parser buffers (reused chunk after chunk), as streamRun's. */
-const CHUNK_ENTRIES = 1 << 17;
-const CHUNK_ARENA = 1 << 21;
 
 /**
  * How a file of `size` bytes open as `fd` is read: as segments (then with the reread a duplicate

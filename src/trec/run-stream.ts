@@ -9,7 +9,7 @@ import { closeSync, openSync, statSync } from 'node:fs';
 import { CR, latin1, NL, sameRange, SP, TAB } from './bytes.js';
 import { closeInput, emptyInputError, openInput } from './input.js';
 import type { RunQuery, TrecRun } from './run.js';
-import { feedRange, READ_CHUNK_BYTES, readSample } from './run-chunks.js';
+import { CHUNK_ARENA, CHUNK_ENTRIES, feedRange, READ_CHUNK_BYTES, readSample } from './run-chunks.js';
 import { checkDuplicates } from './run-duplicates.js';
 import { RunBuilder } from './run-parse.js';
 
@@ -93,7 +93,7 @@ export function streamRun(
     closeInput(input);
     return undefined;
   }
-  const b = new RunBuilder(input.label, 1 << 17, 1 << 21);
+  const b = new RunBuilder(input.label, CHUNK_ENTRIES, CHUNK_ARENA);
   let done = new Uint8Array(1024);
   let open = -1;
   let openStart = 0;
