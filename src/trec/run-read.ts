@@ -153,7 +153,7 @@ function startRead(path: string, opts: RunReadOptions, segmented: boolean): Segm
   return {
     result() {
       try {
-        const run = split?.finish() ?? readRegularRun(fd, input.size, label, reread);
+        const run = split?.finish() ?? readRegularRun(fd, input.size, label, reread, sample);
         if (run.qids.length === 0) throw emptyInputError(label, input.size, 'results');
         return run;
       } finally {
@@ -182,8 +182,10 @@ function readRunNow(
   } else {
     try {
       // startRunRead split every file it could: this one is read on one thread
-      const reread = segmentedReread(path, label, input.fd, input.size, segmentMin);
-      run = readRegularRun(input.fd, input.size, input.label, reread);
+      // the first MiB, read once for segmentsPay and estimateRun (both look at it from this size)
+      const sample = input.size >= PARALLEL_MIN_BYTES ? readSample(input.fd, input.size) : undefined;
+      const reread = segmentedReread(path, label, input.fd, input.size, segmentMin, sample);
+      run = readRegularRun(input.fd, input.size, input.label, reread, sample);
     } finally {
       closeInput(input);
     }
@@ -195,26 +197,21 @@ function readRunNow(
 
 /**
  * A file read on one thread (small, or when the split gave up: it gives the same result); with
- * `reread` (see rereadForDuplicate), as a SegmentedRun.
+ * `reread` (see rereadForDuplicate), as a SegmentedRun; `sample`, the file's first MiB when the
+ * caller has read it.
  */
-function readRegularRun(fd: number, size: number, label: string): TrecRun;
-function readRegularRun(
-  fd: number,
-  size: number,
-  label: string,
-  reread: ((found: unknown) => never) | undefined,
-): TrecRun | SegmentedRun;
 function readRegularRun(
   fd: number,
   size: number,
   label: string,
   reread?: (found: unknown) => never,
+  sample?: Uint8Array,
 ): TrecRun | SegmentedRun {
   // a file read in one chunk is sized by the scanner, which counts its entries before they are
   // stored; a larger small file goes straight to growable arrays (sampling it costs more than a
   // regrowth)
   const est =
-    size >= PARALLEL_MIN_BYTES ? estimateRun(fd, size) : { bytesPerLine: 32, docBytesPerByte: 0.34 };
+    size >= PARALLEL_MIN_BYTES ? estimateRun(fd, size, sample) : { bytesPerLine: 32, docBytesPerByte: 0.34 };
   const oneChunk = size <= READ_CHUNK_BYTES;
   const entries = oneChunk ? 0 : Math.ceil((size / est.bytesPerLine) * 1.02) + 16;
   const arenaBytes = oneChunk ? 0 : Math.ceil(size * est.docBytesPerByte * 1.05) + 1024;
@@ -233,7 +230,7 @@ function readRegularRun(
     g.flush();
   } catch (e) {
     // a docno too long for the store (MAX_DOC_LEN): read whole
-    if (e instanceof RegionFull) return readRegularRun(fd, size, label);
+    if (e instanceof RegionFull) return readRegularRun(fd, size, label, undefined, sample);
     throw e;
   }
   return new SegmentedRun(b.runId, b.qids.slice(), b.lineNo, g.store, [g.segments()], [undefined], reread);
