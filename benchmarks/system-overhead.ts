@@ -11,6 +11,8 @@
  *   - HTTP: a node server in a process of its own, through the http adapter against the same POSTs
  *     (the same RetrievalQuery body and headers) from node's http client on a keep-alive agent,
  *     each response body read and parsed.
+ * For the per-query command a third side, node's own `spawn` of the script with the adapter's options
+ * and nothing else, says how much of rgate's overhead is node's fork (recorded, no goal).
  * One request in flight at a time. Each round runs every case in an order rotated per round, so
  * drift in the machine's load spreads over all of them; medians are compared. The figure that
  * matters is the overhead per request: rgate's median minus the direct median, divided by the number
@@ -157,6 +159,29 @@ function shellLoop(sut: string): Side {
   };
 }
 
+/**
+ * node's own `spawn` of the script with the command adapter's options (no shell, its own process
+ * group, stdout and stderr piped, stdout collected), nothing else: what any node caller pays per
+ * child, so rgate's side minus this is what rgate itself adds around the spawn.
+ */
+function nodeSpawnLoop(sut: string, cwd: string): Side {
+  const one = (i: number): Promise<boolean> =>
+    new Promise((res) => {
+      const c = spawn(sut, [`q${i}`, `where is topic${i}`], {
+        cwd,
+        env: process.env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+        detached: true,
+      });
+      let out = '';
+      c.stdout.on('data', (b: Buffer) => (out += b.toString('utf8')));
+      c.stderr.resume();
+      c.on('error', () => res(false));
+      c.on('close', (code) => res(code === 0 && out === ANSWER));
+    });
+  return { round: (n) => timed(n, one), close: async () => {} };
+}
+
 /** The worker script driven by hand: the same request lines, one answer line awaited per request. */
 async function workerDirect(workerFile: string): Promise<Side> {
   const child = spawn(process.execPath, [workerFile, ANSWER], { stdio: ['pipe', 'pipe', 'inherit'] });
@@ -224,6 +249,69 @@ function stop(child: ChildProcess): Promise<void> {
   });
 }
 
+type Samples = Map<string, number[]>;
+
+/** One kind's figures and goal, rgate's side against the direct one; its summary line. */
+function pairFigures(
+  kind: Kind,
+  n: number,
+  wall: Samples,
+  cpu: Samples,
+  figures: BenchResult['figures'],
+  goals: Record<string, string>,
+): { ok: boolean; line: string } {
+  const ours = median(wall.get(`${kind}_rgate`)!);
+  const ref = median(wall.get(`${kind}_direct`)!);
+  const oursCpu = median(cpu.get(`${kind}_rgate`)!);
+  const refCpu = median(cpu.get(`${kind}_direct`)!);
+  const perReq = (ours - ref) / n;
+  const perReqCpu = (oursCpu - refCpu) / n;
+  goals[`${kind}_overhead_cpu_ms_per_request`] = `<= ${GOALS_MS[kind]}`;
+  figures[`${kind}_requests`] = n;
+  figures[`${kind}_rgate_cpu_ms_per_request`] = r3(oursCpu / n);
+  figures[`${kind}_direct_cpu_ms_per_request`] = r3(refCpu / n);
+  figures[`${kind}_overhead_cpu_ms_per_request`] = r3(perReqCpu);
+  figures[`ratio_${kind}_cpu`] = r3(oursCpu / refCpu);
+  figures[`${kind}_rgate_wall_ms_per_request`] = r3(ours / n);
+  figures[`${kind}_direct_wall_ms_per_request`] = r3(ref / n);
+  figures[`${kind}_overhead_wall_ms_per_request`] = r3(perReq);
+  figures[`ratio_${kind}_wall`] = r3(ours / ref);
+  for (const side of ['rgate', 'direct']) {
+    for (const [unit, m] of [
+      ['wall', wall],
+      ['cpu', cpu],
+    ] as const) {
+      figures[`samples_${kind}_${side}_${unit}_ms`] = m
+        .get(`${kind}_${side}`)!
+        .map((x) => Math.round(x))
+        .join(' ');
+    }
+  }
+  return {
+    ok: perReqCpu <= GOALS_MS[kind],
+    line:
+      `${kind.padEnd(7)} ${String(n).padStart(5)} requests: CPU ${r3(oursCpu / n)} / ${r3(refCpu / n)} ms a request, ` +
+      `+${r3(perReqCpu)} ms (goal <= ${GOALS_MS[kind]}), ${r3(oursCpu / refCpu)}x; ` +
+      `wall ${r3(ours / n)} / ${r3(ref / n)} ms, +${r3(perReq)} ms, ${r3(ours / ref)}x`,
+  };
+}
+
+/** The per-query command's rgate side against node's bare spawn (no goal: an attribution). */
+function nodeSpawnFigures(n: number, cpu: Samples, figures: BenchResult['figures']): string {
+  const node = median(cpu.get('command_node_spawn')!);
+  const ours = median(cpu.get('command_rgate')!);
+  figures.command_node_spawn_cpu_ms_per_request = r3(node / n);
+  figures.command_rgate_beyond_node_spawn_cpu_ms_per_request = r3((ours - node) / n);
+  figures.samples_command_node_spawn_cpu_ms = cpu
+    .get('command_node_spawn')!
+    .map((x) => Math.round(x))
+    .join(' ');
+  return (
+    `command: node's own spawn of the script ${r3(node / n)} ms of CPU a request; ` +
+    `rgate beyond it ${r3((ours - node) / n)} ms`
+  );
+}
+
 const r3 = (x: number): number => Math.round(x * 1000) / 1000;
 
 export async function run(): Promise<BenchResult> {
@@ -272,10 +360,13 @@ export async function run(): Promise<BenchResult> {
       rgate: await viaRgate({ type: 'http', url: server.url, contract: 'rgate' }),
       direct: await httpDirect(server.url),
     });
-    const steps = pairs.flatMap((p) => [
-      { key: `${p.kind}_rgate`, side: p.rgate, n: sizes[p.kind] },
-      { key: `${p.kind}_direct`, side: p.direct, n: sizes[p.kind] },
-    ]);
+    const steps = [
+      ...pairs.flatMap((p) => [
+        { key: `${p.kind}_rgate`, side: p.rgate, n: sizes[p.kind] },
+        { key: `${p.kind}_direct`, side: p.direct, n: sizes[p.kind] },
+      ]),
+      { key: 'command_node_spawn', side: nodeSpawnLoop(sut, tmp), n: sizes.command },
+    ];
     const wall = new Map<string, number[]>(steps.map((s) => [s.key, []]));
     const cpu = new Map<string, number[]>(steps.map((s) => [s.key, []]));
     // warm-up: JIT, the validator, the page cache
@@ -294,41 +385,11 @@ export async function run(): Promise<BenchResult> {
     goals.all_requests_ok = 'true';
     ok &&= allOk;
     for (const p of pairs) {
-      const n = sizes[p.kind];
-      const ours = median(wall.get(`${p.kind}_rgate`)!);
-      const ref = median(wall.get(`${p.kind}_direct`)!);
-      const oursCpu = median(cpu.get(`${p.kind}_rgate`)!);
-      const refCpu = median(cpu.get(`${p.kind}_direct`)!);
-      const perReq = (ours - ref) / n;
-      const perReqCpu = (oursCpu - refCpu) / n;
-      goals[`${p.kind}_overhead_cpu_ms_per_request`] = `<= ${GOALS_MS[p.kind]}`;
-      ok &&= perReqCpu <= GOALS_MS[p.kind];
-      figures[`${p.kind}_requests`] = n;
-      figures[`${p.kind}_rgate_cpu_ms_per_request`] = r3(oursCpu / n);
-      figures[`${p.kind}_direct_cpu_ms_per_request`] = r3(refCpu / n);
-      figures[`${p.kind}_overhead_cpu_ms_per_request`] = r3(perReqCpu);
-      figures[`ratio_${p.kind}_cpu`] = r3(oursCpu / refCpu);
-      figures[`${p.kind}_rgate_wall_ms_per_request`] = r3(ours / n);
-      figures[`${p.kind}_direct_wall_ms_per_request`] = r3(ref / n);
-      figures[`${p.kind}_overhead_wall_ms_per_request`] = r3(perReq);
-      figures[`ratio_${p.kind}_wall`] = r3(ours / ref);
-      for (const side of ['rgate', 'direct']) {
-        for (const [unit, m] of [
-          ['wall', wall],
-          ['cpu', cpu],
-        ] as const) {
-          figures[`samples_${p.kind}_${side}_${unit}_ms`] = m
-            .get(`${p.kind}_${side}`)!
-            .map((x) => Math.round(x))
-            .join(' ');
-        }
-      }
-      lines.push(
-        `${p.kind.padEnd(7)} ${String(n).padStart(5)} requests: CPU ${r3(oursCpu / n)} / ${r3(refCpu / n)} ms a request, ` +
-          `+${r3(perReqCpu)} ms (goal <= ${GOALS_MS[p.kind]}), ${r3(oursCpu / refCpu)}x; ` +
-          `wall ${r3(ours / n)} / ${r3(ref / n)} ms, +${r3(perReq)} ms, ${r3(ours / ref)}x`,
-      );
+      const r = pairFigures(p.kind, sizes[p.kind], wall, cpu, figures, goals);
+      ok &&= r.ok;
+      lines.push(r.line);
     }
+    lines.push(nodeSpawnFigures(sizes.command, cpu, figures));
   } finally {
     for (const p of pairs) {
       await p.rgate.close();
