@@ -427,6 +427,8 @@ describe('rgate score', () => {
     expect(help).toContain(
       'official (the default), set, all_trec; all_prefs, prefs and\nqrels_jg are refused',
     );
+    expect(help).toContain('- Qrels comments: trec_eval 10 reads a # after blanks, and a comment line right');
+    expect(help).toContain('trec_eval stops on one only in a judged query, among its top -M results.');
     // written to fit 80 columns, so yargs does not re-wrap it mid-sentence
     const epilog = help.slice(help.indexOf('Options are read as trec_eval'));
     for (const line of epilog.split('\n')) expect(line.length).toBeLessThanOrEqual(80);
