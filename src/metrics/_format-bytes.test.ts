@@ -5,10 +5,13 @@ import type { TrecEvalResult } from './_evaluate.js';
 import { formatFixed4, renderTrecEval, renderTrecEvalBytes, trecLine } from './_format.js';
 import { parseMeasureArgs } from './_spec.js';
 
-/** The report as lines of strings, each value through formatFixed4 / String: what the bytes must spell. */
+/**
+ * The report as lines of strings, each value through formatFixed4 / String: what the bytes must spell,
+ * one char a byte (query and run ids as read, not decoded: trec_eval prints their bytes).
+ */
 function linesReport(r: TrecEvalResult, o: { perQuery: boolean; runid: boolean; summary?: boolean }): string {
   const out: string[] = [];
-  const text = (qid: string): string => Buffer.from(qid, 'latin1').toString('utf8');
+  const text = (qid: string): string => qid;
   if (o.perQuery) {
     for (const q of r.queries) {
       r.specs.forEach((s, si) => {
@@ -17,7 +20,7 @@ function linesReport(r: TrecEvalResult, o: { perQuery: boolean; runid: boolean; 
         s.names.forEach((name, ni) => {
           const v =
             m.kind === 'text'
-              ? `'${q.text[si]![ni]!}'`
+              ? `'${textToByteString(q.text[si]![ni]!)}'`
               : m.kind === 'int'
                 ? String(Math.trunc(q.values[si]![ni]!))
                 : formatFixed4(q.values[si]![ni]!);
@@ -82,10 +85,9 @@ describe('renderTrecEvalBytes: the report written into one buffer', () => {
       { perQuery: false, runid: true },
       { perQuery: false, runid: false, summary: false },
     ]) {
-      const want = linesReport(r, o);
-      expect(renderTrecEvalBytes(r, o).toString('utf8')).toBe(want);
-      expect(Buffer.compare(renderTrecEvalBytes(r, o), Buffer.from(want, 'utf8'))).toBe(0);
-      expect(renderTrecEval(r, o)).toBe(want);
+      const want = Buffer.from(linesReport(r, o), 'latin1');
+      expect(Buffer.compare(renderTrecEvalBytes(r, o), want)).toBe(0);
+      expect(renderTrecEval(r, o)).toBe(want.toString('utf8'));
     }
   });
 
@@ -119,6 +121,21 @@ describe('renderTrecEvalBytes: the report written into one buffer', () => {
     // copied: the sink's bytes may be overwritten once it returns
     const rest = renderTrecEvalBytes(r, o, (chunk) => pieces.push(Buffer.from(chunk)));
     expect(pieces.length).toBeGreaterThan(1);
-    expect(Buffer.concat([...pieces, rest]).toString('utf8')).toBe(linesReport(r, o));
+    expect(Buffer.concat([...pieces, rest]).toString('latin1')).toBe(linesReport(r, o));
+  });
+
+  it('prints query and run ids byte for byte, as trec_eval does, bytes that are not UTF-8 too', () => {
+    const { specs } = parseMeasureArgs(['num_ret']);
+    const r: TrecEvalResult = {
+      runId: 'r\xfe',
+      specs,
+      queries: [{ qid: '1\xe9', inRun: true, values: [[3]], text: [[]] }],
+      summary: [[3]],
+      numQueries: 1,
+    };
+    const bytes = renderTrecEvalBytes(r, { perQuery: true, runid: true });
+    expect(bytes.toString('latin1')).toBe(
+      `${'num_ret'.padEnd(22)}\t1\xe9\t3\n${'runid'.padEnd(22)}\tall\tr\xfe\n${'num_ret'.padEnd(22)}\tall\t3\n`,
+    );
   });
 });

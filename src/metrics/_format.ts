@@ -110,7 +110,9 @@ export function renderTrecEvalBytes(
   const out = new ByteOut(sink ? Math.min(size, SINK_BYTES) : size, sink);
   if (o.perQuery) {
     for (const q of r.queries) {
-      const qid = Buffer.from(`${byteStringToText(q.qid)}\t`, 'utf8');
+      // the id's bytes as read (one char a byte), as trec_eval prints them: decoding them as UTF-8
+      // would print U+FFFD for a byte that is not
+      const qid = Buffer.from(`${q.qid}\t`, 'latin1');
       for (let si = 0; si < r.specs.length; si++) {
         const m = r.specs[si]!.measure;
         if (!m.printPerQuery) continue;
@@ -132,7 +134,7 @@ export function renderTrecEvalBytes(
   }
   // -n (trec_eval's nosummary): no `all` line at all, runid included
   if (o.summary === false) return out.done();
-  if (o.runid) out.text(`${trecLine('runid', 'all', byteStringToText(r.runId))}\n`);
+  if (o.runid) out.bytes(Buffer.from(`${trecLine('runid', 'all', r.runId)}\n`, 'latin1'));
   r.specs.forEach((s, si) => {
     const m = s.measure;
     if (m.kind === 'text') return;

@@ -37,10 +37,14 @@ export interface Qrels {
 const QRELS_HINT = 'a qrels line is: <qid> <iteration> <docno> <integer relevance>, e.g. "301 0 FBIS3-10 1"';
 /** trec_eval reads a grade with atol: a prefix ("1.5" is 1, "x" is 0), as a 64-bit long */
 const GRADE_HINT = `${QRELS_HINT}; trec_eval reads the relevance with atol ("1.5" as 1, "x" as 0), rgate refuses it`;
+/** trec_eval 10's qrels reader skips a "#" line only at the line's first byte, one line at a time */
+const COMMENT_HINT =
+  'a qrels comment is a line starting with "#" at its first byte, not right after another comment line; trec_eval 10 reads this one as a judgment (query "#...") or stops on it, rgate refuses it: remove it or join it to the comment before';
 
 /**
- * Parse TREC qrels: `qid iter docno rel` per line; blank lines and comment lines (`#` after optional
- * blanks, as trec_eval 10 skips them) are skipped.
+ * Parse TREC qrels: `qid iter docno rel` per line; blank lines and comment lines are skipped. A
+ * comment is a line whose first byte is `#`: trec_eval 10 reads a `#` after blanks, and a comment
+ * line right after another, as a judgment (query `#...`) or stops on it, so rgate refuses both.
  * Relevance must be a 32-bit integer (negative = in the pool but unjudged, as in trec_eval); "1.5", "x"
  * and "99999999999", which trec_eval's atol reads as 1, 0 and a long, are input errors. A docno judged
  * twice for one query is an error (trec_eval refuses it too).
@@ -68,6 +72,7 @@ export function parseQrels(buf: Uint8Array, label: string, docs: DocTable = new 
     prevHash: 0,
     prevStart: 0,
     prevEnd: -1,
+    prevComment: false,
   };
   // a qrels line is ~16 bytes or more, its docno under half of it: room for all its documents up
   // front (dense TREC pools judge hundreds of thousands); each line's docno gets its own id (append):
@@ -112,6 +117,8 @@ interface QrelsState extends QrelsLines {
   prevHash: number;
   prevStart: number;
   prevEnd: number;
+  /** whether the last non-blank line read was a comment line */
+  prevComment: boolean;
 }
 
 /** The query of a line whose qid is buf[qs, qe) (hash qh), interned; notes a query coming back. */
@@ -157,6 +164,8 @@ function scanPiece(st: QrelsState, from: number, to: number): boolean {
   st.lineOf.set(r.line, at);
   st.lineNo += r.lines;
   st.n += n;
+  // the scanner declines a piece with a comment line: this one ends in a judgment or a blank line
+  st.prevComment = false;
   return true;
 }
 
@@ -170,18 +179,25 @@ function readLines(st: QrelsState, from: number, to: number): void {
   const len = to;
   // one pass over each line's bytes: fields found, qid and docno hashed while scanning (a call to
   // Buffer.indexOf for each line's end, then a second walk to split it, was half of this loop)
+  let prevComment = st.prevComment;
   while (i < len) {
     lineNo++;
+    const ls = i;
     while (i < len && BLANK[(c = buf[i] as number)] === 1) i++;
     if (i >= len || c === NL) {
       i++;
+      prevComment = false;
       continue; // blank line
     }
     if (c === 35 /* # */) {
+      if (i !== ls) throw inputError(label, lineNo, 'a "#" after blanks is not a comment', COMMENT_HINT);
+      if (prevComment) throw inputError(label, lineNo, 'a comment line right after another', COMMENT_HINT);
+      prevComment = true;
       while (i < len && buf[i] !== NL) i++;
       i++;
       continue;
     }
+    prevComment = false;
     const qs = i;
     let qh = FNV1A_BASIS;
     while (i < len && BLANK[(c = buf[i] as number)] === 0) {
@@ -244,6 +260,7 @@ function readLines(st: QrelsState, from: number, to: number): void {
   }
   st.n = n;
   st.lineNo = lineNo;
+  st.prevComment = prevComment;
 }
 
 /** parseQrels's lines: flat arrays in file order (n used), and whether each query's lines are together */

@@ -112,9 +112,21 @@ describe('parseQrels', () => {
     );
   });
 
-  it('skips comment lines after leading blanks, as trec_eval 10 does', () => {
-    const q = parseQrels(buf('  # a comment\n\t# another\n1 0 d1 1\n'), 'q.txt');
+  it('skips a comment line only where trec_eval 10 does, and refuses the ones it reads as judgments', () => {
+    // trec_eval 10's qrels reader skips "#" at a line's first byte, one line at a time: "  #x 0 d 1"
+    // and a second comment line in a row are judgments of query "#x" there (or "Malformed line")
+    const q = parseQrels(buf('# a comment\n1 0 d1 1\n# another\n\n# and another\n1 0 d2 0\n'), 'q.txt');
     expect(q.qids).toEqual(['1']);
+    expect([...q.byQid.get('1')!.rels]).toEqual([1, 0]);
+    expect(caught(() => parseQrels(buf('1 0 d1 1\n  #x 0 d2 1\n'), 'q.txt')).message).toBe(
+      'q.txt:2: a "#" after blanks is not a comment',
+    );
+    expect(caught(() => parseQrels(buf('\t# a comment\n1 0 d1 1\n'), 'q.txt')).message).toBe(
+      'q.txt:1: a "#" after blanks is not a comment',
+    );
+    expect(caught(() => parseQrels(buf('# one\n#x 0 d2 1\n1 0 d1 1\n'), 'q.txt')).message).toBe(
+      'q.txt:2: a comment line right after another',
+    );
   });
 });
 

@@ -315,11 +315,17 @@ describe('rgate score', () => {
   it('accepts # comment lines; names empty files, duplicate qrels lines, bad lines (exit 2, no stack)', async () => {
     const q = join(dir, 'c.qrels');
     const r = join(dir, 'c.run');
-    writeFileSync(q, '# judged by hand\n1 0 a 1\n  # indented comment\n1 0 b 0\n');
-    writeFileSync(r, '# run header\n1 Q0 a 1 2 run\n1 Q0 b 2 1 run\n');
+    writeFileSync(q, '# judged by hand\n1 0 a 1\n# a comment\n1 0 b 0\n');
+    writeFileSync(r, '# run header\n1 Q0 a 1 2 run\n  # indented comment\n1 Q0 b 2 1 run\n');
     const ok = await cli(['score', '-m', 'P.1', q, r]);
     expect(ok.code).toBe(0);
     expect(ok.out).toMatch(/^P_1\s+all\s+1\.0000$/m);
+    // trec_eval 10 reads an indented "#" in qrels as a judgment: "Malformed line" here
+    writeFileSync(q, '# judged by hand\n1 0 a 1\n  # indented comment\n1 0 b 0\n');
+    const indented = await cli(['score', '-m', 'P.1', q, r]);
+    expect(indented.code).toBe(2);
+    expect(indented.err).toContain(`${q}:3: a "#" after blanks is not a comment`);
+    writeFileSync(q, '# judged by hand\n1 0 a 1\n# a comment\n1 0 b 0\n');
     writeFileSync(join(dir, 'qrels.txt'), '');
     const empty = await cli(['score', join(dir, 'qrels.txt'), r]);
     expect(empty.code).toBe(2);
@@ -421,6 +427,8 @@ describe('rgate score', () => {
     expect(help).toContain(
       'official (the default), set, all_trec; all_prefs, prefs and\nqrels_jg are refused',
     );
+    expect(help).toContain('- Qrels comments: trec_eval 10 reads a # after blanks, and a comment line right');
+    expect(help).toContain('trec_eval stops on one only in a judged query, among its top -M results.');
     // written to fit 80 columns, so yargs does not re-wrap it mid-sentence
     const epilog = help.slice(help.indexOf('Options are read as trec_eval'));
     for (const line of epilog.split('\n')) expect(line.length).toBeLessThanOrEqual(80);
