@@ -49,12 +49,17 @@ let last: { j?: JudgedRanking; params?: GainParams; gains: readonly RelGain[] } 
 
 function makeGains(j: JudgedRanking, params: GainParams): RelGain[] {
   const gains: RelGain[] = [];
+  // each listed level's first pair, as trec_eval's search of the table finds it: looked up, not
+  // searched for each level (a grade of 100,000 made that 5 * 10^9 comparisons a query)
+  const listed = new Map<number, RelGain>();
   for (const p of params.pairs) {
     if (!/^[+-]?\d+$/.test(p.level)) continue; // valid_int: other names are ignored, as in trec_eval
-    gains.push({ level: Number(p.level), gain: p.gain, numAtLevel: 0 });
+    const g = { level: Number(p.level), gain: p.gain, numAtLevel: 0 };
+    gains.push(g);
+    if (!listed.has(g.level)) listed.set(g.level, g);
   }
   for (let i = 0; i < j.numRelLevels; i++) {
-    const g = gains.find((x) => x.level === i);
+    const g = listed.get(i);
     if (g) g.numAtLevel = j.relLevels[i] ?? 0;
     else gains.push({ level: i, gain: i, numAtLevel: j.relLevels[i] ?? 0 });
   }

@@ -87,7 +87,30 @@ export function parseQrels(buf: Uint8Array, label: string, docs: DocTable = new 
     if (!scanPiece(st, from, to)) readLines(st, from, to);
     from = to;
   }
+  refuseHugeGrade(st);
   return groupByQuery(label, st.table, docs, st);
+}
+
+/**
+ * The highest grade rgate takes. A query's grade counts and gain table run from 0 to its highest
+ * grade, as trec_eval's do (it took 16 GB and 95 s on a grade of 2^31 - 1, and more than two
+ * minutes on -m all_trec at 1,000,000, where rgate takes two seconds): above this a grade is refused
+ * by line rather than let a run out of memory.
+ */
+export const MAX_GRADE = 1_000_000;
+
+function refuseHugeGrade(st: QrelsState): void {
+  const { relOf, n } = st;
+  for (let i = 0; i < n; i++) {
+    const g = relOf[i]!;
+    if (g <= MAX_GRADE) continue;
+    throw inputError(
+      st.label,
+      st.lineOf[i]!,
+      `relevance "${g}" is above ${MAX_GRADE}, the highest grade rgate takes`,
+      `grades are small integers (TREC: 0-4; negative = pooled, not judged); rgate keeps a count for every grade from 0 to the highest, as trec_eval does, so a grade this high would run out of memory`,
+    );
+  }
 }
 
 /**

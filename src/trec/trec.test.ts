@@ -19,6 +19,7 @@ import {
   runFromRows,
   writeRun,
 } from './index.js';
+import { MAX_GRADE } from './qrels-read.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'rgate-trec-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -62,11 +63,8 @@ describe('parseQrels', () => {
   });
 
   it('takes a grade that is a 32-bit integer and nothing else (trec_eval atol reads a prefix)', () => {
-    const q = parseQrels(
-      buf('1 0 a 2147483647\n1 0 b -2147483648\n1 0 c +2\n1 0 d 007\n1 0 e -0\n'),
-      'q.txt',
-    );
-    expect([...q.byQid.get('1')!.rels]).toEqual([2147483647, -2147483648, 2, 7, 0]);
+    const q = parseQrels(buf('1 0 a 1000000\n1 0 b -2147483648\n1 0 c +2\n1 0 d 007\n1 0 e -0\n'), 'q.txt');
+    expect([...q.byQid.get('1')!.rels]).toEqual([1000000, -2147483648, 2, 7, 0]);
     const refused: [string, string][] = [
       ['1.5', 'is not an integer'], // atol: 1
       ['2abc', 'is not an integer'], // atol: 2
@@ -83,6 +81,20 @@ describe('parseQrels', () => {
       expect(e.hint).toContain('trec_eval reads the relevance with atol ("1.5" as 1, "x" as 0)');
       expect(e.exitCode).toBe(2);
     }
+  });
+
+  it('refuses a grade above MAX_GRADE by line, in the scanned pieces and the ones read the long way', () => {
+    // a count per grade from 0 to the highest: 2^31 - 1 ran V8 out of memory, trec_eval to 16 GB
+    for (const tail of ['', '1 0 z +1\n']) {
+      for (const grade of ['1000001', '2147483647']) {
+        const e = caught(() => parseQrels(buf(`1 0 a 1\n2 0 b ${grade}\n${tail}`), 'q.txt'));
+        expect(e.message).toBe(
+          `q.txt:2: relevance "${grade}" is above ${MAX_GRADE}, the highest grade rgate takes`,
+        );
+        expect(e.exitCode).toBe(2);
+      }
+    }
+    expect(MAX_GRADE).toBe(1_000_000);
   });
 
   it('refuses a document judged twice for one query, naming both lines', () => {

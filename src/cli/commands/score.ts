@@ -77,6 +77,8 @@ export const scoreCommand: RgateCommand = {
           '  after another, as a judgment (query "#...") or stops ("Malformed line"):',
           '  rgate refuses them (exit 2). It skips blank qrels lines and a final comment',
           '  line, where trec_eval stops ("Malformed line") or reads past its buffer.',
+          '- A grade above 1,000,000 is refused (exit 2): trec_eval, like rgate, keeps a',
+          '  count for every grade from 0 up (at 2^31-1 it took 16 GB and 95 s).',
           '- A docno retrieved twice for one query is refused (exit 2) in every query;',
           '  trec_eval stops on one only in a judged query, among its top -M results.',
           '- Measures trec_eval 10 cannot combine (dcg with ndcg: a double free) work here.',
