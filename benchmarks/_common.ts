@@ -70,6 +70,11 @@ export function median(xs: readonly number[]): number {
   return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
 }
 
+/** Every sample of a figure, rounded, as a results file records them ("231 240 236"). */
+export function samplesText(xs: readonly number[]): string {
+  return xs.map((x) => Math.round(x)).join(' ');
+}
+
 /** The 1-minute load average and the cpu count, as the results record them. */
 export function machineLoad(): { load_average_1m: number; cpus: number } {
   return { load_average_1m: Number(loadavg()[0]!.toFixed(2)), cpus: cpus().length };

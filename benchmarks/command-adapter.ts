@@ -22,7 +22,7 @@ import { join } from 'node:path';
 import { resolveConfig } from '../src/core/resolve-config.js';
 import type { CommandSystemSpec, QueryRecord } from '../src/documents/index.js';
 import { createSystem, type CommandAdapter, type RequestContext } from '../src/systems/index.js';
-import { type BenchResult, isMain, median, ROOT, writeBenchResult } from './_common.js';
+import { type BenchResult, isMain, median, ROOT, samplesText, writeBenchResult } from './_common.js';
 
 const root = ROOT;
 const N = 200;
@@ -153,12 +153,8 @@ export async function run(): Promise<BenchResult> {
   const workerStartMs = median(starts.get('worker_c1') ?? []);
   figures['worker_start_ms'] = r2(workerStartMs);
   figures['all_observations_ok'] = okAll;
-  figures['samples_shell_ms'] = ref.map((x) => Math.round(x)).join(' ');
-  for (const k of cases)
-    figures[`samples_${k.key}_ms`] = ms
-      .get(k.key)!
-      .map((x) => Math.round(x))
-      .join(' ');
+  figures['samples_shell_ms'] = samplesText(ref);
+  for (const k of cases) figures[`samples_${k.key}_ms`] = samplesText(ms.get(k.key)!);
 
   const ratio1 = med('worker_c1') / refMs;
   const ratio2 = med('worker_c2') / refMs;

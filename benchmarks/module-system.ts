@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import { resolveConfig } from '../src/core/resolve-config.js';
 import type { QueryRecord, SystemSpec } from '../src/documents/index.js';
 import { createSystem, type RequestContext } from '../src/systems/index.js';
-import { type BenchResult, isMain, median, writeBenchResult } from './_common.js';
+import { type BenchResult, isMain, median, samplesText, writeBenchResult } from './_common.js';
 
 const N = 2000;
 /** the per-query command spawns a process per request: fewer of them keep the round short */
@@ -116,10 +116,7 @@ export async function run(): Promise<BenchResult> {
   for (const c of cases) {
     figures[`${c}_us_per_request`] = r2(med(c));
     figures[`${c}_start_ms`] = r2(median(starts.get(c)!));
-    figures[`samples_${c}_us`] = us
-      .get(c)!
-      .map((x) => Math.round(x))
-      .join(' ');
+    figures[`samples_${c}_us`] = samplesText(us.get(c)!);
   }
   const goals = { ratio_module_to_worker: '<= 0.1', all_observations_ok: 'true' };
   const ok = okAll && ratio <= 0.1;

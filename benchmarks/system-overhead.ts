@@ -41,6 +41,7 @@ import {
   machineLoad,
   median,
   ROOT,
+  samplesText,
   writeBenchResult,
   type BenchResult,
 } from './_common.js';
@@ -281,10 +282,7 @@ function pairFigures(
       ['wall', wall],
       ['cpu', cpu],
     ] as const) {
-      figures[`samples_${kind}_${side}_${unit}_ms`] = m
-        .get(`${kind}_${side}`)!
-        .map((x) => Math.round(x))
-        .join(' ');
+      figures[`samples_${kind}_${side}_${unit}_ms`] = samplesText(m.get(`${kind}_${side}`)!);
     }
   }
   return {
@@ -302,10 +300,7 @@ function nodeSpawnFigures(n: number, cpu: Samples, figures: BenchResult['figures
   const ours = median(cpu.get('command_rgate')!);
   figures.command_node_spawn_cpu_ms_per_request = r3(node / n);
   figures.command_rgate_beyond_node_spawn_cpu_ms_per_request = r3((ours - node) / n);
-  figures.samples_command_node_spawn_cpu_ms = cpu
-    .get('command_node_spawn')!
-    .map((x) => Math.round(x))
-    .join(' ');
+  figures.samples_command_node_spawn_cpu_ms = samplesText(cpu.get('command_node_spawn')!);
   return (
     `command: node's own spawn of the script ${r3(node / n)} ms of CPU a request; ` +
     `rgate beyond it ${r3((ours - node) / n)} ms`
